@@ -1,0 +1,111 @@
+/**
+ * The database handle for either dialect. `Db` is typed as drizzle's node-postgres database (see
+ * db/dialect.ts for why); on SQLite the better-sqlite3 drizzle instance stands behind the same type.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
+import type { SQL } from 'drizzle-orm';
+import pg from 'pg';
+import { dialectOf, type Dialect } from './dialect';
+import * as schema from './schema';
+
+export type Db = NodePgDatabase<typeof schema>;
+
+export interface DbHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Runs `fn` in one transaction; the callback's `tx` is the only handle it may write through. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Raw SQL returning rows (dialect-specific SQL goes through here). */
+  all<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+const migrationsRoot = path.join(path.dirname(new URL(import.meta.url).pathname), 'migrations');
+
+export function sqlitePath(url: string): string {
+  return url.replace(/^file:/, '');
+}
+
+export async function openDb(url: string, opts: { migrate?: boolean; poolSize?: number } = {}): Promise<DbHandle> {
+  const dialect = dialectOf(url);
+  const handle = dialect === 'pg' ? openPg(url, opts.poolSize) : openSqlite(sqlitePath(url));
+  if (opts.migrate) await migrateDb(handle);
+  return handle;
+}
+
+export async function migrateDb(handle: DbHandle): Promise<void> {
+  const migrationsFolder = path.join(migrationsRoot, handle.dialect);
+  if (handle.dialect === 'pg') {
+    // One migrator at a time across processes (parallel test workers, two servers starting together):
+    // a session advisory lock held on one dedicated connection.
+    const client = await (handle as PgHandle).pool.connect();
+    try {
+      await client.query('select pg_advisory_lock(72731)');
+      await migratePg(drizzlePg(client), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock(72731)').catch(() => undefined);
+      client.release();
+    }
+  } else {
+    migrateSqlite(handle.db as never, { migrationsFolder });
+  }
+}
+
+type PgHandle = DbHandle & { pool: pg.Pool };
+
+function openPg(url: string, poolSize = 10): PgHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = drizzlePg(pool, { schema });
+  return {
+    db,
+    pool,
+    dialect: 'pg',
+    transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
+    all: async <T>(query: SQL) => (await db.execute(query)).rows as T[],
+    close: () => pool.end(),
+  };
+}
+
+function openSqlite(file: string): DbHandle {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const conn = new Database(file);
+  conn.pragma('journal_mode = WAL');
+  conn.pragma('synchronous = NORMAL');
+  conn.pragma('busy_timeout = 5000');
+  conn.pragma('foreign_keys = ON');
+  const db = drizzleSqlite(conn, { schema }) as unknown as Db;
+  // better-sqlite3 transactions are synchronous; ours span awaits, so they are serialised in-process by
+  // a promise chain and across processes by BEGIN IMMEDIATE plus busy_timeout.
+  let queue: Promise<unknown> = Promise.resolve();
+  const transaction = <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
+    const run = async () => {
+      conn.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(db);
+        conn.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw err;
+      }
+    };
+    const result = queue.then(run, run);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+  return {
+    db,
+    dialect: 'sqlite',
+    transaction,
+    all: async <T>(query: SQL) => (db as unknown as { all: (q: SQL) => T[] }).all(query),
+    close: async () => {
+      conn.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+
+export const REGIONS = ['neptune', 'mercury', 'vulcan', 'jupiter', 'apollo'] as const;
+export type Region = (typeof REGIONS)[number];
+
+/** A clinic: the tenant. `generation` is `legacy` for accounts not yet native to this API generation. */
+export const accounts = table(
+  'accounts',
+  {
+    id: id(),
+    subdomain: text().notNull(),
+    region: text<Region>().notNull(),
+    name: text().notNull(),
+    timezone: text().notNull(),
+    currency: text().notNull(),
+    locale: text().notNull(),
+    generation: text<'current' | 'legacy'>().notNull(),
+    invoice_counter: int().notNull().default(0),
+    created_at: timestamp().notNull(),
+    updated_at: timestamp().notNull(),
+  },
+  (t) => [uniqueIndex('accounts_subdomain_uq').on(t.subdomain), index('accounts_region_idx').on(t.region)],
+);

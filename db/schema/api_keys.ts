@@ -1,0 +1,35 @@
+import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+
+export type KeyAccess = 'read_write' | 'read_only';
+
+/**
+ * API keys. Only SHA-256 digests are stored. `previous_hash` is the secret replaced by the last
+ * rotation, accepted until `previous_expires_at`. `api` = 'legacy' marks keys of the older /api,
+ * which never authenticate here; `format` = 'id_pipe' marks keys issued as `id|secret`.
+ */
+export const apiKeys = table(
+  'api_keys',
+  {
+    id: id(),
+    account_id: int().notNull(),
+    name: text().notNull(),
+    access: text<KeyAccess>().notNull(),
+    api: text<'v3' | 'legacy'>().notNull(),
+    format: text<'bare' | 'id_pipe'>().notNull(),
+    hash: text().notNull(),
+    start: text().notNull(),
+    previous_hash: text(),
+    previous_expires_at: timestamp(),
+    expires_at: timestamp(),
+    revoked_at: timestamp(),
+    last_used_at: timestamp(),
+    rotated_at: timestamp(),
+    created_at: timestamp().notNull(),
+    updated_at: timestamp().notNull(),
+  },
+  (t) => [
+    uniqueIndex('api_keys_hash_uq').on(t.hash),
+    index('api_keys_previous_hash_idx').on(t.previous_hash),
+    index('api_keys_account_idx').on(t.account_id, t.id),
+  ],
+);

@@ -1,0 +1,32 @@
+import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+
+/** Transactional outbox: one row per announced change, written with the change itself. */
+export const events = table(
+  'events',
+  {
+    id: id(),
+    event_id: text().notNull(),
+    account_id: int().notNull(),
+    type: text().notNull(),
+    entity: text().notNull(),
+    entity_id: int().notNull(),
+    occurred_at: timestamp().notNull(),
+  },
+  (t) => [uniqueIndex('events_event_id_uq').on(t.event_id), index('events_account_idx').on(t.account_id, t.id)],
+);
+
+/** What polling clients read to learn of deletions and voids. */
+export const deletedEntities = table(
+  'deleted_entities',
+  {
+    id: id(),
+    account_id: int().notNull(),
+    entity: text().notNull(),
+    entity_id: int().notNull(),
+    deleted_at: timestamp().notNull(),
+  },
+  (t) => [
+    index('deleted_entities_entity_idx').on(t.account_id, t.entity, t.id),
+    index('deleted_entities_deleted_at_idx').on(t.account_id, t.deleted_at, t.id),
+  ],
+);

@@ -1,0 +1,87 @@
+import { bool, day, index, int, json, table, tenantColumns, text, timestamp } from '../dialect';
+
+export const SEXES = ['male', 'female', 'other'] as const;
+export const LOCALES = ['en', 'ca', 'dk', 'de', 'es', 'fr', 'is', 'it', 'hu', 'my', 'nl', 'no', 'po', 'fi', 'se', 'el', 'he'] as const;
+
+export type CommunicationPreferences = {
+  appointment_reminders?: boolean;
+  marketing?: boolean;
+  preferred_channel?: 'email' | 'sms' | 'phone' | 'post' | null;
+};
+
+export const patients = table(
+  'patients',
+  {
+    ...tenantColumns(),
+    first_name: text().notNull(),
+    last_name: text().notNull(),
+    preferred_name: text(),
+    dob: day(),
+    email: text(),
+    sex: text<(typeof SEXES)[number]>(),
+    locale: text<(typeof LOCALES)[number]>(),
+    note: text(),
+    custom_reference: text(),
+    blocked: bool().notNull(),
+    default_location_id: int(),
+    referral_source_id: int(),
+    referral_source_type: text<'referral_source' | 'patient'>(),
+    communication_preferences: json<CommunicationPreferences>().notNull(),
+    created_by: text(),
+    deleted_at: timestamp(),
+  },
+  (t) => [
+    index('patients_account_id_idx').on(t.account_id, t.id),
+    index('patients_last_name_idx').on(t.account_id, t.last_name, t.id),
+    index('patients_first_name_idx').on(t.account_id, t.first_name, t.id),
+    index('patients_email_idx').on(t.account_id, t.email),
+    index('patients_dob_idx').on(t.account_id, t.dob),
+    index('patients_custom_reference_idx').on(t.account_id, t.custom_reference),
+    index('patients_created_at_idx').on(t.account_id, t.created_at, t.id),
+    index('patients_updated_at_idx').on(t.account_id, t.updated_at, t.id),
+  ],
+);
+
+export const NUMBER_TYPES = ['mobile', 'home', 'work', 'other'] as const;
+
+export const numbers = table(
+  'numbers',
+  {
+    ...tenantColumns(),
+    patient_id: int().notNull(),
+    number: text().notNull(),
+    country_code: text(),
+    iso2: text(),
+    type: text<(typeof NUMBER_TYPES)[number]>().notNull(),
+    intl_number: text(),
+  },
+  (t) => [index('numbers_account_idx').on(t.account_id, t.id), index('numbers_patient_idx').on(t.account_id, t.patient_id)],
+);
+
+export const addresses = table(
+  'addresses',
+  {
+    ...tenantColumns(),
+    entity_type: text<'Patient'>().notNull(),
+    entity_id: int().notNull(),
+    line_1: text(),
+    line_2: text(),
+    line_3: text(),
+    city: text(),
+    state: text(),
+    postal_code: text(),
+    country: text(),
+  },
+  (t) => [index('addresses_account_idx').on(t.account_id, t.id), index('addresses_entity_idx').on(t.account_id, t.entity_type, t.entity_id)],
+);
+
+export const patientTags = table(
+  'patient_tags',
+  {
+    ...tenantColumns(),
+    patient_id: int().notNull(),
+    tag_id: int().notNull(),
+    editable: bool().notNull(),
+  },
+  (t) => [index('patient_tags_patient_idx').on(t.account_id, t.patient_id)],
+);

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Everything CI runs: installs what the tests need when missing (npm packages, Debian's postgresql),
+# then typecheck, lint, and the whole vitest suite on SQLite and on a throwaway PostgreSQL server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
+  echo "== installing postgresql (Debian package)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
+  PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+fi
+
+echo "== typecheck"
+npx tsc --noEmit -p .
+echo "== lint"
+npx eslint . --max-warnings 0
+
+echo "== tests on SQLite"
+DATABASE_URL= npx vitest run
+
+echo "== tests on PostgreSQL"
+source scripts/pg-temp.sh
+pg_temp_start "$PG_BIN"
+trap pg_temp_stop EXIT
+DATABASE_URL="$PG_TEMP_URL" npx vitest run

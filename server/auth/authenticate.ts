@@ -1,0 +1,69 @@
+/**
+ * Resolves `Authorization: Bearer <key>` to a principal. Successful lookups are cached for one second,
+ * so a revocation takes effect everywhere within a second while the hot path does no query per request.
+ * last_used_at is written at most once a minute per key, off the request path.
+ */
+import { eq, or } from 'drizzle-orm';
+import type { DbHandle } from '../../db/client';
+import { apiKeys } from '../../db/schema';
+import type { Principal } from '../context';
+import { hashSecret, isWellFormedKey, parseIdPipe, sameDigest } from './keys';
+
+const CACHE_MS = 1000;
+const LAST_USED_EVERY_MS = 60_000;
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+export class Authenticator {
+  private cache = new Map<string, { row: KeyRow; until: number }>();
+  private lastUsedWritten = new Map<number, number>();
+
+  constructor(
+    private readonly db: DbHandle,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  /** The principal for a bearer token on this account, or null (401). */
+  async authenticate(header: string | undefined, accountId: number): Promise<Principal | null> {
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+    if (!token) return null;
+    const now = Date.now();
+    const lookup = await this.lookup(token, now);
+    if (!lookup) return null;
+    const { row, digest } = lookup;
+    const nowIso = new Date(now).toISOString();
+    const current = sameDigest(row.hash, digest);
+    const graced = !current && row.previous_hash !== null && sameDigest(row.previous_hash, digest) && (row.previous_expires_at ?? '') > nowIso;
+    if (!current && !graced) return null;
+    if (row.api !== 'v3' || row.revoked_at || (row.expires_at && row.expires_at <= nowIso) || row.account_id !== accountId) return null;
+    this.touch(row.id, now);
+    return { type: 'api_key', id: row.id, name: row.name, scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'] };
+  }
+
+  private async lookup(token: string, now: number): Promise<{ row: KeyRow; digest: string } | null> {
+    const legacy = isWellFormedKey(token) ? null : parseIdPipe(token);
+    if (!legacy && !isWellFormedKey(token)) return null;
+    const digest = hashSecret(legacy ? legacy.secret : token);
+    const cacheKey = legacy ? `id:${legacy.id}:${digest}` : digest;
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.until > now) return { row: hit.row, digest };
+    const where = legacy ? eq(apiKeys.id, legacy.id) : or(eq(apiKeys.hash, digest), eq(apiKeys.previous_hash, digest));
+    const [row] = await this.db.db.select().from(apiKeys).where(where).limit(1);
+    if (!row || (legacy && row.format !== 'id_pipe') || (!legacy && row.format !== 'bare')) return null;
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(cacheKey, { row, until: now + CACHE_MS });
+    return { row, digest };
+  }
+
+  private touch(id: number, now: number) {
+    const last = this.lastUsedWritten.get(id) ?? 0;
+    if (now - last < LAST_USED_EVERY_MS) return;
+    this.lastUsedWritten.set(id, now);
+    Promise.resolve(
+      this.db.db
+        .update(apiKeys)
+        .set({ last_used_at: new Date(now).toISOString() })
+        .where(eq(apiKeys.id, id)),
+    ).catch(this.onError);
+  }
+}

@@ -1,0 +1,32 @@
+import type { DbHandle } from '../db/client';
+
+export interface Account {
+  id: number;
+  subdomain: string;
+  region: string;
+  name: string;
+  timezone: string;
+  currency: string;
+  locale: string;
+  generation: 'current' | 'legacy';
+}
+
+export type Scope = 'read' | 'write';
+
+/** Who is calling: for now an API key (integration); staff sessions and OAuth connectors come later. */
+export interface Principal {
+  type: 'api_key';
+  id: number;
+  name: string;
+  scopes: Scope[];
+}
+
+export interface Ctx {
+  db: DbHandle;
+  account: Account;
+  principal: Principal;
+  requestId: string;
+  /** Absolute base URL of the API for this tenant, e.g. https://acme.neptune.example.com/v3/api */
+  baseUrl: string;
+}
+

@@ -1,0 +1,60 @@
+/** Accounts (tenants): creation and lookup by clinic subdomain and region. */
+import { and, eq } from 'drizzle-orm';
+import type { DbHandle } from '../../db/client';
+import { accounts, LOCALES, REGIONS, type Region } from '../../db/schema';
+import type { Account } from '../context';
+
+export class AccountError extends Error {}
+
+export interface NewAccount {
+  subdomain: string;
+  region: string;
+  name: string;
+  timezone: string;
+  currency: string;
+  locale?: string;
+  generation?: 'current' | 'legacy';
+}
+
+export function validateNewAccount(a: NewAccount): void {
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(a.subdomain)) throw new AccountError('--clinic must be a DNS label: lowercase letters, digits and hyphens');
+  if (!(REGIONS as readonly string[]).includes(a.region)) throw new AccountError(`--region must be one of ${REGIONS.join(', ')}`);
+  if (!a.name.trim() || a.name.length > 255) throw new AccountError('--name must be 1 to 255 characters');
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: a.timezone });
+  } catch {
+    throw new AccountError(`--timezone must be an IANA time zone such as Europe/London (got ${a.timezone})`);
+  }
+  if (!/^[A-Z]{3}$/.test(a.currency)) throw new AccountError('--currency must be an ISO 4217 code such as GBP');
+  if (a.locale && !(LOCALES as readonly string[]).includes(a.locale)) throw new AccountError(`--locale must be one of ${LOCALES.join(', ')}`);
+}
+
+export async function createAccount(db: DbHandle, a: NewAccount): Promise<Account> {
+  validateNewAccount(a);
+  const now = new Date().toISOString();
+  const existing = await findAccount(db, a.subdomain);
+  if (existing) throw new AccountError(`an account with clinic ${a.subdomain} already exists (region ${existing.region})`);
+  const [row] = await db.db
+    .insert(accounts)
+    .values({
+      subdomain: a.subdomain,
+      region: a.region as Region,
+      name: a.name,
+      timezone: a.timezone,
+      currency: a.currency,
+      locale: a.locale ?? 'en',
+      generation: a.generation ?? 'current',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning();
+  return row as Account;
+}
+
+export async function findAccount(db: DbHandle, subdomain: string, region?: string): Promise<Account | null> {
+  const [row] = await db.db
+    .select()
+    .from(accounts)
+    .where(region ? and(eq(accounts.subdomain, subdomain), eq(accounts.region, region as Region)) : eq(accounts.subdomain, subdomain));
+  return (row as Account | undefined) ?? null;
+}

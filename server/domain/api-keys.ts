@@ -1,0 +1,119 @@
+/** API key lifecycle: create, rotate, revoke, list. Each change is written to the account activity log. */
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import type { DbHandle } from '../../db/client';
+import { apiKeys, type KeyAccess } from '../../db/schema';
+import { displayStart, generateKey, hashSecret } from '../auth/keys';
+import type { Account } from '../context';
+import { recordWrite, type Actor } from '../events/record';
+
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+export const EXPIRIES = { '90d': 90, '1y': 365 } as const;
+export type Expiry = keyof typeof EXPIRIES;
+
+export class KeyError extends Error {}
+
+export interface IssuedKey {
+  id: number;
+  secret: string;
+}
+
+const activity = (db: DbHandle['db'], account: Account, actor: Actor, action: string, keyId: number, changes?: Record<string, unknown>) =>
+  recordWrite(db, { accountId: account.id, actor, entity: 'api_keys', entityId: keyId, action, changes, eventType: null });
+
+export async function createKey(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  opts: { name: string; access: KeyAccess; expires?: Expiry; format?: 'bare' | 'id_pipe'; api?: 'v3' | 'legacy' },
+): Promise<IssuedKey> {
+  if (account.generation === 'legacy' && (opts.api ?? 'v3') === 'v3') {
+    throw new KeyError('this account is not yet native to the current generation and cannot create keys for this API');
+  }
+  const format = opts.format ?? 'bare';
+  const secret = format === 'bare' ? generateKey() : randomBytes(24).toString('hex');
+  const now = new Date();
+  const expires = opts.expires ? new Date(now.getTime() + EXPIRIES[opts.expires] * 86_400_000).toISOString() : null;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(apiKeys)
+      .values({
+        account_id: account.id,
+        name: opts.name,
+        access: opts.access,
+        api: opts.api ?? 'v3',
+        format,
+        hash: hashSecret(secret),
+        start: format === 'bare' ? displayStart(secret) : secret.slice(0, 4),
+        expires_at: expires,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .returning({ id: apiKeys.id });
+    await activity(tx, account, actor, 'created', row.id, { name: opts.name, access: opts.access, expires_at: expires });
+    return { id: row.id, secret: format === 'bare' ? secret : `${row.id}|${secret}` };
+  });
+}
+
+async function liveKey(db: DbHandle['db'], account: Account, keyId: number) {
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.account_id, account.id), eq(apiKeys.id, keyId), eq(apiKeys.api, 'v3')));
+  if (!row) throw new KeyError(`no API key ${keyId} on this account`);
+  if (row.revoked_at) throw new KeyError(`API key ${keyId} is revoked`);
+  return row;
+}
+
+/** A new secret for the same integration, scope and expiry; the old one keeps working for 24 hours. */
+export async function rotateKey(db: DbHandle, account: Account, actor: Actor, keyId: number): Promise<IssuedKey> {
+  return db.transaction(async (tx) => {
+    const row = await liveKey(tx, account, keyId);
+    const now = new Date();
+    if (row.expires_at && row.expires_at <= now.toISOString()) throw new KeyError(`API key ${keyId} has expired and cannot be rotated`);
+    const fresh = row.format === 'bare' ? generateKey() : randomBytes(24).toString('hex');
+    const graceEnd = new Date(now.getTime() + ROTATION_GRACE_MS).toISOString();
+    await tx
+      .update(apiKeys)
+      .set({
+        hash: hashSecret(fresh),
+        start: row.format === 'bare' ? displayStart(fresh) : fresh.slice(0, 4),
+        previous_hash: row.hash,
+        previous_expires_at: graceEnd,
+        rotated_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .where(eq(apiKeys.id, row.id));
+    await activity(tx, account, actor, 'rotated', row.id, { previous_secret_valid_until: graceEnd });
+    return { id: row.id, secret: row.format === 'bare' ? fresh : `${row.id}|${fresh}` };
+  });
+}
+
+/** Immediate: the key and any secret still in its rotation grace stop working. */
+export async function revokeKey(db: DbHandle, account: Account, actor: Actor, keyId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await liveKey(tx, account, keyId);
+    const now = new Date().toISOString();
+    await tx.update(apiKeys).set({ revoked_at: now, previous_hash: null, previous_expires_at: null, updated_at: now }).where(eq(apiKeys.id, row.id));
+    await activity(tx, account, actor, 'revoked', row.id);
+  });
+}
+
+export async function listKeys(db: DbHandle, account: Account) {
+  const rows = await db.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.account_id, account.id), eq(apiKeys.api, 'v3')))
+    .orderBy(desc(apiKeys.id));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    access: r.access,
+    start: r.start,
+    status: r.revoked_at ? 'revoked' : r.expires_at && r.expires_at <= new Date().toISOString() ? 'expired' : 'active',
+    expires_at: r.expires_at,
+    last_used_at: r.last_used_at,
+    rotated_at: r.rotated_at,
+    created_at: r.created_at,
+  }));
+}

@@ -1,0 +1,221 @@
+/** Patient writes: create, patch (numbers reconciled by id, address merged) and soft delete. */
+import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { addresses, locations, numbers, patients, referralSources } from '../../../db/schema';
+import { ApiError, invalid, notFound } from '../../errors';
+import { announce, changedFields, markDeleted, recordWrite } from '../../events/record';
+import type { Row } from '../../resources/define';
+import { mergeMetadata } from '../../resources/metadata';
+import { patients as patientResource } from '../../resources/patients';
+import { findRow } from '../../resources/queries';
+import type { WriteContext } from '../write-context';
+import { embedPatientData } from './embed';
+import { normalizeNumber } from './phone';
+
+// The shapes are validated by the resource's zod schemas before they get here; the declarations are
+// generic, so the domain sees them as records of the declared attribute names.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type UpdateInput = Record<string, any>;
+type CreateInput = UpdateInput;
+type NumberInput = { id?: number; number: string; country_code?: string | null; iso2?: string | null; type: 'mobile' | 'home' | 'work' | 'other' };
+type AddressInput = Partial<Record<'line_1' | 'line_2' | 'city' | 'state' | 'postal_code' | 'country', string | null>>;
+
+const SCALARS = [
+  'first_name',
+  'last_name',
+  'preferred_name',
+  'dob',
+  'email',
+  'sex',
+  'locale',
+  'note',
+  'custom_reference',
+  'blocked',
+  'default_location_id',
+  'referral_source_id',
+  'referral_source_type',
+] as const;
+
+export async function createPatient(w: WriteContext, input: CreateInput): Promise<Record<string, unknown>> {
+  const id = await w.db.transaction(async (tx) => {
+    await checkReferences(tx, w, input, null);
+    const now = new Date().toISOString();
+    const values: Record<string, unknown> = { account_id: w.account.id, created_at: now, updated_at: now, created_by: w.actor.actor_name };
+    for (const k of SCALARS) if (input[k] !== undefined) values[k] = input[k];
+    values.sex = input.sex === 'prefer_not_to_say' ? null : (input.sex ?? null);
+    values.locale = input.locale === undefined ? w.account.locale : input.locale;
+    values.blocked = input.blocked ?? false;
+    values.communication_preferences = input.communication_preferences ?? {};
+    values.metadata = checkedMetadata({}, input.metadata as never);
+    const [row] = await tx
+      .insert(patients)
+      .values(values as typeof patients.$inferInsert)
+      .returning({ id: patients.id });
+    await saveNumbers(tx, w, row.id, (input.numbers as NumberInput[] | null | undefined) ?? undefined, now);
+    if (input.address) await saveAddress(tx, w, row.id, input.address as AddressInput, now);
+    await recordWrite(tx, { ...base(w), entity: 'patients', entityId: row.id, action: 'created', changes: input as Record<string, unknown> });
+    return row.id;
+  });
+  return readPatient(w, id);
+}
+
+export async function updatePatient(w: WriteContext, id: number, input: UpdateInput): Promise<Record<string, unknown>> {
+  await w.db.transaction(async (tx) => {
+    const before = await loadPatient(tx, w, id);
+    await checkReferences(tx, w, input, before);
+    const now = new Date().toISOString();
+    const set: Record<string, unknown> = {};
+    for (const k of SCALARS) if (input[k] !== undefined) set[k] = input[k];
+    if (input.sex === 'prefer_not_to_say') set.sex = null;
+    if (input.communication_preferences) set.communication_preferences = { ...(before.communication_preferences as object), ...input.communication_preferences };
+    if (input.metadata) set.metadata = checkedMetadata(before.metadata as Record<string, string>, input.metadata as never);
+    if (input.numbers !== undefined) await saveNumbers(tx, w, id, (input.numbers as NumberInput[] | null) ?? [], now);
+    if (input.address !== undefined) await saveAddress(tx, w, id, input.address as AddressInput | null, now);
+    await tx
+      .update(patients)
+      .set({ ...set, updated_at: now })
+      .where(and(eq(patients.account_id, w.account.id), eq(patients.id, id)));
+    const after = await loadPatient(tx, w, id);
+    await recordWrite(tx, { ...base(w), entity: 'patients', entityId: id, action: 'updated', changes: changedFields(patientResource.toRecord(before), patientResource.toRecord(after)) });
+  });
+  return readPatient(w, id);
+}
+
+export async function deletePatient(w: WriteContext, id: number): Promise<void> {
+  await w.db.transaction(async (tx) => {
+    await loadPatient(tx, w, id);
+    const now = new Date().toISOString();
+    await tx
+      .update(patients)
+      .set({ deleted_at: now, updated_at: now })
+      .where(and(eq(patients.account_id, w.account.id), eq(patients.id, id)));
+    await recordWrite(tx, { ...base(w), entity: 'patients', entityId: id, action: 'deleted' });
+  });
+}
+
+export async function readPatient(w: Pick<WriteContext, 'db' | 'account'>, id: number): Promise<Record<string, unknown>> {
+  const row = await loadPatient(w.db.db, w, id);
+  await embedPatientData(w.db.db, w.account.id, [row]);
+  return patientResource.toRecord(row);
+}
+
+async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number): Promise<Row> {
+  const row = await findRow(tx, patientResource, w.account.id, id);
+  if (!row) throw notFound('Patient');
+  return row;
+}
+
+const base = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId });
+
+function checkedMetadata(stored: Record<string, string | number | boolean>, patch: Record<string, string | number | boolean | null> | undefined) {
+  const merged = mergeMetadata(stored, patch);
+  if (!merged) throw invalid('metadata', 'metadata may hold at most 50 keys');
+  return merged;
+}
+
+/** The referential rules of a patient write; `before` is the stored patient on update. */
+async function checkReferences(tx: Db, w: WriteContext, input: UpdateInput, before: Row | null) {
+  const acc = w.account.id;
+  if (input.default_location_id != null) {
+    const [loc] = await tx
+      .select({ id: locations.id })
+      .from(locations)
+      .where(and(eq(locations.account_id, acc), eq(locations.id, input.default_location_id)));
+    if (!loc) throw invalid('default_location_id', 'is not a location of this account', 'location_not_found');
+  }
+  const idSent = input.referral_source_id !== undefined;
+  const typeSent = input.referral_source_type !== undefined;
+  if (idSent !== typeSent || (input.referral_source_id === null) !== (input.referral_source_type === null)) {
+    const missing = idSent && input.referral_source_id !== null ? 'referral_source_type' : 'referral_source_id';
+    throw new ApiError('referral_source_incomplete', 'referral_source_id and referral_source_type must be sent together', {
+      [missing]: ['must be sent together with ' + (missing === 'referral_source_id' ? 'referral_source_type' : 'referral_source_id')],
+    });
+  }
+  if (input.referral_source_id != null && input.referral_source_type === 'referral_source') {
+    const [src] = await tx
+      .select({ id: referralSources.id })
+      .from(referralSources)
+      .where(and(eq(referralSources.account_id, acc), eq(referralSources.id, input.referral_source_id), eq(referralSources.active, true)));
+    if (!src) throw invalid('referral_source_id', 'is not an active referral source of this account', 'referral_source_not_found');
+  }
+  if (input.referral_source_id != null && input.referral_source_type === 'patient') {
+    if (before && before.id === input.referral_source_id) throw invalid('referral_source_id', 'a patient cannot refer themselves', 'invalid_input');
+    const [p] = await tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(and(eq(patients.account_id, acc), eq(patients.id, input.referral_source_id), isNull(patients.deleted_at)));
+    if (!p) throw invalid('referral_source_id', 'is not a patient of this account', 'patient_not_found');
+  }
+}
+
+/**
+ * Numbers reconcile by id: an entry with a stored id updates that number, one without is added, and
+ * stored numbers left out are removed. A list with no ids at all replaces everything.
+ */
+async function saveNumbers(tx: Db, w: WriteContext, patientId: number, list: NumberInput[] | undefined, now: string) {
+  if (list === undefined) return;
+  const acc = w.account.id;
+  const stored = await tx
+    .select({ id: numbers.id })
+    .from(numbers)
+    .where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId)));
+  const storedIds = new Set(stored.map((n) => n.id));
+  list.forEach((n, i) => {
+    if (n.id !== undefined && !storedIds.has(n.id)) {
+      throw new ApiError('invalid_input', `numbers[${i}].id is not a number of this patient`, { [`numbers.${i}.id`]: ['is not a number of this patient'] });
+    }
+  });
+  const normalized = list.map((n, i) => ({ id: n.id, type: n.type, ...normalizeNumber(n, i, w.account.region) }));
+  const keep = normalized.filter((n) => n.id !== undefined).map((n) => n.id!);
+  const removed = [...storedIds].filter((id) => !keep.includes(id));
+  if (removed.length) {
+    await tx.delete(numbers).where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId), keep.length ? notInArray(numbers.id, keep) : inArray(numbers.id, removed)));
+    for (const id of removed) {
+      await announce(tx, acc, 'numbers.deleted', 'numbers', id, now);
+      await markDeleted(tx, acc, 'numbers', id, now);
+    }
+  }
+  for (const { id, ...n } of normalized) {
+    if (id !== undefined) {
+      await tx
+        .update(numbers)
+        .set({ ...n, updated_at: now })
+        .where(and(eq(numbers.account_id, acc), eq(numbers.id, id)));
+      await announce(tx, acc, 'numbers.updated', 'numbers', id, now);
+    } else {
+      const [row] = await tx
+        .insert(numbers)
+        .values({ ...n, account_id: acc, patient_id: patientId, created_at: now, updated_at: now })
+        .returning({ id: numbers.id });
+      await announce(tx, acc, 'numbers.created', 'numbers', row.id, now);
+    }
+  }
+}
+
+/** The address: null removes it; otherwise only the keys sent change. */
+async function saveAddress(tx: Db, w: WriteContext, patientId: number, input: AddressInput | null, now: string) {
+  const acc = w.account.id;
+  const where = and(eq(addresses.account_id, acc), eq(addresses.entity_type, 'Patient'), eq(addresses.entity_id, patientId));
+  const [stored] = await tx.select({ id: addresses.id }).from(addresses).where(where);
+  if (input === null) {
+    if (stored) {
+      await tx.delete(addresses).where(and(where, eq(addresses.id, stored.id)));
+      await announce(tx, acc, 'addresses.deleted', 'addresses', stored.id, now);
+      await markDeleted(tx, acc, 'addresses', stored.id, now);
+    }
+    return;
+  }
+  if (stored) {
+    await tx
+      .update(addresses)
+      .set({ ...input, updated_at: now })
+      .where(and(where, eq(addresses.id, stored.id)));
+    await announce(tx, acc, 'addresses.updated', 'addresses', stored.id, now);
+  } else {
+    const [row] = await tx
+      .insert(addresses)
+      .values({ ...input, account_id: acc, entity_type: 'Patient', entity_id: patientId, created_at: now, updated_at: now })
+      .returning({ id: addresses.id });
+    await announce(tx, acc, 'addresses.created', 'addresses', row.id, now);
+  }
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+const flag = z
+  .enum(['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off', ''])
+  .default('')
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+export const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .default('data/clinic.db')
+    .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^postgres(ql)?:\/\//.test(v), {
+      message: 'must be a SQLite file path (optionally file:-prefixed) or a postgres:// / postgresql:// URL',
+    }),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  SERVICE_DOMAIN: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'must be a host name such as example.com')
+    .default('localhost'),
+  RATE_LIMIT_REST_PER_MINUTE: positiveInt(120),
+  RATE_LIMIT_MCP_PER_MINUTE: positiveInt(120),
+  RATE_LIMIT_UNAUTH_PER_MINUTE: positiveInt(2),
+  TRUST_PROXY: flag,
+  /** Secret that signs pagination cursors; when unset, one is generated once and kept in the database. */
+  CURSOR_SECRET: z.string().min(16).optional(),
+  MAX_BODY_BYTES: positiveInt(1_048_576),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Reads and validates the environment; on a bad value prints which variable and why, and exits. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+export class ConfigError extends Error {}

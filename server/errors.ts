@@ -1,0 +1,72 @@
+/**
+ * The one error type of the API. Every failure that reaches a client is an ApiError (or is turned into
+ * one by server/rest/errors.ts), and its status comes from this table, never from the call site.
+ */
+export const ERROR_STATUS = {
+  unauthenticated: 401,
+  user_inactive: 401,
+  key_read_only: 403,
+  connector_not_permitted: 403,
+  permission_denied: 403,
+  not_found: 404,
+  unsupported_operation: 405,
+  method_not_allowed: 405,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  validation_failed: 422,
+  invalid_input: 422,
+  patient_not_found: 422,
+  location_not_found: 422,
+  practitioner_not_found: 422,
+  appointment_type_not_found: 422,
+  referral_source_not_found: 422,
+  resource_unavailable: 422,
+  not_online_bookable: 422,
+  availability_not_configured: 422,
+  payment_method_unavailable: 422,
+  card_payment_not_allowed: 422,
+  referral_source_incomplete: 422,
+  file_type_not_allowed: 422,
+  patient_log_mismatch: 422,
+  idempotency_key_invalid: 422,
+  idempotency_key_reused: 422,
+  idempotency_key_in_flight: 409,
+  appointment_rule: 409,
+  slot_unavailable: 409,
+  group_full: 409,
+  billing_rule: 409,
+  file_store_failed: 409,
+  file_delete_failed: 409,
+  allocation_remove_failed: 409,
+  tag_locked: 409,
+  conflict: 409,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export type FieldErrors = Record<string, string[]>;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldErrors,
+    /** Overrides the table for the few codes the spec gives two statuses (billing_rule: 409 or 422). */
+    status?: number,
+  ) {
+    super(message);
+    this.status = status ?? ERROR_STATUS[code];
+  }
+
+  toBody(): { message: string; code: ErrorCode; errors?: FieldErrors } {
+    return this.errors ? { message: this.message, code: this.code, errors: this.errors } : { message: this.message, code: this.code };
+  }
+}
+
+export const notFound = (what = 'Record') => new ApiError('not_found', `${what} not found`);
+
+/** A 422 naming one attribute. */
+export const invalid = (attribute: string, message: string, code: ErrorCode = 'validation_failed') =>
+  new ApiError(code, message, { [attribute]: [message] });

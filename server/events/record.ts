@@ -1,0 +1,66 @@
+/**
+ * Every write ends here, inside its transaction: one audit entry, one outbox event, and for deletes
+ * and voids a deleted_entities row. One call per operation, however many rows it saved, so an
+ * operation announces itself exactly once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/client';
+import { auditLog, deletedEntities, events } from '../../db/schema';
+
+export interface Actor {
+  actor_type: 'api_key' | 'user' | 'system' | 'connector';
+  actor_id: number | null;
+  actor_name: string;
+}
+
+export interface WriteRecord {
+  accountId: number;
+  actor: Actor;
+  requestId?: string;
+  /** Resource name, e.g. patients. */
+  entity: string;
+  entityId: number;
+  /** Event verb: created, updated, deleted, or a resource-specific one (cancelled, ...). */
+  action: string;
+  changes?: Record<string, unknown>;
+  /** Announce under another type than `${entity}.${action}` (e.g. patient_tags announce patients.updated). */
+  eventType?: string | null;
+  eventEntity?: string;
+  eventEntityId?: number;
+}
+
+export async function recordWrite(tx: Db, w: WriteRecord): Promise<void> {
+  const now = new Date().toISOString();
+  await tx.insert(auditLog).values({
+    account_id: w.accountId,
+    ...w.actor,
+    action: w.action,
+    entity: w.entity,
+    entity_id: w.entityId,
+    changes: w.changes ?? null,
+    request_id: w.requestId ?? null,
+    created_at: now,
+  });
+  if (w.eventType !== null) {
+    await announce(tx, w.accountId, w.eventType ?? `${w.entity}.${w.action}`, w.eventEntity ?? w.entity, w.eventEntityId ?? w.entityId, now);
+  }
+  if (w.action === 'deleted') await markDeleted(tx, w.accountId, w.entity, w.entityId, now);
+}
+
+/** An outbox event alone, for records saved as part of another record's operation (a patient's numbers). */
+export async function announce(tx: Db, accountId: number, type: string, entity: string, entityId: number, at = new Date().toISOString()) {
+  await tx.insert(events).values({ event_id: randomUUID(), account_id: accountId, type, entity, entity_id: entityId, occurred_at: at });
+}
+
+export async function markDeleted(tx: Db, accountId: number, entity: string, entityId: number, at = new Date().toISOString()) {
+  await tx.insert(deletedEntities).values({ account_id: accountId, entity, entity_id: entityId, deleted_at: at });
+}
+
+/** The attributes whose values differ between two records, for the audit trail. */
+export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const k of Object.keys(after)) {
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = { from: before[k] ?? null, to: after[k] ?? null };
+  }
+  return out;
+}

@@ -1,0 +1,160 @@
+/**
+ * The generic list engine: filters, sorts, offset paging and keyset cursor paging over any declared
+ * resource, always scoped to the account. Cursor pages never use OFFSET, so page 1000 costs what page
+ * 1 costs.
+ */
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import { ApiError } from '../errors';
+import type { Resource, Row } from '../resources/define';
+import { filterConditions } from './conditions';
+import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
+import { parseFilters, parseSort, type SortKey } from './grammar';
+
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+export const PAGE_MAX = 10_000;
+export const PAGE_SIZE_MAX = 100;
+export const PAGE_SIZE_DEFAULT = 25;
+
+export interface ListScope {
+  db: Db;
+  accountId: number;
+  /** Absolute URL of the collection, for links. */
+  url: string;
+}
+
+export interface ListResult {
+  data: Record<string, unknown>[];
+  links: { first: string | null; prev: string | null; next: string | null };
+  meta: { current_page: number; per_page: number; total: number; last_page: number } | { per_page: number; has_more: boolean };
+}
+
+const fail = (attr: string, msg: string) => new ApiError('validation_failed', msg, { [attr]: [msg] });
+
+function intParam(name: string, raw: string | string[] | undefined, min: number, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (Array.isArray(raw) || !/^\d{1,9}$/.test(raw)) throw fail(name, `${name} must be an integer`);
+  const n = Number(raw);
+  if (n < min) throw fail(name, `${name} must be at least ${min}`);
+  return n;
+}
+
+function single(name: string, raw: string | string[] | undefined): string | undefined {
+  if (Array.isArray(raw)) throw fail(name, `${name} may be given once`);
+  return raw;
+}
+
+export function baseConditions(resource: Resource, accountId: number): SQL[] {
+  const conds = [eq(resource.table.account_id, accountId)];
+  if (resource.scope) conds.push(resource.scope(resource.table));
+  return conds;
+}
+
+function linkWith(url: string, query: RawQuery, set: Record<string, string>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || k in set) continue;
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, item);
+  }
+  for (const [k, v] of Object.entries(set)) params.set(k, v);
+  return `${url}?${params.toString()}`;
+}
+
+export async function listRecords(resource: Resource, scope: ListScope, query: RawQuery, load?: (rows: Row[]) => Promise<void>): Promise<ListResult> {
+  const filters = parseFilters(resource, query);
+  const sortKeys = parseSort(resource, single('sort', query.sort));
+  const pageSize = intParam('page_size', single('page_size', query.page_size), 1, PAGE_SIZE_DEFAULT);
+  if (pageSize > PAGE_SIZE_MAX) throw fail('page_size', `page_size must be at most ${PAGE_SIZE_MAX}`);
+  const cursor = single('cursor', query.cursor);
+  const where = and(...baseConditions(resource, scope.accountId), ...filterConditions(resource, filters));
+  const order = orderColumns(resource, sortKeys);
+  const orderBy = order.map(({ col, desc: d }) => (d ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`));
+  const table = resource.table;
+
+  if (cursor !== undefined) {
+    if (query.page !== undefined) throw fail('page', 'page cannot be combined with cursor');
+    const binding = { q: Object.entries(query).filter(([k]) => k !== 'cursor').sort(([a], [b]) => (a < b ? -1 : 1)), pageSize };
+    const digest = queryDigest(resource.name, binding);
+    let keyset: SQL | undefined;
+    if (cursor !== '') {
+      const values = decodeCursor(cursor, digest);
+      if (values.length !== order.length) throw fail('cursor', 'invalid cursor');
+      keyset = after(order, values);
+    }
+    const rows = (await scope.db
+      .select()
+      .from(table)
+      .where(keyset ? and(where, keyset) : where)
+      .orderBy(...orderBy)
+      .limit(pageSize + 1)) as Row[];
+    const hasMore = rows.length > pageSize;
+    if (hasMore) rows.pop();
+    await load?.(rows);
+    const last = rows[rows.length - 1];
+    const next = hasMore && last ? encodeCursor(digest, order.map(({ key }) => (last[key] ?? null) as CursorValues[number])) : null;
+    return {
+      data: rows.map(resource.toRecord),
+      links: { first: null, prev: null, next: next ? linkWith(scope.url, query, { cursor: next }) : null },
+      meta: { per_page: pageSize, has_more: hasMore },
+    };
+  }
+
+  // Pages past the limit are clamped, and meta.current_page says which page was served.
+  const page = Math.min(intParam('page', single('page', query.page), 1, 1), PAGE_MAX);
+  const [rows, [{ total }]] = await Promise.all([
+    scope.db
+      .select()
+      .from(table)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize) as Promise<Row[]>,
+    scope.db.select({ total: count() }).from(table).where(where),
+  ]);
+  await load?.(rows);
+  const lastPage = Math.max(1, Math.ceil(Number(total) / pageSize));
+  const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
+  return {
+    data: rows.map(resource.toRecord),
+    links: { first: link(1), prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null, next: page < lastPage ? link(page + 1) : null },
+    meta: { current_page: page, per_page: pageSize, total: Number(total), last_page: lastPage },
+  };
+}
+
+interface OrderColumn {
+  key: string;
+  col: PgColumn;
+  desc: boolean;
+}
+
+/** The sort keys as columns, with id as the final tiebreaker (in the direction of the last key). */
+function orderColumns(resource: Resource, keys: SortKey[]): OrderColumn[] {
+  const cols: OrderColumn[] = keys
+    .filter((k) => k.attribute !== 'id')
+    .map((k) => {
+      const col = resource.column(k.attribute)!;
+      return { key: col.name, col, desc: k.desc };
+    });
+  const idKey = keys.find((k) => k.attribute === 'id');
+  cols.push({ key: 'id', col: resource.table.id, desc: idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false) });
+  return cols;
+}
+
+/**
+ * Rows strictly after `values` in the order (NULLS FIRST ascending, NULLS LAST descending, the same on
+ * both databases), as a chain: a > va OR (a = va AND (b > vb OR (b = vb AND id > vid))).
+ */
+function after(order: OrderColumn[], values: CursorValues): SQL {
+  const build = (i: number): SQL => {
+    const { col, desc: d } = order[i];
+    const v = values[i];
+    if (i === order.length - 1) return d ? lt(col, v) : gt(col, v);
+    const rest = build(i + 1);
+    if (v === null) return d ? and(isNull(col), rest)! : or(isNotNull(col), and(isNull(col), rest))!;
+    const beyond = d ? or(lt(col, v), isNull(col))! : gt(col, v);
+    return or(beyond, and(eq(col, v), rest))!;
+  };
+  return build(0);
+}

@@ -1,0 +1,132 @@
+/**
+ * The filter and sort grammar of list endpoints: `?attribute=operator:value`, `metadata[key]=...`,
+ * `?sort=a,b:desc`. Turns the raw query into a typed plan; knows nothing of SQL.
+ */
+import { ApiError } from '../errors';
+import type { Resource } from '../resources/define';
+import type { Field } from '../resources/fields';
+import { parseOperand } from './values';
+
+export const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'null', 'not-null', 'like', 'contains', 'in', 'not-in', 'between'] as const;
+export type Operator = (typeof OPERATORS)[number];
+export type Operand = string | number | boolean;
+
+export interface FieldFilter {
+  kind: 'field';
+  attribute: string;
+  field: Field;
+  op: Operator;
+  values: Operand[];
+}
+export interface MetadataFilter {
+  kind: 'metadata';
+  key: string;
+  op: Operator;
+  values: Operand[];
+}
+export type Filter = FieldFilter | MetadataFilter;
+export interface SortKey {
+  attribute: string;
+  desc: boolean;
+}
+
+export const RESERVED_PARAMS = new Set(['page', 'page_size', 'cursor', 'sort']);
+const ORDERED_KINDS = new Set(['integer', 'string', 'timestamp', 'date', 'enum', 'decimal']);
+const TEXT_KINDS = new Set(['string', 'enum']);
+const METADATA_PARAM = /^metadata\[(.+)\]$/;
+
+const fail = (attribute: string, message: string) => new ApiError('validation_failed', message, { [attribute]: [message] });
+
+/** Splits `op:value`; a value with no known operator prefix is an equality match on the whole value. */
+function splitOperator(raw: string): { op: Operator; rest: string } {
+  const i = raw.indexOf(':');
+  if (i > 0) {
+    const op = raw.slice(0, i);
+    if ((OPERATORS as readonly string[]).includes(op)) return { op: op as Operator, rest: raw.slice(i + 1) };
+    if (/^[a-z-]+$/.test(op)) {
+      // Looks like an operator but is not one: say so rather than silently matching "foo:bar"
+      // (a literal value of that shape is matched with an explicit eq:, e.g. eq:foo:bar).
+      throw new ApiError('validation_failed', `Unknown filter operator "${op}"`, { operator: [`unknown operator ${op}; use one of ${OPERATORS.join(', ')}`] });
+    }
+  }
+  if (raw === 'null' || raw === 'not-null') return { op: raw, rest: '' };
+  return { op: 'eq', rest: raw };
+}
+
+function operandsFor(attribute: string, op: Operator, rest: string, parse: (s: string) => Operand): Operand[] {
+  if (op === 'null' || op === 'not-null') {
+    if (rest !== '') throw fail(attribute, `${op} takes no value`);
+    return [];
+  }
+  if (op === 'in' || op === 'not-in' || op === 'between') {
+    const parts = rest.split(',');
+    if (parts.some((p) => p === '')) throw fail(attribute, `${op} takes comma-separated values`);
+    if (op === 'between' && parts.length !== 2) throw fail(attribute, 'between takes exactly two comma-separated values');
+    if (parts.length > 100) throw fail(attribute, `${op} takes at most 100 values`);
+    return parts.map(parse);
+  }
+  if (rest === '' && op !== 'eq') throw fail(attribute, `${op} needs a value`);
+  return [parse(rest)];
+}
+
+function metadataOperand(raw: string): Operand {
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  if (/^-?\d+(\.\d+)?$/.test(raw) && raw.length < 20) return Number(raw);
+  return raw;
+}
+
+export function parseFilters(resource: Resource, query: Record<string, string | string[] | undefined>): Filter[] {
+  const filters: Filter[] = [];
+  for (const [param, rawValue] of Object.entries(query)) {
+    if (RESERVED_PARAMS.has(param) || rawValue === undefined) continue;
+    const raws = Array.isArray(rawValue) ? rawValue : [rawValue];
+    const meta = METADATA_PARAM.exec(param);
+    if (meta) {
+      const key = meta[1];
+      if (key.length > 255) throw fail(param, 'metadata key too long');
+      for (const raw of raws) {
+        const { op, rest } = splitOperator(raw);
+        filters.push({ kind: 'metadata', key, op, values: operandsFor(param, op, rest, metadataOperand) });
+      }
+      continue;
+    }
+    const fld = resource.fields[param];
+    if (!fld) throw fail(param, `Unknown attribute "${param}" on ${resource.name}`);
+    if (!fld.filterable) throw fail(param, `Attribute "${param}" is not filterable`);
+    for (const raw of raws) {
+      const { op, rest } = splitOperator(raw);
+      if ((op === 'like' || op === 'contains') && !TEXT_KINDS.has(fld.kind)) throw fail(param, `${op} applies to text attributes only`);
+      if (['gt', 'gte', 'lt', 'lte', 'between'].includes(op) && !ORDERED_KINDS.has(fld.kind)) throw fail(param, `${op} does not apply to ${fld.kind} attributes`);
+      if ((op === 'null' || op === 'not-null') && !fld.nullable) throw fail(param, `${param} is never null`);
+      const parse = op === 'like' || op === 'contains' ? (s: string) => s : (s: string) => parseOperand(param, fld, s);
+      filters.push({ kind: 'field', attribute: param, field: fld, op, values: operandsFor(param, op, rest, parse) });
+    }
+  }
+  return filters;
+}
+
+/**
+ * `sort=a,b:desc` sorts both by a and b descending; `sort=a:asc,b:desc` gives each its own direction.
+ * A direction after the last attribute applies to the attributes before it that carry none.
+ */
+export function parseSort(resource: Resource, raw: string | string[] | undefined): SortKey[] {
+  if (raw === undefined || raw === '') return [];
+  if (Array.isArray(raw)) throw fail('sort', 'sort may be given once');
+  const keys: SortKey[] = [];
+  let pending: string[] = [];
+  for (const part of raw.split(',')) {
+    const [attribute, dir, extra] = part.split(':');
+    if (extra !== undefined || (dir !== undefined && dir !== 'asc' && dir !== 'desc')) throw fail('sort', `Invalid sort "${part}": use attr[:asc|desc]`);
+    const fld = resource.fields[attribute];
+    if (!fld) throw fail('sort', `Unknown attribute "${attribute}" on ${resource.name}`);
+    if (!fld.sortable) throw fail('sort', `Attribute "${attribute}" is not sortable`);
+    if (keys.some((k) => k.attribute === attribute) || pending.includes(attribute)) throw fail('sort', `Attribute "${attribute}" appears twice`);
+    pending.push(attribute);
+    if (dir) {
+      keys.push(...pending.map((a) => ({ attribute: a, desc: dir === 'desc' })));
+      pending = [];
+    }
+  }
+  keys.push(...pending.map((a) => ({ attribute: a, desc: false })));
+  return keys;
+}

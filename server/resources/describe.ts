@@ -1,0 +1,83 @@
+/** GET /schema and /schema/{resource}: the declarations, as data. */
+import { z } from 'zod';
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
+import type { Resource } from './define';
+import type { FieldKind } from './fields';
+import { RESOURCES } from './index';
+
+const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
+  integer: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
+  decimal: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
+  timestamp: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
+  date: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
+  string: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'contains', 'in', 'not-in', 'between'],
+  enum: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'contains', 'in', 'not-in', 'between'],
+  boolean: ['eq', 'ne', 'in', 'not-in'],
+  object: [],
+  array: [],
+  metadata: [],
+};
+
+export function operationsOf(r: Resource): string[] {
+  return [...(r.list ? ['list'] : []), ...(r.read ? ['read'] : []), ...r.write];
+}
+
+export function schemaIndex() {
+  return Object.values(RESOURCES)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((r) => ({ name: r.name, description: r.description, operations: operationsOf(r), href: `/schema/${r.name}` }));
+}
+
+export function describeResource(name: string) {
+  const r = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
+  if (!r) return undefined;
+  const attributes = Object.fromEntries(
+    Object.entries(r.fields).map(([k, f]) => [
+      k,
+      {
+        type: f.kind,
+        nullable: f.nullable,
+        ...(f.maxLength ? { max_length: f.maxLength } : {}),
+        ...(f.values ? { enum: f.values } : {}),
+        filterable: f.filterable,
+        sortable: f.sortable,
+        ...(f.filterable ? { operators: [...OPERATORS_BY_KIND[f.kind], ...(f.nullable ? ['null', 'not-null'] : [])] } : {}),
+        writable: f.write ?? false,
+        ...(f.description ? { description: f.description } : {}),
+      },
+    ]),
+  );
+  const input = (op: 'create' | 'update') => ({
+    required: op === 'create' ? Object.entries(r.fields).filter(([, f]) => f.write === 'required').map(([k]) => k) : [],
+    optional: Object.entries(r.fields)
+      .filter(([, f]) => f.write && (op === 'update' || f.write === 'optional'))
+      .map(([k]) => k),
+    unknown_attributes: 'rejected (422 validation_failed)',
+    rules: r.rules?.[op] ?? [],
+    json_schema: z.toJSONSchema(op === 'create' ? r.createInput : r.updateInput, { io: 'input', unrepresentable: 'any' }),
+  });
+  return {
+    name: r.name,
+    description: r.description,
+    operations: operationsOf(r),
+    write_operations: r.write,
+    ...(r.deleteSemantics ? { delete_semantics: r.deleteSemantics } : {}),
+    attributes,
+    filtering: {
+      syntax: '?attribute=operator:value; metadata[key]=operator:value (numeric operands compare numerically)',
+      filterable: Object.entries(r.fields).filter(([, f]) => f.filterable).map(([k]) => k),
+      metadata: 'metadata' in r.fields,
+    },
+    sorting: {
+      syntax: 'sort=attr[:asc|desc][,attr[:asc|desc]]',
+      sortable: Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k),
+      default: 'id:asc',
+      tiebreaker: 'id',
+    },
+    paging: { page: `1..${PAGE_MAX} (clamped)`, page_size: `1..${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}`, cursor: 'keyset; send empty to start' },
+    input_rules: {
+      ...(r.write.includes('create') ? { create: input('create') } : {}),
+      ...(r.write.includes('update') ? { update: input('update') } : {}),
+    },
+  };
+}

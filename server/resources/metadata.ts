@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+export const METADATA_MAX_KEYS = 50;
+export const METADATA_MAX_STRING = 500;
+
+const value = z.union([z.string().max(METADATA_MAX_STRING), z.number().finite(), z.boolean()]);
+
+export const metadataRead = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
+/** What a write may send: values, or null to remove a key. The 50-key bound is checked after merging. */
+export const metadataInput = z
+  .record(z.string().min(1).max(255), value.nullable())
+  .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`);
+
+export type Metadata = z.infer<typeof metadataRead>;
+
+/** Applies a metadata write to the stored object: keys merge, null removes. Returns null when over the key bound. */
+export function mergeMetadata(stored: Metadata, patch: Record<string, string | number | boolean | null> | undefined): Metadata | null {
+  if (!patch) return stored;
+  const out: Metadata = { ...stored };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return Object.keys(out).length > METADATA_MAX_KEYS ? null : out;
+}

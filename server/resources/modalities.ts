@@ -1,0 +1,15 @@
+import * as t from '../../db/schema';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+
+export const modalities = defineResource({
+  name: 'modalities',
+  description: 'Treatment modalities (used by care plan phases). Read-only.',
+  table: t.modalities,
+  fields: {
+    id: f.id(),
+    name: f.string({ filterable: true, sortable: true }),
+    color: f.string({ nullable: true }),
+    ...standardFields(),
+  },
+});

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import * as t from '../../db/schema';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+
+const numberType = z.enum(t.NUMBER_TYPES);
+
+/** The embedded `numbers[]` entry of a patient, as read. */
+export const numberRead = z.object({
+  id: z.number().int(),
+  number: z.string(),
+  country_code: z.string().nullable(),
+  iso2: z.string().nullable(),
+  type: numberType,
+  intl_number: z.string().nullable().describe('E.164 form, derived from number and iso2/country_code'),
+});
+
+/** The embedded `numbers[]` entry of a patient, as written: id present = update that stored number. */
+export const numberInput = z.strictObject({
+  id: z.number().int().min(1).optional(),
+  number: z.string().min(1).max(50),
+  country_code: z.string().regex(/^\+?\d{1,4}$/).nullable().optional(),
+  iso2: z.string().regex(/^[A-Za-z]{2}$/).nullable().optional(),
+  type: numberType,
+});
+
+export const numbers = defineResource({
+  name: 'numbers',
+  description: 'Patient phone numbers. Read-only: written only nested in patients (numbers[]).',
+  table: t.numbers,
+  fields: {
+    id: f.id(),
+    patient_id: f.ref({ filterable: true, sortable: true }),
+    number: f.string({ filterable: true }),
+    country_code: f.string({ nullable: true, filterable: true }),
+    iso2: f.string({ nullable: true, filterable: true }),
+    type: f.enum(t.NUMBER_TYPES, { filterable: true }),
+    intl_number: f.string({ nullable: true, filterable: true }),
+    ...standardFields(),
+  },
+});

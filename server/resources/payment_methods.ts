@@ -1,0 +1,17 @@
+import * as t from '../../db/schema';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+
+export const paymentMethods = defineResource({
+  name: 'payment_methods',
+  description: 'Ways a payment is taken. Only active, non-card methods can be used for payments through the API. Read-only.',
+  table: t.paymentMethods,
+  fields: {
+    id: f.id(),
+    name: f.string({ filterable: true }),
+    type: f.enum(t.PAYMENT_METHOD_TYPES, { description: 'card methods cannot be recorded through the API' }),
+    active: f.boolean({ filterable: true, sortable: true }),
+    sort_order: f.integer({ filterable: true, sortable: true }),
+    ...standardFields(),
+  },
+});

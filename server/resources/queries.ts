@@ -1,0 +1,61 @@
+/** Read helpers shared by every resource: fetch one record of the account, and schemas of list I/O. */
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { notFound } from '../errors';
+import { baseConditions } from '../list/engine';
+import { OPERATORS } from '../list/grammar';
+import type { Resource, Row } from './define';
+
+export const idParam = z.coerce.number().int().min(1).max(2_147_483_647).describe('Record id');
+
+export async function findRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row | undefined> {
+  const [row] = await db
+    .select()
+    .from(resource.table)
+    .where(and(...baseConditions(resource, accountId), eq(resource.table.id, id)))
+    .limit(1);
+  return row as Row | undefined;
+}
+
+export async function getRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row> {
+  const row = await findRow(db, resource, accountId, id);
+  if (!row) throw notFound(singular(resource.name));
+  return row;
+}
+
+const singular = (name: string) => name.replace(/ies$/, 'y').replace(/s$/, '').replace(/_/g, ' ');
+
+const filterParam = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .describe(`Filter: operator:value (${OPERATORS.join(', ')}); a bare value is eq. Repeat the parameter to AND several.`);
+
+/** Query parameters of a list endpoint: paging, sort and one filter parameter per filterable attribute. */
+export function listQuerySchema(resource: Resource) {
+  const filters = Object.entries(resource.fields)
+    .filter(([, f]) => f.filterable)
+    .map(([k]) => [k, filterParam] as const);
+  const sortable = Object.entries(resource.fields)
+    .filter(([, f]) => f.sortable)
+    .map(([k]) => k);
+  return z.looseObject({
+    page: z.string().optional().describe('Offset paging: page number, 1 to 10000 (higher values are clamped)'),
+    page_size: z.string().optional().describe('Records per page, 1 to 100 (default 25)'),
+    cursor: z.string().optional().describe('Cursor paging: send empty to start, then the token from links.next'),
+    sort: z
+      .string()
+      .optional()
+      .describe(`attr[:asc|desc][,attr[:asc|desc]]; sortable: ${sortable.join(', ')}. The id is always the final tiebreaker.`),
+    ...Object.fromEntries(filters),
+  });
+}
+
+export const linksSchema = z.object({ first: z.string().nullable(), prev: z.string().nullable(), next: z.string().nullable() });
+export const metaSchema = z.union([
+  z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  z.object({ per_page: z.number().int(), has_more: z.boolean() }),
+]);
+
+export const listOutput = (resource: Resource) => z.object({ data: z.array(resource.readSchema), links: linksSchema, meta: metaSchema });
+export const oneOutput = (resource: Resource) => z.object({ data: resource.readSchema });

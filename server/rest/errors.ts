@@ -1,0 +1,38 @@
+/** Turns anything thrown on the request path into our `{ message, code, errors? }`. */
+import { ZodError } from 'zod';
+import { ApiError, type FieldErrors } from '../errors';
+
+function zodErrors(err: ZodError): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of err.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) (out[[...issue.path, k].join('.')] ??= []).push('is not a known attribute');
+      continue;
+    }
+    const key = issue.path.length ? issue.path.join('.') : 'body';
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+function findCause(err: unknown): unknown {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur; i++) {
+    if (cur instanceof ApiError || cur instanceof ZodError) return cur;
+    const issues = (cur as { issues?: unknown }).issues;
+    if (Array.isArray(issues) && (cur as Error).name === 'SchemaError') return new ZodError(issues as never);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return err;
+}
+
+export function toApiError(err: unknown): { error: ApiError; internal: boolean } {
+  const cause = findCause(err);
+  if (cause instanceof ApiError) return { error: cause, internal: false };
+  if (cause instanceof ZodError) {
+    const errors = zodErrors(cause);
+    const first = Object.entries(errors)[0];
+    return { error: new ApiError('validation_failed', first ? `${first[0]}: ${first[1][0]}` : 'Invalid input', errors), internal: false };
+  }
+  return { error: new ApiError('internal_error', 'Internal server error; retry with backoff'), internal: true };
+}

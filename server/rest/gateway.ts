@@ -1,0 +1,217 @@
+/**
+ * The REST gateway for /v3/api: request id → tenant from Host → API key → rate-limit bucket →
+ * route (404/405) → body → idempotency → procedure → `{ message, code, errors? }` on failure, with
+ * X-Request-Id and X-RateLimit-* on every response. Built once at start-up; procedures are called
+ * directly from the route table (no per-request router or caller construction).
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { Logger } from 'pino';
+import type { DbHandle } from '../../db/client';
+import { Authenticator } from '../auth/authenticate';
+import type { Account, Ctx, Principal } from '../context';
+import type { Env } from '../env';
+import { ApiError } from '../errors';
+import { RESOURCES } from '../resources';
+import { appRouter } from '../routers';
+import { TenantResolver } from '../tenancy';
+import { assertCanWrite } from '../trpc';
+import { parseJsonObject, parseQuery, readBody } from './body';
+import { toApiError } from './errors';
+import { checkKey, claim, complete, fingerprint } from './idempotency';
+import { buildOpenApiDocument } from './openapi';
+import { RateLimiter, type RateDecision } from './ratelimit';
+import { RouteTable, type Route } from './routes';
+
+export const API_PREFIX = '/v3/api';
+const DOCS_PER_MINUTE = 60;
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+
+export interface GatewayOptions {
+  db: DbHandle;
+  env: Env;
+  logger: Logger;
+  /** Validate every response against its documented schema (tests); a mismatch is a 500. */
+  validateResponses?: boolean;
+}
+
+export interface Gateway {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Outcome {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export function createGateway(opts: GatewayOptions): Gateway {
+  const { db, env, logger } = opts;
+  const routes = new RouteTable(appRouter);
+  const tenants = new TenantResolver(db, env.SERVICE_DOMAIN);
+  const onError = (err: unknown) => logger.error({ err }, 'background task failed');
+  const auth = new Authenticator(db, onError);
+  const limiter = new RateLimiter(db, onError);
+  let openapi: string | null = null;
+
+  const clientIp = (req: IncomingMessage) =>
+    (env.TRUST_PROXY && String(req.headers['x-forwarded-for'] ?? '').split(',')[0].trim()) || req.socket.remoteAddress || 'unknown';
+  const hostOf = (req: IncomingMessage) => (env.TRUST_PROXY && (req.headers['x-forwarded-host'] as string | undefined)) || req.headers.host;
+  const protoOf = (req: IncomingMessage) =>
+    (env.TRUST_PROXY && (req.headers['x-forwarded-proto'] as string | undefined)) || ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const requestId = randomUUID();
+    let rate = null as RateDecision | null;
+    let principal = null as Principal | null;
+    let outcome: Outcome;
+    try {
+      outcome = await run();
+    } catch (err) {
+      const { error, internal } = toApiError(err);
+      if (internal) logger.error({ err, requestId }, 'request failed');
+      outcome = errorOutcome(error);
+    }
+    res.statusCode = outcome.status;
+    res.setHeader('X-Request-Id', requestId);
+    res.setHeader('Cache-Control', 'no-store');
+    if (rate) {
+      res.setHeader('X-RateLimit-Limit', String(rate.limit));
+      res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+    }
+    for (const [k, v] of Object.entries(outcome.headers ?? {})) res.setHeader(k, v);
+    if (outcome.body !== undefined) {
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(outcome.body);
+    } else res.end();
+    if (logger.isLevelEnabled('info')) {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: outcome.status, ms, key: principal?.id }, 'request');
+    }
+
+    async function run(): Promise<Outcome> {
+      const method = (req.method ?? 'GET').toUpperCase();
+      const url = new URL(req.url ?? '/', 'http://x');
+      const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
+
+      if (path === '/openapi.json' && method === 'GET') {
+        rate = await limiter.take(`docs:${clientIp(req)}`, DOCS_PER_MINUTE);
+        if (!rate.allowed) throw rateLimited(rate);
+        openapi ??= JSON.stringify(buildOpenApiDocument(routes));
+        return { status: 200, body: openapi };
+      }
+
+      const account = await tenants.resolve(hostOf(req));
+      const found = routes.match(method, path);
+      const route = 'route' in found ? found.route : null;
+      if (!account || (route && !route.protect && !req.headers.authorization)) {
+        rate = await limiter.take(`unauth:${clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+        if (!rate.allowed) throw rateLimited(rate);
+        if (!account) throw new ApiError('not_found', 'No clinic at this address: use https://{clinic}.{region}.' + env.SERVICE_DOMAIN + API_PREFIX);
+      } else {
+        principal = await auth.authenticate(req.headers.authorization, account.id);
+        if (!principal) {
+          rate = await limiter.take(`unauth:${clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+          if (!rate.allowed) throw rateLimited(rate);
+          throw new ApiError('unauthenticated', 'Missing, invalid, expired or revoked API key: send Authorization: Bearer <API_KEY>');
+        }
+        rate = await limiter.take(`rest:${account.id}`, env.RATE_LIMIT_REST_PER_MINUTE);
+        if (!rate.allowed) throw rateLimited(rate);
+      }
+      if (!('route' in found)) throw notRouted(method, path, found.allow);
+      const ctx: Ctx = {
+        db,
+        account: account!,
+        principal: principal ?? anonymous,
+        requestId,
+        baseUrl: `${protoOf(req)}://${hostOf(req)}${API_PREFIX}`,
+      };
+      const query = parseQuery(url.search);
+      if (!WRITE_METHODS.has(method) || method === 'DELETE') {
+        return call(found.route, ctx, { ...query, ...found.params });
+      }
+      const text = await readBody(req, env.MAX_BODY_BYTES);
+      const body = parseJsonObject(text, req.headers['content-type']);
+      const input = { ...body, ...found.params };
+      const idemKey = req.headers['idempotency-key'];
+      if (method !== 'POST' || idemKey === undefined) return call(found.route, ctx, input);
+      const key = Array.isArray(idemKey) ? idemKey.join(',') : idemKey;
+      checkKey(key);
+      const print = fingerprint(method, path, JSON.stringify(body));
+      const replay = await claim(db, account!.id, key, print);
+      if (replay) return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
+      let result: Outcome;
+      try {
+        result = await call(found.route, ctx, input);
+      } catch (err) {
+        const { error } = toApiError(err);
+        const stored = error.status < 500 && error.code !== 'validation_failed' && error.status !== 429;
+        await complete(db, account!.id, key, { status: error.status, body: JSON.stringify(error.toBody()) }, stored);
+        throw err;
+      }
+      await complete(db, account!.id, key, { status: result.status, body: result.body ?? '' }, true);
+      return result;
+    }
+  }
+
+  async function call(route: Route, ctx: Ctx, input: Record<string, unknown>): Promise<Outcome> {
+    if (route.type === 'mutation') assertCanWrite(ctx.principal);
+    const data = await route.procedure({
+      ctx,
+      getRawInput: async () => input,
+      path: route.procedurePath,
+      type: route.type,
+      signal: undefined,
+      batchIndex: 0,
+    });
+    if (opts.validateResponses && route.output) {
+      const checked = route.output.safeParse(data);
+      if (!checked.success) {
+        logger.error({ issues: checked.error.issues, route: route.path }, 'response does not match its documented schema');
+        throw new Error(`response of ${route.method} ${route.path} does not match its documented schema`);
+      }
+    }
+    if (route.status === 204) return { status: 204 };
+    return { status: route.status, body: JSON.stringify(data) };
+  }
+
+  return {
+    handle,
+    close: () => limiter.close(),
+  };
+}
+
+const anonymous: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes: [] };
+
+function errorOutcome(error: ApiError): Outcome {
+  const headers: Record<string, string> = {};
+  if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="clinic-api"';
+  const retry = (error as ApiError & { retryAfter?: number }).retryAfter;
+  if (retry !== undefined) headers['Retry-After'] = String(retry);
+  const allow = (error as ApiError & { allow?: string[] }).allow;
+  if (allow) headers.Allow = allow.join(', ');
+  return { status: error.status, body: JSON.stringify(error.toBody()), headers };
+}
+
+function rateLimited(rate: RateDecision): ApiError {
+  const err = new ApiError('rate_limited', `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.retryAfter} s`);
+  return Object.assign(err, { retryAfter: rate.retryAfter });
+}
+
+/** 404 for an unknown path; 405 for a known path and another method. */
+function notRouted(method: string, path: string, allow: string[]): ApiError {
+  if (allow.length === 0) return new ApiError('not_found', `No endpoint ${path}`);
+  const name = path.split('/')[1];
+  const resource = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
+  const standard = ['GET', 'POST', 'PATCH', 'DELETE'].includes(method);
+  const err =
+    resource && standard
+      ? new ApiError('unsupported_operation', `${resource.name} does not support ${method} ${path}; see GET /schema/${resource.name} write_operations`)
+      : new ApiError('method_not_allowed', `${method} is not valid for ${path}${method === 'PUT' ? '; updates are PATCH' : ''}`);
+  return Object.assign(err, { allow });
+}
+
+export type { Account };

@@ -1,0 +1,56 @@
+/** Utility endpoints: liveness, identity, schema discovery. */
+import { z } from 'zod';
+import { ApiError } from '../errors';
+import { describeResource, schemaIndex } from '../resources/describe';
+import { documentOutput, procedure, router } from '../trpc';
+
+export const metaRouter = router({
+  ping: documentOutput(
+    procedure
+      .meta({ openapi: { method: 'GET', path: '/ping', tags: ['utility'], summary: 'Liveness', protect: false } })
+      .input(z.object({}))
+      .query(() => ({ pong: true })),
+    z.object({ pong: z.boolean() }),
+  ),
+  me: documentOutput(
+    procedure
+      .meta({ openapi: { method: 'GET', path: '/me', tags: ['utility'], summary: 'The calling integration and its account' } })
+      .input(z.object({}))
+      .query(({ ctx }) => ({
+        data: {
+          type: ctx.principal.type,
+          id: ctx.principal.id,
+          name: ctx.principal.name,
+          scopes: ctx.principal.scopes,
+          account: { id: ctx.account.id, name: ctx.account.name, timezone: ctx.account.timezone, currency: ctx.account.currency },
+        },
+      })),
+    z.object({
+      data: z.object({
+        type: z.string(),
+        id: z.number().int(),
+        name: z.string(),
+        scopes: z.array(z.enum(['read', 'write'])),
+        account: z.object({ id: z.number().int(), name: z.string(), timezone: z.string().describe('IANA timezone of all wall times'), currency: z.string() }),
+      }),
+    }),
+  ),
+  schemaIndex: documentOutput(
+    procedure
+      .meta({ openapi: { method: 'GET', path: '/schema', tags: ['utility'], summary: 'Resources of the API' } })
+      .input(z.object({}))
+      .query(() => ({ data: schemaIndex() })),
+    z.object({ data: z.array(z.object({ name: z.string(), description: z.string(), operations: z.array(z.string()), href: z.string() })) }),
+  ),
+  schemaResource: documentOutput(
+    procedure
+      .meta({ openapi: { method: 'GET', path: '/schema/{resource}', tags: ['utility'], summary: 'Attributes, filters, sorts and write rules of one resource' } })
+      .input(z.object({ resource: z.string() }))
+      .query(({ input }) => {
+        const doc = describeResource(input.resource);
+        if (!doc) throw new ApiError('not_found', `No resource named ${input.resource}`);
+        return { data: doc };
+      }),
+    z.object({ data: z.record(z.string(), z.unknown()) }),
+  ),
+});

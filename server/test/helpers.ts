@@ -1,0 +1,128 @@
+/**
+ * Test harness: a real server on an ephemeral port over the suite's database, tenants with keys, and
+ * an HTTP client that sets the Host header (Node's fetch ignores it).
+ */
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type App } from '../app';
+import { createAccount, type NewAccount } from '../domain/accounts';
+import { createKey, type Expiry } from '../domain/api-keys';
+import { loadEnv } from '../env';
+import type { Account } from '../context';
+
+export interface TestServer {
+  app: App;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+  const env = loadEnv({
+    ...process.env,
+    PORT: '0',
+    RATE_LIMIT_REST_PER_MINUTE: '1000000',
+    RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+  const app = await createApp(env, { validateResponses: true });
+  await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+  const port = (app.server.address() as AddressInfo).port;
+  return { app, port, close: () => app.close() };
+}
+
+export const uniqueName = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;
+
+export interface Clinic {
+  account: Account;
+  host: string;
+  key: string;
+  readOnlyKey: string;
+}
+
+export async function newClinic(server: TestServer, opts: { seed?: boolean } & Partial<NewAccount> = {}): Promise<Clinic> {
+  const { seed, ...fields } = opts;
+  const account = await createAccount(server.app.db, {
+    subdomain: uniqueName(),
+    region: 'neptune',
+    name: 'Test Clinic',
+    timezone: 'Europe/London',
+    currency: 'GBP',
+    ...fields,
+  });
+  if (seed) await (await import('../domain/seed')).seedAccount(server.app.db, account);
+  const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'test' };
+  const key = (await createKey(server.app.db, account, actor, { name: 'Test integration', access: 'read_write' })).secret;
+  const readOnlyKey = (await createKey(server.app.db, account, actor, { name: 'Read only', access: 'read_only' })).secret;
+  return { account, host: `${account.subdomain}.${account.region}.localhost`, key, readOnlyKey };
+}
+
+export async function issueKey(server: TestServer, clinic: Clinic, opts: { access?: 'read_write' | 'read_only'; expires?: Expiry; name?: string } = {}) {
+  return createKey(server.app.db, clinic.account, { actor_type: 'user', actor_id: null, actor_name: 'test' }, { name: opts.name ?? 'Another', access: opts.access ?? 'read_write', expires: opts.expires });
+}
+
+export interface Res {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+export interface RequestOptions {
+  host?: string;
+  key?: string | null;
+  body?: unknown;
+  /** Sent as-is (for malformed JSON tests). */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export function request(server: TestServer, method: string, path: string, opts: RequestOptions = {}): Promise<Res> {
+  const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+  const headers: Record<string, string> = { host: opts.host ?? 'nobody.neptune.localhost', ...(opts.headers ?? {}) };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  if (payload !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(payload));
+  }
+  const url = path.startsWith('/v3/') ? path : `/v3/api${path}`;
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: server.port, method, path: url, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString();
+        let body: unknown = undefined;
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, text, body });
+      });
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+/** A client bound to one clinic and key. */
+export function client(server: TestServer, clinic: Clinic, key: string | null = clinic.key) {
+  const call = (method: string) => (path: string, opts: Omit<RequestOptions, 'host' | 'key'> & { key?: string | null } = {}) =>
+    request(server, method, path, { host: clinic.host, key: opts.key === undefined ? key : opts.key, ...opts });
+  return { get: call('GET'), post: call('POST'), patch: call('PATCH'), put: call('PUT'), delete: call('DELETE') };
+}
+
+/** Asserts the error envelope: exactly message, code and (optionally) errors. */
+export function expectError(res: Res, status: number, code: string) {
+  if (res.status !== status || res.body?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text}`);
+  }
+  const keys = Object.keys(res.body).sort();
+  const allowed = ['code', 'errors', 'message'];
+  if (!keys.every((k) => allowed.includes(k)) || typeof res.body.message !== 'string') throw new Error(`bad error body: ${res.text}`);
+  if (res.headers['content-type']?.startsWith('application/json') !== true) throw new Error('error is not JSON');
+}

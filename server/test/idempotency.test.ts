@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, expectError, newClinic, startServer, uniqueName, type Clinic, type TestServer } from './helpers';
+
+let server: TestServer;
+let clinic: Clinic;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await startServer();
+  clinic = await newClinic(server);
+  api = client(server, clinic);
+});
+afterAll(() => server.close());
+
+const countByLastName = async (name: string) => (await api.get(`/patients?last_name=${name}`)).body.meta.total;
+
+describe('Idempotency-Key', () => {
+  it('a retry replays the stored response with Idempotent-Replayed: true and creates nothing new', async () => {
+    const last = uniqueName('Idem');
+    const headers = { 'Idempotency-Key': uniqueName('key') };
+    const first = await api.post('/patients', { body: { first_name: 'A', last_name: last }, headers });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await api.post('/patients', { body: { first_name: 'A', last_name: last }, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(await countByLastName(last)).toBe(1);
+  });
+
+  it('the same key with a different body → 422 idempotency_key_reused', async () => {
+    const headers = { 'Idempotency-Key': uniqueName('key') };
+    await api.post('/patients', { body: { first_name: 'A', last_name: 'One' }, headers });
+    expectError(await api.post('/patients', { body: { first_name: 'A', last_name: 'Two' }, headers }), 422, 'idempotency_key_reused');
+  });
+
+  it('a key over 255 characters → 422 idempotency_key_invalid', async () => {
+    const res = await api.post('/patients', { body: { first_name: 'A', last_name: 'B' }, headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+    expectError(res, 422, 'idempotency_key_invalid');
+  });
+
+  it('keys are scoped per account', async () => {
+    const other = await newClinic(server);
+    const key = uniqueName('shared');
+    const a = await api.post('/patients', { body: { first_name: 'A', last_name: 'Scoped' }, headers: { 'Idempotency-Key': key } });
+    const b = await client(server, other).post('/patients', { body: { first_name: 'A', last_name: 'Scoped' }, headers: { 'Idempotency-Key': key } });
+    expect(b.status).toBe(201);
+    expect(b.headers['idempotent-replayed']).toBeUndefined();
+    expect(b.body.data.id).not.toBe(a.body.data.id);
+  });
+
+  it('a validation failure is not stored: the corrected retry with the same key succeeds', async () => {
+    const headers = { 'Idempotency-Key': uniqueName('key') };
+    expectError(await api.post('/patients', { body: { first_name: 'A' }, headers }), 422, 'validation_failed');
+    const fixed = await api.post('/patients', { body: { first_name: 'A', last_name: 'Fixed' }, headers });
+    expect(fixed.status).toBe(201);
+  });
+
+  it('concurrent retries create exactly one record; the others are replays or 409 in flight', async () => {
+    const last = uniqueName('Race');
+    const headers = { 'Idempotency-Key': uniqueName('key') };
+    const results = await Promise.all(Array.from({ length: 8 }, () => api.post('/patients', { body: { first_name: 'R', last_name: last }, headers })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    for (const r of results) {
+      if (r.status === 409) expectError(r, 409, 'idempotency_key_in_flight');
+      else expect(r.status).toBe(201);
+    }
+    const created = results.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
+    expect(created).toHaveLength(1);
+    expect(await countByLastName(last)).toBe(1);
+  });
+});

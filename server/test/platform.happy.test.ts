@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+
+let server: TestServer;
+let clinic: Clinic;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  server = await startServer();
+  clinic = await newClinic(server, { seed: true });
+  api = client(server, clinic);
+});
+afterAll(() => server.close());
+
+describe('utility endpoints', () => {
+  it('GET /ping answers pong with request id and rate-limit headers', async () => {
+    const res = await api.get('/ping');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ pong: true });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Number(res.headers['x-ratelimit-limit'])).toBeGreaterThan(0);
+    expect(res.headers['x-ratelimit-remaining']).toBeDefined();
+  });
+
+  it('GET /me returns the integration, its scopes and the account', async () => {
+    const res = await api.get('/me');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      data: {
+        type: 'api_key',
+        id: expect.any(Number),
+        name: 'Test integration',
+        scopes: ['read', 'write'],
+        account: { id: clinic.account.id, name: 'Test Clinic', timezone: 'Europe/London', currency: 'GBP' },
+      },
+    });
+    const ro = await api.get('/me', { key: clinic.readOnlyKey });
+    expect(ro.body.data.scopes).toEqual(['read']);
+  });
+
+  it('GET /schema lists resources and /schema/{resource} describes one from its declaration', async () => {
+    const index = await api.get('/schema');
+    expect(index.status).toBe(200);
+    const names = index.body.data.map((r: { name: string }) => r.name);
+    expect(names).toEqual(expect.arrayContaining(['patients', 'locations', 'practitioners', 'addresses', 'numbers', 'deleted_entities']));
+    const patients = await api.get('/schema/patients');
+    expect(patients.status).toBe(200);
+    expect(patients.body.data.write_operations).toEqual(['create', 'update', 'delete']);
+    expect(patients.body.data.attributes.first_name).toMatchObject({ type: 'string', max_length: 255, filterable: true, sortable: true, writable: 'required' });
+    expect(patients.body.data.attributes.sex.enum).toEqual(['male', 'female', 'other']);
+    expect(patients.body.data.input_rules.create.required).toEqual(['first_name', 'last_name']);
+    const locations = await api.get('/schema/locations');
+    expect(locations.body.data.write_operations).toEqual([]);
+    const addresses = await api.get('/schema/addresses');
+    expect(addresses.body.data.filtering.filterable).toHaveLength(12);
+    expect(addresses.body.data.sorting.sortable).toEqual(['id', 'created_at', 'updated_at']);
+  });
+
+  it('serves a valid OpenAPI 3.1 document without a key', async () => {
+    const res = await api.get('/openapi.json', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const create = res.body.paths['/patients'].post;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '409', '422', '429']));
+    expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(create.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key')).toBe(true);
+    expect(Object.keys(res.body.paths['/patients/{id}'].delete.responses)).toContain('204');
+    const list = res.body.paths['/patients'].get;
+    const params = list.parameters.map((p: { name: string }) => p.name);
+    expect(params).toEqual(expect.arrayContaining(['page', 'page_size', 'cursor', 'sort', 'last_name', 'metadata[key]']));
+  });
+});
+
+describe('read-only resources', () => {
+  const names = ['locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers'];
+  it.each(names)('%s: list and read one', async (name) => {
+    const list = await api.get(`/${name}`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect(list.body.meta).toMatchObject({ current_page: 1, per_page: 25 });
+    const first = list.body.data[0];
+    const one = await api.get(`/${name}/${first.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual(first);
+  });
+
+  it('seeded calendar data has the shapes integrators rely on', async () => {
+    const types = (await api.get('/appointment_types?page_size=100')).body.data;
+    expect(types.some((t: { online_booking: boolean }) => !t.online_booking)).toBe(true);
+    expect(types.some((t: { max_attendees: number | null }) => (t.max_attendees ?? 0) > 1)).toBe(true);
+    const avail = (await api.get('/practitioner_availabilities?page_size=100')).body.data;
+    const kinds = new Set(avail.map((a: { type: string }) => a.type));
+    expect([...kinds].sort()).toEqual(['appt_guide', 'blockout', 'break', 'closed', 'custom_availability', 'open']);
+    const weekly = avail.find((a: { day: string | null }) => a.day !== null);
+    expect(weekly.starts_at).toMatch(/^\d{2}:\d{2}$/);
+    const dated = avail.find((a: { day: string | null }) => a.day === null);
+    expect(dated.starts_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+    const methods = (await api.get('/payment_methods?active=false')).body.data;
+    expect(methods.length).toBeGreaterThan(0);
+    expect(methods.every((m: { active: boolean }) => m.active === false)).toBe(true);
+    const items = (await api.get('/billable_items')).body.data;
+    expect(items[0].price).toMatch(/^\d+\.\d{2}$/);
+  });
+});
