@@ -3,7 +3,7 @@
  * resource, always scoped to the account. Cursor pages never use OFFSET, so page 1000 costs what page
  * 1 costs.
  */
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { ApiError } from '../errors';

@@ -2,7 +2,8 @@
  * Fixed one-minute windows counted in memory and flushed to the database every FLUSH_MS, so the hot
  * path never waits on a write while every process on the database shares one budget. Each flush adds
  * this process's new hits and reads back the shared total. Overshoot is bounded: another process's
- * hits are seen at most FLUSH_MS late (documented in docs/decisions.md).
+ * hits are seen at most FLUSH_MS late: a bucket's shared total is re-read when it is older than that
+ * (documented in docs/decisions.md).
  */
 import { sql } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
@@ -25,6 +26,7 @@ interface BucketState {
   pending: number;
   ready: Promise<void>;
   lastHit: number;
+  refreshedAt: number;
 }
 
 export class RateLimiter {
@@ -42,13 +44,17 @@ export class RateLimiter {
     const window = Math.floor(now / WINDOW_MS);
     let st = this.buckets.get(bucket);
     if (!st || st.window !== window) {
-      const fresh: BucketState = { window, shared: 0, pending: 0, lastHit: now, ready: Promise.resolve() };
-      fresh.ready = this.read(bucket, window).then(
-        (n) => void (fresh.shared = n),
+      st = { window, shared: 0, pending: 0, lastHit: now, refreshedAt: 0, ready: Promise.resolve() };
+      this.buckets.set(bucket, st);
+    }
+    // Other processes' hits are read back at most every FLUSH_MS; concurrent requests share one read.
+    if (now - st.refreshedAt > FLUSH_MS) {
+      const state = st;
+      state.refreshedAt = now;
+      state.ready = this.read(bucket, window).then(
+        (n) => void (state.shared = Math.max(state.shared, n)),
         (err) => this.onError(err),
       );
-      st = fresh;
-      this.buckets.set(bucket, st);
     }
     await st.ready;
     st.lastHit = now;
@@ -85,7 +91,7 @@ export class RateLimiter {
         this.buckets.delete(bucket);
         if (st.pending === 0) continue;
       }
-      if (st.pending === 0 && now - st.lastHit > 5_000) continue;
+      if (st.pending === 0) continue;
       const n = st.pending;
       const rows = await this.db.all<{ count: number }>(sql`
         insert into ${rateLimitBuckets} (bucket, window_start, count) values (${bucket}, ${st.window}, ${n})
@@ -93,6 +99,7 @@ export class RateLimiter {
         returning count`);
       st.pending -= n;
       st.shared = Number(rows[0]?.count ?? st.shared + n);
+      st.refreshedAt = now;
     }
     if (now - this.lastCleanup > WINDOW_MS) {
       this.lastCleanup = now;

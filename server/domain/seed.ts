@@ -1,0 +1,579 @@
+/**
+ * The sample practice: a three-site physiotherapy clinic with staff, calendar, catalogue and patients,
+ * loaded into one account for demos, local development and the API tests (`clinic seed`, `npm run demo`,
+ * `newClinic({ seed: true })`).
+ *
+ * Everything is derived from fixed tables and the row index, never from randomness, so every seeded
+ * account has the same shape; only dated calendar rows move, because they are placed relative to today.
+ * Addresses, phone numbers, tax and prices follow the account's region so that numbers pass the same
+ * libphonenumber check as API writes (which defaults to the region's country).
+ */
+import { eq } from 'drizzle-orm';
+import type { Db, DbHandle } from '../../db/client';
+import {
+  accounts,
+  appointmentTypes,
+  billableItems,
+  locations,
+  modalities,
+  patientTags,
+  paymentMethods,
+  practitionerAvailabilities,
+  practitioners,
+  referralSources,
+  resources,
+  tags,
+  type Metadata,
+} from '../../db/schema';
+import type { Account } from '../context';
+import { createPatient } from './patients/write';
+import type { WriteContext } from './write-context';
+
+export async function seedAccount(db: DbHandle, account: Account): Promise<{ created: boolean }> {
+  const profile = PROFILES[account.region] ?? PROFILES.neptune;
+  const now = new Date().toISOString();
+  const base = { account_id: account.id, metadata: {} as Metadata, created_at: now, updated_at: now };
+
+  const refs = await db.transaction(async (tx) => {
+    // Two seeds racing on PostgreSQL would both see no locations; locking the account row serialises
+    // them. SQLite needs nothing: its transactions start with BEGIN IMMEDIATE.
+    if (db.dialect === 'pg') await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account.id)).for('update');
+    const [existing] = await tx.select({ id: locations.id }).from(locations).where(eq(locations.account_id, account.id)).limit(1);
+    if (existing) return null;
+    return insertPractice(tx, base, profile, todayIn(account.timezone));
+  });
+  if (!refs) return { created: false };
+
+  // Patients go through the domain write (audit log, outbox events, phone normalisation). It opens its
+  // own transaction, so it cannot run inside the one above. A failure from here on leaves a partly
+  // seeded account that a re-run will not complete.
+  const w: WriteContext = { db, account, actor: { actor_type: 'system', actor_id: null, actor_name: 'seed' } };
+  const patientIds: number[] = [];
+  for (let i = 0; i < PATIENTS.length; i++) {
+    const p = await createPatient(w, patientInput(i, profile, refs, patientIds));
+    patientIds.push(p.id as number);
+  }
+  await db.transaction(async (tx) => {
+    await tx.insert(patientTags).values(patientTagRows(patientIds, refs.tagIds).map((r) => ({ ...base, ...r })));
+  });
+  return { created: true };
+}
+
+type Base = { account_id: number; metadata: Metadata; created_at: string; updated_at: string };
+
+interface Refs {
+  locationIds: number[];
+  tagIds: number[];
+  /** Active referral sources only: createPatient refuses inactive ones. */
+  activeReferralSourceIds: number[];
+}
+
+/**
+ * Ids in input order. Both dialects assign ids in VALUES order within one insert, but neither promises
+ * RETURNING comes back in that order, hence the sort.
+ */
+async function insertedIds(rows: PromiseLike<{ id: number }[]>): Promise<number[]> {
+  return (await rows).map((r) => r.id).sort((a, b) => a - b);
+}
+
+async function insertPractice(tx: Db, base: Base, profile: Profile, today: string): Promise<Refs> {
+  const locationIds = await insertedIds(
+    tx
+      .insert(locations)
+      .values(profile.locations.map((l) => ({ ...base, ...l })))
+      .returning({ id: locations.id }),
+  );
+
+  await tx.insert(modalities).values(MODALITIES.map(([name, color]) => ({ ...base, name, color })));
+
+  const typeIds = await insertedIds(
+    tx
+      .insert(appointmentTypes)
+      .values(APPOINTMENT_TYPES.map((t) => ({ ...base, max_attendees: 1, requires_resource: false, online_booking: true, active: true, ...t })))
+      .returning({ id: appointmentTypes.id }),
+  );
+
+  const practitionerIds = await insertedIds(
+    tx
+      .insert(practitioners)
+      .values(
+        PRACTITIONERS.map(({ locations: locs, types, ...p }) => ({
+          ...base,
+          ...p,
+          email: p.active ? `${p.first_name}.${p.last_name}@example.com`.toLowerCase() : null,
+          location_ids: locs.map((i) => locationIds[i]),
+          appointment_type_ids: types.map((i) => typeIds[i]),
+        })),
+      )
+      .returning({ id: practitioners.id }),
+  );
+
+  const resourceIds = await insertedIds(
+    tx
+      .insert(resources)
+      .values(RESOURCES.map(({ location, ...r }, i) => ({ ...base, status: 'active' as const, locked: false, ...r, location_id: locationIds[location], sort_order: sortOrderWithinLocation(i) })))
+      .returning({ id: resources.id }),
+  );
+
+  await tx.insert(practitionerAvailabilities).values(availabilityRows(today, practitionerIds, locationIds, resourceIds).map((r) => ({ ...base, ...r })));
+
+  const tagIds = await insertedIds(
+    tx
+      .insert(tags)
+      .values(TAGS.map(([name, color], i) => ({ ...base, name, color, sort_order: i + 1 })))
+      .returning({ id: tags.id }),
+  );
+
+  await tx.insert(paymentMethods).values(PAYMENT_METHODS.map((m, i) => ({ ...base, active: true, ...m, sort_order: i + 1 })));
+
+  await tx.insert(billableItems).values(
+    BILLABLE_ITEMS.map(({ price, ...item }) => ({
+      ...base,
+      active: true,
+      ...item,
+      price_minor: scaledPrice(price, profile.priceScale),
+      // Clinical services are tax-exempt in every region we serve; retail products are not.
+      tax_rate_bp: item.item_type === 'product' ? profile.productTaxBp : 0,
+    })),
+  );
+
+  const sourceIds = await insertedIds(
+    tx
+      .insert(referralSources)
+      .values(REFERRAL_SOURCES.map((s) => ({ ...base, active: true, ...s })))
+      .returning({ id: referralSources.id }),
+  );
+
+  return {
+    locationIds,
+    tagIds,
+    activeReferralSourceIds: sourceIds.filter((_, i) => REFERRAL_SOURCES[i].active !== false),
+  };
+}
+
+/** 1, 2, 3… restarting at each location, as the calendar shows resource columns per site. */
+function sortOrderWithinLocation(i: number): number {
+  return RESOURCES.slice(0, i + 1).filter((r) => r.location === RESOURCES[i].location).length;
+}
+
+/** Prices are written for the UK; other regions scale them and round to a whole currency unit. */
+function scaledPrice(minor: number, scale: number): number {
+  return Math.round((minor * scale) / 100) * 100;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Region profiles
+
+interface Profile {
+  country: string;
+  locations: { name: string; line_1: string; city: string; postal_code: string; country: string; phone: string; email: string; online_booking: boolean }[];
+  /** Patient home addresses, cycled by patient index; `n` is a house number derived from the index. */
+  streets: { line_1: (n: number) => string; city: string; postal_code: string; state?: string }[];
+  mobile: (n: number) => string;
+  home: (n: number) => string;
+  productTaxBp: number;
+  priceScale: number;
+  insurers: string[];
+}
+
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+
+const location = (country: string, name: string, line_1: string, city: string, postal_code: string, phone: string, email: string, online_booking = true) => ({
+  name,
+  line_1,
+  city,
+  postal_code,
+  country,
+  phone,
+  email,
+  online_booking,
+});
+
+// Numbers come from ranges reserved for drama/fiction where the country has one (GB 07700 900xxx and
+// 020 7946 0xxx, US 555-01xx, AU 0491 57x xxx and 02 5550 xxxx, DE 030 23125 xxx).
+const PROFILES: Record<string, Profile> = {
+  neptune: {
+    country: 'GB',
+    locations: [
+      location('GB', 'Clerkenwell Clinic', '14 Exmouth Market', 'London', 'EC1R 4QE', '020 7946 0100', 'clerkenwell@example.com'),
+      location('GB', 'Richmond Clinic', '3 Hill Rise', 'Richmond', 'TW10 6UQ', '020 7946 0200', 'richmond@example.com'),
+      location('GB', 'Hartfield RFC Pitchside', 'Hartfield Rugby Club, Coldharbour Lane', 'London', 'SE5 9NS', '020 7946 0300', 'pitchside@example.com', false),
+    ],
+    streets: [
+      { line_1: (n) => `${n} Amwell Street`, city: 'London', postal_code: 'EC1R 1UL' },
+      { line_1: (n) => `Flat ${(n % 9) + 1}, ${n} Upper Street`, city: 'London', postal_code: 'N1 0PN' },
+      { line_1: (n) => `${n} Sheen Road`, city: 'Richmond', postal_code: 'TW9 1YJ' },
+      { line_1: (n) => `${n} Kew Road`, city: 'Richmond', postal_code: 'TW9 2NQ' },
+      { line_1: (n) => `${n} Camberwell Grove`, city: 'London', postal_code: 'SE5 8RE' },
+      { line_1: (n) => `${n} Twickenham Road`, city: 'Isleworth', postal_code: 'TW7 6AW' },
+    ],
+    mobile: (n) => `07700 900${pad(n, 3)}`,
+    home: (n) => `020 7946 0${pad(n, 3)}`,
+    productTaxBp: 2000,
+    priceScale: 1,
+    insurers: ['Bupa', 'AXA Health', 'Vitality', 'Aviva'],
+  },
+  mercury: {
+    country: 'DE',
+    locations: [
+      location('DE', 'Praxis Kreuzberg', 'Paul-Lincke-Ufer 21', 'Berlin', '10999', '030 23125100', 'kreuzberg@example.com'),
+      location('DE', 'Praxis Prenzlauer Berg', 'Schönhauser Allee 80', 'Berlin', '10439', '030 23125200', 'prenzlberg@example.com'),
+      location('DE', 'Sportplatz Neukölln', 'Oderstraße 182', 'Berlin', '12051', '030 23125300', 'sportplatz@example.com', false),
+    ],
+    streets: [
+      { line_1: (n) => `Oranienstraße ${n}`, city: 'Berlin', postal_code: '10999' },
+      { line_1: (n) => `Kastanienallee ${n}`, city: 'Berlin', postal_code: '10435' },
+      { line_1: (n) => `Sonnenallee ${n}`, city: 'Berlin', postal_code: '12045' },
+      { line_1: (n) => `Bergmannstraße ${n}`, city: 'Berlin', postal_code: '10961' },
+      { line_1: (n) => `Karl-Marx-Allee ${n}`, city: 'Berlin', postal_code: '10243' },
+      { line_1: (n) => `Hauptstraße ${n}`, city: 'Potsdam', postal_code: '14469' },
+    ],
+    mobile: (n) => `0171 39200${pad(n % 100, 2)}`,
+    home: (n) => `030 23125${pad(n, 3)}`,
+    productTaxBp: 1900,
+    priceScale: 1,
+    insurers: ['TK', 'AOK', 'Barmer', 'DKV'],
+  },
+  vulcan: {
+    country: 'US',
+    locations: [
+      location('US', 'SoMa Clinic', '455 Market St, Suite 200', 'San Francisco', '94105', '(415) 555-0100', 'soma@example.com'),
+      location('US', 'Oakland Clinic', '1721 Broadway', 'Oakland', '94612', '(510) 555-0100', 'oakland@example.com'),
+      location('US', 'Kezar Stadium Sideline', '670 Kezar Dr', 'San Francisco', '94118', '(415) 555-0199', 'sideline@example.com', false),
+    ],
+    streets: [
+      { line_1: (n) => `${n} Valencia St`, city: 'San Francisco', state: 'CA', postal_code: '94110' },
+      { line_1: (n) => `${n} Divisadero St, Apt ${(n % 9) + 1}`, city: 'San Francisco', state: 'CA', postal_code: '94117' },
+      { line_1: (n) => `${n} Grand Ave`, city: 'Oakland', state: 'CA', postal_code: '94610' },
+      { line_1: (n) => `${n} Shattuck Ave`, city: 'Berkeley', state: 'CA', postal_code: '94704' },
+      { line_1: (n) => `${n} Irving St`, city: 'San Francisco', state: 'CA', postal_code: '94122' },
+      { line_1: (n) => `${n} Park Blvd`, city: 'Oakland', state: 'CA', postal_code: '94606' },
+    ],
+    mobile: (n) => `(415) 555-01${pad(n % 100, 2)}`,
+    home: (n) => `(510) 555-01${pad(n % 100, 2)}`,
+    productTaxBp: 863,
+    priceScale: 1.8,
+    insurers: ['Aetna', 'Blue Shield of California', 'Kaiser Permanente', 'UnitedHealthcare'],
+  },
+  jupiter: {
+    country: 'SG',
+    locations: [
+      location('SG', 'Novena Clinic', '101 Thomson Road, #05-02', 'Singapore', '307591', '6123 4100', 'novena@example.com'),
+      location('SG', 'Tampines Clinic', '4 Tampines Central 5, #03-11', 'Singapore', '529510', '6123 4200', 'tampines@example.com'),
+      location('SG', 'Kallang Sports Hub', '1 Stadium Drive', 'Singapore', '397629', '6123 4300', 'sportshub@example.com', false),
+    ],
+    streets: [
+      { line_1: (n) => `Blk ${100 + n} Ang Mo Kio Ave 3, #0${(n % 9) + 1}-12`, city: 'Singapore', postal_code: '560100' },
+      { line_1: (n) => `Blk ${200 + n} Tampines St 21, #1${n % 10}-34`, city: 'Singapore', postal_code: '521201' },
+      { line_1: (n) => `${n} Jalan Bukit Merah`, city: 'Singapore', postal_code: '150001' },
+      { line_1: (n) => `${n} Holland Grove Road`, city: 'Singapore', postal_code: '278801' },
+      { line_1: (n) => `Blk ${300 + n} Bedok North Rd, #0${(n % 9) + 1}-05`, city: 'Singapore', postal_code: '460301' },
+      { line_1: (n) => `${n} Lorong Chuan`, city: 'Singapore', postal_code: '556741' },
+    ],
+    mobile: (n) => `8123 4${pad(n, 3)}`,
+    home: (n) => `6234 5${pad(n, 3)}`,
+    productTaxBp: 900,
+    priceScale: 1.6,
+    insurers: ['AIA', 'Great Eastern', 'Prudential', 'NTUC Income'],
+  },
+  apollo: {
+    country: 'AU',
+    locations: [
+      location('AU', 'Surry Hills Clinic', '88 Crown Street', 'Surry Hills', '2010', '02 5550 1000', 'surryhills@example.com'),
+      location('AU', 'Bondi Junction Clinic', '500 Oxford Street', 'Bondi Junction', '2022', '02 5550 2000', 'bondi@example.com'),
+      location('AU', 'Moore Park Sideline', 'Driver Avenue', 'Moore Park', '2021', '02 5550 3000', 'sideline@example.com', false),
+    ],
+    streets: [
+      { line_1: (n) => `${n} Bourke Street`, city: 'Surry Hills', state: 'NSW', postal_code: '2010' },
+      { line_1: (n) => `Unit ${(n % 9) + 1}, ${n} Glenayr Avenue`, city: 'Bondi Beach', state: 'NSW', postal_code: '2026' },
+      { line_1: (n) => `${n} King Street`, city: 'Newtown', state: 'NSW', postal_code: '2042' },
+      { line_1: (n) => `${n} Darling Street`, city: 'Balmain', state: 'NSW', postal_code: '2041' },
+      { line_1: (n) => `${n} Belmore Road`, city: 'Randwick', state: 'NSW', postal_code: '2031' },
+      { line_1: (n) => `${n} Oxford Street`, city: 'Paddington', state: 'NSW', postal_code: '2021' },
+    ],
+    mobile: (n) => `0491 57${n % 10} ${pad(n, 3)}`,
+    home: (n) => `02 5550 ${pad(n, 4)}`,
+    productTaxBp: 1000,
+    priceScale: 1.5,
+    insurers: ['Medibank', 'Bupa', 'HCF', 'nib'],
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Practice setup (indexes below refer to positions in these tables)
+
+const MODALITIES: [string, string][] = [
+  ['Manual therapy', '#4F81BD'],
+  ['Exercise rehabilitation', '#9BBB59'],
+  ['Dry needling', '#C0504D'],
+  ['Hydrotherapy', '#4BACC6'],
+  ['Sports massage', '#F79646'],
+];
+
+type NewAppointmentType = Omit<typeof appointmentTypes.$inferInsert, keyof Base | 'id'>;
+
+const APPOINTMENT_TYPES: NewAppointmentType[] = [
+  { name: 'Initial Assessment', category: 'Physiotherapy', duration_minutes: 60, color: '#2E75B6', description: 'History, examination and a treatment plan.' },
+  { name: 'Follow-up', category: 'Physiotherapy', duration_minutes: 30, color: '#70AD47' },
+  { name: 'Extended Follow-up', category: 'Physiotherapy', duration_minutes: 45, color: '#548235' },
+  { name: 'Sports Massage', category: 'Massage', duration_minutes: 45, color: '#ED7D31', requires_resource: true, description: 'Needs a massage table.' },
+  { name: 'Clinical Pilates Class', category: 'Classes', duration_minutes: 60, color: '#7030A0', max_attendees: 8, description: 'Small-group mat and reformer class.' },
+  { name: 'Workplace Assessment', category: 'Occupational health', duration_minutes: 60, color: '#7F7F7F', online_booking: false, description: 'Booked by employers through reception.' },
+  { name: 'Video Consultation (retired)', category: 'Physiotherapy', duration_minutes: 30, color: '#BFBFBF', online_booking: false, active: false },
+];
+
+/** `locations` and `types` are indexes into the profile's locations and APPOINTMENT_TYPES. */
+const PRACTITIONERS = [
+  { title: 'Ms', first_name: 'Amelia', last_name: 'Hart', designation: 'Senior Physiotherapist, MSc', active: true, online_booking: true, locations: [0, 1], types: [0, 1, 2, 5] },
+  { title: 'Mr', first_name: 'Daniel', last_name: 'Okafor', designation: 'Sports Physiotherapist, BSc (Hons)', active: true, online_booking: true, locations: [0, 2], types: [0, 1, 2, 3] },
+  { title: 'Ms', first_name: 'Priya', last_name: 'Natarajan', designation: 'Physiotherapist, Clinical Pilates Instructor', active: true, online_booking: true, locations: [1], types: [0, 1, 2, 4] },
+  // Takes bookings by phone only: his diary is managed by reception.
+  { title: 'Mr', first_name: 'Tom', last_name: 'Brennan', designation: 'Sports Massage Therapist', active: true, online_booking: false, locations: [0], types: [3] },
+  { title: 'Dr', first_name: 'Laura', last_name: 'Mendes', designation: 'Osteopath', active: false, online_booking: false, locations: [1], types: [0, 1, 6] },
+];
+
+type NewResource = Omit<typeof resources.$inferInsert, keyof Base | 'id' | 'location_id' | 'sort_order'> & { location: number };
+
+const RESOURCES: NewResource[] = [
+  { location: 0, name: 'Treatment Room 1', public_name: 'Room 1', color: '#DEEBF7' },
+  { location: 0, name: 'Treatment Room 2', public_name: 'Room 2', color: '#E2F0D9' },
+  { location: 0, name: 'Treatment Room 3', public_name: 'Room 3', color: '#FBE5D6', status: 'inactive', description: 'Closed for refurbishment.' },
+  { location: 0, name: 'Massage Table A', color: '#FFF2CC' },
+  // Locked: the gym is shared with the building and must not be renamed or removed from the diary.
+  { location: 0, name: 'Rehab Gym', public_name: 'Gym', color: '#EDEDED', locked: true, description: 'Shared with the building; bookable for rehab sessions.' },
+  { location: 1, name: 'Room A', color: '#DEEBF7' },
+  { location: 1, name: 'Room B', color: '#E2F0D9' },
+  { location: 1, name: 'Pilates Studio', public_name: 'Studio', color: '#E4DFEC', description: 'Four reformers and mats for up to eight.' },
+  { location: 1, name: 'Massage Table B', color: '#FFF2CC' },
+  { location: 2, name: 'Pitchside Bench', color: '#E2F0D9' },
+];
+
+const TAGS: [string, string][] = [
+  ['New patient', '#2E75B6'],
+  ['Post-op', '#C00000'],
+  ['Sports injury', '#ED7D31'],
+  ['Chronic pain', '#7030A0'],
+  ['Insurance', '#00B050'],
+  ['Interpreter needed', '#FFC000'],
+  ['ACL rehab pathway', '#1F4E79'],
+];
+/** The tag a care plan places: patients carry it with editable false. */
+const CARE_PLAN_TAG = 6;
+
+const PAYMENT_METHODS: Omit<typeof paymentMethods.$inferInsert, keyof Base | 'id' | 'sort_order'>[] = [
+  { name: 'Card', type: 'card' },
+  { name: 'Cash', type: 'cash' },
+  { name: 'Bank transfer', type: 'bank_transfer' },
+  { name: 'Health insurance', type: 'insurance' },
+  { name: 'Cheque', type: 'cheque', active: false },
+  { name: 'Gift voucher', type: 'other' },
+];
+
+/** `price` in UK pence; scaled per region. */
+const BILLABLE_ITEMS: (Omit<typeof billableItems.$inferInsert, keyof Base | 'id' | 'price_minor' | 'tax_rate_bp'> & { price: number })[] = [
+  { name: 'Initial Assessment (60 min)', item_code: 'PHY-IA60', item_type: 'service', price: 7500 },
+  { name: 'Follow-up (30 min)', item_code: 'PHY-FU30', item_type: 'service', price: 5500 },
+  { name: 'Extended Follow-up (45 min)', item_code: 'PHY-FU45', item_type: 'service', price: 6500 },
+  { name: 'Sports Massage (45 min)', item_code: 'MAS-45', item_type: 'service', price: 5000 },
+  { name: 'Clinical Pilates Class', item_code: 'PIL-CLS', item_type: 'service', price: 2000 },
+  { name: 'Clinical Pilates 6-class pass', item_code: 'PIL-PASS6', item_type: 'service', price: 10800 },
+  { name: 'Workplace Assessment', item_code: 'OCC-WA', item_type: 'service', price: 15000 },
+  { name: 'Medical report', item_code: 'ADM-REP', item_type: 'other', price: 4000 },
+  { name: 'Video Consultation', item_code: 'PHY-VC30', item_type: 'service', price: 4500, active: false },
+  { name: 'Resistance band (medium)', item_code: 'PRD-BAND-M', item_type: 'product', price: 800 },
+  { name: 'Foam roller', item_code: 'PRD-ROLL', item_type: 'product', price: 2200 },
+  { name: 'Kinesiology tape', item_code: 'PRD-TAPE', item_type: 'product', price: 1200 },
+  { name: 'Hot/cold gel pack', item_code: 'PRD-GEL', item_type: 'product', price: 900 },
+  { name: 'Lumbar roll', item_code: 'PRD-LUMB', item_type: 'product', price: 1800, active: false },
+];
+
+const REFERRAL_SOURCES: Omit<typeof referralSources.$inferInsert, keyof Base | 'id'>[] = [
+  { name: 'GP referral', category: 'Medical' },
+  { name: 'Orthopaedic consultant', category: 'Medical' },
+  { name: 'Google search', category: 'Online' },
+  { name: 'Friend or family', category: 'Word of mouth' },
+  { name: 'Rugby club partnership', category: 'Partner' },
+  { name: 'Leaflet drop 2019', category: 'Marketing', active: false },
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Calendar
+
+type NewAvailability = Omit<typeof practitionerAvailabilities.$inferInsert, keyof Base | 'id'>;
+
+/** Weekly shifts per practitioner index: [day (1 = Monday), location index, starts, ends]. */
+const SHIFTS: [number, number, number, string, string][] = [
+  ...[1, 2, 3].map((d) => [0, d, 0, '08:00', '16:30'] as [number, number, number, string, string]),
+  [0, 4, 1, '09:00', '17:30'],
+  [0, 5, 1, '09:00', '15:00'],
+  [1, 1, 0, '10:00', '19:00'],
+  [1, 2, 2, '16:00', '20:00'],
+  [1, 3, 0, '10:00', '19:00'],
+  [1, 4, 2, '16:00', '20:00'],
+  [1, 5, 0, '08:00', '14:00'],
+  ...[1, 3, 5].map((d) => [2, d, 1, '07:30', '15:30'] as [number, number, number, string, string]),
+  ...[2, 4].map((d) => [2, d, 1, '12:00', '20:00'] as [number, number, number, string, string]),
+  ...[1, 2, 3, 4, 5].map((d) => [3, d, 0, '12:00', '20:00'] as [number, number, number, string, string]),
+];
+
+/** Lunch sits at 13:00 when a shift spans it; short evening sessions have none. */
+function lunchBreak(starts: string, ends: string): [string, string] | null {
+  return starts <= '12:30' && ends >= '14:30' ? ['13:00', '13:45'] : null;
+}
+
+function availabilityRows(today: string, practitionerIds: number[], locationIds: number[], resourceIds: number[]): NewAvailability[] {
+  const rows: NewAvailability[] = [];
+  for (const [p, day, loc, starts_at, ends_at] of SHIFTS) {
+    const at = { practitioner_id: practitionerIds[p], location_id: locationIds[loc], day: String(day) };
+    rows.push({ ...at, type: 'open', starts_at, ends_at, online_booking: PRACTITIONERS[p].online_booking });
+    const lunch = lunchBreak(starts_at, ends_at);
+    if (lunch) rows.push({ ...at, type: 'break', starts_at: lunch[0], ends_at: lunch[1], description: 'Lunch', online_booking: false });
+  }
+
+  // Guides steer bookings towards a type within open hours; they do not open time themselves.
+  const guide = (p: number, loc: number, day: number, starts_at: string, ends_at: string, description: string, color: string, resource_id: number | null = null) =>
+    rows.push({ type: 'appt_guide', practitioner_id: practitionerIds[p], location_id: locationIds[loc], day: String(day), starts_at, ends_at, description, color, resource_id, online_booking: true });
+  guide(0, 0, 1, '08:00', '10:00', 'New patient assessments', '#2E75B6');
+  guide(0, 1, 4, '09:00', '11:00', 'New patient assessments', '#2E75B6');
+  guide(1, 2, 2, '18:00', '20:00', 'Club players: injury reviews', '#ED7D31');
+  guide(2, 1, 2, '18:00', '19:00', 'Clinical Pilates class', '#7030A0', resourceIds[7]);
+  guide(2, 1, 4, '18:00', '19:00', 'Clinical Pilates class', '#7030A0', resourceIds[7]);
+
+  // One-off rows use wall-clock times in the account's time zone, on dates a few weeks ahead.
+  const dated = (p: number | null, loc: number, date: string, starts: string, ends: string, extra: Partial<NewAvailability>) =>
+    rows.push({
+      practitioner_id: p === null ? null : practitionerIds[p],
+      location_id: locationIds[loc],
+      day: null,
+      starts_at: `${date}T${starts}:00`,
+      ends_at: `${date}T${ends}:00`,
+      ...extra,
+    });
+  dated(0, 0, upcoming(today, 6, 1), '09:00', '13:00', { type: 'custom_availability', online_booking: true, description: 'Saturday morning clinic', color: '#70AD47' });
+  dated(2, 1, upcoming(today, 3, 2), '17:00', '20:00', { type: 'custom_availability', online_booking: false, description: 'Extra evening session (phone bookings only)', color: '#A9D18E' });
+  dated(1, 0, upcoming(today, 1, 2), '09:00', '17:00', { type: 'blockout', online_booking: false, description: 'CPD course: return-to-sport testing', color: '#C00000' });
+  dated(0, 0, upcoming(today, 4, 1), '08:00', '09:00', { type: 'blockout', online_booking: false, description: 'Team meeting', color: '#7F7F7F', span_all_columns: true });
+  dated(3, 0, upcoming(today, 5, 2), '12:00', '14:00', { type: 'blockout', online_booking: false, description: 'Massage table servicing', color: '#FFC000', resource_id: resourceIds[3] });
+  dated(2, 1, upcoming(today, 2, 3), '12:00', '20:00', { type: 'blockout', online_booking: false, description: 'Annual leave' });
+  // A site closure is not one practitioner's: it spans every column of the location.
+  dated(null, 1, upcoming(today, 1, 4), '00:00', '23:59', { type: 'closed', online_booking: false, description: 'Clinic closed: public holiday', color: '#404040', span_all_columns: true });
+  dated(null, 2, upcoming(today, 6, 3), '00:00', '23:59', { type: 'closed', online_booking: false, description: 'Pitch closed: end of season', span_all_columns: true });
+  return rows;
+}
+
+/** Today's date in the account's time zone, as YYYY-MM-DD. */
+function todayIn(timeZone: string): string {
+  // en-CA formats dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+/** The date of `weekday` (0 = Sunday) in the `week`-th week ahead: week 1 is the next such day after today. */
+function upcoming(today: string, weekday: number, week: number): string {
+  const start = new Date(`${today}T00:00:00Z`);
+  const ahead = (weekday - start.getUTCDay() + 7) % 7 || 7;
+  start.setUTCDate(start.getUTCDate() + ahead + 7 * (week - 1));
+  return start.toISOString().slice(0, 10);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Patients
+
+type Sex = 'male' | 'female' | 'other' | null;
+
+/** [first name, last name, sex, preferred name] */
+const PATIENTS: [string, string, Sex, string?][] = [
+  ['Oliver', 'Bennett', 'male'],
+  ['Elizabeth', 'Chen', 'female', 'Liz'],
+  ['Mohammed', 'Rahman', 'male'],
+  ['Sophie', 'Williams', 'female'],
+  ['James', "O'Connor", 'male', 'Jim'],
+  ['Aisha', 'Begum', 'female'],
+  ['Lucas', 'Fischer', 'male'],
+  ['Charlotte', 'Davies', 'female', 'Lottie'],
+  ['Kwame', 'Mensah', 'male'],
+  ['Isabella', 'Rossi', 'female'],
+  ['Alex', 'Morgan', 'other'],
+  ['Hannah', 'Kowalski', 'female'],
+  ['William', 'Thompson', 'male', 'Bill'],
+  ['Mei', 'Tanaka', 'female'],
+  ['George', 'Papadopoulos', 'male'],
+  ['Niamh', 'Gallagher', 'female'],
+  ['Rajesh', 'Patel', 'male', 'Raj'],
+  ['Emily', 'Clarke', 'female'],
+  ['Samuel', 'Adeyemi', 'male', 'Sam'],
+  ['Zara', 'Hussain', 'female'],
+  ['Jordan', 'Lee', null],
+  ['Margaret', 'Evans', 'female', 'Maggie'],
+  ['Luca', 'Bianchi', 'male'],
+  ['Freya', 'Andersson', 'female'],
+  ['Daniel', 'Nguyen', 'male'],
+  ['Chloe', 'Martin', 'female'],
+  ['Ibrahim', 'Yilmaz', 'male'],
+  ['Grace', 'Murphy', 'female'],
+  ['Robin', 'Schmidt', 'other'],
+  ['Katherine', 'Wright', 'female', 'Kate'],
+  ['Ethan', 'Walker', 'male'],
+  ['Ana', 'Silva', null],
+  ['Thomas', 'Hughes', 'male', 'Tom'],
+  ['Yasmin', 'Ali', 'female'],
+];
+
+const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.net'];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- createPatient takes the validated API input shape
+function patientInput(i: number, profile: Profile, refs: Refs, earlierPatientIds: number[]): Record<string, any> {
+  const [first_name, last_name, sex, preferred_name] = PATIENTS[i];
+  const n = i + 1;
+  // Spread birthdays over 1944–2013 so the list has children, working-age adults and retirees.
+  const dob = `${1944 + ((i * 17) % 70)}-${pad(((i * 5) % 12) + 1, 2)}-${pad(((i * 11) % 28) + 1, 2)}`;
+  const street = profile.streets[i % profile.streets.length];
+  const numbers = [];
+  if (i % 11 !== 10) numbers.push({ number: profile.mobile(100 + n), type: 'mobile' });
+  if (i % 4 === 0 || i % 11 === 10) numbers.push({ number: profile.home(100 + n), type: 'home' });
+
+  const input: Record<string, unknown> = {
+    first_name,
+    last_name,
+    preferred_name: preferred_name ?? null,
+    dob,
+    // Some patients never give an email address.
+    email: i % 7 === 6 ? null : `${first_name}.${last_name}`.toLowerCase().replace(/[^a-z.]/g, '') + `@${EMAIL_DOMAINS[i % 3]}`,
+    sex,
+    custom_reference: `PT-${pad(n, 4)}`,
+    numbers,
+    address: i % 10 === 9 ? undefined : { line_1: street.line_1(2 + ((i * 7) % 90)), city: street.city, state: street.state ?? null, postal_code: street.postal_code, country: profile.country },
+  };
+  // Most patients belong to a main site; pitchside patients and walk-ins have none.
+  if (i % 4 !== 3) input.default_location_id = refs.locationIds[i % 2];
+  if (i % 5 === 2) {
+    input.referral_source_type = 'referral_source';
+    input.referral_source_id = refs.activeReferralSourceIds[i % refs.activeReferralSourceIds.length];
+  } else if (i % 9 === 8 && earlierPatientIds.length) {
+    // Recommended by an existing patient.
+    input.referral_source_type = 'patient';
+    input.referral_source_id = earlierPatientIds[i % earlierPatientIds.length];
+  }
+  if (i % 6 === 1) input.metadata = { insurer: profile.insurers[i % profile.insurers.length], legacy_id: 1200 + n, policy_verified: i % 12 === 1 };
+  if (i % 8 === 3) input.communication_preferences = { appointment_reminders: true, marketing: false, preferred_channel: 'sms' };
+  if (i === 13) input.note = 'Prefers morning appointments; hard of hearing on the left side.';
+  if (i === 22) {
+    input.blocked = true;
+    input.note = 'Three missed appointments; book by phone only.';
+  }
+  return input;
+}
+
+/**
+ * About half the patients carry one or two tags. The care-plan tag is placed on two patients with
+ * editable false, as a care plan would, so integrators meet tags they cannot remove.
+ */
+function patientTagRows(patientIds: number[], tagIds: number[]): { patient_id: number; tag_id: number; editable: boolean }[] {
+  const rows: { patient_id: number; tag_id: number; editable: boolean }[] = [];
+  patientIds.forEach((patient_id, i) => {
+    if (i % 2 !== 0) return;
+    rows.push({ patient_id, tag_id: tagIds[i % CARE_PLAN_TAG], editable: true });
+    if (i % 6 === 0) rows.push({ patient_id, tag_id: tagIds[(i + 3) % CARE_PLAN_TAG], editable: true });
+  });
+  for (const i of [4, 18]) rows.push({ patient_id: patientIds[i], tag_id: tagIds[CARE_PLAN_TAG], editable: false });
+  return rows;
+}
