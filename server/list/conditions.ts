@@ -83,9 +83,25 @@ function metadataCondition(table: Resource['table'], key: string, op: Operator, 
 
 const jsonPath = (key: string) => `$."${key.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
+/**
+ * `contains` on a searchable attribute uses the trigram index: on PostgreSQL pg_trgm serves ILIKE
+ * directly; on SQLite the FTS5 trigram table is matched with a quoted phrase (a substring match, wildcard
+ * characters taken literally). Trigrams need three characters: shorter values fall back to LIKE.
+ */
+function searchCondition(resource: Resource, attribute: string, value: string): SQL | null {
+  if (isPg || !resource.searchTable || [...value].length < 3) return null;
+  const fts = sql.identifier(resource.searchTable);
+  const phrase = `${attribute} : "${value.replace(/"/g, '""')}"`;
+  return sql`${resource.table.id} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${phrase})`;
+}
+
 export function filterConditions(resource: Resource, filters: Filter[]): SQL[] {
   return filters.map((f) => {
     if (f.kind === 'metadata') return metadataCondition(resource.table, f.key, f.op, f.values);
+    if (f.op === 'contains' && f.field.searchable) {
+      const viaIndex = searchCondition(resource, f.attribute, String(f.values[0]));
+      if (viaIndex) return viaIndex;
+    }
     const col = resource.column(f.attribute)!;
     return compare(col, f.op, f.values);
   });

@@ -17,6 +17,8 @@ export interface ResourceOptions<F extends Record<string, Field>> {
   write?: readonly WriteOperation[];
   /** What DELETE means, for /schema and the docs. */
   deleteSemantics?: string;
+  /** SQLite FTS5 trigram table (rowid = record id) indexing the attributes marked searchable. */
+  searchTable?: string;
   /** Always-on condition besides the tenant (e.g. soft-deleted rows are gone). */
   scope?: (table: AnyTable) => SQL;
   /** Attributes computed from a stored row, for those the row does not hold as-is. */

@@ -28,6 +28,7 @@ export const patients = defineResource({
   description: 'Patient files. DELETE soft-deletes: the patient is no longer returned, listed or referable.',
   table: t.patients,
   scope: (table) => isNull((table as typeof t.patients).deleted_at),
+  searchTable: 'patients_fts',
   write: ['create', 'update', 'delete'],
   deleteSemantics: 'soft-delete',
   rules: {
@@ -53,6 +54,7 @@ export const patients = defineResource({
       nullable: true,
       filterable: true,
       sortable: true,
+      searchable: true,
       write: 'optional',
       input: z.email().max(255).nullable(),
       description: 'Not unique: a match is a dedupe candidate, not an identifier',
