@@ -10,6 +10,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
+import type { Metadata } from '../../db/dialect';
 import {
   accounts,
   appointmentTypes,
@@ -23,7 +24,6 @@ import {
   referralSources,
   resources,
   tags,
-  type Metadata,
 } from '../../db/schema';
 import type { Account } from '../context';
 import { createPatient } from './patients/write';
@@ -100,7 +100,7 @@ async function insertPractice(tx: Db, base: Base, profile: Profile, today: strin
         PRACTITIONERS.map(({ locations: locs, types, ...p }) => ({
           ...base,
           ...p,
-          email: p.active ? `${p.first_name}.${p.last_name}@example.com`.toLowerCase() : null,
+          email: `${p.first_name}.${p.last_name}@example.com`.toLowerCase(),
           location_ids: locs.map((i) => locationIds[i]),
           appointment_type_ids: types.map((i) => typeIds[i]),
         })),
@@ -310,9 +310,10 @@ const MODALITIES: [string, string][] = [
   ['Sports massage', '#F79646'],
 ];
 
-type NewAppointmentType = Omit<typeof appointmentTypes.$inferInsert, keyof Base | 'id'>;
+/** A row as listed in the tables below: tenant columns come from `base`, and `Defaults` may be left out. */
+type SeedRow<T, Defaults extends keyof T = never, Derived extends keyof T = never> = Omit<T, keyof Base | 'id' | Defaults | Derived> & Partial<Pick<T, Defaults>>;
 
-const APPOINTMENT_TYPES: NewAppointmentType[] = [
+const APPOINTMENT_TYPES: SeedRow<typeof appointmentTypes.$inferInsert, 'online_booking' | 'active' | 'max_attendees' | 'requires_resource'>[] = [
   { name: 'Initial Assessment', category: 'Physiotherapy', duration_minutes: 60, color: '#2E75B6', description: 'History, examination and a treatment plan.' },
   { name: 'Follow-up', category: 'Physiotherapy', duration_minutes: 30, color: '#70AD47' },
   { name: 'Extended Follow-up', category: 'Physiotherapy', duration_minutes: 45, color: '#548235' },
@@ -332,9 +333,8 @@ const PRACTITIONERS = [
   { title: 'Dr', first_name: 'Laura', last_name: 'Mendes', designation: 'Osteopath', active: false, online_booking: false, locations: [1], types: [0, 1, 6] },
 ];
 
-type NewResource = Omit<typeof resources.$inferInsert, keyof Base | 'id' | 'location_id' | 'sort_order'> & { location: number };
-
-const RESOURCES: NewResource[] = [
+/** `location` is an index into the profile's locations. */
+const RESOURCES: (SeedRow<typeof resources.$inferInsert, 'status' | 'locked', 'location_id' | 'sort_order'> & { location: number })[] = [
   { location: 0, name: 'Treatment Room 1', public_name: 'Room 1', color: '#DEEBF7' },
   { location: 0, name: 'Treatment Room 2', public_name: 'Room 2', color: '#E2F0D9' },
   { location: 0, name: 'Treatment Room 3', public_name: 'Room 3', color: '#FBE5D6', status: 'inactive', description: 'Closed for refurbishment.' },
@@ -360,7 +360,7 @@ const TAGS: [string, string][] = [
 /** The tag a care plan places: patients carry it with editable false. */
 const CARE_PLAN_TAG = 6;
 
-const PAYMENT_METHODS: Omit<typeof paymentMethods.$inferInsert, keyof Base | 'id' | 'sort_order'>[] = [
+const PAYMENT_METHODS: SeedRow<typeof paymentMethods.$inferInsert, 'active', 'sort_order'>[] = [
   { name: 'Card', type: 'card' },
   { name: 'Cash', type: 'cash' },
   { name: 'Bank transfer', type: 'bank_transfer' },
@@ -370,7 +370,7 @@ const PAYMENT_METHODS: Omit<typeof paymentMethods.$inferInsert, keyof Base | 'id
 ];
 
 /** `price` in UK pence; scaled per region. */
-const BILLABLE_ITEMS: (Omit<typeof billableItems.$inferInsert, keyof Base | 'id' | 'price_minor' | 'tax_rate_bp'> & { price: number })[] = [
+const BILLABLE_ITEMS: (SeedRow<typeof billableItems.$inferInsert, 'active', 'price_minor' | 'tax_rate_bp'> & { price: number })[] = [
   { name: 'Initial Assessment (60 min)', item_code: 'PHY-IA60', item_type: 'service', price: 7500 },
   { name: 'Follow-up (30 min)', item_code: 'PHY-FU30', item_type: 'service', price: 5500 },
   { name: 'Extended Follow-up (45 min)', item_code: 'PHY-FU45', item_type: 'service', price: 6500 },
@@ -387,7 +387,7 @@ const BILLABLE_ITEMS: (Omit<typeof billableItems.$inferInsert, keyof Base | 'id'
   { name: 'Lumbar roll', item_code: 'PRD-LUMB', item_type: 'product', price: 1800, active: false },
 ];
 
-const REFERRAL_SOURCES: Omit<typeof referralSources.$inferInsert, keyof Base | 'id'>[] = [
+const REFERRAL_SOURCES: SeedRow<typeof referralSources.$inferInsert, 'active'>[] = [
   { name: 'GP referral', category: 'Medical' },
   { name: 'Orthopaedic consultant', category: 'Medical' },
   { name: 'Google search', category: 'Online' },
@@ -399,21 +399,23 @@ const REFERRAL_SOURCES: Omit<typeof referralSources.$inferInsert, keyof Base | '
 // ---------------------------------------------------------------------------------------------------
 // Calendar
 
-type NewAvailability = Omit<typeof practitionerAvailabilities.$inferInsert, keyof Base | 'id'>;
+type NewAvailability = SeedRow<typeof practitionerAvailabilities.$inferInsert>;
 
-/** Weekly shifts per practitioner index: [day (1 = Monday), location index, starts, ends]. */
-const SHIFTS: [number, number, number, string, string][] = [
-  ...[1, 2, 3].map((d) => [0, d, 0, '08:00', '16:30'] as [number, number, number, string, string]),
-  [0, 4, 1, '09:00', '17:30'],
-  [0, 5, 1, '09:00', '15:00'],
-  [1, 1, 0, '10:00', '19:00'],
-  [1, 2, 2, '16:00', '20:00'],
-  [1, 3, 0, '10:00', '19:00'],
-  [1, 4, 2, '16:00', '20:00'],
-  [1, 5, 0, '08:00', '14:00'],
-  ...[1, 3, 5].map((d) => [2, d, 1, '07:30', '15:30'] as [number, number, number, string, string]),
-  ...[2, 4].map((d) => [2, d, 1, '12:00', '20:00'] as [number, number, number, string, string]),
-  ...[1, 2, 3, 4, 5].map((d) => [3, d, 0, '12:00', '20:00'] as [number, number, number, string, string]),
+/** A weekly shift: practitioner and location are indexes, day 1 = Monday. */
+type Shift = { p: number; day: number; loc: number; starts: string; ends: string };
+const shifts = (p: number, days: number[], loc: number, starts: string, ends: string): Shift[] => days.map((day) => ({ p, day, loc, starts, ends }));
+
+// Only active practitioners have hours; each works at the sites listed on them in PRACTITIONERS.
+const SHIFTS: Shift[] = [
+  ...shifts(0, [1, 2, 3], 0, '08:00', '16:30'),
+  ...shifts(0, [4], 1, '09:00', '17:30'),
+  ...shifts(0, [5], 1, '09:00', '15:00'),
+  ...shifts(1, [1, 3], 0, '10:00', '19:00'),
+  ...shifts(1, [2, 4], 2, '16:00', '20:00'),
+  ...shifts(1, [5], 0, '08:00', '14:00'),
+  ...shifts(2, [1, 3, 5], 1, '07:30', '15:30'),
+  ...shifts(2, [2, 4], 1, '12:00', '20:00'),
+  ...shifts(3, [1, 2, 3, 4, 5], 0, '12:00', '20:00'),
 ];
 
 /** Lunch sits at 13:00 when a shift spans it; short evening sessions have none. */
@@ -423,10 +425,10 @@ function lunchBreak(starts: string, ends: string): [string, string] | null {
 
 function availabilityRows(today: string, practitionerIds: number[], locationIds: number[], resourceIds: number[]): NewAvailability[] {
   const rows: NewAvailability[] = [];
-  for (const [p, day, loc, starts_at, ends_at] of SHIFTS) {
+  for (const { p, day, loc, starts, ends } of SHIFTS) {
     const at = { practitioner_id: practitionerIds[p], location_id: locationIds[loc], day: String(day) };
-    rows.push({ ...at, type: 'open', starts_at, ends_at, online_booking: PRACTITIONERS[p].online_booking });
-    const lunch = lunchBreak(starts_at, ends_at);
+    rows.push({ ...at, type: 'open', starts_at: starts, ends_at: ends, online_booking: PRACTITIONERS[p].online_booking });
+    const lunch = lunchBreak(starts, ends);
     if (lunch) rows.push({ ...at, type: 'break', starts_at: lunch[0], ends_at: lunch[1], description: 'Lunch', online_booking: false });
   }
 
@@ -452,12 +454,12 @@ function availabilityRows(today: string, practitionerIds: number[], locationIds:
   dated(0, 0, upcoming(today, 6, 1), '09:00', '13:00', { type: 'custom_availability', online_booking: true, description: 'Saturday morning clinic', color: '#70AD47' });
   dated(2, 1, upcoming(today, 3, 2), '17:00', '20:00', { type: 'custom_availability', online_booking: false, description: 'Extra evening session (phone bookings only)', color: '#A9D18E' });
   dated(1, 0, upcoming(today, 1, 2), '09:00', '17:00', { type: 'blockout', online_booking: false, description: 'CPD course: return-to-sport testing', color: '#C00000' });
-  dated(0, 0, upcoming(today, 4, 1), '08:00', '09:00', { type: 'blockout', online_booking: false, description: 'Team meeting', color: '#7F7F7F', span_all_columns: true });
+  dated(0, 0, upcoming(today, 3, 1), '08:00', '09:00', { type: 'blockout', online_booking: false, description: 'Team meeting', color: '#7F7F7F', span_all_columns: true });
   dated(3, 0, upcoming(today, 5, 2), '12:00', '14:00', { type: 'blockout', online_booking: false, description: 'Massage table servicing', color: '#FFC000', resource_id: resourceIds[3] });
   dated(2, 1, upcoming(today, 2, 3), '12:00', '20:00', { type: 'blockout', online_booking: false, description: 'Annual leave' });
   // A site closure is not one practitioner's: it spans every column of the location.
   dated(null, 1, upcoming(today, 1, 4), '00:00', '23:59', { type: 'closed', online_booking: false, description: 'Clinic closed: public holiday', color: '#404040', span_all_columns: true });
-  dated(null, 2, upcoming(today, 6, 3), '00:00', '23:59', { type: 'closed', online_booking: false, description: 'Pitch closed: end of season', span_all_columns: true });
+  dated(null, 2, upcoming(today, 2, 3), '00:00', '23:59', { type: 'closed', online_booking: false, description: 'Pitch closed: end of season', span_all_columns: true });
   return rows;
 }
 
@@ -571,8 +573,9 @@ function patientTagRows(patientIds: number[], tagIds: number[]): { patient_id: n
   const rows: { patient_id: number; tag_id: number; editable: boolean }[] = [];
   patientIds.forEach((patient_id, i) => {
     if (i % 2 !== 0) return;
-    rows.push({ patient_id, tag_id: tagIds[i % CARE_PLAN_TAG], editable: true });
-    if (i % 6 === 0) rows.push({ patient_id, tag_id: tagIds[(i + 3) % CARE_PLAN_TAG], editable: true });
+    const k = i / 2;
+    rows.push({ patient_id, tag_id: tagIds[k % CARE_PLAN_TAG], editable: true });
+    if (k % 3 === 0) rows.push({ patient_id, tag_id: tagIds[(k + 3) % CARE_PLAN_TAG], editable: true });
   });
   for (const i of [4, 18]) rows.push({ patient_id: patientIds[i], tag_id: tagIds[CARE_PLAN_TAG], editable: false });
   return rows;

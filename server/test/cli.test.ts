@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, expectError, startServer, uniqueName, type TestServer } from './helpers';
+import type { Account } from '../context';
+import { findAccount } from '../domain/accounts';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+
+/** Runs the command line as a user would (npm run -s clinic -- ...), against the suite's database. */
+async function clinic(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('npx', ['tsx', 'server/cli/main.ts', ...args], { cwd: root, env: process.env });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+let server: TestServer;
+const name = uniqueName('cli');
+let account: Account;
+
+beforeAll(async () => {
+  server = await startServer();
+  const created = await clinic('account', 'create', '--clinic', name, '--region', 'mercury', '--name', 'CLI Physio', '--timezone', 'Europe/Berlin', '--currency', 'EUR');
+  expect(created.code).toBe(0);
+  account = (await findAccount(server.app.db, name, 'mercury'))!;
+});
+afterAll(() => server.close());
+
+describe('clinic command line', () => {
+  it('account create makes a tenant that resolves from its host', async () => {
+    expect(account).toMatchObject({ region: 'mercury', name: 'CLI Physio', timezone: 'Europe/Berlin', currency: 'EUR', generation: 'current' });
+  });
+
+  it('key create prints the secret alone on stdout; the key works; rotate and revoke take effect', async () => {
+    const created = await clinic('key', 'create', '--clinic', name, '--region', 'mercury', '--name', 'Sync job', '--access', 'read_only', '--expires', '90d');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^cpk_[0-9A-Za-z]{38}\n$/);
+    const secret = created.stdout.trim();
+    const c = { account, host: `${name}.mercury.localhost`, key: secret, readOnlyKey: secret };
+    const me = await client(server, c).get('/me');
+    expect(me.body.data).toMatchObject({ name: 'Sync job', scopes: ['read'] });
+
+    const listed = JSON.parse((await clinic('key', 'list', '--clinic', name, '--region', 'mercury')).stdout);
+    const entry = listed.find((k: { name: string }) => k.name === 'Sync job');
+    expect(entry).toMatchObject({ access: 'read_only', status: 'active', start: secret.slice(0, 8) });
+    expect(JSON.stringify(listed)).not.toContain(secret);
+
+    const rotated = await clinic('key', 'rotate', '--clinic', name, '--region', 'mercury', '--key-id', String(entry.id));
+    expect(rotated.code).toBe(0);
+    const fresh = rotated.stdout.trim();
+    expect(fresh).not.toBe(secret);
+    expect((await client(server, { ...c, key: fresh }).get('/me')).status).toBe(200);
+
+    expect((await clinic('key', 'revoke', '--clinic', name, '--region', 'mercury', '--key-id', String(entry.id))).code).toBe(0);
+    await new Promise((r) => setTimeout(r, 1100));
+    expectError(await client(server, { ...c, key: fresh }).get('/me'), 401, 'unauthenticated');
+  });
+
+  it.each([
+    [['account', 'create', '--clinic', 'x'], /missing --region/],
+    [['account', 'create', '--clinic', 'Bad Name', '--region', 'neptune', '--name', 'n', '--timezone', 'Europe/London', '--currency', 'GBP'], /DNS label/],
+    [['account', 'create', '--clinic', 'okname', '--region', 'pluto', '--name', 'n', '--timezone', 'Europe/London', '--currency', 'GBP'], /region/],
+    [['account', 'create', '--clinic', 'okname', '--region', 'neptune', '--name', 'n', '--timezone', 'Mars/Olympus', '--currency', 'GBP'], /timezone/],
+    [['key', 'create', '--clinic', name, '--region', 'mercury', '--name', 'n', '--access', 'admin'], /--access/],
+    [['key', 'create', '--clinic', name, '--region', 'mercury', '--name', 'n', '--access', 'read_write', '--expires', '2d'], /--expires/],
+    [['key', 'rotate', '--clinic', name, '--region', 'mercury', '--key-id', 'abc'], /--key-id/],
+    [['key', 'create', '--clinic', 'nosuch', '--region', 'neptune', '--name', 'n', '--access', 'read_write'], /no account/],
+    [['key', 'list', '--clinic', name, '--region', 'mercury', '--bogus', '1'], /bogus/],
+    [['frobnicate'], /unknown command/],
+  ])('bad arguments %j → one line on stderr, exit code 2', async (args, message) => {
+    const res = await clinic(...(args as string[]));
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(message);
+  });
+
+  it('a legacy-generation account cannot create keys', async () => {
+    const legacy = uniqueName('old');
+    expect((await clinic('account', 'create', '--clinic', legacy, '--region', 'vulcan', '--name', 'Old', '--timezone', 'America/Chicago', '--currency', 'USD', '--legacy')).code).toBe(0);
+    const res = await clinic('key', 'create', '--clinic', legacy, '--region', 'vulcan', '--name', 'n', '--access', 'read_write');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/not yet native/);
+  });
+});
