@@ -21,11 +21,20 @@ npx tsc --noEmit -p .
 echo "== lint"
 npx eslint . --max-warnings 0
 
+RESULTS=$(mktemp -d /tmp/clinic-results.XXXXXX)
+summary() {
+  node -e '
+    const fs = require("fs"); let p = 0, f = 0;
+    for (const file of process.argv.slice(1)) if (fs.existsSync(file)) { const r = JSON.parse(fs.readFileSync(file, "utf8")); p += r.numPassedTests; f += r.numFailedTests; }
+    console.log(`\nall suites: ${p} passed, ${f} failed`);' "$RESULTS"/*.json
+}
+
 echo "== tests on SQLite"
-DATABASE_URL= npx vitest run
+DATABASE_URL= npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/sqlite.json"
 
 echo "== tests on PostgreSQL"
 source scripts/pg-temp.sh
 pg_temp_start "$PG_BIN"
 trap pg_temp_stop EXIT
-DATABASE_URL="$PG_TEMP_URL" npx vitest run
+DATABASE_URL="$PG_TEMP_URL" npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/postgres.json"
+summary

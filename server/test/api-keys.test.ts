@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditLog } from '../../db/schema';
 import { displayStart, generateKey, hashSecret, isWellFormedKey } from '../auth/keys';
@@ -103,7 +103,7 @@ describe('lifecycle', () => {
     const issued = await issueKey(server, clinic, { name: 'Audited' });
     await rotateKey(server.app.db, clinic.account, actor, issued.id);
     await revokeKey(server.app.db, clinic.account, actor, issued.id);
-    const rows = await server.app.db.db.select().from(auditLog).where(eq(auditLog.entity_id, issued.id));
+    const rows = await server.app.db.db.select().from(auditLog).where(eq(auditLog.entity_id, issued.id)).orderBy(asc(auditLog.id));
     const actions = rows.filter((r) => r.entity === 'api_keys').map((r) => r.action);
     expect(actions).toEqual(['created', 'rotated', 'revoked']);
     expect(JSON.stringify(rows)).not.toContain(issued.secret);

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deletedEntities, events, patients } from '../../db/schema';
 import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
@@ -20,7 +20,8 @@ const eventsFor = (entity: string, id: number) =>
   server.app.db.db
     .select()
     .from(events)
-    .where(and(eq(events.account_id, clinic.account.id), eq(events.entity, entity), eq(events.entity_id, id)));
+    .where(and(eq(events.account_id, clinic.account.id), eq(events.entity, entity), eq(events.entity_id, id)))
+    .orderBy(asc(events.id));
 
 describe('patients', () => {
   it('create → 201 with the full record; audit and outbox written in the same operation', async () => {

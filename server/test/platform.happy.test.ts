@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, newClinic, startServer, type Clinic, type TestServer } from './helpers';
 
@@ -60,6 +61,9 @@ describe('utility endpoints', () => {
     const res = await api.get('/openapi.json', { key: null });
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
+    const validation = await new Validator().validate(res.body);
+    expect(validation.errors ?? []).toEqual([]);
+    expect(validation.valid).toBe(true);
     const create = res.body.paths['/patients'].post;
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '409', '422', '429']));
     expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
