@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
 import type { Resource } from './define';
 import type { FieldKind } from './fields';
-import { RESOURCES } from './index';
+import { PLANNED, RESOURCES } from './index';
 
 const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
   integer: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
@@ -23,9 +23,15 @@ export function operationsOf(r: Resource): string[] {
 }
 
 export function schemaIndex() {
-  return Object.values(RESOURCES)
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((r) => ({ name: r.name, description: r.description, operations: operationsOf(r), href: `/schema/${r.name}` }));
+  const served = Object.values(RESOURCES).map((r) => ({
+    name: r.name,
+    description: r.description,
+    available: true,
+    operations: operationsOf(r),
+    href: `/schema/${r.name}` as string | null,
+  }));
+  const planned = Object.entries(PLANNED).map(([name, description]) => ({ name, description, available: false, operations: [], href: null }));
+  return [...served, ...planned].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export function describeResource(name: string) {

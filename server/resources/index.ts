@@ -33,3 +33,24 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     tags,
   ].map((r) => [r.name, r as unknown as Resource]),
 );
+
+/**
+ * Resources of the specification that this version does not serve yet. GET /schema lists them as
+ * unavailable so integrators see the whole surface; they disappear from here as they are built.
+ */
+export const PLANNED: Record<string, string> = {
+  appointments: 'Appointments in practitioner diaries',
+  availability: 'Free bookable slots for a location and appointment type',
+  patient_tags: 'Tags placed on patients (write-only)',
+  patient_logs: 'Patient timeline entries',
+  patient_log_tags: 'Tags on timeline entries',
+  files: 'Patient files and uploads',
+  care_plans: 'Care plans with schedules, billing and members',
+  clinical_notes: 'Clinical notes',
+  form_templates: 'Form templates',
+  invoices: 'Invoices',
+  line_items: 'Invoice line items',
+  payments: 'Payments',
+  refunds: 'Refunds of payments',
+  payment_allocations: 'Allocations of payments to invoices',
+};

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { describeResource, schemaIndex } from '../resources/describe';
+import { PLANNED } from '../resources';
 import { documentOutput, procedure, router } from '../trpc';
 
 export const metaRouter = router({
@@ -40,7 +41,17 @@ export const metaRouter = router({
       .meta({ openapi: { method: 'GET', path: '/schema', tags: ['utility'], summary: 'Resources of the API' } })
       .input(z.object({}))
       .query(() => ({ data: schemaIndex() })),
-    z.object({ data: z.array(z.object({ name: z.string(), description: z.string(), operations: z.array(z.string()), href: z.string() })) }),
+    z.object({
+      data: z.array(
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          available: z.boolean().describe('false: in the specification, not served by this version yet'),
+          operations: z.array(z.string()),
+          href: z.string().nullable(),
+        }),
+      ),
+    }),
   ),
   schemaResource: documentOutput(
     procedure
@@ -48,7 +59,10 @@ export const metaRouter = router({
       .input(z.object({ resource: z.string() }))
       .query(({ input }) => {
         const doc = describeResource(input.resource);
-        if (!doc) throw new ApiError('not_found', `No resource named ${input.resource}`);
+        if (!doc) {
+          const planned = Object.hasOwn(PLANNED, input.resource);
+          throw new ApiError('not_found', planned ? `${input.resource} is not served by this version yet` : `No resource named ${input.resource}`);
+        }
         return { data: doc };
       }),
     z.object({ data: z.record(z.string(), z.unknown()) }),
