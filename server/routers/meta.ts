@@ -9,14 +9,14 @@ export const metaRouter = router({
   ping: documentOutput(
     procedure
       .meta({ openapi: { method: 'GET', path: '/ping', tags: ['utility'], summary: 'Liveness', protect: false } })
-      .input(z.object({}))
+      .input(z.strictObject({}))
       .query(() => ({ pong: true })),
     z.object({ pong: z.boolean() }),
   ),
   me: documentOutput(
     procedure
       .meta({ openapi: { method: 'GET', path: '/me', tags: ['utility'], summary: 'The calling integration and its account' } })
-      .input(z.object({}))
+      .input(z.strictObject({}))
       .query(({ ctx }) => ({
         data: {
           type: ctx.principal.type,
@@ -39,7 +39,7 @@ export const metaRouter = router({
   schemaIndex: documentOutput(
     procedure
       .meta({ openapi: { method: 'GET', path: '/schema', tags: ['utility'], summary: 'Resources of the API' } })
-      .input(z.object({}))
+      .input(z.strictObject({}))
       .query(() => ({ data: schemaIndex() })),
     z.object({
       data: z.array(
@@ -56,7 +56,7 @@ export const metaRouter = router({
   schemaResource: documentOutput(
     procedure
       .meta({ openapi: { method: 'GET', path: '/schema/{resource}', tags: ['utility'], summary: 'Attributes, filters, sorts and write rules of one resource' } })
-      .input(z.object({ resource: z.string() }))
+      .input(z.strictObject({ resource: z.string() }))
       .query(({ input }) => {
         const doc = describeResource(input.resource);
         if (!doc) {

@@ -29,7 +29,7 @@ export const patientsRouter = router({
   delete: documentOutput(
     writeProcedure
       .meta({ openapi: { method: 'DELETE', path: '/patients/{id}', tags, summary: 'Soft-delete a patient', successDescription: 'Deleted (no body)' } })
-      .input(z.object({ id: idParam }))
+      .input(z.strictObject({ id: idParam }))
       .mutation(async ({ ctx, input }) => {
         await deletePatient(writeContext(ctx), input.id);
       }),

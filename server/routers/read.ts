@@ -21,7 +21,7 @@ export function readProcedures(resource: Resource, opts: ReadOptions = {}) {
     );
   const get = procedure
     .meta({ openapi: { method: 'GET', path: `/${name}/{id}`, tags: [name], summary: `Get one of ${name}` } })
-    .input(z.object({ id: idParam }))
+    .input(z.strictObject({ id: idParam }))
     .query(async ({ ctx, input }) => {
       const row = await getRow(ctx.db.db, resource, ctx.account.id, input.id);
       await opts.load?.(ctx, [row]);

@@ -34,6 +34,11 @@ describe('routing', () => {
     expectError(await api.get('/patients/999999999'), 404, 'not_found');
     expectError(await api.get('/locations/999999999'), 404, 'not_found');
   });
+  it('an unknown query parameter on a single read → 422', async () => {
+    const res = await api.get(`/patients/${patientId}?expand=all`);
+    expectError(res, 422, 'validation_failed');
+    expect(Object.keys(res.body.errors)).toEqual(['expand']);
+  });
   it('a non-numeric id → 422', async () => {
     expectError(await api.get('/patients/abc'), 422, 'validation_failed');
   });
