@@ -3,7 +3,7 @@
  * resource, always scoped to the account. Cursor pages never use OFFSET, so page 1000 costs what page
  * 1 costs.
  */
-import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { ApiError } from '../errors';
@@ -46,7 +46,7 @@ function single(name: string, raw: string | string[] | undefined): string | unde
   return raw;
 }
 
-export function baseConditions(resource: Resource, accountId: number): SQL[] {
+export function baseConditions(resource: Resource, accountId: number | Placeholder): SQL[] {
   const conds = [eq(resource.table.account_id, accountId)];
   if (resource.scope) conds.push(resource.scope(resource.table));
   return conds;

@@ -1,7 +1,8 @@
 /** Read helpers shared by every resource: fetch one record of the account, and schemas of list I/O. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { notFound } from '../errors';
 import { baseConditions } from '../list/engine';
 import { OPERATORS } from '../list/grammar';
@@ -18,8 +19,16 @@ export async function findRow(db: Db, resource: Resource, accountId: number, id:
   return row as Row | undefined;
 }
 
+/** The hot single read: a prepared query per resource. Not for use inside a transaction (see db/prepared.ts). */
 export async function getRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row> {
-  const row = await findRow(db, resource, accountId, id);
+  const query = prepared(db, `${resource.name}_by_id`, () =>
+    db
+      .select()
+      .from(resource.table)
+      .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id'))))
+      .limit(1),
+  );
+  const [row] = (await query.execute({ account: accountId, id })) as Row[];
   if (!row) throw notFound(singular(resource.name));
   return row;
 }

@@ -1,23 +1,30 @@
-/** Loads what a patient read embeds (numbers, address, tags) for a page of rows, in three queries. */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+/**
+ * Loads what a patient read embeds (numbers, address, tags) for a page of rows, in three queries.
+ * Not for use inside a transaction: the single-patient path uses prepared queries (db/prepared.ts).
+ */
+import { and, asc, eq, inArray, sql, type Placeholder } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { prepared } from '../../../db/prepared';
 import type { Db } from '../../../db/client';
 import { addresses, numbers, patientTags, tags } from '../../../db/schema';
 import type { Row } from '../../resources/define';
 
-export async function embedPatientData(db: Db, accountId: number, rows: Row[]): Promise<void> {
-  if (rows.length === 0) return;
-  const ids = rows.map((r) => r.id as number);
-  const [nums, addrs, tagRows] = await Promise.all([
-    db
+type Patients = number[] | Placeholder;
+
+/** The three queries, for a set of patients (a page) or one patient by placeholder (the prepared single read). */
+const queries = (db: Db, accountId: number | Placeholder, ids: Patients) => {
+  const among = (col: PgColumn) => (Array.isArray(ids) ? inArray(col, ids) : eq(col, ids));
+  return {
+    numbers: db
       .select()
       .from(numbers)
-      .where(and(eq(numbers.account_id, accountId), inArray(numbers.patient_id, ids)))
+      .where(and(eq(numbers.account_id, accountId), among(numbers.patient_id)))
       .orderBy(asc(numbers.id)),
-    db
+    addresses: db
       .select()
       .from(addresses)
-      .where(and(eq(addresses.account_id, accountId), eq(addresses.entity_type, 'Patient'), inArray(addresses.entity_id, ids))),
-    db
+      .where(and(eq(addresses.account_id, accountId), eq(addresses.entity_type, 'Patient'), among(addresses.entity_id))),
+    tags: db
       .select({
         patient_id: patientTags.patient_id,
         id: tags.id,
@@ -29,9 +36,32 @@ export async function embedPatientData(db: Db, accountId: number, rows: Row[]): 
       })
       .from(patientTags)
       .innerJoin(tags, eq(tags.id, patientTags.tag_id))
-      .where(and(eq(patientTags.account_id, accountId), inArray(patientTags.patient_id, ids)))
+      .where(and(eq(patientTags.account_id, accountId), among(patientTags.patient_id)))
       .orderBy(asc(patientTags.id)),
-  ]);
+  };
+};
+
+async function load(db: Db, accountId: number, rows: Row[]) {
+  if (rows.length === 1) {
+    const params = { account: accountId, patient: rows[0].id };
+    const byPlaceholder = () => queries(db, sql.placeholder('account'), sql.placeholder('patient'));
+    return Promise.all([
+      prepared(db, 'patient_embed_numbers', () => byPlaceholder().numbers).execute(params),
+      prepared(db, 'patient_embed_addresses', () => byPlaceholder().addresses).execute(params),
+      prepared(db, 'patient_embed_tags', () => byPlaceholder().tags).execute(params),
+    ]);
+  }
+  const q = queries(db, accountId, rows.map((r) => r.id as number));
+  return Promise.all([q.numbers, q.addresses, q.tags]);
+}
+
+export async function embedPatientData(db: Db, accountId: number, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const [nums, addrs, tagRows] = (await load(db, accountId, rows)) as [
+    (typeof numbers.$inferSelect)[],
+    (typeof addresses.$inferSelect)[],
+    { patient_id: number; id: number; name: string; color: string | null; patient_tag_id: number; editable: boolean; added_at: string }[],
+  ];
   const byId = new Map(rows.map((r) => [r.id as number, r]));
   for (const r of rows) {
     r.numbers = [];

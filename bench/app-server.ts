@@ -1,0 +1,20 @@
+/**
+ * The real API server, alone in its own process so the load generator does not share its event loop.
+ * Rate limits are lifted (the bench would otherwise measure 429s) and request logging is off. Prints
+ * `LISTENING <port>` once ready; exits when the parent's stdin pipe closes, so it cannot outlive it.
+ */
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../server/app';
+import { loadEnv } from '../server/env';
+
+const app = await createApp(
+  loadEnv({
+    ...process.env,
+    RATE_LIMIT_REST_PER_MINUTE: '1000000000',
+    RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'silent',
+  }),
+);
+app.server.listen(0, '127.0.0.1', () => console.log(`LISTENING ${(app.server.address() as AddressInfo).port}`));
+process.stdin.on('close', () => process.exit(0)).resume();
+process.on('SIGTERM', () => process.exit(0));
