@@ -6,3 +6,4 @@ export * from './schema/infrastructure';
 export * from './schema/calendar';
 export * from './schema/catalog';
 export * from './schema/patients';
+export * from './schema/patient_logs';

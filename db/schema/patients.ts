@@ -1,4 +1,4 @@
-import { bool, day, index, int, json, table, tenantColumns, text, timestamp } from '../dialect';
+import { bool, day, index, int, json, table, tenantColumns, text, timestamp, uniqueIndex } from '../dialect';
 
 export const SEXES = ['male', 'female', 'other'] as const;
 export const LOCALES = ['en', 'ca', 'dk', 'de', 'es', 'fr', 'is', 'it', 'hu', 'my', 'nl', 'no', 'po', 'fi', 'se', 'el', 'he'] as const;
@@ -83,5 +83,9 @@ export const patientTags = table(
     tag_id: int().notNull(),
     editable: bool().notNull(),
   },
-  (t) => [index('patient_tags_patient_idx').on(t.account_id, t.patient_id)],
+  (t) => [
+    index('patient_tags_patient_idx').on(t.account_id, t.patient_id),
+    // One placement of a tag per patient, also under concurrent requests.
+    uniqueIndex('patient_tags_patient_tag_uq').on(t.account_id, t.patient_id, t.tag_id),
+  ],
 );

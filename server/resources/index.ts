@@ -13,6 +13,9 @@ import { referralSources } from './referral_sources';
 import { resources } from './resources';
 import { tags } from './tags';
 import { deletedEntities } from './deleted_entities';
+import { patientLogs } from './patient_logs';
+import { patientLogTags } from './patient_log_tags';
+import { patientTags } from './patient_tags';
 
 /** Every resource the API serves, by name. */
 export const RESOURCES: Record<string, Resource> = Object.fromEntries(
@@ -25,6 +28,9 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     modalities,
     numbers,
     patients,
+    patientLogs,
+    patientLogTags,
+    patientTags,
     paymentMethods,
     practitionerAvailabilities,
     practitioners,
@@ -41,9 +47,6 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
 export const PLANNED: Record<string, string> = {
   appointments: 'Appointments in practitioner diaries',
   availability: 'Free bookable slots for a location and appointment type',
-  patient_tags: 'Tags placed on patients (write-only)',
-  patient_logs: 'Patient timeline entries',
-  patient_log_tags: 'Tags on timeline entries',
   files: 'Patient files and uploads',
   care_plans: 'Care plans with schedules, billing and members',
   clinical_notes: 'Clinical notes',

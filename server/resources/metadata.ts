@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invalid } from '../errors';
 
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_MAX_STRING = 500;
@@ -23,4 +24,11 @@ export function mergeMetadata(stored: Metadata, patch: Record<string, string | n
     else out[k] = v;
   }
   return Object.keys(out).length > METADATA_MAX_KEYS ? null : out;
+}
+
+/** mergeMetadata for a write: over the key bound is a 422 naming metadata. */
+export function mergedMetadataOrFail(stored: Metadata, patch: Record<string, string | number | boolean | null> | undefined): Metadata {
+  const merged = mergeMetadata(stored, patch);
+  if (!merged) throw invalid('metadata', `metadata may hold at most ${METADATA_MAX_KEYS} keys`);
+  return merged;
 }

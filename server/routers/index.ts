@@ -1,15 +1,25 @@
 import { RESOURCES } from '../resources';
 import { router } from '../trpc';
 import { metaRouter } from './meta';
+import { patientLogsRouter, patientTagsRouter } from './patient-records';
 import { patientsRouter } from './patients';
+import { referralSourcesRouter } from './referral-sources';
 import { readProcedures } from './read';
 
-/** Resources whose procedures are all generated reads (their own routers add writes when they get them). */
-const READ_ONLY = Object.values(RESOURCES).filter((r) => r.write.length === 0);
+/** Resources served with their own router: writes, or reads with embedded data. */
+const OWN = {
+  patients: patientsRouter,
+  patient_tags: patientTagsRouter,
+  patient_logs: patientLogsRouter,
+  referral_sources: referralSourcesRouter,
+};
+
+/** Every other resource is read-only: list and single read generated from its declaration. */
+const READ_ONLY = Object.values(RESOURCES).filter((r) => !(r.name in OWN));
 
 export const appRouter = router({
   meta: metaRouter,
-  patients: patientsRouter,
+  ...OWN,
   ...Object.fromEntries(READ_ONLY.map((r) => [r.name, router(readProcedures(r))])),
 });
 

@@ -82,6 +82,25 @@ describe('utility endpoints', () => {
   });
 });
 
+describe('one declaration drives every surface', () => {
+  it('the operations in /schema are exactly the routes in the OpenAPI document', async () => {
+    const doc = (await api.get('/openapi.json', { key: null })).body;
+    const index = (await api.get('/schema')).body.data.filter((r: { available: boolean }) => r.available);
+    for (const r of index) {
+      const described = (await api.get(`/schema/${r.name}`)).body.data;
+      const methods = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
+      const collection = [...(described.operations.includes('list') ? ['get'] : []), ...(described.write_operations.includes('create') ? ['post'] : [])];
+      const member = [
+        ...(described.write_operations.includes('delete') ? ['delete'] : []),
+        ...(described.operations.includes('read') ? ['get'] : []),
+        ...(described.write_operations.includes('update') ? ['patch'] : []),
+      ];
+      expect({ resource: r.name, methods: methods(`/${r.name}`) }).toEqual({ resource: r.name, methods: collection.sort() });
+      expect({ resource: r.name, methods: methods(`/${r.name}/{id}`) }).toEqual({ resource: r.name, methods: member.sort() });
+    }
+  });
+});
+
 describe('read-only resources', () => {
   const names = ['locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers'];
   it.each(names)('%s: list and read one', async (name) => {

@@ -1,15 +1,16 @@
 /** Patient writes: create, patch (numbers reconciled by id, address merged) and soft delete. */
-import { and, eq, inArray, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { addresses, locations, numbers, patients, referralSources } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
 import { announce, changedFields, markDeleted, recordWrite } from '../../events/record';
 import type { Row } from '../../resources/define';
-import { mergeMetadata } from '../../resources/metadata';
+import { mergedMetadataOrFail } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
 import { findRow } from '../../resources/queries';
 import type { WriteContext } from '../write-context';
 import { embedPatientData } from './embed';
+import { assertLivePatient } from './exists';
 import { normalizeNumber } from './phone';
 
 // The shapes are validated by the resource's zod schemas before they get here; the declarations are
@@ -46,7 +47,7 @@ export async function createPatient(w: WriteContext, input: CreateInput): Promis
     values.locale = input.locale === undefined ? w.account.locale : input.locale;
     values.blocked = input.blocked ?? false;
     values.communication_preferences = input.communication_preferences ?? {};
-    values.metadata = checkedMetadata({}, input.metadata as never);
+    values.metadata = mergedMetadataOrFail({}, input.metadata as never);
     const [row] = await tx
       .insert(patients)
       .values(values as typeof patients.$inferInsert)
@@ -68,7 +69,7 @@ export async function updatePatient(w: WriteContext, id: number, input: UpdateIn
     for (const k of SCALARS) if (input[k] !== undefined) set[k] = input[k];
     if (input.sex === 'prefer_not_to_say') set.sex = null;
     if (input.communication_preferences) set.communication_preferences = { ...(before.communication_preferences as object), ...input.communication_preferences };
-    if (input.metadata) set.metadata = checkedMetadata(before.metadata as Record<string, string>, input.metadata as never);
+    if (input.metadata) set.metadata = mergedMetadataOrFail(before.metadata as Record<string, string>, input.metadata as never);
     if (input.numbers !== undefined) await saveNumbers(tx, w, id, (input.numbers as NumberInput[] | null) ?? [], now);
     if (input.address !== undefined) await saveAddress(tx, w, id, input.address as AddressInput | null, now);
     await tx
@@ -107,12 +108,6 @@ async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number)
 
 const base = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId });
 
-function checkedMetadata(stored: Record<string, string | number | boolean>, patch: Record<string, string | number | boolean | null> | undefined) {
-  const merged = mergeMetadata(stored, patch);
-  if (!merged) throw invalid('metadata', 'metadata may hold at most 50 keys');
-  return merged;
-}
-
 /** The referential rules of a patient write; `before` is the stored patient on update. */
 async function checkReferences(tx: Db, w: WriteContext, input: UpdateInput, before: Row | null) {
   const acc = w.account.id;
@@ -140,11 +135,7 @@ async function checkReferences(tx: Db, w: WriteContext, input: UpdateInput, befo
   }
   if (input.referral_source_id != null && input.referral_source_type === 'patient') {
     if (before && before.id === input.referral_source_id) throw invalid('referral_source_id', 'a patient cannot refer themselves', 'invalid_input');
-    const [p] = await tx
-      .select({ id: patients.id })
-      .from(patients)
-      .where(and(eq(patients.account_id, acc), eq(patients.id, input.referral_source_id), isNull(patients.deleted_at)));
-    if (!p) throw invalid('referral_source_id', 'is not a patient of this account', 'patient_not_found');
+    await assertLivePatient(tx, acc, input.referral_source_id, 'referral_source_id');
   }
 }
 

@@ -1,0 +1,131 @@
+/** Starting the servers and measuring them: autocannon for load, a plain keep-alive client for latency. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export interface Server {
+  name: string;
+  port: number;
+  child: ChildProcess;
+}
+
+const children = new Set<ChildProcess>();
+// One keep-alive socket for the sequential client: it measures the server, not connection set-up.
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/**
+ * Runs bench/<file> in its own node process (`node --import tsx`: the same loader as `npx tsx`, without
+ * the npx and tsx wrapper processes, so the pid we hold is the server itself) and waits for its port.
+ */
+export function startServer(name: string, file: string, env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${name} server did not start within 120 s`)), 120_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const port = /LISTENING (\d+)/.exec(out)?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve({ name, port: Number(port), child });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} server exited with code ${code} before listening:\n${out}`));
+    });
+  });
+}
+
+/** Ends every server this process started (by pid). Safe to call more than once. */
+export function stopServers(): void {
+  for (const child of children) {
+    child.stdin?.destroy();
+    child.kill('SIGTERM');
+  }
+  agent.destroy();
+}
+
+export interface Target {
+  port: number;
+  headers: Record<string, string>;
+}
+
+export function getJson(t: Target, urlPath: string): Promise<{ status: number; body: unknown; ms: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: '127.0.0.1', port: t.port, path: urlPath, headers: t.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const text = Buffer.concat(chunks).toString();
+        try {
+          resolve({ status: res.statusCode!, body: JSON.parse(text), ms });
+        } catch {
+          reject(new Error(`GET ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
+        }
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** GET that must answer 2xx; returns the parsed body. */
+export async function getOk<T = Record<string, unknown>>(t: Target, urlPath: string): Promise<T> {
+  const res = await getJson(t, urlPath);
+  if (res.status < 200 || res.status > 299) throw new Error(`GET ${urlPath} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body as T;
+}
+
+export interface Stats {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * `connections` concurrent keep-alive clients for `seconds`. `nextPath` is called per request, so
+ * every request can hit a different row. Any non-2xx, error or timeout fails the run: a fast 404 or
+ * 401 is not a result.
+ */
+export async function load(t: Target, opts: { seconds: number; connections: number; nextPath: () => string; label: string }): Promise<Stats> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${t.port}`,
+    connections: opts.connections,
+    duration: opts.seconds,
+    headers: t.headers,
+    requests: [{ setupRequest: (req) => ({ ...req, path: opts.nextPath() }) }],
+  });
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) {
+    throw new Error(`${opts.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total} requests`);
+  }
+  if (result.requests.total === 0) throw new Error(`${opts.label}: no request completed`);
+  return { requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+/**
+ * One request at a time, timed on our side with sub-millisecond resolution (autocannon's histogram
+ * records whole milliseconds). Stops after `count` requests or `seconds`, whichever comes first.
+ */
+export async function sequential(t: Target, urlPath: string, opts: { count: number; seconds: number }): Promise<Stats> {
+  const times: number[] = [];
+  const deadline = Date.now() + opts.seconds * 1000;
+  while (times.length < opts.count && (times.length < 10 || Date.now() < deadline)) {
+    const res = await getJson(t, urlPath);
+    if (res.status < 200 || res.status > 299) throw new Error(`GET ${urlPath} answered ${res.status}`);
+    times.push(res.ms);
+  }
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)];
+  const total = times.reduce((a, b) => a + b, 0);
+  return { requests: times.length, rps: (times.length * 1000) / total, p50: pct(50), p99: pct(99) };
+}

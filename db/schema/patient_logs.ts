@@ -1,0 +1,35 @@
+import { index, int, table, tenantColumns, text } from '../dialect';
+
+export const PATIENT_LOG_TYPES = ['note', 'comms', 'financial', 'appt', 'membership', 'system', 'historical'] as const;
+export const PATIENT_LOG_SOURCES = ['api', 'staff', 'system'] as const;
+
+/** Timeline entries on a patient file. */
+export const patientLogs = table(
+  'patient_logs',
+  {
+    ...tenantColumns(),
+    patient_id: int().notNull(),
+    type: text<(typeof PATIENT_LOG_TYPES)[number]>().notNull(),
+    sub_type: text(),
+    source: text<(typeof PATIENT_LOG_SOURCES)[number]>().notNull(),
+    source_entity: text(),
+    data: text().notNull(),
+    created_by: text(),
+  },
+  (t) => [
+    index('patient_logs_account_idx').on(t.account_id, t.id),
+    index('patient_logs_patient_idx').on(t.account_id, t.patient_id, t.id),
+    index('patient_logs_created_at_idx').on(t.account_id, t.created_at, t.id),
+  ],
+);
+
+/** Tags on timeline entries. */
+export const patientLogTags = table(
+  'patient_log_tags',
+  {
+    ...tenantColumns(),
+    patient_log_id: int().notNull(),
+    tag_id: int().notNull(),
+  },
+  (t) => [index('patient_log_tags_account_idx').on(t.account_id, t.id), index('patient_log_tags_log_idx').on(t.account_id, t.patient_log_id)],
+);
