@@ -17,6 +17,8 @@ import {
   billableItems,
   locations,
   modalities,
+  patientLogTags,
+  patientLogs,
   patientTags,
   paymentMethods,
   practitionerAvailabilities,
@@ -55,8 +57,35 @@ export async function seedAccount(db: DbHandle, account: Account): Promise<{ cre
   }
   await db.transaction(async (tx) => {
     await tx.insert(patientTags).values(patientTagRows(patientIds, refs.tagIds).map((r) => ({ ...base, ...r })));
+    const logIds = await insertedIds(
+      tx
+        .insert(patientLogs)
+        .values(patientLogRows(patientIds).map((r) => ({ ...base, ...r })))
+        .returning({ id: patientLogs.id }),
+    );
+    // Every third entry carries a tag, so patient_log_tags has rows to read.
+    const logTags = logIds.filter((_, i) => i % 3 === 0).map((id, i) => ({ ...base, patient_log_id: id, tag_id: refs.tagIds[i % refs.tagIds.length] }));
+    await tx.insert(patientLogTags).values(logTags);
   });
   return { created: true };
+}
+
+/** A few timeline entries of every type on the first patients, as staff and the system would write them. */
+function patientLogRows(patientIds: number[]) {
+  const entries = [
+    { type: 'note', sub_type: 'general', data: 'Patient reports improved range of motion since last visit.' },
+    { type: 'comms', sub_type: 'sms', data: 'Appointment reminder sent.' },
+    { type: 'financial', sub_type: 'invoice', data: 'Invoice issued for initial assessment.' },
+    { type: 'appt', sub_type: 'booked', data: 'Follow-up booked for next week.' },
+    { type: 'membership', sub_type: 'care_plan', data: 'Enrolled in 6-week rehab programme.' },
+    { type: 'system', sub_type: 'merge', data: 'Duplicate record merged.' },
+    { type: 'historical', sub_type: 'import', data: 'Imported from previous practice system.' },
+  ] as const;
+  return patientIds.slice(0, 10).flatMap((patientId, p) =>
+    entries
+      .filter((_, e) => (e + p) % 3 !== 0)
+      .map((e) => ({ patient_id: patientId, ...e, source: e.type === 'system' ? ('system' as const) : ('staff' as const), source_entity: e.type === 'historical' ? 'legacy-import' : null, created_by: 'seed' })),
+  );
 }
 
 type Base = { account_id: number; metadata: Metadata; created_at: string; updated_at: string };
