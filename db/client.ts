@@ -79,6 +79,9 @@ function openSqlite(file: string): DbHandle {
   conn.pragma('synchronous = NORMAL');
   conn.pragma('busy_timeout = 5000');
   conn.pragma('foreign_keys = ON');
+  // Planner statistics, refreshed with bounded work as SQLite recommends for long-lived connections.
+  conn.pragma('analysis_limit = 1000');
+  conn.pragma('optimize = 0x10002');
   const db = drizzleSqlite(conn, { schema }) as unknown as Db;
   // better-sqlite3 transactions are synchronous; ours span awaits, so they are serialised in-process by
   // a promise chain and across processes by BEGIN IMMEDIATE plus busy_timeout.

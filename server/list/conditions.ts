@@ -95,14 +95,19 @@ function searchCondition(resource: Resource, attribute: string, value: string): 
   return sql`${resource.table.id} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${phrase})`;
 }
 
-export function filterConditions(resource: Resource, filters: Filter[]): SQL[] {
-  return filters.map((f) => {
+/** The filters as SQL; `searchDriven` when a trigram index lookup narrows the rows (see baseConditions). */
+export function filterConditions(resource: Resource, filters: Filter[]): { conditions: SQL[]; searchDriven: boolean } {
+  let searchDriven = false;
+  const conditions = filters.map((f) => {
     if (f.kind === 'metadata') return metadataCondition(resource.table, f.key, f.op, f.values);
     if (f.op === 'contains' && f.field.searchable) {
       const viaIndex = searchCondition(resource, f.attribute, String(f.values[0]));
-      if (viaIndex) return viaIndex;
+      if (viaIndex) {
+        searchDriven = true;
+        return viaIndex;
+      }
     }
-    const col = resource.column(f.attribute)!;
-    return compare(col, f.op, f.values);
+    return compare(resource.column(f.attribute)!, f.op, f.values);
   });
+  return { conditions, searchDriven };
 }

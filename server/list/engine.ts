@@ -3,9 +3,10 @@
  * resource, always scoped to the account. Cursor pages never use OFFSET, so page 1000 costs what page
  * 1 costs.
  */
-import { and, count, eq, gt, isNotNull, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
+import { isPg } from '../../db/dialect';
 import { ApiError } from '../errors';
 import type { Resource, Row } from '../resources/define';
 import { filterConditions } from './conditions';
@@ -46,8 +47,13 @@ function single(name: string, raw: string | string[] | undefined): string | unde
   return raw;
 }
 
-export function baseConditions(resource: Resource, accountId: number | Placeholder): SQL[] {
-  const conds = [eq(resource.table.account_id, accountId)];
+/**
+ * The tenant and scope conditions. `searchDriven`: the rows come from the trigram index, so the account
+ * condition must not steer SQLite onto the (account_id, id) index (unary + keeps it off: 40k matches at
+ * 1M rows count in 17 ms instead of 43 ms).
+ */
+export function baseConditions(resource: Resource, accountId: number | Placeholder, searchDriven = false): SQL[] {
+  const conds = [searchDriven && !isPg ? sql`+${resource.table.account_id} = ${accountId}` : eq(resource.table.account_id, accountId)];
   if (resource.scope) conds.push(resource.scope(resource.table));
   return conds;
 }
@@ -68,7 +74,8 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const pageSize = intParam('page_size', single('page_size', query.page_size), 1, PAGE_SIZE_DEFAULT);
   if (pageSize > PAGE_SIZE_MAX) throw fail('page_size', `page_size must be at most ${PAGE_SIZE_MAX}`);
   const cursor = single('cursor', query.cursor);
-  const where = and(...baseConditions(resource, scope.accountId), ...filterConditions(resource, filters));
+  const { conditions, searchDriven } = filterConditions(resource, filters);
+  const where = and(...baseConditions(resource, scope.accountId, searchDriven), ...conditions);
   const order = orderColumns(resource, sortKeys);
   const orderBy = order.map(({ col, desc: d }) => (d ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`));
   const table = resource.table;
@@ -127,6 +134,7 @@ interface OrderColumn {
   key: string;
   col: PgColumn;
   desc: boolean;
+  nullable: boolean;
 }
 
 /** The sort keys as columns, with id as the final tiebreaker (in the direction of the last key). */
@@ -135,10 +143,10 @@ function orderColumns(resource: Resource, keys: SortKey[]): OrderColumn[] {
     .filter((k) => k.attribute !== 'id')
     .map((k) => {
       const col = resource.column(k.attribute)!;
-      return { key: col.name, col, desc: k.desc };
+      return { key: col.name, col, desc: k.desc, nullable: resource.fields[k.attribute].nullable };
     });
   const idKey = keys.find((k) => k.attribute === 'id');
-  cols.push({ key: 'id', col: resource.table.id, desc: idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false) });
+  cols.push({ key: 'id', col: resource.table.id, desc: idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false), nullable: false });
   return cols;
 }
 
@@ -156,5 +164,10 @@ function after(order: OrderColumn[], values: CursorValues): SQL {
     const beyond = d ? or(lt(col, v), isNull(col))! : gt(col, v);
     return or(beyond, and(eq(col, v), rest))!;
   };
-  return build(0);
+  // Planners do not turn the OR chain into an index range; a plain bound on the first key lets them
+  // start the index scan at the cursor (measured on SQLite at 1M rows: 8.5 ms → 1 ms for page 1000).
+  const { col, desc: d } = order[0];
+  const v = values[0];
+  const bound = v === null ? undefined : d ? (order[0].nullable ? undefined : lte(col, v)) : gte(col, v);
+  return bound ? and(bound, build(0))! : build(0);
 }
