@@ -2,7 +2,7 @@ import tseslint from 'typescript-eslint';
 import drizzle from 'eslint-plugin-drizzle';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.next', 'data', 'db/migrations', 'next-env.d.ts', 'coverage'] },
+  { ignores: ['node_modules', '.next', 'data', 'db/migrations', 'next-env.d.ts', 'coverage', 'bench/.results'] },
   ...tseslint.configs.recommended,
   {
     plugins: { drizzle },
