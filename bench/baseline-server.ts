@@ -1,7 +1,8 @@
 /**
  * The floor to compare against: node:http + better-sqlite3 doing the same work by hand with prepared
  * statements. Like the app without its key cache, it hashes the bearer key and looks it up on every
- * request. No framework, no validation, no ORM; the gap to the app is what those layers cost.
+ * request. No framework, no validation, no ORM; the gap to the app is what those layers cost. It serves
+ * only the two benchmark routes (the list always filters last_name=eq: and sorts by first_name).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';

@@ -17,7 +17,8 @@ export interface Row {
   pass?: boolean;
 }
 
-const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1));
+// autocannon reports whole milliseconds; the sequential client measures fractions.
+const ms = (v: number) => (Number.isInteger(v) ? String(v) : v < 10 ? v.toFixed(2) : v.toFixed(1));
 const verdict = (r: Row) => (r.pass === undefined ? '' : r.pass ? 'PASS' : 'FAIL');
 const HEAD = ['scenario', 'server', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'comparison', 'target', 'result'];
 const cells = (r: Row) => [r.scenario, r.server, String(r.connections), r.rps.toFixed(0), ms(r.p50), ms(r.p99), r.compare ?? '', r.target ?? '', verdict(r)];
