@@ -75,18 +75,15 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (internal) logger.error({ err, requestId }, 'request failed');
       outcome = errorOutcome(error);
     }
-    res.statusCode = outcome.status;
-    res.setHeader('X-Request-Id', requestId);
-    res.setHeader('Cache-Control', 'no-store');
+    // One writeHead with every header: cheaper than setHeader per header on the hot path.
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
     if (rate) {
-      res.setHeader('X-RateLimit-Limit', String(rate.limit));
-      res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+      headers['X-RateLimit-Limit'] = String(rate.limit);
+      headers['X-RateLimit-Remaining'] = String(rate.remaining);
     }
-    for (const [k, v] of Object.entries(outcome.headers ?? {})) res.setHeader(k, v);
-    if (outcome.body !== undefined) {
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(outcome.body);
-    } else res.end();
+    if (outcome.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
+    res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
+    res.end(outcome.body);
     if (logger.isLevelEnabled('info')) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: outcome.status, ms, key: principal?.id }, 'request');
