@@ -7,7 +7,7 @@ import { readProcedures } from './read';
 import { createProcedure, deleteProcedure, updateProcedure } from './write';
 
 export const patientsRouter = router({
-  ...readProcedures(patients, { load: (ctx, rows) => embedPatientData(ctx.db.db, ctx.account.id, rows) }),
+  ...readProcedures(patients, { load: (ctx, rows) => embedPatientData(ctx.db, ctx.account.id, rows) }),
   create: createProcedure(patients, (ctx, input) => createPatient(writeContext(ctx), input)),
   update: updateProcedure(patients, (ctx, id, input) => updatePatient(writeContext(ctx), id, input)),
   delete: deleteProcedure(patients, (ctx, id) => deletePatient(writeContext(ctx), id)),

@@ -96,7 +96,7 @@ export async function deletePatient(w: WriteContext, id: number): Promise<void> 
 
 export async function readPatient(w: Pick<WriteContext, 'db' | 'account'>, id: number): Promise<Record<string, unknown>> {
   const row = await loadPatient(w.db.db, w, id);
-  await embedPatientData(w.db.db, w.account.id, [row]);
+  await embedPatientData(w.db, w.account.id, [row]);
   return patientResource.toRecord(row);
 }
 
