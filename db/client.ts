@@ -23,11 +23,7 @@ export interface DbHandle {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Raw SQL returning rows (dialect-specific SQL goes through here). */
   all<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
-  /**
-   * A hot read in the dialect's own SQL (`?` placeholders on SQLite, `$1` on PostgreSQL), prepared once
-   * under `name`. Outside transactions only.
-   */
-  statement<T = Record<string, unknown>>(name: string, text: string, params: unknown[]): Promise<T[]>;
+
   close(): Promise<void>;
 }
 
@@ -73,7 +69,6 @@ function openPg(url: string, poolSize = 10): PgHandle {
     dialect: 'pg',
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
     all: async <T>(query: SQL) => (await db.execute(query)).rows as T[],
-    statement: async <T>(name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as T[],
     close: () => pool.end(),
   };
 }
@@ -89,7 +84,6 @@ function openSqlite(file: string): DbHandle {
   conn.pragma('analysis_limit = 1000');
   conn.pragma('optimize = 0x10002');
   const db = drizzleSqlite(conn, { schema }) as unknown as Db;
-  const statements = new Map<string, Database.Statement>();
   // better-sqlite3 transactions are synchronous; ours span awaits, so they are serialised in-process by
   // a promise chain and across processes by BEGIN IMMEDIATE plus busy_timeout.
   let queue: Promise<unknown> = Promise.resolve();
@@ -114,11 +108,6 @@ function openSqlite(file: string): DbHandle {
     dialect: 'sqlite',
     transaction,
     all: async <T>(query: SQL) => (db as unknown as { all: (q: SQL) => T[] }).all(query),
-    statement: async <T>(name: string, text: string, params: unknown[]) => {
-      let stmt = statements.get(name);
-      if (!stmt) statements.set(name, (stmt = conn.prepare(text)));
-      return stmt.all(...params) as T[];
-    },
     close: async () => {
       conn.close();
     },

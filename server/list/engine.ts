@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { ApiError } from '../errors';
 import type { Resource, Row } from '../resources/define';
+import { select } from '../resources/queries';
 import { filterConditions } from './conditions';
 import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
 import { parseFilters, parseSort, type SortKey } from './grammar';
@@ -68,7 +69,7 @@ function linkWith(url: string, query: RawQuery, set: Record<string, string>): st
   return `${url}?${params.toString()}`;
 }
 
-export async function listRecords(resource: Resource, scope: ListScope, query: RawQuery, load?: (rows: Row[]) => Promise<void>): Promise<ListResult> {
+export async function listRecords(resource: Resource, scope: ListScope, query: RawQuery): Promise<ListResult> {
   const filters = parseFilters(resource, query);
   const sortKeys = parseSort(resource, single('sort', query.sort));
   const pageSize = intParam('page_size', single('page_size', query.page_size), 1, PAGE_SIZE_DEFAULT);
@@ -90,15 +91,13 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
       if (values.length !== order.length) throw fail('cursor', 'invalid cursor');
       keyset = after(order, values);
     }
-    const rows = (await scope.db
-      .select()
+    const rows = (await select(scope.db, resource)
       .from(table)
       .where(keyset ? and(where, keyset) : where)
       .orderBy(...orderBy)
       .limit(pageSize + 1)) as Row[];
     const hasMore = rows.length > pageSize;
     if (hasMore) rows.pop();
-    await load?.(rows);
     const last = rows[rows.length - 1];
     const next = hasMore && last ? encodeCursor(digest, order.map(({ key }) => (last[key] ?? null) as CursorValues[number])) : null;
     return {
@@ -111,8 +110,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   // Pages past the limit are clamped, and meta.current_page says which page was served.
   const page = Math.min(intParam('page', single('page', query.page), 1, 1), PAGE_MAX);
   const [rows, [{ total }]] = await Promise.all([
-    scope.db
-      .select()
+    select(scope.db, resource)
       .from(table)
       .where(where)
       .orderBy(...orderBy)
@@ -120,7 +118,6 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
       .offset((page - 1) * pageSize) as Promise<Row[]>,
     scope.db.select({ total: count() }).from(table).where(where),
   ]);
-  await load?.(rows);
   const lastPage = Math.max(1, Math.ceil(Number(total) / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
   return {

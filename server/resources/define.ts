@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SQL } from 'drizzle-orm';
+import { getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Field } from './fields';
 
@@ -21,6 +21,8 @@ export interface ResourceOptions<F extends Record<string, Field>> {
   searchTable?: string;
   /** Always-on condition besides the tenant (e.g. soft-deleted rows are gone). */
   scope?: (table: AnyTable) => SQL;
+  /** Computed columns selected with every row (e.g. embedded records built by the database). */
+  extraColumns?: () => Record<string, SQL>;
   /** Attributes computed from a stored row, for those the row does not hold as-is. */
   compute?: (row: Row) => Partial<Record<keyof F, unknown>>;
   /** Input rules besides the per-field ones, stated in /schema (e.g. fields that go together). */
@@ -34,6 +36,8 @@ export interface Resource<F extends Record<string, Field> = Record<string, Field
   readSchema: z.ZodObject;
   createInput: z.ZodObject;
   updateInput: z.ZodObject;
+  /** What every read selects: the table's columns, plus extraColumns. Undefined: the plain table. */
+  selection(): Record<string, PgColumn | SQL> | undefined;
   /** Column of the table behind an attribute, or undefined for computed ones. */
   column(attribute: string): PgColumn | undefined;
   toRecord(row: Row): Record<string, unknown>;
@@ -62,8 +66,10 @@ export function defineResource<F extends Record<string, Field>>(opts: ResourceOp
     if (opts.compute) Object.assign(out, opts.compute(row));
     return out;
   };
+  let selection: Record<string, PgColumn | SQL> | undefined;
   return {
     ...opts,
+    selection: () => (opts.extraColumns ? (selection ??= { ...getTableColumns(opts.table), ...opts.extraColumns() }) : undefined),
     read: opts.read ?? true,
     list: opts.list ?? true,
     write: opts.write ?? [],

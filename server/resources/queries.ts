@@ -8,11 +8,16 @@ import { baseConditions } from '../list/engine';
 import { OPERATORS } from '../list/grammar';
 import type { Resource, Row } from './define';
 
+/** A select of the resource's selection (its columns and any computed ones). */
+export const select = (db: Db, resource: Resource) => {
+  const selection = resource.selection();
+  return selection ? db.select(selection as never) : db.select();
+};
+
 export const idParam = z.coerce.number().int().min(1).max(2_147_483_647).describe('Record id');
 
 export async function findRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row | undefined> {
-  const [row] = await db
-    .select()
+  const [row] = await select(db, resource)
     .from(resource.table)
     .where(and(...baseConditions(resource, accountId), eq(resource.table.id, id)))
     .limit(1);
@@ -22,8 +27,7 @@ export async function findRow(db: Db, resource: Resource, accountId: number, id:
 /** The hot single read: a prepared query per resource. Not for use inside a transaction (see db/prepared.ts). */
 export async function getRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row> {
   const query = prepared(db, `${resource.name}_by_id`, () =>
-    db
-      .select()
+    select(db, resource)
       .from(resource.table)
       .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id'))))
       .limit(1),

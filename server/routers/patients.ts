@@ -1,5 +1,4 @@
 import { createPatient, deletePatient, updatePatient } from '../domain/patients/write';
-import { embedPatientData } from '../domain/patients/embed';
 import { writeContext } from '../domain/write-context';
 import { patients } from '../resources/patients';
 import { router } from '../trpc';
@@ -7,7 +6,7 @@ import { readProcedures } from './read';
 import { createProcedure, deleteProcedure, updateProcedure } from './write';
 
 export const patientsRouter = router({
-  ...readProcedures(patients, { load: (ctx, rows) => embedPatientData(ctx.db, ctx.account.id, rows) }),
+  ...readProcedures(patients),
   create: createProcedure(patients, (ctx, input) => createPatient(writeContext(ctx), input)),
   update: updateProcedure(patients, (ctx, id, input) => updatePatient(writeContext(ctx), id, input)),
   delete: deleteProcedure(patients, (ctx, id) => deletePatient(writeContext(ctx), id)),

@@ -1,30 +1,23 @@
 /** List and single-read procedures, generated for any resource from its declaration. */
-import type { Ctx } from '../context';
-import type { Resource, Row } from '../resources/define';
+import type { Resource } from '../resources/define';
 import { getRow, idParam, listOutput, listQuerySchema, oneOutput } from '../resources/queries';
 import { listRecords, type RawQuery } from '../list/engine';
 import { documentOutput, procedure } from '../trpc';
 import { z } from 'zod';
 
-export interface ReadOptions {
-  /** Loads embedded data (e.g. a patient's numbers) onto the rows before they become records. */
-  load?: (ctx: Ctx, rows: Row[]) => Promise<void>;
-}
-
-export function readProcedures(resource: Resource, opts: ReadOptions = {}) {
+export function readProcedures(resource: Resource) {
   const name = resource.name;
   const list = procedure
     .meta({ openapi: { method: 'GET', path: `/${name}`, tags: [name], summary: `List ${name}`, description: resource.description } })
     .input(listQuerySchema(resource))
     .query(({ ctx, input }) =>
-      listRecords(resource, { db: ctx.db.db, accountId: ctx.account.id, url: `${ctx.baseUrl}/${name}` }, input as RawQuery, opts.load && ((rows) => opts.load!(ctx, rows))),
+      listRecords(resource, { db: ctx.db.db, accountId: ctx.account.id, url: `${ctx.baseUrl}/${name}` }, input as RawQuery),
     );
   const get = procedure
     .meta({ openapi: { method: 'GET', path: `/${name}/{id}`, tags: [name], summary: `Get one of ${name}` } })
     .input(z.strictObject({ id: idParam }))
     .query(async ({ ctx, input }) => {
       const row = await getRow(ctx.db.db, resource, ctx.account.id, input.id);
-      await opts.load?.(ctx, [row]);
       return { data: resource.toRecord(row) };
     });
   return { list: documentOutput(list, listOutput(resource)), get: documentOutput(get, oneOutput(resource)) };

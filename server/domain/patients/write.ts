@@ -7,9 +7,8 @@ import { announce, changedFields, markDeleted, recordWrite } from '../../events/
 import type { Row } from '../../resources/define';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
-import { findRow } from '../../resources/queries';
+import { findRow, getRow } from '../../resources/queries';
 import type { WriteContext } from '../write-context';
-import { embedPatientData } from './embed';
 import { assertLivePatient } from './exists';
 import { normalizeNumber } from './phone';
 
@@ -94,10 +93,8 @@ export async function deletePatient(w: WriteContext, id: number): Promise<void> 
   });
 }
 
-export async function readPatient(w: Pick<WriteContext, 'db' | 'account'>, id: number): Promise<Record<string, unknown>> {
-  const row = await loadPatient(w.db.db, w, id);
-  await embedPatientData(w.db, w.account.id, [row]);
-  return patientResource.toRecord(row);
+async function readPatient(w: Pick<WriteContext, 'db' | 'account'>, id: number): Promise<Record<string, unknown>> {
+  return patientResource.toRecord(await getRow(w.db.db, patientResource, w.account.id, id));
 }
 
 async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number): Promise<Row> {
