@@ -7,3 +7,4 @@ export * from './schema/calendar';
 export * from './schema/catalog';
 export * from './schema/patients';
 export * from './schema/patient_logs';
+export * from './schema/clinical';

@@ -4,7 +4,7 @@ import { patientTags, tags } from '../../db/schema';
 import { ApiError, invalid, notFound } from '../errors';
 import { recordWrite } from '../events/record';
 import { patientTags as resource } from '../resources/patient_tags';
-import { assertLivePatient } from './patients/exists';
+import { assertLivePatient } from './references';
 import type { WriteContext } from './write-context';
 
 export async function addPatientTag(w: WriteContext, input: { patient_id: number; tag_id: number }) {

@@ -26,7 +26,9 @@ export async function createRecord(w: WriteContext, resource: Resource, input: I
   const id = await w.db.transaction(async (tx) => {
     await hooks.check?.(tx, input, null);
     const now = new Date().toISOString();
-    const values = { ...hooks.defaults, ...input, account_id: w.account.id, metadata: mergedMetadataOrFail({}, input.metadata), created_at: now, updated_at: now };
+    // created_at is writable only where a resource declares it (historical imports); it is stored canonical.
+    const createdAt = input.created_at ? new Date(input.created_at).toISOString() : now;
+    const values = { ...hooks.defaults, ...input, account_id: w.account.id, metadata: mergedMetadataOrFail({}, input.metadata), created_at: createdAt, updated_at: now };
     const [row] = (await tx.insert(resource.table).values(values).returning({ id: resource.table.id })) as { id: number }[];
     await recordWrite(tx, { accountId: w.account.id, actor: w.actor, requestId: w.requestId, entity: resource.name, entityId: row.id, action: 'created', changes: input });
     return row.id;

@@ -17,6 +17,8 @@ import {
   billableItems,
   locations,
   modalities,
+  clinicalNotes,
+  formTemplates,
   patientLogTags,
   patientLogs,
   patientTags,
@@ -66,6 +68,8 @@ export async function seedAccount(db: DbHandle, account: Account): Promise<{ cre
     // Every third entry carries a tag, so patient_log_tags has rows to read.
     const logTags = logIds.filter((_, i) => i % 3 === 0).map((id, i) => ({ ...base, patient_log_id: id, tag_id: refs.tagIds[i % refs.tagIds.length] }));
     await tx.insert(patientLogTags).values(logTags);
+    await tx.insert(formTemplates).values(FORM_TEMPLATES.map((f) => ({ ...base, ...f })));
+    await tx.insert(clinicalNotes).values(clinicalNoteRows(patientIds, refs.practitionerIds).map((r) => ({ ...base, ...r })));
   });
   return { created: true };
 }
@@ -92,6 +96,7 @@ type Base = { account_id: number; metadata: Metadata; created_at: string; update
 
 interface Refs {
   locationIds: number[];
+  practitionerIds: number[];
   tagIds: number[];
   /** Active referral sources only: createPatient refuses inactive ones. */
   activeReferralSourceIds: number[];
@@ -174,6 +179,7 @@ async function insertPractice(tx: Db, base: Base, profile: Profile, today: strin
   );
 
   return {
+    practitionerIds,
     locationIds,
     tagIds,
     activeReferralSourceIds: sourceIds.filter((_, i) => REFERRAL_SOURCES[i].active !== false),
@@ -608,4 +614,48 @@ function patientTagRows(patientIds: number[], tagIds: number[]): { patient_id: n
   });
   for (const i of [4, 18]) rows.push({ patient_id: patientIds[i], tag_id: tagIds[CARE_PLAN_TAG], editable: false });
   return rows;
+}
+
+const FORM_TEMPLATES = [
+  {
+    name: 'New patient intake',
+    description: 'Medical history and presenting complaint, completed before the first visit.',
+    category: 'intake' as const,
+    active: true,
+    questions: [
+      { key: 'complaint', label: 'What brings you in today?', type: 'textarea' as const, required: true },
+      { key: 'onset', label: 'When did it start?', type: 'date' as const, required: false },
+      { key: 'pain', label: 'Pain today (0-10)', type: 'scale' as const, required: true },
+      { key: 'surgery', label: 'Any surgery in the last 12 months?', type: 'yes_no' as const, required: true },
+    ],
+  },
+  {
+    name: 'Treatment consent',
+    description: null,
+    category: 'consent' as const,
+    active: true,
+    questions: [{ key: 'consent', label: 'I consent to assessment and treatment', type: 'yes_no' as const, required: true }],
+  },
+  {
+    name: 'Oswestry Disability Index',
+    description: 'Low back pain outcome measure.',
+    category: 'outcome_measure' as const,
+    active: true,
+    questions: [
+      { key: 'pain_intensity', label: 'Pain intensity', type: 'choice' as const, required: true, options: ['None', 'Mild', 'Moderate', 'Severe'] },
+      { key: 'walking', label: 'Walking', type: 'choice' as const, required: true, options: ['No limit', '1 mile', '1/2 mile', '100 yards'] },
+    ],
+  },
+  { name: 'Old intake (retired)', description: 'Replaced by New patient intake.', category: 'intake' as const, active: false, questions: [] },
+];
+
+/** A first-visit note for the first patients, written by the practitioners in turn. */
+function clinicalNoteRows(patientIds: number[], practitionerIds: number[]) {
+  return patientIds.slice(0, 8).map((patientId, i) => ({
+    patient_id: patientId,
+    practitioner_id: practitionerIds[i % practitionerIds.length],
+    title: i % 2 ? 'Follow-up' : 'Initial assessment',
+    body: i % 2 ? 'Progressing well; continue home exercise programme.' : 'Subjective: gradual onset pain. Objective: reduced ROM. Plan: manual therapy, exercises.',
+    created_by: 'seed',
+  }));
 }

@@ -12,7 +12,9 @@ import { practitioners } from './practitioners';
 import { referralSources } from './referral_sources';
 import { resources } from './resources';
 import { tags } from './tags';
+import { clinicalNotes } from './clinical_notes';
 import { deletedEntities } from './deleted_entities';
+import { formTemplates } from './form_templates';
 import { patientLogs } from './patient_logs';
 import { patientLogTags } from './patient_log_tags';
 import { patientTags } from './patient_tags';
@@ -23,7 +25,9 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     addresses,
     appointmentTypes,
     billableItems,
+    clinicalNotes,
     deletedEntities,
+    formTemplates,
     locations,
     modalities,
     numbers,
@@ -49,8 +53,6 @@ export const PLANNED: Record<string, string> = {
   availability: 'Free bookable slots for a location and appointment type',
   files: 'Patient files and uploads',
   care_plans: 'Care plans with schedules, billing and members',
-  clinical_notes: 'Clinical notes',
-  form_templates: 'Form templates',
   invoices: 'Invoices',
   line_items: 'Invoice line items',
   payments: 'Payments',

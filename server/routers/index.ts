@@ -1,7 +1,7 @@
 import { RESOURCES } from '../resources';
 import { router } from '../trpc';
 import { metaRouter } from './meta';
-import { patientLogsRouter, patientTagsRouter } from './patient-records';
+import { clinicalNotesRouter, patientLogsRouter, patientTagsRouter } from './patient-records';
 import { patientsRouter } from './patients';
 import { referralSourcesRouter } from './referral-sources';
 import { readProcedures } from './read';
@@ -12,6 +12,7 @@ const OWN = {
   patient_tags: patientTagsRouter,
   patient_logs: patientLogsRouter,
   referral_sources: referralSourcesRouter,
+  clinical_notes: clinicalNotesRouter,
 };
 
 /** Every other resource is read-only: list and single read generated from its declaration. */

@@ -1,8 +1,10 @@
-/** Routers of the records around a patient file: tags placed on patients and timeline entries. */
+/** Routers of the records around a patient file: tags placed on patients, timeline entries, clinical notes. */
 import { addPatientTag, removePatientTag } from '../domain/patient-tags';
-import { assertLivePatient } from '../domain/patients/exists';
+import { assertLivePatient, assertPractitioner } from '../domain/references';
 import { createRecord } from '../domain/records';
+import { invalid } from '../errors';
 import { writeContext } from '../domain/write-context';
+import { clinicalNotes } from '../resources/clinical_notes';
 import { patientLogs } from '../resources/patient_logs';
 import { patientTags } from '../resources/patient_tags';
 import { router } from '../trpc';
@@ -20,6 +22,20 @@ export const patientLogsRouter = router({
     createRecord(writeContext(ctx), patientLogs, input, {
       check: (tx) => assertLivePatient(tx, ctx.account.id, input.patient_id),
       defaults: { source: 'api', created_by: ctx.principal.name },
+    }),
+  ),
+});
+
+export const clinicalNotesRouter = router({
+  ...readProcedures(clinicalNotes),
+  create: createProcedure(clinicalNotes, (ctx, input) =>
+    createRecord(writeContext(ctx), clinicalNotes, input, {
+      check: async (tx) => {
+        await assertLivePatient(tx, ctx.account.id, input.patient_id);
+        if (input.practitioner_id != null) await assertPractitioner(tx, ctx.account.id, input.practitioner_id);
+        if (input.created_at && Date.parse(input.created_at) > Date.now()) throw invalid('created_at', 'must be in the past (it imports a historical note)', 'invalid_input');
+      },
+      defaults: { created_by: ctx.principal.name },
     }),
   ),
 });

@@ -129,3 +129,39 @@ describe('referral_sources', () => {
     expectError(await api.delete(`/referral_sources/${id}`), 405, 'unsupported_operation');
   });
 });
+
+describe('clinical_notes', () => {
+  it('create → 201; read; list by patient; a historical created_at is kept', async () => {
+    const practitioner = (await api.get('/practitioners')).body.data[0].id;
+    const res = await api.post('/clinical_notes', { body: { patient_id: patientId, practitioner_id: practitioner, title: 'Initial assessment', body: 'S: ... O: ... A: ... P: ...' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ patient_id: patientId, practitioner_id: practitioner, title: 'Initial assessment' });
+    expect(Math.abs(Date.parse(res.body.data.created_at) - Date.now())).toBeLessThan(60_000);
+    const old = await api.post('/clinical_notes', { body: { patient_id: patientId, title: 'Imported', body: 'From the old system', created_at: '2019-03-04T10:00:00Z' } });
+    expect(old.status).toBe(201);
+    expect(old.body.data.created_at).toBe('2019-03-04T10:00:00.000Z');
+    expect(old.body.data.updated_at).not.toBe(old.body.data.created_at);
+    const listed = (await api.get(`/clinical_notes?patient_id=${patientId}&sort=created_at:asc`)).body.data.map((n: { title: string }) => n.title);
+    expect(listed).toEqual(['Imported', 'Initial assessment']);
+    expect((await api.get(`/clinical_notes?created_at=lt:2020-01-01T00:00:00Z&patient_id=${patientId}`)).body.data).toHaveLength(1);
+  });
+
+  it('refuses a future created_at, a missing patient or practitioner, and missing text', async () => {
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    expectError(await api.post('/clinical_notes', { body: { patient_id: patientId, title: 'x', body: 'y', created_at: future } }), 422, 'invalid_input');
+    expectError(await api.post('/clinical_notes', { body: { patient_id: 999999, title: 'x', body: 'y' } }), 422, 'patient_not_found');
+    expectError(await api.post('/clinical_notes', { body: { patient_id: patientId, practitioner_id: 999999, title: 'x', body: 'y' } }), 422, 'practitioner_not_found');
+    expectError(await api.post('/clinical_notes', { body: { patient_id: patientId, title: 'x' } }), 422, 'validation_failed');
+    expectError(await api.post('/clinical_notes', { body: { patient_id: patientId, title: 'x', body: 'y', created_at: 'yesterday' } }), 422, 'validation_failed');
+  });
+});
+
+describe('form_templates', () => {
+  it('are read-only, with their questions', async () => {
+    const list = await api.get('/form_templates?active=true&category=intake');
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect(list.body.data[0].questions[0]).toMatchObject({ key: expect.any(String), label: expect.any(String), required: expect.any(Boolean) });
+    expectError(await api.post('/form_templates', { body: { name: 'x' } }), 405, 'unsupported_operation');
+  });
+});

@@ -102,7 +102,7 @@ describe('one declaration drives every surface', () => {
 });
 
 describe('seeded resources', () => {
-  const names = ['locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags'];
+  const names = ['locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates'];
   it.each(names)('%s: list and read one', async (name) => {
     const list = await api.get(`/${name}`);
     expect(list.status).toBe(200);

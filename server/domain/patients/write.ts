@@ -9,7 +9,7 @@ import { mergedMetadataOrFail } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
 import { findRow, getRow } from '../../resources/queries';
 import type { WriteContext } from '../write-context';
-import { assertLivePatient } from './exists';
+import { assertLivePatient } from '../references';
 import { normalizeNumber } from './phone';
 
 // The shapes are validated by the resource's zod schemas before they get here; the declarations are
