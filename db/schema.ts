@@ -8,3 +8,4 @@ export * from './schema/catalog';
 export * from './schema/patients';
 export * from './schema/patient_logs';
 export * from './schema/clinical';
+export * from './schema/files';

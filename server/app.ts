@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { openDb, type DbHandle } from '../db/client';
 import { settings } from '../db/schema';
 import type { Env } from './env';
+import { LocalDiskStore, type FileStore } from './files/store';
 import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
@@ -31,11 +32,11 @@ async function initSecrets(db: DbHandle, env: Env) {
   setCursorSecret(row.value);
 }
 
-export async function createApp(env: Env, opts: { fallback?: Fallback; validateResponses?: boolean } = {}): Promise<App> {
+export async function createApp(env: Env, opts: { fallback?: Fallback; validateResponses?: boolean; files?: FileStore } = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
   const db = await openDb(env.DATABASE_URL, { migrate: true });
   await initSecrets(db, env);
-  const gateway = createGateway({ db, env, logger, validateResponses: opts.validateResponses });
+  const gateway = createGateway({ db, env, logger, files: opts.files ?? new LocalDiskStore(env.FILES_DIR), validateResponses: opts.validateResponses });
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {

@@ -1,4 +1,5 @@
 import type { DbHandle } from '../db/client';
+import type { FileStore } from './files/store';
 
 export interface Account {
   id: number;
@@ -23,6 +24,7 @@ export interface Principal {
 
 export interface Ctx {
   db: DbHandle;
+  files: FileStore;
   account: Account;
   principal: Principal;
   requestId: string;

@@ -28,6 +28,10 @@ export const envSchema = z.object({
   /** Secret that signs pagination cursors; when unset, one is generated once and kept in the database. */
   CURSOR_SECRET: z.string().min(16).optional(),
   MAX_BODY_BYTES: positiveInt(1_048_576),
+  /** Largest file accepted by POST /files. */
+  FILE_MAX_BYTES: positiveInt(25 * 1024 * 1024),
+  /** Where the local-disk file store keeps uploaded bytes. */
+  FILES_DIR: z.string().min(1).default('data/files'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -14,6 +14,7 @@ import { resources } from './resources';
 import { tags } from './tags';
 import { clinicalNotes } from './clinical_notes';
 import { deletedEntities } from './deleted_entities';
+import { files } from './files';
 import { formTemplates } from './form_templates';
 import { patientLogs } from './patient_logs';
 import { patientLogTags } from './patient_log_tags';
@@ -27,6 +28,7 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     billableItems,
     clinicalNotes,
     deletedEntities,
+    files,
     formTemplates,
     locations,
     modalities,
@@ -51,7 +53,6 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
 export const PLANNED: Record<string, string> = {
   appointments: 'Appointments in practitioner diaries',
   availability: 'Free bookable slots for a location and appointment type',
-  files: 'Patient files and uploads',
   care_plans: 'Care plans with schedules, billing and members',
   invoices: 'Invoices',
   line_items: 'Invoice line items',

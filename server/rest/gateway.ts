@@ -4,7 +4,7 @@
  * X-Request-Id and X-RateLimit-* on every response. Built once at start-up; procedures are called
  * directly from the route table (no per-request router or caller construction).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
@@ -12,12 +12,14 @@ import type { DbHandle } from '../../db/client';
 import { Authenticator } from '../auth/authenticate';
 import type { Account, Ctx, Principal } from '../context';
 import type { Env } from '../env';
+import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
 import { RESOURCES } from '../resources';
 import { appRouter } from '../routers';
 import { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
 import { parseJsonObject, parseQuery, readBody } from './body';
+import { isMultipart, readMultipart } from './multipart';
 import { toApiError } from './errors';
 import { checkKey, claim, complete, fingerprint } from './idempotency';
 import { buildOpenApiDocument } from './openapi';
@@ -30,6 +32,7 @@ const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
 
 export interface GatewayOptions {
   db: DbHandle;
+  files: FileStore;
   env: Env;
   logger: Logger;
   /** Validate every response against its documented schema (tests); a mismatch is a 500. */
@@ -43,7 +46,7 @@ export interface Gateway {
 
 interface Outcome {
   status: number;
-  body?: string;
+  body?: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -121,6 +124,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (!('route' in found)) throw notRouted(method, path, found.allow);
       const ctx: Ctx = {
         db,
+        files: opts.files,
         account: account!,
         principal: principal ?? anonymous,
         requestId,
@@ -130,14 +134,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (!WRITE_METHODS.has(method) || method === 'DELETE') {
         return call(found.route, ctx, { ...query, ...found.params });
       }
-      const text = await readBody(req, env.MAX_BODY_BYTES);
-      const body = parseJsonObject(text, req.headers['content-type']);
-      const input = { ...body, ...found.params };
+      const { input, print: printable } = await readInput(found.route, req);
+      Object.assign(input, found.params);
       const idemKey = req.headers['idempotency-key'];
       if (method !== 'POST' || idemKey === undefined) return call(found.route, ctx, input);
       const key = Array.isArray(idemKey) ? idemKey.join(',') : idemKey;
       checkKey(key);
-      const print = fingerprint(method, path, JSON.stringify(body));
+      const print = fingerprint(method, path, printable);
       const replay = await claim(db, account!.id, key, print);
       if (replay) return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
       let result: Outcome;
@@ -149,9 +152,22 @@ export function createGateway(opts: GatewayOptions): Gateway {
         await complete(db, account!.id, key, { status: error.status, body: JSON.stringify(error.toBody()) }, stored);
         throw err;
       }
-      await complete(db, account!.id, key, { status: result.status, body: result.body ?? '' }, true);
+      await complete(db, account!.id, key, { status: result.status, body: (result.body as string | undefined) ?? '' }, true);
       return result;
     }
+  }
+
+  /** The request body as procedure input, and what identifies it for idempotency. */
+  async function readInput(route: Route, req: IncomingMessage): Promise<{ input: Record<string, unknown>; print: string }> {
+    const type = req.headers['content-type'];
+    if (route.multipart) {
+      if (!isMultipart(type)) throw new ApiError('unsupported_media_type', 'Upload with Content-Type: multipart/form-data');
+      const { fields, file } = await readMultipart(req, env.FILE_MAX_BYTES);
+      const digest = file ? createHash('sha256').update(file.bytes).digest('hex') : null;
+      return { input: { ...fields, ...(file ? { file } : {}) }, print: JSON.stringify({ fields, file: file && { name: file.name, digest } }) };
+    }
+    const body = parseJsonObject(await readBody(req, env.MAX_BODY_BYTES), type);
+    return { input: body, print: JSON.stringify(body) };
   }
 
   async function call(route: Route, ctx: Ctx, input: Record<string, unknown>): Promise<Outcome> {
@@ -164,7 +180,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       signal: undefined,
       batchIndex: 0,
     });
-    if (opts.validateResponses && route.output) {
+    if (opts.validateResponses && route.output && !route.binary) {
       const checked = route.output.safeParse(data);
       if (!checked.success) {
         logger.error({ issues: checked.error.issues, route: route.path }, 'response does not match its documented schema');
@@ -172,12 +188,26 @@ export function createGateway(opts: GatewayOptions): Gateway {
       }
     }
     if (route.status === 204) return { status: 204 };
+    if (route.binary) return binaryOutcome(data as { content_type: string; file_name: string; bytes: Buffer });
     return { status: route.status, body: JSON.stringify(data) };
   }
 
   return {
     handle,
     close: () => limiter.close(),
+  };
+}
+
+function binaryOutcome(file: { content_type: string; file_name: string; bytes: Buffer }): Outcome {
+  const ascii = file.file_name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return {
+    status: 200,
+    body: file.bytes,
+    headers: {
+      'Content-Type': file.content_type,
+      'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.file_name)}`,
+      'X-Content-Type-Options': 'nosniff',
+    },
   };
 }
 

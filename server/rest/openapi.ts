@@ -104,6 +104,17 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
         },
       ];
     }
+    if (route.multipart) {
+      const schema = (op.requestBody as { content: Record<string, { schema: { properties: Record<string, Json> } }> }).content['multipart/form-data'].schema;
+      schema.properties.file = { type: 'string', format: 'binary', description: 'The file; its content type is read from the bytes' };
+      schema.properties.patient_viewable = { type: 'string', enum: ['true', 'false'] };
+    }
+    if (route.binary) {
+      const ok = responses['200'];
+      ok.description = 'The bytes, with the content type read at upload';
+      ok.content = { '*/*': { schema: { type: 'string', format: 'binary' } } };
+      (ok.headers as Json)['Content-Disposition'] = header('attachment; filename="…"');
+    }
     const isList = route.method === 'GET' && !route.path.includes('{') && route.procedurePath.endsWith('.list');
     Object.assign(responses, errorsFor(route.method.toLowerCase(), route.protect, route.path.includes('{'), isList));
     if (isList) {

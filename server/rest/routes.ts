@@ -19,6 +19,10 @@ export interface Route {
   /** Success status: 201 for creates, 204 for deletes, else 200 unless the meta says otherwise. */
   status: number;
   output?: z.ZodType;
+  /** Takes multipart/form-data (uploads) instead of JSON. */
+  multipart: boolean;
+  /** Answers raw bytes ({ content_type, file_name, bytes }) instead of JSON. */
+  binary: boolean;
 }
 
 export interface Match {
@@ -43,6 +47,8 @@ export class RouteTable {
         protect: openapi.protect ?? true,
         status,
         output: (procedure as unknown as { _def: { output?: z.ZodType } })._def.output,
+        multipart: (meta as { multipart?: boolean }).multipart === true,
+        binary: (meta as { binary?: boolean }).binary === true,
       });
     });
     // Literal segments beat parameters: /schema before /schema/{resource}, /patients/{id} after static paths.

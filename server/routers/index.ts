@@ -1,5 +1,6 @@
 import { RESOURCES } from '../resources';
 import { router } from '../trpc';
+import { filesRouter } from './files';
 import { metaRouter } from './meta';
 import { clinicalNotesRouter, patientLogsRouter, patientTagsRouter } from './patient-records';
 import { patientsRouter } from './patients';
@@ -13,6 +14,7 @@ const OWN = {
   patient_logs: patientLogsRouter,
   referral_sources: referralSourcesRouter,
   clinical_notes: clinicalNotesRouter,
+  files: filesRouter,
 };
 
 /** Every other resource is read-only: list and single read generated from its declaration. */

@@ -10,6 +10,7 @@ import { createAccount, type NewAccount } from '../domain/accounts';
 import { createKey, type Expiry } from '../domain/api-keys';
 import { loadEnv } from '../env';
 import type { Account } from '../context';
+import type { FileStore } from '../files/store';
 
 export interface TestServer {
   app: App;
@@ -17,7 +18,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(overrides: Record<string, string> = {}, opts: { files?: FileStore } = {}): Promise<TestServer> {
   const env = loadEnv({
     ...process.env,
     PORT: '0',
@@ -26,7 +27,7 @@ export async function startServer(overrides: Record<string, string> = {}): Promi
     LOG_LEVEL: 'silent',
     ...overrides,
   });
-  const app = await createApp(env, { validateResponses: true });
+  const app = await createApp(env, { validateResponses: true, files: opts.files });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const port = (app.server.address() as AddressInfo).port;
   return { app, port, close: () => app.close() };

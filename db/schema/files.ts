@@ -1,0 +1,24 @@
+import { bool, index, int, table, tenantColumns, text } from '../dialect';
+
+export const FILE_TYPES = ['generic', 'patient_profile', 'custom_content', 'diagnostic_image', 'patient_log'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** Uploaded files: the record here, the bytes in the file store under `storage_key`. */
+export const files = table(
+  'files',
+  {
+    ...tenantColumns(),
+    patient_id: int().notNull(),
+    patient_log_id: int(),
+    entity_type: text<'Patient'>().notNull(),
+    file_type: text<FileType>().notNull(),
+    file_name: text().notNull(),
+    description: text(),
+    mime_type: text().notNull(),
+    size: int().notNull(),
+    storage_key: text().notNull(),
+    patient_viewable: bool().notNull(),
+    created_by: text(),
+  },
+  (t) => [index('files_account_idx').on(t.account_id, t.id), index('files_patient_idx').on(t.account_id, t.patient_id, t.id)],
+);
