@@ -4,6 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
@@ -25,6 +27,7 @@ export async function startServer(overrides: Record<string, string> = {}, opts: 
     RATE_LIMIT_REST_PER_MINUTE: '1000000',
     RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000',
     LOG_LEVEL: 'silent',
+    FILES_DIR: path.join(os.tmpdir(), 'clinic-test-files'),
     ...overrides,
   });
   const app = await createApp(env, { validateResponses: true, files: opts.files });
