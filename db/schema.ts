@@ -9,3 +9,4 @@ export * from './schema/patients';
 export * from './schema/patient_logs';
 export * from './schema/clinical';
 export * from './schema/files';
+export * from './schema/care_plans';

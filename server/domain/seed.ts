@@ -17,6 +17,8 @@ import {
   billableItems,
   locations,
   modalities,
+  carePlanMembers,
+  carePlans,
   clinicalNotes,
   formTemplates,
   patientLogTags,
@@ -70,6 +72,7 @@ export async function seedAccount(db: DbHandle, account: Account): Promise<{ cre
     await tx.insert(patientLogTags).values(logTags);
     await tx.insert(formTemplates).values(FORM_TEMPLATES.map((f) => ({ ...base, ...f })));
     await tx.insert(clinicalNotes).values(clinicalNoteRows(patientIds, refs.practitionerIds).map((r) => ({ ...base, ...r })));
+    await insertCarePlans(tx, base, account.id, patientIds, refs.tagIds[CARE_PLAN_TAG]);
   });
   return { created: true };
 }
@@ -658,4 +661,91 @@ function clinicalNoteRows(patientIds: number[], practitionerIds: number[]) {
     body: i % 2 ? 'Progressing well; continue home exercise programme.' : 'Subjective: gradual onset pain. Objective: reduced ROM. Plan: manual therapy, exercises.',
     created_by: 'seed',
   }));
+}
+
+/**
+ * Two care plans: a scheduled rehab programme billed per period, and an unscheduled massage pack
+ * paid upfront (plan-level tracking). Their members are the patients that carry the care-plan tag
+ * (placed with editable: false in patientTagRows), plus one more member each.
+ */
+async function insertCarePlans(tx: Db, base: Base, accountId: number, patientIds: number[], tagId: number) {
+  // One after another: a transaction is one connection, and pg refuses overlapping queries on it.
+  const mods = await tx.select({ id: modalities.id }).from(modalities).where(eq(modalities.account_id, accountId)).orderBy(modalities.id);
+  const types = await tx.select({ id: appointmentTypes.id }).from(appointmentTypes).where(eq(appointmentTypes.account_id, accountId)).orderBy(appointmentTypes.id);
+  const items = await tx
+    .select({ id: billableItems.id, type: billableItems.item_type })
+    .from(billableItems)
+    .where(eq(billableItems.account_id, accountId))
+    .orderBy(billableItems.id);
+  const service = items.find((i) => i.type === 'service')!.id;
+  const product = items.find((i) => i.type === 'product')!.id;
+  const [rehab, pack] = await insertedIds(
+    tx
+      .insert(carePlans)
+      .values([
+        {
+          ...base,
+          name: 'Knee rehab programme',
+          description: 'Twelve visits over eight weeks after knee surgery.',
+          status: 'active' as const,
+          tag_id: tagId,
+          billing: {
+            type: 'per_period' as const,
+            amount_minor: 12000,
+            period: 'month' as const,
+            periods: [
+              { starts_on: '2026-11-01', ends_on: '2026-11-30', amount_minor: 12000 },
+              { starts_on: '2026-12-01', ends_on: '2026-12-31', amount_minor: 12000 },
+            ],
+            services: [{ billable_item_id: service, quantity: 12 }],
+            products: [{ billable_item_id: product, quantity: 1 }],
+          },
+          schedules: [
+            {
+              id: 1,
+              name: 'Standard',
+              visits_planned: 12,
+              appointment_type_ids: types.slice(0, 2).map((t) => t.id),
+              auto_sync: true,
+              sync_status: 'synced' as const,
+              phases: [
+                { name: 'Acute', weeks: 2, visits_per_week: 2, modality_ids: mods.slice(0, 2).map((m) => m.id) },
+                { name: 'Strengthening', weeks: 6, visits_per_week: 1, modality_ids: mods.slice(1, 3).map((m) => m.id) },
+              ],
+            },
+            { id: 2, name: 'Accelerated', visits_planned: 8, appointment_type_ids: [types[0].id], auto_sync: false, sync_status: 'pending' as const, phases: [] },
+          ],
+          visits_planned: null,
+        },
+        {
+          ...base,
+          name: 'Massage 5-pack',
+          description: 'Five sports massage sessions, paid upfront.',
+          status: 'active' as const,
+          tag_id: tagId,
+          billing: { type: 'upfront' as const, amount_minor: 25000, period: null, periods: [], services: [{ billable_item_id: service, quantity: 5 }], products: [] },
+          schedules: [],
+          visits_planned: 5,
+        },
+      ])
+      .returning({ id: carePlans.id }),
+  );
+  const member = (care_plan_id: number, patient_id: number, visits_used: number, schedule_override: { schedule_id?: number; visits_planned?: number } | null = null) => ({
+    ...base,
+    care_plan_id,
+    patient_id,
+    visits_used,
+    schedule_override,
+  });
+  await tx.insert(carePlanMembers).values([
+    member(rehab, patientIds[4], 5),
+    member(rehab, patientIds[18], 2, { schedule_id: 2 }),
+    member(pack, patientIds[12], 3),
+    member(pack, patientIds[14], 0, { visits_planned: 10 }),
+  ]);
+  // Every member carries the plan's tag, locked (editable: false) because the plan placed it.
+  await tx
+    .insert(patientTags)
+    .values([patientIds[12], patientIds[14]].map((patient_id) => ({ ...base, patient_id, tag_id: tagId, editable: false })))
+    .onConflictDoNothing();
 }

@@ -12,6 +12,7 @@ import { practitioners } from './practitioners';
 import { referralSources } from './referral_sources';
 import { resources } from './resources';
 import { tags } from './tags';
+import { carePlans } from './care_plans';
 import { clinicalNotes } from './clinical_notes';
 import { deletedEntities } from './deleted_entities';
 import { files } from './files';
@@ -26,6 +27,7 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     addresses,
     appointmentTypes,
     billableItems,
+    carePlans,
     clinicalNotes,
     deletedEntities,
     files,
@@ -53,7 +55,6 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
 export const PLANNED: Record<string, string> = {
   appointments: 'Appointments in practitioner diaries',
   availability: 'Free bookable slots for a location and appointment type',
-  care_plans: 'Care plans with schedules, billing and members',
   invoices: 'Invoices',
   line_items: 'Invoice line items',
   payments: 'Payments',

@@ -1,5 +1,6 @@
 import { RESOURCES } from '../resources';
 import { router } from '../trpc';
+import { carePlansRouter } from './care-plans';
 import { filesRouter } from './files';
 import { metaRouter } from './meta';
 import { clinicalNotesRouter, patientLogsRouter, patientTagsRouter } from './patient-records';
@@ -15,6 +16,7 @@ const OWN = {
   referral_sources: referralSourcesRouter,
   clinical_notes: clinicalNotesRouter,
   files: filesRouter,
+  care_plans: carePlansRouter,
 };
 
 /** Every other resource is read-only: list and single read generated from its declaration. */

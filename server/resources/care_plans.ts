@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import * as t from '../../db/schema';
+import { isPg } from '../../db/dialect';
+import { formatMoney } from '../domain/money';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+
+const member = z.object({
+  id: z.number().int(),
+  patient_id: z.number().int(),
+  schedule_override: z
+    .object({ schedule_id: z.number().int().optional(), visits_planned: z.number().int().optional() })
+    .nullable()
+    .describe('This member follows another schedule or visit count than the plan'),
+});
+
+// Members of live patients, in one subquery selected with the plan (JSON built by the database).
+const MEMBERS = isPg
+  ? sql`(SELECT coalesce(json_agg(json_build_object('id', m.id, 'patient_id', m.patient_id, 'schedule_override', m.schedule_override,
+        'visits_used', m.visits_used) ORDER BY m.id), '[]')
+      FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
+      WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id")`
+  : sql`(SELECT json_group_array(json_object('id', x.id, 'patient_id', x.patient_id, 'schedule_override', json(x.schedule_override),
+        'visits_used', x.visits_used))
+      FROM (SELECT m.* FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
+            WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id" ORDER BY m.id) x)`;
+
+const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+export const carePlans = defineResource({
+  name: 'care_plans',
+  description:
+    'Care plans: programmes of visits with billing and members. A list row carries billing, schedules and members; GET /care_plans/{id} adds phases, tracking, billing periods, services and products. Read-only.',
+  table: t.carePlans,
+  extraColumns: () => ({ members: MEMBERS }),
+  fields: {
+    id: f.id(),
+    name: f.string({ filterable: true, sortable: true }),
+    description: f.string({ nullable: true }),
+    status: f.enum(['draft', 'active', 'archived'], { filterable: true }),
+    tag_id: f.ref({ nullable: true, filterable: true, description: 'The tag the plan places on its members (not removable: tag_locked)' }),
+    billing: f.object(
+      z.object({
+        type: z.enum(['upfront', 'per_period', 'per_visit']),
+        amount: z.string().describe('Decimal amount in the account currency'),
+        period: z.enum(['week', 'month']).nullable(),
+      }),
+      { column: false },
+    ),
+    schedules: f.array(z.array(z.object({ id: z.number().int(), name: z.string(), visits_planned: z.number().int() })), { column: false }),
+    members: f.array(z.array(member), { column: false }),
+    ...standardFields(),
+  },
+  compute: (row) => {
+    const billing = parsed(row.billing) as t.CarePlanBilling;
+    const schedules = parsed(row.schedules) as t.CarePlanSchedule[];
+    const members = (parsed(row.members) ?? []) as { id: number; patient_id: number; schedule_override: unknown }[];
+    return {
+      billing: { type: billing.type, amount: formatMoney(billing.amount_minor), period: billing.period },
+      schedules: schedules.map((s) => ({ id: s.id, name: s.name, visits_planned: s.visits_planned })),
+      members: members.map((m) => ({ id: m.id, patient_id: m.patient_id, schedule_override: m.schedule_override ?? null })),
+    };
+  },
+});
