@@ -17,6 +17,7 @@ import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
 export interface App {
   server: http.Server;
   db: DbHandle;
+  files: FileStore;
   gateway: Gateway;
   close(): Promise<void>;
 }
@@ -36,7 +37,8 @@ export async function createApp(env: Env, opts: { fallback?: Fallback; validateR
   const logger = createLogger(env.LOG_LEVEL);
   const db = await openDb(env.DATABASE_URL, { migrate: true });
   await initSecrets(db, env);
-  const gateway = createGateway({ db, env, logger, files: opts.files ?? new LocalDiskStore(env.FILES_DIR), validateResponses: opts.validateResponses });
+  const files = opts.files ?? new LocalDiskStore(env.FILES_DIR);
+  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses });
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
@@ -53,6 +55,7 @@ export async function createApp(env: Env, opts: { fallback?: Fallback; validateR
   return {
     server,
     db,
+    files,
     gateway,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));

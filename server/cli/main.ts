@@ -7,6 +7,7 @@ import { openDb, type DbHandle } from '../../db/client';
 import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Expiry } from '../domain/api-keys';
 import { AccountError, createAccount, findAccount } from '../domain/accounts';
 import { seedAccount } from '../domain/seed';
+import { LocalDiskStore, type FileStore } from '../files/store';
 import type { Actor } from '../events/record';
 import { ConfigError, loadEnv } from '../env';
 
@@ -68,12 +69,12 @@ async function run(argv: string[]): Promise<void> {
     console.error('database migrated');
     return;
   }
-  if (cmd === 'demo') return demo(await open(), env.PORT, env.SERVICE_DOMAIN);
+  if (cmd === 'demo') return demo(await open(), env.PORT, env.SERVICE_DOMAIN, new LocalDiskStore(env.FILES_DIR));
   if (cmd === 'seed') {
     const values = options([sub, ...rest].filter((x) => x !== undefined), tenantSpec);
     const db = await open();
     try {
-      const { created } = await seedAccount(db, await tenant(db, values));
+      const { created } = await seedAccount(db, await tenant(db, values), new LocalDiskStore(env.FILES_DIR));
       console.error(created ? 'sample practice loaded' : 'account already seeded; nothing to do');
     } finally {
       await db.close();
@@ -143,12 +144,12 @@ async function run(argv: string[]): Promise<void> {
 }
 
 /** `npm run demo`: the demo clinic, seeded, with a fresh key printed for the newcomer. */
-async function demo(db: DbHandle, port: number, domain: string) {
+async function demo(db: DbHandle, port: number, domain: string, store: FileStore) {
   try {
     const account =
       (await findAccount(db, 'demo', 'neptune')) ??
       (await createAccount(db, { subdomain: 'demo', region: 'neptune', name: 'Demo Physiotherapy', timezone: 'Europe/London', currency: 'GBP' }));
-    await seedAccount(db, account);
+    await seedAccount(db, account, store);
     const key = await createKey(db, account, cliActor, { name: `Demo key ${new Date().toISOString().slice(0, 16)}`, access: 'read_write' });
     const base = `http://demo.neptune.${domain}:${port}/v3/api`;
     console.log(`\nDemo clinic ready.\n  Base URL: ${base}\n  API key:  ${key.secret}\n\n  curl -H "Authorization: Bearer ${key.secret}" ${base}/patients?page_size=5\n`);

@@ -32,10 +32,12 @@ import {
   tags,
 } from '../../db/schema';
 import type { Account } from '../context';
+import type { FileStore } from '../files/store';
+import { uploadFile } from './files';
 import { createPatient } from './patients/write';
 import type { WriteContext } from './write-context';
 
-export async function seedAccount(db: DbHandle, account: Account): Promise<{ created: boolean }> {
+export async function seedAccount(db: DbHandle, account: Account, store?: FileStore): Promise<{ created: boolean }> {
   const profile = PROFILES[account.region] ?? PROFILES.neptune;
   const now = new Date().toISOString();
   const base = { account_id: account.id, metadata: {} as Metadata, created_at: now, updated_at: now };
@@ -74,6 +76,7 @@ export async function seedAccount(db: DbHandle, account: Account): Promise<{ cre
     await tx.insert(clinicalNotes).values(clinicalNoteRows(patientIds, refs.practitionerIds).map((r) => ({ ...base, ...r })));
     await insertCarePlans(tx, base, account.id, patientIds, refs.tagIds[CARE_PLAN_TAG]);
   });
+  if (store) await uploadSampleFiles(w, store, patientIds);
   return { created: true };
 }
 
@@ -748,4 +751,18 @@ async function insertCarePlans(tx: Db, base: Base, accountId: number, patientIds
     .insert(patientTags)
     .values([patientIds[12], patientIds[14]].map((patient_id) => ({ ...base, patient_id, tag_id: tagId, editable: false })))
     .onConflictDoNothing();
+}
+
+// A 1x1 PNG, so the sample files include an image whose type is sniffed from its bytes.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
+/** A referral letter and an X-ray on the first patient, through the same upload path as the API. */
+async function uploadSampleFiles(w: WriteContext, store: FileStore, patientIds: number[]) {
+  await uploadFile(w, store, {
+    patient_id: patientIds[0],
+    file_type: 'generic',
+    description: 'GP referral letter',
+    file: { name: 'referral-letter.txt', bytes: Buffer.from('Dear colleague,\nPlease assess this patient for knee pain.\n') },
+  });
+  await uploadFile(w, store, { patient_id: patientIds[0], file_type: 'diagnostic_image', description: 'Knee X-ray', patient_viewable: true, file: { name: 'knee-xray.png', bytes: PNG } });
 }

@@ -55,7 +55,7 @@ export async function newClinic(server: TestServer, opts: { seed?: boolean } & P
     currency: 'GBP',
     ...fields,
   });
-  if (seed) await (await import('../domain/seed')).seedAccount(server.app.db, account);
+  if (seed) await (await import('../domain/seed')).seedAccount(server.app.db, account, server.app.files);
   const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'test' };
   const key = (await createKey(server.app.db, account, actor, { name: 'Test integration', access: 'read_write' })).secret;
   const readOnlyKey = (await createKey(server.app.db, account, actor, { name: 'Read only', access: 'read_only' })).secret;

@@ -102,7 +102,7 @@ describe('one declaration drives every surface', () => {
 });
 
 describe('seeded resources', () => {
-  const names = ['locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates'];
+  const names = ['locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates', 'files', 'care_plans'];
   it.each(names)('%s: list and read one', async (name) => {
     const list = await api.get(`/${name}`);
     expect(list.status).toBe(200);
@@ -111,7 +111,9 @@ describe('seeded resources', () => {
     const first = list.body.data[0];
     const one = await api.get(`/${name}/${first.id}`);
     expect(one.status).toBe(200);
-    expect(one.body.data).toEqual(first);
+    // A care plan's single read is a superset of its list row (phases, tracking, billing details).
+    if (name === 'care_plans') expect(one.body.data).toMatchObject(first);
+    else expect(one.body.data).toEqual(first);
   });
 
   it('seeded calendar data has the shapes integrators rely on', async () => {
