@@ -161,3 +161,25 @@ describe('tenant host', () => {
     expectError(await request(server, 'GET', '/me', { host: `${clinic.account.subdomain}.mercury.localhost`, key: clinic.key }), 404, 'not_found');
   });
 });
+
+describe('server errors', () => {
+  it('an unexpected failure is a JSON 500 internal_error that leaks nothing', async () => {
+    const broken = await startServer();
+    const c = await newClinic(broken);
+    // Let the key and tenant lookups succeed (cached), then take the database away under the read.
+    expect((await client(broken, c).get('/me')).status).toBe(200);
+    const realSelect = broken.app.db.db.select.bind(broken.app.db.db);
+    (broken.app.db.db as { select: unknown }).select = () => {
+      throw new Error('SQLITE_CORRUPT: secret internal detail at /var/lib/db');
+    };
+    try {
+      const res = await client(broken, c).get('/locations?page=1');
+      expectError(res, 500, 'internal_error');
+      expect(res.text).not.toMatch(/SQLITE|secret|\/var\/lib|at .*\.ts/);
+      expect(res.headers['x-request-id']).toBeDefined();
+    } finally {
+      (broken.app.db.db as { select: unknown }).select = realSelect;
+      await broken.close();
+    }
+  });
+});
