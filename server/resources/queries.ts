@@ -16,6 +16,8 @@ export const select = (db: Db, resource: Resource) => {
 
 export const idParam = z.coerce.number().int().min(1).max(2_147_483_647).describe('Record id');
 
+const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);
+
 export async function findRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row | undefined> {
   const [row] = await select(db, resource)
     .from(resource.table)
@@ -34,11 +36,10 @@ export async function getRow(db: Db, resource: Resource, accountId: number, id: 
       .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id')))),
   );
   const [row] = (await query.execute({ account: accountId, id })) as Row[];
-  if (!row) throw notFound(singular(resource.name));
+  if (!row) throw notFound(capitalised(resource.singular));
   return row;
 }
 
-const singular = (name: string) => name.replace(/ies$/, 'y').replace(/s$/, '').replace(/_/g, ' ');
 
 const filterParam = z
   .union([z.string(), z.array(z.string())])

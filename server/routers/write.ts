@@ -10,12 +10,11 @@ type Record_ = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Input = Record<string, any>;
 
-const singular = (r: Resource) => r.name.replace(/ies$/, 'y').replace(/s$/, '').replace(/_/g, ' ');
 
 export function createProcedure(resource: Resource, handler: (ctx: Ctx, input: Input) => Promise<Record_>) {
   return documentOutput(
     writeProcedure
-      .meta({ openapi: { method: 'POST', path: `/${resource.name}`, tags: [resource.name], summary: `Create a ${singular(resource)}`, successDescription: 'Created' } })
+      .meta({ openapi: { method: 'POST', path: `/${resource.name}`, tags: [resource.name], summary: `Create a ${resource.singular}`, successDescription: 'Created' } })
       .input(resource.createInput)
       .mutation(async ({ ctx, input }) => ({ data: await handler(ctx, input) })),
     oneOutput(resource),
@@ -25,7 +24,7 @@ export function createProcedure(resource: Resource, handler: (ctx: Ctx, input: I
 export function updateProcedure(resource: Resource, handler: (ctx: Ctx, id: number, input: Input) => Promise<Record_>) {
   return documentOutput(
     writeProcedure
-      .meta({ openapi: { method: 'PATCH', path: `/${resource.name}/{id}`, tags: [resource.name], summary: `Update a ${singular(resource)} (partial)` } })
+      .meta({ openapi: { method: 'PATCH', path: `/${resource.name}/{id}`, tags: [resource.name], summary: `Update a ${resource.singular} (partial)` } })
       .input(resource.updateInput.extend({ id: idParam }))
       .mutation(async ({ ctx, input: { id, ...rest } }) => ({ data: await handler(ctx, id as number, rest) })),
     oneOutput(resource),
@@ -40,7 +39,7 @@ export function deleteProcedure(resource: Resource, handler: (ctx: Ctx, id: numb
           method: 'DELETE',
           path: `/${resource.name}/{id}`,
           tags: [resource.name],
-          summary: `Delete a ${singular(resource)}${resource.deleteSemantics ? ` (${resource.deleteSemantics})` : ''}`,
+          summary: `Delete a ${resource.singular}${resource.deleteSemantics ? ` (${resource.deleteSemantics})` : ''}`,
           successDescription: 'Deleted (no body)',
         },
       })
