@@ -26,7 +26,7 @@ summary() {
   node -e '
     const fs = require("fs"); let p = 0, f = 0;
     for (const file of process.argv.slice(1)) if (fs.existsSync(file)) { const r = JSON.parse(fs.readFileSync(file, "utf8")); p += r.numPassedTests; f += r.numFailedTests; }
-    console.log(`\nall suites: ${p} passed, ${f} failed`);' "$RESULTS"/*.json
+    console.log(`\ntotal: ${p} passed, ${f} failed`);' "$RESULTS"/*.json
 }
 
 echo "== tests on SQLite"
