@@ -41,8 +41,9 @@ export class Authenticator {
   }
 
   private async lookup(token: string, now: number): Promise<{ row: KeyRow; digest: string } | null> {
-    const legacy = isWellFormedKey(token) ? null : parseIdPipe(token);
-    if (!legacy && !isWellFormedKey(token)) return null;
+    const wellFormed = isWellFormedKey(token);
+    const legacy = wellFormed ? null : parseIdPipe(token);
+    if (!wellFormed && !legacy) return null;
     const digest = hashSecret(legacy ? legacy.secret : token);
     const cacheKey = legacy ? `id:${legacy.id}:${digest}` : digest;
     const hit = this.cache.get(cacheKey);

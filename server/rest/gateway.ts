@@ -94,8 +94,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
     async function run(): Promise<Outcome> {
       const method = (req.method ?? 'GET').toUpperCase();
-      const url = new URL(req.url ?? '/', 'http://x');
-      const path = url.pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
+      const raw = req.url ?? '/';
+      const q = raw.indexOf('?');
+      const pathname = q < 0 ? raw : raw.slice(0, q);
+      const search = q < 0 ? '' : raw.slice(q);
+      const path = pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
 
       if (path === '/openapi.json' && method === 'GET') {
         rate = await limiter.take(`docs:${clientIp(req)}`, DOCS_PER_MINUTE);
@@ -130,7 +133,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         requestId,
         baseUrl: `${protoOf(req)}://${hostOf(req)}${API_PREFIX}`,
       };
-      const query = parseQuery(url.search);
+      const query = search ? parseQuery(search) : {};
       if (!WRITE_METHODS.has(method) || method === 'DELETE') {
         return call(found.route, ctx, { ...query, ...found.params });
       }
