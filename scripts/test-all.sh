@@ -25,7 +25,11 @@ RESULTS=$(mktemp -d /tmp/clinic-results.XXXXXX)
 summary() {
   node -e '
     const fs = require("fs"); let p = 0, f = 0;
-    for (const file of process.argv.slice(1)) if (fs.existsSync(file)) { const r = JSON.parse(fs.readFileSync(file, "utf8")); p += r.numPassedTests; f += r.numFailedTests; }
+    for (const file of process.argv.slice(1)) {
+      const r = JSON.parse(fs.readFileSync(file, "utf8"));
+      if (r.stats) { p += r.stats.expected; f += r.stats.unexpected + r.stats.flaky; }
+      else { p += r.numPassedTests; f += r.numFailedTests; }
+    }
     console.log(`\ntotal: ${p} passed, ${f} failed`);' "$RESULTS"/*.json
 }
 
@@ -37,4 +41,13 @@ source scripts/pg-temp.sh
 pg_temp_start "$PG_BIN"
 trap pg_temp_stop EXIT
 DATABASE_URL="$PG_TEMP_URL" npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/postgres.json"
+pg_temp_stop
+
+echo "== browser tests (Debian's Chromium)"
+if [ ! -x /usr/bin/chromium ]; then
+  echo "== installing chromium (Debian package)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/browser.json" npx playwright test --reporter=list,json
 summary
