@@ -1,21 +1,29 @@
 /**
- * Prepared drizzle queries, built once per database handle. Building a drizzle query costs ~200 µs
- * (measured: select * of a 21-column table), far more than running it, so the hot reads are prepared
- * with placeholders. Only for reads outside transactions: on PostgreSQL a prepared query runs on the
- * pool, not on a transaction's connection.
+ * Prepared drizzle queries, built once per database handle and key. Building a drizzle query costs
+ * ~200 µs (measured: select * of a 21-column table), far more than running it, so hot reads and list
+ * queries (one per shape) are prepared with placeholders. Only for reads outside transactions: on
+ * PostgreSQL a prepared query runs on the pool, not on a transaction's connection.
  */
+import { createHash } from 'node:crypto';
 import type { Db } from './client';
 
 interface Preparable<P> {
   prepare(name: string): P;
 }
 
+/** Shapes of list queries are many but bounded; past this, start over rather than grow. */
+const MAX_PER_DB = 2000;
 const caches = new WeakMap<Db, Map<string, unknown>>();
 
-export function prepared<P>(db: Db, name: string, build: () => Preparable<P>): P {
+export function prepared<P>(db: Db, key: string, build: () => Preparable<P>): P {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
-  let query = cache.get(name) as P | undefined;
-  if (!query) cache.set(name, (query = build().prepare(name)));
+  let query = cache.get(key) as P | undefined;
+  if (!query) {
+    if (cache.size >= MAX_PER_DB) cache.clear();
+    // PostgreSQL truncates statement names to 63 bytes: name them by a digest of the key.
+    const name = `q_${createHash('sha1').update(key).digest('hex')}`;
+    cache.set(key, (query = build().prepare(name)));
+  }
   return query;
 }

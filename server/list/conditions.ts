@@ -6,28 +6,32 @@ import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, not, or, sql, ty
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { isPg } from '../../db/dialect';
 import type { Resource } from '../resources/define';
+import type { Binder } from './binder';
 import type { Filter, Operand, Operator } from './grammar';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function likeCi(target: SQL | PgColumn, pattern: string): SQL {
-  return isPg ? sql`${target} ILIKE ${pattern} ESCAPE '\\'` : sql`${target} LIKE ${pattern} ESCAPE '\\'`;
-}
-
 /** `like` takes the client's own % and _ wildcards; `contains` is a substring match with none. */
-function textMatch(target: SQL | PgColumn, op: 'like' | 'contains', value: string): SQL {
-  if (op === 'like') return isPg ? sql`${target} ILIKE ${value}` : sql`${target} LIKE ${value}`;
-  return likeCi(target, `%${escapeLike(value)}%`);
+function textMatch(target: SQL | PgColumn, op: 'like' | 'contains', pattern: unknown): SQL {
+  if (op === 'like') return isPg ? sql`${target} ILIKE ${pattern}` : sql`${target} LIKE ${pattern}`;
+  return isPg ? sql`${target} ILIKE ${pattern} ESCAPE '\\'` : sql`${target} LIKE ${pattern} ESCAPE '\\'`;
 }
 
 function distinctFrom(target: SQL | PgColumn, value: unknown): SQL {
   return isPg ? sql`${target} IS DISTINCT FROM ${value}` : sql`${target} IS NOT ${value}`;
 }
 
-function compare(expr: PgColumn | SQL, op: Operator, values: Operand[]): SQL {
-  const [v, w] = values;
-  // drizzle's operators accept columns and SQL alike at run time; columns also map values (booleans on SQLite).
+/** `expr` compared with bound values: a column (values stored as the column stores them) or an SQL expression. */
+function compare(b: Binder, expr: PgColumn | SQL, op: Operator, values: Operand[]): SQL {
+  // drizzle's operators accept columns and SQL alike at run time.
   const target = expr as PgColumn;
+  const column = 'mapToDriverValue' in expr ? (expr as PgColumn) : undefined;
+  const bind = (x: Operand) => b.bind(x, column);
+  if (op === 'like') return textMatch(target, op, b.bind(String(values[0])));
+  if (op === 'contains') return textMatch(target, op, b.bind(`%${escapeLike(String(values[0]))}%`));
+  if (op === 'null') return isNull(target);
+  if (op === 'not-null') return isNotNull(target);
+  const v = bind(values[0]);
   switch (op) {
     case 'eq':
       return eq(target, v);
@@ -41,19 +45,12 @@ function compare(expr: PgColumn | SQL, op: Operator, values: Operand[]): SQL {
       return lt(target, v);
     case 'lte':
       return lte(target, v);
-    case 'null':
-      return isNull(target);
-    case 'not-null':
-      return isNotNull(target);
     case 'in':
-      return inArray(target, values);
+      return inArray(target, [v, ...values.slice(1).map(bind)]);
     case 'not-in':
-      return or(isNull(target), not(inArray(target, values)))!;
+      return or(isNull(target), not(inArray(target, [v, ...values.slice(1).map(bind)])))!;
     case 'between':
-      return and(gte(target, v), lte(target, w))!;
-    case 'like':
-    case 'contains':
-      return textMatch(target, op, String(v));
+      return and(gte(target, v), lte(target, bind(values[1])))!;
   }
 }
 
@@ -61,24 +58,26 @@ function compare(expr: PgColumn | SQL, op: Operator, values: Operand[]): SQL {
  * metadata[key]: an operand that reads as a number compares numerically with numbers stored under
  * the key, true/false with booleans, anything else as text with strings.
  */
-function metadataCondition(table: Resource['table'], key: string, op: Operator, values: Operand[]): SQL {
+function metadataCondition(b: Binder, table: Resource['table'], key: string, op: Operator, values: Operand[]): SQL {
   const col = (table as unknown as { metadata: PgColumn }).metadata;
-  if (op === 'null') return isPg ? sql`(${col} -> ${key}) IS NULL` : sql`json_type(${col}, ${jsonPath(key)}) IS NULL`;
-  if (op === 'not-null') return isPg ? sql`(${col} -> ${key}) IS NOT NULL` : sql`json_type(${col}, ${jsonPath(key)}) IS NOT NULL`;
+  // The key is a value too; each use gets its own placeholder (PostgreSQL numbers them, SQLite counts them).
+  const k = () => b.bind(isPg ? key : jsonPath(key));
+  if (op === 'null') return isPg ? sql`(${col} -> ${k()}) IS NULL` : sql`json_type(${col}, ${k()}) IS NULL`;
+  if (op === 'not-null') return isPg ? sql`(${col} -> ${k()}) IS NOT NULL` : sql`json_type(${col}, ${k()}) IS NOT NULL`;
   const kind = values.every((x) => typeof x === 'number') ? 'number' : values.every((x) => typeof x === 'boolean') ? 'boolean' : 'text';
   const operands = kind === 'text' ? values.map(String) : values;
   let target: SQL;
   if (isPg) {
     const jsonType = kind === 'number' ? 'number' : kind === 'boolean' ? 'boolean' : 'string';
     const cast = kind === 'number' ? sql`::numeric` : kind === 'boolean' ? sql`::boolean` : sql``;
-    target = sql`(CASE WHEN jsonb_typeof(${col} -> ${key}) = ${jsonType} THEN (${col} ->> ${key})${cast} END)`;
+    target = sql`(CASE WHEN jsonb_typeof(${col} -> ${k()}) = ${sql.raw(`'${jsonType}'`)} THEN (${col} ->> ${k()})${cast} END)`;
   } else {
     const types = kind === 'number' ? sql`('integer', 'real')` : kind === 'boolean' ? sql`('true', 'false')` : sql`('text')`;
-    target = sql`(CASE WHEN json_type(${col}, ${jsonPath(key)}) IN ${types} THEN json_extract(${col}, ${jsonPath(key)}) END)`;
-    if (kind === 'boolean') return compare(target, op, operands.map((b) => (b ? 1 : 0)));
+    target = sql`(CASE WHEN json_type(${col}, ${k()}) IN ${types} THEN json_extract(${col}, ${k()}) END)`;
+    if (kind === 'boolean') return compare(b, target, op, operands.map((x) => (x ? 1 : 0)));
   }
-  if (op === 'ne') return distinctFrom(target, operands[0]);
-  return compare(target, op, operands);
+  if (op === 'ne') return distinctFrom(target, b.bind(operands[0]));
+  return compare(b, target, op, operands);
 }
 
 const jsonPath = (key: string) => `$."${key.replace(/["\\]/g, (c) => `\\${c}`)}"`;
@@ -88,26 +87,21 @@ const jsonPath = (key: string) => `$."${key.replace(/["\\]/g, (c) => `\\${c}`)}"
  * directly; on SQLite the FTS5 trigram table is matched with a quoted phrase (a substring match, wildcard
  * characters taken literally). Trigrams need three characters: shorter values fall back to LIKE.
  */
-function searchCondition(resource: Resource, attribute: string, value: string): SQL | null {
-  if (isPg || !resource.searchTable || [...value].length < 3) return null;
-  const fts = sql.identifier(resource.searchTable);
-  const phrase = `${attribute} : "${value.replace(/"/g, '""')}"`;
-  return sql`${resource.table.id} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${phrase})`;
+export function usesSearchIndex(resource: Resource, f: Filter): boolean {
+  return !isPg && f.kind === 'field' && f.op === 'contains' && !!f.field.searchable && !!resource.searchTable && [...String(f.values[0])].length >= 3;
 }
 
-/** The filters as SQL; `searchDriven` when a trigram index lookup narrows the rows (see baseConditions). */
-export function filterConditions(resource: Resource, filters: Filter[]): { conditions: SQL[]; searchDriven: boolean } {
-  let searchDriven = false;
-  const conditions = filters.map((f) => {
-    if (f.kind === 'metadata') return metadataCondition(resource.table, f.key, f.op, f.values);
-    if (f.op === 'contains' && f.field.searchable) {
-      const viaIndex = searchCondition(resource, f.attribute, String(f.values[0]));
-      if (viaIndex) {
-        searchDriven = true;
-        return viaIndex;
-      }
-    }
-    return compare(resource.column(f.attribute)!, f.op, f.values);
+function searchCondition(b: Binder, resource: Resource, attribute: string, value: string): SQL {
+  const fts = sql.identifier(resource.searchTable!);
+  const phrase = `${attribute} : "${value.replace(/"/g, '""')}"`;
+  return sql`${resource.table.id} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${b.bind(phrase)})`;
+}
+
+/** The filters as SQL, their values bound through `b`. */
+export function filterConditions(b: Binder, resource: Resource, filters: Filter[]): SQL[] {
+  return filters.map((f) => {
+    if (f.kind === 'metadata') return metadataCondition(b, resource.table, f.key, f.op, f.values);
+    if (usesSearchIndex(resource, f)) return searchCondition(b, resource, f.attribute, String(f.values[0]));
+    return compare(b, resource.column(f.attribute)!, f.op, f.values);
   });
-  return { conditions, searchDriven };
 }

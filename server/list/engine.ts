@@ -6,11 +6,13 @@
 import { and, count, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
+import { prepared } from '../../db/prepared';
 import { isPg } from '../../db/dialect';
 import { ApiError } from '../errors';
 import type { Resource, Row } from '../resources/define';
 import { select } from '../resources/queries';
-import { filterConditions } from './conditions';
+import { Binder } from './binder';
+import { filterConditions, usesSearchIndex } from './conditions';
 import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
 import { parseFilters, parseSort, type SortKey } from './grammar';
 
@@ -75,27 +77,40 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const pageSize = intParam('page_size', single('page_size', query.page_size), 1, PAGE_SIZE_DEFAULT);
   if (pageSize > PAGE_SIZE_MAX) throw fail('page_size', `page_size must be at most ${PAGE_SIZE_MAX}`);
   const cursor = single('cursor', query.cursor);
-  const { conditions, searchDriven } = filterConditions(resource, filters);
-  const where = and(...baseConditions(resource, scope.accountId, searchDriven), ...conditions);
+  if (cursor !== undefined && query.page !== undefined) throw fail('page', 'page cannot be combined with cursor');
+  const page = Math.min(intParam('page', single('page', query.page), 1, 1), PAGE_MAX);
+
+  // Values go to placeholders; the SQL is built and prepared once per shape of query.
+  const b = new Binder();
+  const searchDriven = filters.some((f) => usesSearchIndex(resource, f));
+  const where = [...baseConditions(resource, b.bind(scope.accountId), searchDriven), ...filterConditions(b, resource, filters)];
   const order = orderColumns(resource, sortKeys);
-  const orderBy = order.map(({ col, desc: d }) => (d ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`));
-  const table = resource.table;
+  const digest = cursor === undefined ? '' : queryDigest(resource.name, { q: Object.entries(query).filter(([k]) => k !== 'cursor').sort(([x], [y]) => (x < y ? -1 : 1)), pageSize });
+  let keysetValues: CursorValues | null = null;
+  if (cursor) {
+    keysetValues = decodeCursor(cursor, digest);
+    if (keysetValues.length !== order.length) throw fail('cursor', 'invalid cursor');
+    where.push(after(b, order, keysetValues));
+  }
+  const limit = b.bind(cursor === undefined ? pageSize : pageSize + 1);
+  const offset = b.bind(cursor === undefined ? (page - 1) * pageSize : 0);
+  const shape = JSON.stringify([
+    resource.name,
+    filters.map((f) => [f.kind, f.kind === 'field' ? f.attribute : '', f.op, f.values.map((v) => typeof v), usesSearchIndex(resource, f)]),
+    sortKeys,
+    keysetValues?.map((v) => v === null) ?? null,
+  ]);
+  const rowsQuery = prepared(scope.db, `list:${shape}`, () =>
+    select(scope.db, resource)
+      .from(resource.table)
+      .where(and(...where))
+      .orderBy(...order.map(({ col, desc: d }) => (d ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`)))
+      .limit(limit)
+      .offset(offset),
+  );
 
   if (cursor !== undefined) {
-    if (query.page !== undefined) throw fail('page', 'page cannot be combined with cursor');
-    const binding = { q: Object.entries(query).filter(([k]) => k !== 'cursor').sort(([a], [b]) => (a < b ? -1 : 1)), pageSize };
-    const digest = queryDigest(resource.name, binding);
-    let keyset: SQL | undefined;
-    if (cursor !== '') {
-      const values = decodeCursor(cursor, digest);
-      if (values.length !== order.length) throw fail('cursor', 'invalid cursor');
-      keyset = after(order, values);
-    }
-    const rows = (await select(scope.db, resource)
-      .from(table)
-      .where(keyset ? and(where, keyset) : where)
-      .orderBy(...orderBy)
-      .limit(pageSize + 1)) as Row[];
+    const rows = (await rowsQuery.execute(b.values)) as Row[];
     const hasMore = rows.length > pageSize;
     if (hasMore) rows.pop();
     const last = rows[rows.length - 1];
@@ -108,16 +123,8 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   }
 
   // Pages past the limit are clamped, and meta.current_page says which page was served.
-  const page = Math.min(intParam('page', single('page', query.page), 1, 1), PAGE_MAX);
-  const [rows, [{ total }]] = await Promise.all([
-    select(scope.db, resource)
-      .from(table)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize) as Promise<Row[]>,
-    scope.db.select({ total: count() }).from(table).where(where),
-  ]);
+  const countQuery = prepared(scope.db, `count:${shape}`, () => scope.db.select({ total: count() }).from(resource.table).where(and(...where)));
+  const [rows, [{ total }]] = await Promise.all([rowsQuery.execute(b.values) as Promise<Row[]>, countQuery.execute(b.values)]);
   const lastPage = Math.max(1, Math.ceil(Number(total) / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
   return {
@@ -151,10 +158,10 @@ function orderColumns(resource: Resource, keys: SortKey[]): OrderColumn[] {
  * Rows strictly after `values` in the order (NULLS FIRST ascending, NULLS LAST descending, the same on
  * both databases), as a chain: a > va OR (a = va AND (b > vb OR (b = vb AND id > vid))).
  */
-function after(order: OrderColumn[], values: CursorValues): SQL {
+function after(b: Binder, order: OrderColumn[], values: CursorValues): SQL {
   const build = (i: number): SQL => {
     const { col, desc: d } = order[i];
-    const v = values[i];
+    const v = values[i] === null ? null : b.bind(values[i], col);
     if (i === order.length - 1) return d ? lt(col, v) : gt(col, v);
     const rest = build(i + 1);
     if (v === null) return d ? and(isNull(col), rest)! : or(isNotNull(col), and(isNull(col), rest))!;
@@ -164,7 +171,7 @@ function after(order: OrderColumn[], values: CursorValues): SQL {
   // Planners do not turn the OR chain into an index range; a plain bound on the first key lets them
   // start the index scan at the cursor (measured on SQLite at 1M rows: 8.5 ms → 1 ms for page 1000).
   const { col, desc: d } = order[0];
-  const v = values[0];
+  const v = values[0] === null ? null : b.bind(values[0], col);
   const bound = v === null ? undefined : d ? (order[0].nullable ? undefined : lte(col, v)) : gte(col, v);
   return bound ? and(bound, build(0))! : build(0);
 }
