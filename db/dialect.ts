@@ -81,3 +81,6 @@ export const tenantColumns = () => ({
     .notNull()
     .$defaultFn(() => new Date().toISOString()),
 });
+
+/** JSON built by the database in a query (json_object, json_agg): text on SQLite, parsed on PostgreSQL. */
+export const fromDbJson = <T = unknown>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;

@@ -2,6 +2,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { fromDbJson } from '../../db/dialect';
 import { billableItems, modalities, type CarePlanBilling, type CarePlanSchedule } from '../../db/schema';
 import type { Row } from '../resources/define';
 import { carePlans } from '../resources/care_plans';
@@ -48,13 +49,12 @@ export const carePlanDetailSchema = carePlans.readSchema.extend({
   tracking: tracking.nullable().describe('Plan-level visit tracking, for a plan without a schedule'),
 });
 
-const parsed = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
 export async function carePlanDetail(db: Db, accountId: number, row: Row) {
   const summary = carePlans.toRecord(row);
-  const billing = parsed<CarePlanBilling>(row.billing);
-  const schedules = parsed<CarePlanSchedule[]>(row.schedules);
-  const members = parsed<Member[] | null>(row.members) ?? [];
+  const billing = fromDbJson<CarePlanBilling>(row.billing);
+  const schedules = fromDbJson<CarePlanSchedule[]>(row.schedules);
+  const members = fromDbJson<Member[] | null>(row.members) ?? [];
   const modalityIds = [...new Set(schedules.flatMap((s) => s.phases.flatMap((p) => p.modality_ids)))];
   const itemIds = [...new Set([...billing.services, ...billing.products].map((l) => l.billable_item_id))];
   const [mods, items] = await Promise.all([

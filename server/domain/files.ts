@@ -9,7 +9,7 @@ import { files as resource } from '../resources/files';
 import { mergedMetadataOrFail } from '../resources/metadata';
 import { getRow } from '../resources/queries';
 import { assertLivePatient } from './references';
-import type { WriteContext } from './write-context';
+import { recorded, type WriteContext } from './write-context';
 
 /** Categories a file may move between after upload; the others are fixed at upload. */
 const MOVABLE: FileType[] = ['generic', 'custom_content', 'diagnostic_image'];
@@ -60,7 +60,7 @@ export async function uploadFile(w: WriteContext, store: FileStore, u: Upload) {
         })
         .returning({ id: files.id });
       const { file, ...fields } = u;
-      await recordWrite(tx, { ...base(w), entity: 'files', entityId: row.id, action: 'created', changes: { ...fields, file_name: file.name, size: file.bytes.length, mime_type: mime } });
+      await recordWrite(tx, { ...recorded(w), entity: 'files', entityId: row.id, action: 'created', changes: { ...fields, file_name: file.name, size: file.bytes.length, mime_type: mime } });
       return row.id;
     });
   } catch (err) {
@@ -105,7 +105,7 @@ export async function updateFile(w: WriteContext, id: number, input: { descripti
     const after = await loadFile(tx, acc, id);
     // The change history calls the category `type`.
     const { file_type: category, ...changes } = changedFields(resource.toRecord(before), resource.toRecord(after));
-    await recordWrite(tx, { ...base(w), entity: 'files', entityId: id, action: 'updated', changes: category ? { ...changes, type: category } : changes });
+    await recordWrite(tx, { ...recorded(w), entity: 'files', entityId: id, action: 'updated', changes: category ? { ...changes, type: category } : changes });
   });
   return resource.toRecord(await getRow(w.db.db, resource, acc, id));
 }
@@ -121,7 +121,7 @@ export async function deleteFile(w: WriteContext, store: FileStore, id: number) 
   }
   await w.db.transaction(async (tx) => {
     await tx.delete(files).where(and(eq(files.account_id, acc), eq(files.id, id)));
-    await recordWrite(tx, { ...base(w), entity: 'files', entityId: id, action: 'deleted' });
+    await recordWrite(tx, { ...recorded(w), entity: 'files', entityId: id, action: 'deleted' });
   });
 }
 
@@ -139,4 +139,3 @@ async function loadFile(tx: WriteContext['db']['db'], acc: number, id: number) {
   return row;
 }
 
-const base = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId });

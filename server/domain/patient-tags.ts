@@ -5,7 +5,7 @@ import { ApiError, invalid, notFound } from '../errors';
 import { recordWrite } from '../events/record';
 import { patientTags as resource } from '../resources/patient_tags';
 import { assertLivePatient } from './references';
-import type { WriteContext } from './write-context';
+import { recorded, type WriteContext } from './write-context';
 
 export async function addPatientTag(w: WriteContext, input: { patient_id: number; tag_id: number }) {
   const acc = w.account.id;
@@ -23,7 +23,7 @@ export async function addPatientTag(w: WriteContext, input: { patient_id: number
       .onConflictDoNothing()
       .returning();
     if (!created) throw new ApiError('conflict', 'This tag is already on the patient', { tag_id: ['is already on this patient'] });
-    await recordWrite(tx, { ...base(w), entity: 'patient_tags', entityId: created.id, action: 'created', changes: input, eventType: 'patients.updated', eventEntity: 'patients', eventEntityId: input.patient_id });
+    await recordWrite(tx, { ...recorded(w), entity: 'patient_tags', entityId: created.id, action: 'created', changes: input, eventType: 'patients.updated', eventEntity: 'patients', eventEntityId: input.patient_id });
     return created;
   });
   return resource.toRecord(row);
@@ -40,8 +40,7 @@ export async function removePatientTag(w: WriteContext, id: number) {
     if (!row.editable) throw new ApiError('tag_locked', 'This tag was placed by a care plan and cannot be removed');
     await tx.delete(patientTags).where(and(eq(patientTags.account_id, acc), eq(patientTags.id, id)));
     // Announced as an update of the patient; the placement itself is not a polled resource.
-    await recordWrite(tx, { ...base(w), entity: 'patient_tags', entityId: id, action: 'removed', changes: { patient_id: row.patient_id, tag_id: row.tag_id }, eventType: 'patients.updated', eventEntity: 'patients', eventEntityId: row.patient_id });
+    await recordWrite(tx, { ...recorded(w), entity: 'patient_tags', entityId: id, action: 'removed', changes: { patient_id: row.patient_id, tag_id: row.tag_id }, eventType: 'patients.updated', eventEntity: 'patients', eventEntityId: row.patient_id });
   });
 }
 
-const base = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId });

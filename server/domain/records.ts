@@ -10,7 +10,7 @@ import type { Resource, Row } from '../resources/define';
 import { mergedMetadataOrFail } from '../resources/metadata';
 import { findRow, getRow } from '../resources/queries';
 import { notFound } from '../errors';
-import type { WriteContext } from './write-context';
+import { recorded, type WriteContext } from './write-context';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Input = Record<string, any>;
@@ -30,7 +30,7 @@ export async function createRecord(w: WriteContext, resource: Resource, input: I
     const createdAt = input.created_at ? new Date(input.created_at).toISOString() : now;
     const values = { ...hooks.defaults, ...input, account_id: w.account.id, metadata: mergedMetadataOrFail({}, input.metadata), created_at: createdAt, updated_at: now };
     const [row] = (await tx.insert(resource.table).values(values).returning({ id: resource.table.id })) as { id: number }[];
-    await recordWrite(tx, { accountId: w.account.id, actor: w.actor, requestId: w.requestId, entity: resource.name, entityId: row.id, action: 'created', changes: input });
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: row.id, action: 'created', changes: input });
     return row.id;
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id));
@@ -49,9 +49,7 @@ export async function updateRecord(w: WriteContext, resource: Resource, id: numb
       .where(and(eq(resource.table.account_id, w.account.id), eq(resource.table.id, id)));
     const after = (await findRow(tx, resource, w.account.id, id))!;
     await recordWrite(tx, {
-      accountId: w.account.id,
-      actor: w.actor,
-      requestId: w.requestId,
+      ...recorded(w),
       entity: resource.name,
       entityId: id,
       action: 'updated',

@@ -16,3 +16,6 @@ export const writeContext = (ctx: Ctx): WriteContext => ({
   actor: { actor_type: ctx.principal.type, actor_id: ctx.principal.id, actor_name: ctx.principal.name },
   requestId: ctx.requestId,
 });
+
+/** Who and which request, as every recordWrite of this context needs them. */
+export const recorded = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { isPg } from '../../db/dialect';
+import { fromDbJson, isPg } from '../../db/dialect';
 import { formatMoney } from '../domain/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -26,7 +26,6 @@ const MEMBERS = isPg
       FROM (SELECT m.* FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
             WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id" ORDER BY m.id) x)`;
 
-const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
 
 export const carePlans = defineResource({
   name: 'care_plans',
@@ -53,9 +52,9 @@ export const carePlans = defineResource({
     ...standardFields(),
   },
   compute: (row) => {
-    const billing = parsed(row.billing) as t.CarePlanBilling;
-    const schedules = parsed(row.schedules) as t.CarePlanSchedule[];
-    const members = (parsed(row.members) ?? []) as { id: number; patient_id: number; schedule_override: unknown }[];
+    const billing = fromDbJson(row.billing) as t.CarePlanBilling;
+    const schedules = fromDbJson(row.schedules) as t.CarePlanSchedule[];
+    const members = (fromDbJson(row.members) ?? []) as { id: number; patient_id: number; schedule_override: unknown }[];
     return {
       billing: { type: billing.type, amount: formatMoney(billing.amount_minor), period: billing.period },
       schedules: schedules.map((s) => ({ id: s.id, name: s.name, visits_planned: s.visits_planned })),

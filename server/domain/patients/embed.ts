@@ -4,7 +4,7 @@
  * (measured on the single read: four queries became one). The SQL is each dialect's own.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { isPg } from '../../../db/dialect';
+import { fromDbJson, isPg } from '../../../db/dialect';
 
 const SQLITE = {
   numbers: sql`(SELECT json_group_array(json_object('id', n.id, 'number', n.number, 'country_code', n.country_code, 'iso2', n.iso2,
@@ -35,11 +35,10 @@ const PG = {
 /** Extra columns of a patient select: numbers, address, tags. */
 export const patientEmbedColumns = (): Record<string, SQL> => (isPg ? PG : SQLITE);
 
-const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
 
 /** The embedded attributes of a selected row (JSON text on SQLite, parsed JSON on PostgreSQL). */
 export const patientEmbeds = (row: Record<string, unknown>) => ({
-  numbers: parsed(row.numbers) ?? [],
-  address: parsed(row.address) ?? null,
-  tags: parsed(row.tags) ?? [],
+  numbers: fromDbJson(row.numbers) ?? [],
+  address: fromDbJson(row.address) ?? null,
+  tags: fromDbJson(row.tags) ?? [],
 });

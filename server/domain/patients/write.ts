@@ -8,7 +8,7 @@ import type { Row } from '../../resources/define';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
 import { findRow, getRow } from '../../resources/queries';
-import type { WriteContext } from '../write-context';
+import { recorded, type WriteContext } from '../write-context';
 import { assertLivePatient } from '../references';
 import { normalizeNumber } from './phone';
 
@@ -53,7 +53,7 @@ export async function createPatient(w: WriteContext, input: CreateInput): Promis
       .returning({ id: patients.id });
     await saveNumbers(tx, w, row.id, (input.numbers as NumberInput[] | null | undefined) ?? undefined, now);
     if (input.address) await saveAddress(tx, w, row.id, input.address as AddressInput, now);
-    await recordWrite(tx, { ...base(w), entity: 'patients', entityId: row.id, action: 'created', changes: input as Record<string, unknown> });
+    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: row.id, action: 'created', changes: input as Record<string, unknown> });
     return row.id;
   });
   return readPatient(w, id);
@@ -76,7 +76,7 @@ export async function updatePatient(w: WriteContext, id: number, input: UpdateIn
       .set({ ...set, updated_at: now })
       .where(and(eq(patients.account_id, w.account.id), eq(patients.id, id)));
     const after = await loadPatient(tx, w, id);
-    await recordWrite(tx, { ...base(w), entity: 'patients', entityId: id, action: 'updated', changes: changedFields(patientResource.toRecord(before), patientResource.toRecord(after)) });
+    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: id, action: 'updated', changes: changedFields(patientResource.toRecord(before), patientResource.toRecord(after)) });
   });
   return readPatient(w, id);
 }
@@ -89,7 +89,7 @@ export async function deletePatient(w: WriteContext, id: number): Promise<void> 
       .update(patients)
       .set({ deleted_at: now, updated_at: now })
       .where(and(eq(patients.account_id, w.account.id), eq(patients.id, id)));
-    await recordWrite(tx, { ...base(w), entity: 'patients', entityId: id, action: 'deleted' });
+    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: id, action: 'deleted' });
   });
 }
 
@@ -103,7 +103,6 @@ async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number)
   return row;
 }
 
-const base = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId });
 
 /** The referential rules of a patient write; `before` is the stored patient on update. */
 async function checkReferences(tx: Db, w: WriteContext, input: UpdateInput, before: Row | null) {
