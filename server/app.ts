@@ -13,6 +13,7 @@ import { LocalDiskStore, type FileStore } from './files/store';
 import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
+import { purgeExpired } from './rest/idempotency';
 
 export interface App {
   server: http.Server;
@@ -52,12 +53,16 @@ export async function createApp(env: Env, opts: { fallback?: Fallback; validateR
     }
   });
   server.keepAliveTimeout = 65_000;
+  // Stored idempotent responses are kept 24 hours; sweep the expired ones hourly.
+  const sweep = setInterval(() => purgeExpired(db).catch((err) => logger.error({ err }, 'idempotency sweep failed')), 3_600_000);
+  sweep.unref();
   return {
     server,
     db,
     files,
     gateway,
     async close() {
+      clearInterval(sweep);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
       await db.close();

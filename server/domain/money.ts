@@ -9,9 +9,3 @@ export function formatMoney(minor: number): string {
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-export function parseMoney(value: string): number {
-  const m = /^(-)?(\d+)(?:\.(\d{1,2}))?$/.exec(value);
-  if (!m) throw new Error(`not a money amount: ${value}`);
-  const minor = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
-  return m[1] ? -minor : minor;
-}

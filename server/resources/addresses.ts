@@ -24,8 +24,6 @@ export const addressRead = z.object({
   country: z.string().nullable(),
 });
 
-export const ADDRESS_LINES = Object.keys(addressRead.shape) as (keyof z.infer<typeof addressRead>)[];
-
 export const addresses = defineResource({
   name: 'addresses',
   description: 'Postal addresses of patients. Read-only: written only nested in patients (address).',

@@ -1,4 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKeys } from '../../db/schema';
+import { purgeExpired } from '../rest/idempotency';
 import { client, expectError, newClinic, startServer, uniqueName, type Clinic, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -69,5 +72,22 @@ describe('Idempotency-Key', () => {
     const created = results.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
     expect(created).toHaveLength(1);
     expect(await countByLastName(last)).toBe(1);
+  });
+});
+
+describe('retention', () => {
+  it('the sweep removes stored responses older than 24 hours and keeps the rest', async () => {
+    const db = server.app.db;
+    const acc = clinic.account.id;
+    const old = new Date(Date.now() - 25 * 3600_000).toISOString();
+    await db.db.insert(idempotencyKeys).values([
+      { account_id: acc, key: 'sweep-old', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: old },
+      { account_id: acc, key: 'sweep-new', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: new Date().toISOString() },
+    ]);
+    await purgeExpired(db);
+    const left = async (key: string) =>
+      (await db.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, acc), eq(idempotencyKeys.key, key)))).length;
+    expect(await left('sweep-old')).toBe(0);
+    expect(await left('sweep-new')).toBe(1);
   });
 });
