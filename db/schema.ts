@@ -10,3 +10,4 @@ export * from './schema/patient_logs';
 export * from './schema/clinical';
 export * from './schema/files';
 export * from './schema/care_plans';
+export * from './schema/appointments';

@@ -1,5 +1,6 @@
 /** Parses filter operands by attribute kind. Each returns the typed value or throws a 422 naming the attribute. */
 import { ApiError } from '../errors';
+import { isWallTime } from '../domain/scheduling/wall-time';
 import type { Field } from '../resources/fields';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z$/;
@@ -38,6 +39,9 @@ export function parseOperand(attribute: string, fld: Field, raw: string): string
     }
     case 'date':
       if (!isCalendarDay(raw)) throw bad('a calendar day YYYY-MM-DD');
+      return raw;
+    case 'walltime':
+      if (!isWallTime(raw)) throw bad('a clinic wall time such as 2026-01-31T09:00:00 (account timezone, no zone suffix)');
       return raw;
     case 'enum':
       if (!fld.values!.includes(raw)) throw bad(`one of ${fld.values!.join(', ')}`);

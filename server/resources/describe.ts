@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
 import type { Resource } from './define';
 import type { FieldKind } from './fields';
+import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
 import { PLANNED, RESOURCES } from './index';
 
 const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
@@ -10,6 +11,7 @@ const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
   decimal: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
   timestamp: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
   date: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
+  walltime: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
   string: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'contains', 'in', 'not-in', 'between'],
   enum: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'contains', 'in', 'not-in', 'between'],
   boolean: ['eq', 'ne', 'in', 'not-in'],
@@ -30,11 +32,27 @@ export function schemaIndex() {
     operations: operationsOf(r),
     href: `/schema/${r.name}` as string | null,
   }));
+  const searches = [{ name: 'availability', description: AVAILABILITY_DESCRIPTION, available: true, operations: ['search'], href: '/schema/availability' as string | null }];
   const planned = Object.entries(PLANNED).map(([name, description]) => ({ name, description, available: false, operations: [], href: null }));
-  return [...served, ...planned].sort((a, b) => a.name.localeCompare(b.name));
+  return [...served, ...searches, ...planned].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** GET /availability is a search, not a collection: its query parameters, response and rules. */
+function describeAvailability() {
+  return {
+    name: 'availability',
+    description: AVAILABILITY_DESCRIPTION,
+    operations: ['search'],
+    write_operations: [],
+    path: '/availability',
+    query: z.toJSONSchema(availabilityQuery, { io: 'input', unrepresentable: 'any' }),
+    response: z.toJSONSchema(availabilityOutput, { unrepresentable: 'any' }),
+    rules: AVAILABILITY_RULES,
+  };
 }
 
 export function describeResource(name: string) {
+  if (name === 'availability') return describeAvailability();
   const r = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
   if (!r) return undefined;
   const attributes = Object.fromEntries(

@@ -4,9 +4,12 @@
  * From these the read schema, the write schemas, the list engine, /schema, OpenAPI and MCP are derived.
  */
 import { z } from 'zod';
+import { isWallTime } from '../domain/scheduling/wall-time';
 import { metadataInput, metadataRead } from './metadata';
 
-export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'enum' | 'decimal' | 'object' | 'array' | 'metadata';
+const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account timezone, with no zone suffix';
+
+export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'object' | 'array' | 'metadata';
 
 export interface Field {
   kind: FieldKind;
@@ -61,6 +64,9 @@ export const f = {
   boolean: (opts: Opts = {}) => field('boolean', z.boolean(), opts, z.boolean()),
   timestamp: (opts: Opts = {}) => field('timestamp', z.string().describe('UTC timestamp, ISO 8601 ending in Z'), opts, z.iso.datetime()),
   date: (opts: Opts = {}) => field('date', z.iso.date(), opts, z.iso.date()),
+  /** Clinic wall time in the account timezone (GET /me); a zone suffix is refused. */
+  wallTime: (opts: Opts = {}) =>
+    field('walltime', z.string().describe(WALL_TIME_RULE), opts, z.string().refine(isWallTime, `must be ${WALL_TIME_RULE}`)),
   enum: <T extends readonly [string, ...string[]]>(values: T, opts: Opts = {}) =>
     field('enum', z.enum(values), { ...opts, values }, z.enum(values)),
   decimal: (opts: Opts = {}) =>

@@ -1,4 +1,5 @@
 import { addresses } from './addresses';
+import { appointments } from './appointments';
 import { appointmentTypes } from './appointment_types';
 import { billableItems } from './billable_items';
 import type { Resource } from './define';
@@ -25,6 +26,7 @@ import { patientTags } from './patient_tags';
 export const RESOURCES: Record<string, Resource> = Object.fromEntries(
   [
     addresses,
+    appointments,
     appointmentTypes,
     billableItems,
     carePlans,
@@ -53,8 +55,6 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
  * unavailable so integrators see the whole surface; they disappear from here as they are built.
  */
 export const PLANNED: Record<string, string> = {
-  appointments: 'Appointments in practitioner diaries',
-  availability: 'Free bookable slots for a location and appointment type',
   invoices: 'Invoices',
   line_items: 'Invoice line items',
   payments: 'Payments',

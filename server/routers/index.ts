@@ -1,5 +1,7 @@
 import { RESOURCES } from '../resources';
 import { router } from '../trpc';
+import { appointmentsRouter } from './appointments';
+import { availabilityRouter } from './availability';
 import { carePlansRouter } from './care-plans';
 import { filesRouter } from './files';
 import { metaRouter } from './meta';
@@ -10,6 +12,7 @@ import { readProcedures } from './read';
 
 /** Resources served with their own router: writes, or reads with embedded data. */
 const OWN = {
+  appointments: appointmentsRouter,
   patients: patientsRouter,
   patient_tags: patientTagsRouter,
   patient_logs: patientLogsRouter,
@@ -24,6 +27,7 @@ const READ_ONLY = Object.values(RESOURCES).filter((r) => !(r.name in OWN));
 
 export const appRouter = router({
   meta: metaRouter,
+  availability: availabilityRouter,
   ...OWN,
   ...Object.fromEntries(READ_ONLY.map((r) => [r.name, router(readProcedures(r))])),
 });

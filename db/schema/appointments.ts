@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { bool, index, int, table, tenantColumns, text, timestamp } from '../dialect';
+
+export const APPOINTMENT_STATUSES = ['booked', 'arrived', 'missed', 'cancelled'] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+/**
+ * Appointments in practitioner diaries. Times are kept twice: as the clinic wall time the API speaks
+ * (`starts_at`, text, sorts as written) and as UTC instants (`starts_utc`) for overlap checks, which
+ * must be right across DST changes. Deleted appointments are kept (audit) but no longer returned.
+ */
+export const appointments = table(
+  'appointments',
+  {
+    ...tenantColumns(),
+    patient_id: int().notNull(),
+    practitioner_id: int().notNull(),
+    location_id: int().notNull(),
+    appointment_type_id: int().notNull(),
+    resource_id: int(),
+    starts_at: text().notNull(),
+    ends_at: text().notNull(),
+    starts_utc: timestamp().notNull(),
+    ends_utc: timestamp().notNull(),
+    status: text<AppointmentStatus>().notNull(),
+    notes: text(),
+    allow_clash: bool().notNull(),
+    group_master_id: int(),
+    cancellation_reason: text(),
+    cancelled_at: timestamp(),
+    arrived_at: timestamp(),
+    created_by: text(),
+    deleted_at: timestamp(),
+  },
+  (t) => {
+    const live = sql.raw('deleted_at IS NULL');
+    const on = (name: string, ...cols: Parameters<ReturnType<typeof index>['on']>) => index(name).on(...cols).where(live);
+    return [
+      on('appointments_account_id_idx', t.account_id, t.id),
+      // The diary checks: a practitioner's (or a resource's) appointments overlapping a time range.
+      on('appointments_practitioner_time_idx', t.account_id, t.practitioner_id, t.starts_utc),
+      on('appointments_resource_time_idx', t.account_id, t.resource_id, t.starts_utc),
+      on('appointments_starts_at_idx', t.account_id, t.starts_at, t.id),
+      on('appointments_patient_idx', t.account_id, t.patient_id, t.starts_at, t.id),
+      on('appointments_location_idx', t.account_id, t.location_id, t.starts_at, t.id),
+      on('appointments_type_idx', t.account_id, t.appointment_type_id, t.id),
+      on('appointments_status_idx', t.account_id, t.status, t.id),
+      on('appointments_created_at_idx', t.account_id, t.created_at, t.id),
+      on('appointments_updated_at_idx', t.account_id, t.updated_at, t.id),
+    ];
+  },
+);

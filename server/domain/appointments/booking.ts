@@ -1,0 +1,108 @@
+/**
+ * What makes a booking acceptable: its references, its times, and a free diary. Runs inside the
+ * write's transaction, after `lockDiaries`, so the check and the insert are one atomic step.
+ *
+ * Never double-booking: on SQLite every write transaction starts with BEGIN IMMEDIATE and so runs
+ * alone. On PostgreSQL, bookings of a location and of a practitioner take row locks on those records
+ * (SELECT ... FOR UPDATE, locations then practitioners, each in id order so two writers never wait on
+ * each other in a cycle); a concurrent booking of the same diary waits, then sees the first one.
+ */
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { isPg } from '../../../db/dialect';
+import { locations, practitioners } from '../../../db/schema';
+import { ApiError, invalid } from '../../errors';
+import { activeResources, assertResourceUsable, loadAppointmentType, loadLocation, loadPractitioner, offers, type AppointmentType } from '../scheduling/calendar';
+import { loadDiary, MAX_APPOINTMENT_MS } from '../scheduling/diary';
+import { place } from '../scheduling/placement';
+import type { ZoneClock } from '../scheduling/wall-time';
+
+export async function lockDiaries(tx: Db, accountId: number, locationIds: number[], practitionerIds: number[]): Promise<void> {
+  if (!isPg) return;
+  const sorted = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
+  await tx.select({ id: locations.id }).from(locations).where(and(eq(locations.account_id, accountId), inArray(locations.id, sorted(locationIds)))).orderBy(asc(locations.id)).for('update');
+  await tx.select({ id: practitioners.id }).from(practitioners).where(and(eq(practitioners.account_id, accountId), inArray(practitioners.id, sorted(practitionerIds)))).orderBy(asc(practitioners.id)).for('update');
+}
+
+export interface Slot {
+  practitioner_id: number;
+  location_id: number;
+  appointment_type_id: number;
+  starts_at: string;
+  ends_at?: string | null;
+  resource_id?: number | null;
+}
+
+export interface ResolvedSlot {
+  type: AppointmentType;
+  start: number;
+  end: number;
+  starts_at: string;
+  ends_at: string;
+}
+
+/** Checks the references and times of a slot; the end defaults to the start plus `defaultMs`. */
+export async function resolveSlot(tx: Db, clock: ZoneClock, accountId: number, s: Slot, defaultMs?: number): Promise<ResolvedSlot> {
+  await loadLocation(tx, accountId, s.location_id);
+  const practitioner = await loadPractitioner(tx, accountId, s.practitioner_id);
+  const type = await loadAppointmentType(tx, accountId, s.appointment_type_id);
+  if (!type.active) throw invalid('appointment_type_id', 'is not active', 'invalid_input');
+  if (!offers(practitioner, s.location_id, type.id)) {
+    throw invalid('practitioner_id', 'does not offer this appointment type at this location (or is inactive)', 'invalid_input');
+  }
+  if (s.resource_id != null) await assertResourceUsable(tx, accountId, s.resource_id, s.location_id);
+  const start = clock.toUtc(s.starts_at);
+  if (start == null) throw invalid('starts_at', `does not exist in ${clock.name}: the clocks go forward over it`);
+  let end = start + (defaultMs ?? type.duration_minutes * 60_000);
+  if (s.ends_at != null) {
+    const e = clock.toUtc(s.ends_at);
+    if (e == null) throw invalid('ends_at', `does not exist in ${clock.name}: the clocks go forward over it`);
+    end = e;
+  }
+  if (end <= start) throw invalid('ends_at', 'must be after starts_at');
+  if (end - start > MAX_APPOINTMENT_MS) throw invalid('ends_at', 'must be at most 24 hours after starts_at');
+  return { type, start, end, starts_at: clock.toWall(start), ends_at: clock.toWall(end) };
+}
+
+export interface DiaryCheck {
+  practitionerId: number;
+  locationId: number;
+  slot: ResolvedSlot;
+  resourceId: number | null;
+  allowClash: boolean;
+  /** The appointment being moved or reinstated: its own time is not a clash. */
+  excludeId?: number;
+}
+
+/**
+ * Refuses a slot the diary cannot take (409 slot_unavailable, or group_full) and returns the resource
+ * and group session the booking goes into. `allow_clash` skips the diary, not the references.
+ */
+export async function checkDiary(tx: Db, clock: ZoneClock, accountId: number, c: DiaryCheck): Promise<{ resourceId: number | null; sessionId: number | null }> {
+  const { type, start, end } = c.slot;
+  const resources = c.resourceId != null ? [c.resourceId] : type.requires_resource ? await activeResources(tx, accountId, c.locationId) : [];
+  if (c.allowClash) {
+    if (type.requires_resource && c.resourceId == null && !resources.length) throw invalid('resource_id', 'no active resource at this location', 'resource_unavailable');
+    return { resourceId: c.resourceId ?? (type.requires_resource ? resources[0] : null), sessionId: null };
+  }
+  const diary = await loadDiary(tx, clock, {
+    accountId,
+    locationId: c.locationId,
+    practitionerIds: [c.practitionerId],
+    resourceIds: resources,
+    from: clock.toWall(start).slice(0, 10),
+    to: clock.toWall(end - 1).slice(0, 10),
+    excludeAppointmentId: c.excludeId,
+  });
+  const window = diary.workingTime(c.practitionerId, c.locationId, false).find((w) => w.start <= start && end <= w.end);
+  if (!window) {
+    throw new ApiError('slot_unavailable', 'The practitioner is not working at this location then (outside working hours, or in a break, blockout or closure); allow_clash: true overbooks');
+  }
+  const placed = place(diary, { id: type.id, maxAttendees: type.max_attendees, requiresResource: type.requires_resource }, { practitionerId: c.practitionerId, start, end, windowResourceId: window.resourceId }, resources, c.resourceId);
+  if (placed.ok) return { resourceId: placed.resourceId, sessionId: placed.sessionId };
+  if (placed.reason === 'group_full') throw new ApiError('group_full', 'This group session has no places left');
+  throw new ApiError(
+    'slot_unavailable',
+    placed.reason === 'resource_busy' ? 'No suitable resource is free at that time; allow_clash: true overbooks' : 'The practitioner already has an appointment at that time; allow_clash: true overbooks',
+  );
+}

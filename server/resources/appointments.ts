@@ -1,0 +1,76 @@
+import { isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import * as t from '../../db/schema';
+import { fromDbJson, isPg } from '../../db/dialect';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+
+const embeddedPatient = z.object({
+  id: z.number().int(),
+  first_name: z.string(),
+  last_name: z.string(),
+  preferred_name: z.string().nullable(),
+  name: z.string().describe('Display name: preferred name (else first name), then last name'),
+});
+
+// The patient, selected with the appointment in the same statement (JSON built by the database).
+const PATIENT = isPg
+  ? sql`(SELECT json_build_object('id', p.id, 'first_name', p.first_name, 'last_name', p.last_name, 'preferred_name', p.preferred_name)
+      FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id")`
+  : sql`(SELECT json_object('id', p.id, 'first_name', p.first_name, 'last_name', p.last_name, 'preferred_name', p.preferred_name)
+      FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id")`;
+
+type Embedded = Omit<z.infer<typeof embeddedPatient>, 'name'>;
+
+const wallTime = { filterable: true, sortable: true } as const;
+
+export const appointments = defineResource({
+  name: 'appointments',
+  description:
+    'Appointments in practitioner diaries. Times are clinic wall times in the account timezone. status: booked → arrived | missed | cancelled; ' +
+    'POST /appointments/{id}/cancel, /arrive, /miss, /reinstate move it; PATCH reschedules. DELETE removes it.',
+  table: t.appointments,
+  scope: (table) => isNull((table as typeof t.appointments).deleted_at),
+  extraColumns: () => ({ patient: PATIENT }),
+  compute: (row) => {
+    const p = fromDbJson<Embedded | null>(row.patient);
+    return { patient: p && { ...p, name: `${p.preferred_name || p.first_name} ${p.last_name}` } };
+  },
+  write: ['create', 'update', 'delete'],
+  deleteSemantics: 'removes the appointment: 404 afterwards, listed in deleted_entities',
+  rules: {
+    create: [
+      'patient_id, practitioner_id, location_id, appointment_type_id must exist (422 patient_not_found, practitioner_not_found, location_not_found, appointment_type_not_found)',
+      'the practitioner must offer the appointment type at the location, and the type must be active (422 invalid_input)',
+      'resource_id must be an active resource at the location (422 resource_unavailable); a type that requires a resource gets the first free one when none is named',
+      'ends_at defaults to starts_at + the type duration; it must be after starts_at and at most 24 hours later (422)',
+      'the range must lie in working time and clash with no other booking of the practitioner or the resource (409 slot_unavailable) unless allow_clash is true',
+      'a group type joins the session already running at that time (or the one named by group_master_id) while it has places (409 group_full)',
+    ],
+    update: [
+      'changing starts_at, ends_at, practitioner_id, location_id, appointment_type_id or resource_id reschedules: only a booked appointment, and the diary is checked again (409 slot_unavailable unless allow_clash)',
+      'notes, patient_id and metadata can change in any status; group_master_id is set only when booking',
+    ],
+  },
+  fields: {
+    id: f.id(),
+    patient_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
+    practitioner_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
+    location_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
+    appointment_type_id: f.ref({ filterable: true, write: 'required' }),
+    resource_id: f.ref({ nullable: true, filterable: true, write: 'optional', description: 'Room, table or bench (GET /resources)' }),
+    starts_at: f.wallTime({ ...wallTime, write: 'required' }),
+    ends_at: f.wallTime({ ...wallTime, write: 'optional', description: 'Defaults to starts_at plus the appointment type duration' }),
+    starts_at_utc: f.timestamp({ column: 'starts_utc', description: 'The start as a UTC instant (unambiguous across DST changes)' }),
+    ends_at_utc: f.timestamp({ column: 'ends_utc', description: 'The end as a UTC instant' }),
+    status: f.enum(t.APPOINTMENT_STATUSES, { filterable: true, description: 'booked, arrived, missed or cancelled; changed by the lifecycle actions only' }),
+    notes: f.string({ nullable: true, write: 'optional', input: z.string().max(10_000).nullable() }),
+    allow_clash: f.boolean({ write: 'optional', description: 'Booked as a deliberate overbooking: the diary check was skipped' }),
+    group_master_id: f.ref({ nullable: true, filterable: true, write: 'optional', description: 'The first booking of the group session this one joined' }),
+    cancellation_reason: f.string({ nullable: true, description: 'Reason given when cancelled' }),
+    cancelled_at: f.timestamp({ nullable: true, filterable: true }),
+    arrived_at: f.timestamp({ nullable: true }),
+    patient: f.object(embeddedPatient.nullable(), { column: false }),
+    ...standardFields(),
+  },
+});

@@ -1,0 +1,21 @@
+import { findAvailability } from '../domain/scheduling/availability';
+import { AVAILABILITY_DESCRIPTION, availabilityOutput, availabilityQuery } from '../resources/availability';
+import { documentOutput, procedure, router } from '../trpc';
+
+export const availabilityRouter = router({
+  search: documentOutput(
+    procedure
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/availability',
+          tags: ['availability'],
+          summary: 'Free bookable slots',
+          description: AVAILABILITY_DESCRIPTION,
+        },
+      })
+      .input(availabilityQuery)
+      .query(({ ctx, input }) => findAvailability(ctx.db.db, ctx.account, input)),
+    availabilityOutput,
+  ),
+});

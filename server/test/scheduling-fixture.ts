@@ -1,0 +1,101 @@
+/**
+ * A small, fixed calendar for the scheduling tests (the demo seed's dates move with today). Inserted
+ * straight into the database: these resources are read-only through the API.
+ */
+import { appointmentTypes, locations, practitionerAvailabilities, practitioners, resources } from '../../db/schema';
+import type { Clinic, TestServer } from './helpers';
+
+type Avail = typeof practitionerAvailabilities.$inferInsert;
+
+export async function calendarFixture(server: TestServer, clinic: Clinic) {
+  const db = server.app.db.db;
+  const now = new Date().toISOString();
+  const base = { account_id: clinic.account.id, metadata: {}, created_at: now, updated_at: now };
+  const ids = async (q: Promise<{ id: number }[]>) => (await q).map((r) => r.id);
+
+  const [siteA, siteB] = await ids(
+    db
+      .insert(locations)
+      .values([
+        { ...base, name: 'Site A', online_booking: true },
+        { ...base, name: 'Site B', online_booking: false },
+      ])
+      .returning({ id: locations.id }),
+  );
+  const type = (name: string, duration_minutes: number, extra: Partial<typeof appointmentTypes.$inferInsert> = {}) => ({
+    ...base,
+    name,
+    duration_minutes,
+    online_booking: true,
+    active: true,
+    requires_resource: false,
+    ...extra,
+  });
+  const [followUp, assessment, massage, pilates, retired, phoneOnly, unassigned] = await ids(
+    db
+      .insert(appointmentTypes)
+      .values([
+        type('Follow-up', 30),
+        type('Assessment', 60),
+        type('Massage', 45, { requires_resource: true }),
+        type('Pilates', 60, { max_attendees: 2 }),
+        type('Retired', 30, { active: false }),
+        type('Phone only', 30, { online_booking: false }),
+        type('Nobody offers this', 30),
+      ])
+      .returning({ id: appointmentTypes.id }),
+  );
+  const allTypes = [followUp, assessment, massage, pilates, retired, phoneOnly];
+  const person = (first_name: string, extra: Partial<typeof practitioners.$inferInsert>) => ({
+    ...base,
+    first_name,
+    last_name: 'Test',
+    active: true,
+    online_booking: true,
+    location_ids: [siteA],
+    appointment_type_ids: allTypes,
+    ...extra,
+  });
+  const [p1, p2, p3, p4] = await ids(
+    db
+      .insert(practitioners)
+      .values([
+        person('One', {}),
+        person('Two', { online_booking: false, location_ids: [siteA, siteB], appointment_type_ids: [followUp, assessment] }),
+        person('Three', { active: false, appointment_type_ids: [followUp] }),
+        person('Four', { appointment_type_ids: [] }),
+      ])
+      .returning({ id: practitioners.id }),
+  );
+  const resource = (name: string, location_id: number, sort_order: number, status: 'active' | 'inactive' = 'active') => ({ ...base, name, location_id, sort_order, status, locked: false });
+  const [tableA, tableB, closedRoom, roomB] = await ids(
+    db
+      .insert(resources)
+      .values([resource('Table A', siteA, 1), resource('Table B', siteA, 2), resource('Closed room', siteA, 3, 'inactive'), resource('Room B', siteB, 1)])
+      .returning({ id: resources.id }),
+  );
+
+  const rows: Avail[] = [];
+  const weekly = (practitioner_id: number | null, location_id: number, days: number[], type: Avail['type'], starts_at: string, ends_at: string, extra: Partial<Avail> = {}) =>
+    days.forEach((d) => rows.push({ ...base, practitioner_id, location_id, day: String(d), type, starts_at, ends_at, online_booking: type === 'open', ...extra }));
+  const dated = (practitioner_id: number | null, location_id: number, type: Avail['type'], starts_at: string, ends_at: string, extra: Partial<Avail> = {}) =>
+    rows.push({ ...base, practitioner_id, location_id, day: null, type, starts_at, ends_at, online_booking: false, ...extra });
+  weekly(p1, siteA, [1, 2, 3, 4, 5], 'open', '09:00', '17:00');
+  weekly(p1, siteA, [1, 2, 3, 4, 5], 'break', '12:00', '13:00');
+  // Night hours on Sundays: the DST tests walk through the changed hour.
+  weekly(p1, siteA, [0], 'open', '00:00', '05:00');
+  weekly(p2, siteA, [1, 3], 'open', '09:00', '12:00', { online_booking: false });
+  // A guide over the morning: it must neither open nor close time.
+  weekly(p1, siteA, [1], 'appt_guide', '09:00', '11:00', { online_booking: true });
+  dated(p1, siteA, 'blockout', '2027-01-12T10:00:00', '2027-01-12T11:00:00');
+  dated(null, siteA, 'closed', '2027-01-13T00:00:00', '2027-01-13T23:59:00', { span_all_columns: true });
+  dated(p1, siteA, 'blockout', '2027-01-14T09:00:00', '2027-01-14T17:00:00', { resource_id: tableA });
+  dated(p1, siteA, 'blockout', '2027-01-15T14:00:00', '2027-01-15T17:00:00', { resource_id: tableA, span_all_columns: true });
+  dated(p1, siteA, 'custom_availability', '2027-01-16T10:00:00', '2027-01-16T12:00:00', { online_booking: true });
+  dated(p1, siteA, 'custom_availability', '2027-01-17T10:00:00', '2027-01-17T11:00:00', { online_booking: false });
+  await db.insert(practitionerAvailabilities).values(rows);
+
+  return { siteA, siteB, followUp, assessment, massage, pilates, retired, phoneOnly, unassigned, p1, p2, p3, p4, tableA, tableB, closedRoom, roomB };
+}
+
+export type Calendar = Awaited<ReturnType<typeof calendarFixture>>;
