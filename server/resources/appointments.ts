@@ -2,7 +2,7 @@ import { isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson, isPg } from '../../db/dialect';
-import { defineResource } from './define';
+import { defineResource, type ResourceAction } from './define';
 import { f, standardFields } from './fields';
 
 const embeddedPatient = z.object({
@@ -22,6 +22,30 @@ const PATIENT = isPg
 
 type Embedded = Omit<z.infer<typeof embeddedPatient>, 'name'>;
 
+/** The lifecycle actions, POST /appointments/{id}/{action} (docs/decisions.md, "Appointment states"). */
+export const APPOINTMENT_ACTIONS: Record<'cancel' | 'arrive' | 'miss' | 'reinstate', ResourceAction> = {
+  cancel: {
+    summary: 'Cancel an appointment',
+    description: 'booked → cancelled; the slot becomes free. 409 appointment_rule from any other status.',
+    input: z.strictObject({ reason: z.string().max(500).nullable().optional().describe('Why it was cancelled') }),
+  },
+  arrive: {
+    summary: 'Mark the patient arrived',
+    description: 'booked → arrived, from the day of the appointment. Final: an arrival cannot be undone.',
+    input: z.strictObject({}),
+  },
+  miss: {
+    summary: 'Mark the appointment missed (did not arrive)',
+    description: 'booked → missed, once it has started. 409 appointment_rule for an arrived patient.',
+    input: z.strictObject({}),
+  },
+  reinstate: {
+    summary: 'Reinstate a cancelled or missed appointment',
+    description: 'cancelled | missed → booked, only if the slot is still free (409 slot_unavailable).',
+    input: z.strictObject({}),
+  },
+};
+
 const wallTime = { filterable: true, sortable: true } as const;
 
 export const appointments = defineResource({
@@ -37,6 +61,7 @@ export const appointments = defineResource({
     return { patient: p && { ...p, name: `${p.preferred_name || p.first_name} ${p.last_name}` } };
   },
   write: ['create', 'update', 'delete'],
+  actions: APPOINTMENT_ACTIONS,
   deleteSemantics: 'removes the appointment: 404 afterwards, listed in deleted_entities',
   rules: {
     create: [

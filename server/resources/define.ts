@@ -7,6 +7,12 @@ export type WriteOperation = 'create' | 'update' | 'delete';
 export type Row = Record<string, unknown>;
 type AnyTable = PgTable & { id: PgColumn; account_id: PgColumn };
 
+export interface ResourceAction {
+  summary: string;
+  description: string;
+  input: z.ZodObject;
+}
+
 export interface ResourceOptions<F extends Record<string, Field>> {
   name: string;
   description: string;
@@ -25,6 +31,8 @@ export interface ResourceOptions<F extends Record<string, Field>> {
   extraColumns?: () => Record<string, SQL>;
   /** Attributes computed from a stored row, for those the row does not hold as-is. */
   compute?: (row: Row) => Partial<Record<keyof F, unknown>>;
+  /** State changes served as POST /{resource}/{id}/{action}, each with its own body. */
+  actions?: Record<string, ResourceAction>;
   /** Input rules besides the per-field ones, stated in /schema (e.g. fields that go together). */
   rules?: Partial<Record<WriteOperation, string[]>>;
 }

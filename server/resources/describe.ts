@@ -86,6 +86,16 @@ export function describeResource(name: string) {
     operations: operationsOf(r),
     write_operations: r.write,
     ...(r.deleteSemantics ? { delete_semantics: r.deleteSemantics } : {}),
+    ...(r.actions
+      ? {
+          actions: Object.fromEntries(
+            Object.entries(r.actions).map(([name, a]) => [
+              name,
+              { method: 'POST', path: `/${r.name}/{id}/${name}`, summary: a.summary, description: a.description, json_schema: z.toJSONSchema(a.input, { io: 'input', unrepresentable: 'any' }) },
+            ]),
+          ),
+        }
+      : {}),
     attributes,
     filtering: {
       syntax: '?attribute=operator:value; metadata[key]=operator:value (numeric operands compare numerically)',

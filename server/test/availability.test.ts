@@ -196,3 +196,19 @@ describe('GET /availability across DST changes', () => {
     expect((await book('2027-04-05T09:00:00')).body.data.starts_at_utc).toBe('2027-04-04T23:00:00.000Z');
   });
 });
+
+describe('discovery', () => {
+  it('/schema/availability states the query parameters, the slot shape and the rules; /schema/appointments the lifecycle actions', async () => {
+    const doc = (await api.get('/schema/availability')).body.data;
+    expect(doc).toMatchObject({ name: 'availability', operations: ['search'], write_operations: [], path: '/availability' });
+    expect(Object.keys(doc.query.properties).sort()).toEqual(['appointment_type_id', 'from', 'limit', 'location_id', 'practitioner_id', 'rescheduled_appointment_id', 'to', 'visibility']);
+    expect(doc.query.required.sort()).toEqual(['appointment_type_id', 'location_id']);
+    expect(doc.rules.join(' ')).toContain('appt_guide');
+    const appts = (await api.get('/schema/appointments')).body.data;
+    expect(Object.keys(appts.actions).sort()).toEqual(['arrive', 'cancel', 'miss', 'reinstate']);
+    expect(appts.actions.cancel).toMatchObject({ method: 'POST', path: '/appointments/{id}/cancel' });
+    expect(appts.attributes.starts_at).toMatchObject({ type: 'walltime', filterable: true, sortable: true, writable: 'required' });
+    const openapi = (await api.get('/openapi.json', { key: null })).body;
+    expect(Object.keys(openapi.paths)).toEqual(expect.arrayContaining(['/availability', '/appointments', '/appointments/{id}', '/appointments/{id}/reinstate']));
+  });
+});

@@ -89,6 +89,14 @@ describe('one declaration drives every surface', () => {
     for (const r of index) {
       const described = (await api.get(`/schema/${r.name}`)).body.data;
       const methods = (path: string) => Object.keys(doc.paths[path] ?? {}).sort();
+      if (described.operations.includes('search')) {
+        // A search (availability) is one GET at its own path.
+        expect({ resource: r.name, methods: methods(described.path) }).toEqual({ resource: r.name, methods: ['get'] });
+        continue;
+      }
+      for (const [name, action] of Object.entries<{ path: string }>(described.actions ?? {})) {
+        expect({ resource: r.name, action: name, methods: methods(action.path) }).toEqual({ resource: r.name, action: name, methods: ['post'] });
+      }
       const collection = [...(described.operations.includes('list') ? ['get'] : []), ...(described.write_operations.includes('create') ? ['post'] : [])];
       const member = [
         ...(described.write_operations.includes('delete') ? ['delete'] : []),
