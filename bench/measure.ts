@@ -132,3 +132,36 @@ export async function sequential(t: Target, urlPath: string, opts: { count: numb
   const total = times.reduce((a, b) => a + b, 0);
   return { requests: times.length, rps: (times.length * 1000) / total, p50: pct(50), p99: pct(99) };
 }
+
+/** A POST with a JSON body on a fresh connection (a storm of these must not queue behind a pool). */
+export function postJson(t: Target, urlPath: string, body: unknown): Promise<{ status: number; body: unknown; ms: number }> {
+  const payload = JSON.stringify(body);
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: t.port, method: 'POST', path: urlPath, agent: false, headers: { ...t.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          const text = Buffer.concat(chunks).toString();
+          try {
+            resolve({ status: res.statusCode!, body: JSON.parse(text), ms });
+          } catch {
+            reject(new Error(`POST ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** p50/p99 of client-side timings. */
+export function percentiles(times: number[]): { p50: number; p99: number } {
+  const sorted = [...times].sort((a, b) => a - b);
+  const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return { p50: pct(50), p99: pct(99) };
+}

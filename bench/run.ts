@@ -5,11 +5,16 @@
  *   b. GET /patients?last_name=eq:…&sort=…      app vs baseline, 32 connections
  *   c. cursor paging: page 1 vs page 1000       app, one request at a time
  *   d. GET /patients?first_name=contains:…      app, 1 and 32 connections
- * BENCH_SECONDS (default 10) sets the length of each load run. Any non-2xx response fails the run.
+ *   e. GET /availability over 31 days            app, 8 connections (10 practitioners, 5,000 booked)
+ *   f. booking storm                             200 concurrent POST /appointments at 50 slots
+ * BENCH_SECONDS (default 10) sets the length of each load run; BENCH_ONLY=e,f runs only those scenarios
+ * (and does not rewrite the results). Any non-2xx response fails the run.
  */
 import path from 'node:path';
+import { addDays } from '../server/domain/scheduling/wall-time';
 import { LAST_NAMES } from './names';
-import { getJson, getOk, load, sequential, startServer, stopServers, type Stats, type Target } from './measure';
+import { doubleBookings, DIARY_APPOINTMENTS, DIARY_DAYS, DIARY_PRACTITIONERS, prepareDiary, type DiaryData } from './diary-data';
+import { getJson, getOk, load, percentiles, postJson, sequential, startServer, stopServers, type Stats, type Target } from './measure';
 import { markdown, printTable, writeResults, type Row } from './report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -26,6 +31,9 @@ const CURSOR_PAGES = 1000;
 
 if (!(SECONDS > 0)) throw new Error(`BENCH_SECONDS must be a positive number (got ${process.env.BENCH_SECONDS})`);
 
+const ONLY = process.env.BENCH_ONLY?.split(',').map((x) => x.trim());
+const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
+
 const say = (msg: string) => console.log(`[bench] ${msg}`);
 const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
 
@@ -39,6 +47,7 @@ async function measure(label: string, t: Target, connections: number, nextPath: 
 async function main() {
   const { prepareData, BENCH_PATIENTS } = await import('./seed-data');
   const data = await prepareData(DB_FILE, { fresh: process.argv.includes('--fresh') });
+  const diary = await prepareDiary(DB_FILE);
   const serverEnv = { DATABASE_URL: DB_FILE };
   const [app, baseline] = await Promise.all([startServer('app', 'app-server.ts', serverEnv), startServer('baseline', 'baseline-server.ts', serverEnv)]);
   const headers = { host: data.host, authorization: `Bearer ${data.key}` };
@@ -46,6 +55,7 @@ async function main() {
   const baseT: Target = { port: baseline.port, headers };
   say(`app on :${app.port}, baseline on :${baseline.port}`);
 
+  const diaryT: Target = { port: app.port, headers: { host: diary.host, authorization: `Bearer ${diary.key}` } };
   const randomPatient = () => `/v3/api/patients/${data.firstId + Math.floor(Math.random() * BENCH_PATIENTS)}`;
   const listPath = `/v3/api/patients?last_name=eq:${LAST_NAME}&sort=first_name:asc&page_size=50`;
   const containsPath = `/v3/api/patients?first_name=contains:${CONTAINS}&page_size=25`;
@@ -64,57 +74,102 @@ async function main() {
 
   const rows: Row[] = [];
 
-  // a. single read
-  const oneApp = await measure('a. single read, app', appT, CONNECTIONS, randomPatient);
-  const oneBase = await measure('a. single read, baseline', baseT, CONNECTIONS, randomPatient);
-  rows.push(
-    { scenario: 'a. GET /patients/{id}', server: 'app', connections: CONNECTIONS, ...oneApp, compare: `${pct(oneApp.rps, oneBase.rps)} of baseline`, target: 'req/s >= 40% of baseline, p99 <= 20 ms', pass: oneApp.rps >= 0.4 * oneBase.rps && oneApp.p99 <= 20 },
-    { scenario: 'a. GET /patients/{id}', server: 'baseline', connections: CONNECTIONS, ...oneBase },
-  );
-
-  // b. filtered, sorted list
-  const listApp = await measure('b. list by last_name, app', appT, CONNECTIONS, () => listPath);
-  const listBase = await measure('b. list by last_name, baseline', baseT, CONNECTIONS, () => listPath);
-  rows.push(
-    { scenario: 'b. last_name=eq, sort first_name, 50', server: 'app', connections: CONNECTIONS, ...listApp, compare: `${pct(listApp.rps, listBase.rps)} of baseline` },
-    { scenario: 'b. last_name=eq, sort first_name, 50', server: 'baseline', connections: CONNECTIONS, ...listBase },
-  );
-
-  // c. cursor paging: walk links.next to page 1000, then time page 1 against page 1000.
-  const firstPage = '/v3/api/patients?cursor=&page_size=50&sort=last_name:asc';
-  let pagePath = firstPage;
-  const walkStarted = Date.now();
-  say(`c. following links.next to page ${CURSOR_PAGES}`);
-  for (let page = 1; page < CURSOR_PAGES; page++) {
-    const body = await getOk<{ links: { next: string | null } }>(appT, pagePath);
-    if (!body.links.next) throw new Error(`cursor paging ended at page ${page}`);
-    const next = new URL(body.links.next);
-    pagePath = next.pathname + next.search;
-    if (page % 250 === 0) say(`   page ${page}, ${((Date.now() - walkStarted) / 1000).toFixed(1)} s`);
+  if (runs('a')) {
+    // a. single read
+    const oneApp = await measure('a. single read, app', appT, CONNECTIONS, randomPatient);
+    const oneBase = await measure('a. single read, baseline', baseT, CONNECTIONS, randomPatient);
+    rows.push(
+      { scenario: 'a. GET /patients/{id}', server: 'app', connections: CONNECTIONS, ...oneApp, compare: `${pct(oneApp.rps, oneBase.rps)} of baseline`, target: 'req/s >= 40% of baseline, p99 <= 20 ms', pass: oneApp.rps >= 0.4 * oneBase.rps && oneApp.p99 <= 20 },
+      { scenario: 'a. GET /patients/{id}', server: 'baseline', connections: CONNECTIONS, ...oneBase },
+    );
   }
-  const lastPage = await getOk<{ data: unknown[] }>(appT, pagePath);
-  if (lastPage.data.length !== 50) throw new Error(`page ${CURSOR_PAGES} has ${lastPage.data.length} rows`);
-  for (let i = 0; i < 10; i++) await Promise.all([getOk(appT, firstPage), getOk(appT, pagePath)]);
-  const page1 = await sequential(appT, firstPage, { count: 200, seconds: SECONDS });
-  const page1000 = await sequential(appT, pagePath, { count: 200, seconds: SECONDS });
-  const ratio = page1000.p50 / page1.p50;
-  rows.push(
-    { scenario: 'c. cursor page 1 (sort last_name)', server: 'app', connections: 1, ...page1 },
-    { scenario: `c. cursor page ${CURSOR_PAGES}`, server: 'app', connections: 1, ...page1000, compare: `p50 ${ratio.toFixed(2)}x page 1`, target: 'p50 within 2x of page 1', pass: ratio <= 2 },
-  );
 
-  // d. substring search through the trigram index: unloaded latency, then under load.
-  say(`d. contains, 1 connection, up to 200 requests / ${SECONDS} s`);
-  for (let i = 0; i < 5; i++) await getOk(appT, containsPath);
-  const containsOne = await sequential(appT, containsPath, { count: 200, seconds: SECONDS });
-  const containsLoad = await measure('d. contains', appT, CONNECTIONS, () => containsPath);
-  const scenarioD = `d. first_name=contains:${CONTAINS}, 25`;
-  rows.push(
-    { scenario: scenarioD, server: 'app', connections: 1, ...containsOne, compare: `${contains.meta.total} matches`, target: 'p50 <= 50 ms', pass: containsOne.p50 <= 50 },
-    // Under 32 concurrent searches the latency is queueing behind each other (p50 ≈ 32 / req/s): shown
-    // for throughput, judged by the one-connection row.
-    { scenario: scenarioD, server: 'app', connections: CONNECTIONS, ...containsLoad, compare: 'throughput under load' },
-  );
+  if (runs('b')) {
+    // b. filtered, sorted list
+    const listApp = await measure('b. list by last_name, app', appT, CONNECTIONS, () => listPath);
+    const listBase = await measure('b. list by last_name, baseline', baseT, CONNECTIONS, () => listPath);
+    rows.push(
+      { scenario: 'b. last_name=eq, sort first_name, 50', server: 'app', connections: CONNECTIONS, ...listApp, compare: `${pct(listApp.rps, listBase.rps)} of baseline` },
+      { scenario: 'b. last_name=eq, sort first_name, 50', server: 'baseline', connections: CONNECTIONS, ...listBase },
+    );
+  }
+
+  if (runs('c')) {
+    // c. cursor paging: walk links.next to page 1000, then time page 1 against page 1000.
+    const firstPage = '/v3/api/patients?cursor=&page_size=50&sort=last_name:asc';
+    let pagePath = firstPage;
+    const walkStarted = Date.now();
+    say(`c. following links.next to page ${CURSOR_PAGES}`);
+    for (let page = 1; page < CURSOR_PAGES; page++) {
+      const body = await getOk<{ links: { next: string | null } }>(appT, pagePath);
+      if (!body.links.next) throw new Error(`cursor paging ended at page ${page}`);
+      const next = new URL(body.links.next);
+      pagePath = next.pathname + next.search;
+      if (page % 250 === 0) say(`   page ${page}, ${((Date.now() - walkStarted) / 1000).toFixed(1)} s`);
+    }
+    const lastPage = await getOk<{ data: unknown[] }>(appT, pagePath);
+    if (lastPage.data.length !== 50) throw new Error(`page ${CURSOR_PAGES} has ${lastPage.data.length} rows`);
+    for (let i = 0; i < 10; i++) await Promise.all([getOk(appT, firstPage), getOk(appT, pagePath)]);
+    const page1 = await sequential(appT, firstPage, { count: 200, seconds: SECONDS });
+    const page1000 = await sequential(appT, pagePath, { count: 200, seconds: SECONDS });
+    const ratio = page1000.p50 / page1.p50;
+    rows.push(
+      { scenario: 'c. cursor page 1 (sort last_name)', server: 'app', connections: 1, ...page1 },
+      { scenario: `c. cursor page ${CURSOR_PAGES}`, server: 'app', connections: 1, ...page1000, compare: `p50 ${ratio.toFixed(2)}x page 1`, target: 'p50 within 2x of page 1', pass: ratio <= 2 },
+    );
+  }
+
+  if (runs('d')) {
+    // d. substring search through the trigram index: unloaded latency, then under load.
+    say(`d. contains, 1 connection, up to 200 requests / ${SECONDS} s`);
+    for (let i = 0; i < 5; i++) await getOk(appT, containsPath);
+    const containsOne = await sequential(appT, containsPath, { count: 200, seconds: SECONDS });
+    const containsLoad = await measure('d. contains', appT, CONNECTIONS, () => containsPath);
+    const scenarioD = `d. first_name=contains:${CONTAINS}, 25`;
+    rows.push(
+      { scenario: scenarioD, server: 'app', connections: 1, ...containsOne, compare: `${contains.meta.total} matches`, target: 'p50 <= 50 ms', pass: containsOne.p50 <= 50 },
+      // Under 32 concurrent searches the latency is queueing behind each other (p50 ≈ 32 / req/s): shown
+      // for throughput, judged by the one-connection row.
+      { scenario: scenarioD, server: 'app', connections: CONNECTIONS, ...containsLoad, compare: 'throughput under load' },
+    );
+  }
+
+  if (runs('e')) {
+    // e. availability search over a busy month
+    const availPath = `/v3/api/availability?location_id=${diary.locationId}&appointment_type_id=${diary.typeId}&from=${diary.from}&to=${diary.to}`;
+    const avail = await getOk<{ data: unknown[]; meta: { total: number } }>(diaryT, availPath);
+    if (avail.meta.total !== diary.expectedFree || avail.data.length !== diary.expectedFree) {
+      throw new Error(`${availPath}: ${avail.data.length} slots (total ${avail.meta.total}), expected ${diary.expectedFree}`);
+    }
+    const availStats = await measure('e. availability', diaryT, 8, () => availPath);
+    rows.push({
+      scenario: `e. GET /availability, ${DIARY_DAYS} days, ${DIARY_PRACTITIONERS} practitioners, ${DIARY_APPOINTMENTS.toLocaleString('en')} booked`,
+      server: 'app',
+      connections: 8,
+      ...availStats,
+      compare: `${avail.meta.total} free slots`,
+      target: 'p50 <= 30 ms, p99 <= 80 ms',
+      pass: availStats.p50 <= 30 && availStats.p99 <= 80,
+    });
+    // The cost of a cache miss (the first search after any booking): each request a range not asked before.
+    const cold: number[] = [];
+    for (let i = 1; i <= 20; i++) cold.push((await getJson(diaryT, availPath.replace(`to=${diary.to}`, `to=${addDays(diary.to, -i)}`))).ms);
+    rows.push({ scenario: 'e. the same, cache miss (first search after a booking)', server: 'app', connections: 1, rps: (1000 * cold.length) / cold.reduce((a, b) => a + b, 0), ...percentiles(cold) });
+  }
+
+  if (runs('f')) {
+    // f. booking storm
+    const storm = await bookingStorm(diaryT, diary);
+    rows.push({
+      scenario: `f. booking storm: ${STORM_REQUESTS} concurrent POST /appointments at ${STORM_SLOTS} slots`,
+      server: 'app',
+      connections: STORM_REQUESTS,
+      ...storm.stats,
+      compare: `${storm.booked} booked, ${storm.refused} 409 slot_unavailable, ${storm.doubles} double bookings`,
+      target: `${STORM_SLOTS} booked, 0 double bookings`,
+      pass: storm.booked === STORM_SLOTS && storm.refused === STORM_REQUESTS - STORM_SLOTS && storm.doubles === 0,
+    });
+  }
 
   printTable(rows);
   const notes = [
@@ -123,9 +178,40 @@ async function main() {
     `At ${CONNECTIONS} connections latency is mostly queueing (p50 ≈ ${CONNECTIONS} / req/s); the 1-connection rows show the cost of one request.`,
     'Rows with 1 connection are sequential requests timed by the client (sub-millisecond); req/s there is 1 / mean latency.',
     'The baseline reads only the patient row; the app also embeds numbers, address and tags. Both hash and look up the API key (the app caches the lookup for 1 s).',
+    `e/f: account \`bench-diary\`, one location, ${DIARY_PRACTITIONERS} practitioners working Monday to Saturday 07:00-20:00 with a 30-minute lunch, ${DIARY_APPOINTMENTS.toLocaleString('en')} 30-minute appointments inside the ${DIARY_DAYS} searched days; the search returns every free slot.`,
+    `f: ${STORM_REQUESTS} POSTs sent at once on fresh connections, ${STORM_REQUESTS / STORM_SLOTS} per slot; latencies are client-side; double bookings are counted in the database afterwards.`,
   ];
+  if (ONLY) return say('BENCH_ONLY set: results not written');
   writeResults(ROOT, markdown(rows, notes));
   say('wrote bench/RESULTS.md and the README "## Benchmarks" section');
+}
+
+const STORM_REQUESTS = 200;
+const STORM_SLOTS = 50;
+
+/** 200 bookings at once, four for each of 50 slots (5 per practitioner on a day nobody has booked). */
+async function bookingStorm(t: Target, diary: DiaryData) {
+  const slots = Array.from({ length: STORM_SLOTS }, (_, i) => {
+    const practitioner = diary.practitionerIds[i % diary.practitionerIds.length];
+    const minutes = 7 * 60 + 30 * Math.floor(i / diary.practitionerIds.length);
+    const time = `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
+    return { practitioner_id: practitioner, starts_at: `${diary.stormDay}T${time}` };
+  });
+  say(`f. booking storm: ${STORM_REQUESTS} POSTs at ${STORM_SLOTS} slots on ${diary.stormDay}`);
+  const started = Date.now();
+  const results = await Promise.all(
+    Array.from({ length: STORM_REQUESTS }, (_, i) =>
+      postJson(t, '/v3/api/appointments', { patient_id: diary.patientId, location_id: diary.locationId, appointment_type_id: diary.typeId, ...slots[i % STORM_SLOTS] }),
+    ),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  const booked = results.filter((r) => r.status === 201).length;
+  const refused = results.filter((r) => r.status === 409 && (r.body as { code?: string }).code === 'slot_unavailable').length;
+  const other = results.filter((r) => r.status !== 201 && r.status !== 409);
+  if (other.length) throw new Error(`booking storm: unexpected answers ${JSON.stringify(other.slice(0, 3).map((r) => [r.status, r.body]))}`);
+  const doubles = doubleBookings(DB_FILE, diary.accountId);
+  say(`   ${booked} booked, ${refused} refused, ${doubles} double bookings, ${seconds.toFixed(2)} s`);
+  return { booked, refused, doubles, stats: { requests: STORM_REQUESTS, rps: STORM_REQUESTS / seconds, ...percentiles(results.map((r) => r.ms)) } };
 }
 
 process.on('SIGINT', () => {

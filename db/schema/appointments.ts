@@ -50,3 +50,13 @@ export const appointments = table(
     ];
   },
 );
+
+/**
+ * A counter per account, bumped in the same transaction as every appointment write. Availability
+ * results are cached per query in each process and reused while the counter has not moved, so a
+ * booking (from any process) makes its slot disappear from the very next search.
+ */
+export const diaryVersions = table('diary_versions', {
+  account_id: int().primaryKey(),
+  version: int().notNull(),
+});

@@ -9,15 +9,15 @@
  * given away meanwhile (409 slot_unavailable).
  */
 import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
 import { appointments as table, type AppointmentStatus } from '../../../db/schema';
 import { ApiError, notFound } from '../../errors';
-import { recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
 import { findRow } from '../../resources/queries';
 import { clockFor } from '../scheduling/wall-time';
-import { recorded, type WriteContext } from '../write-context';
+import type { WriteContext } from '../write-context';
 import { checkDiary, lockDiaries, resolveSlot } from './booking';
-import { readAppointment } from './write';
+import { readAppointment, recordAppointmentWrite } from './write';
 
 export type LifecycleAction = 'cancel' | 'arrive' | 'miss' | 'reinstate';
 
@@ -55,13 +55,13 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
       Object.assign(set, { status: 'booked', cancelled_at: null, cancellation_reason: null });
     }
     await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await recordWrite(tx, { ...recorded(w), entity: 'appointments', entityId: id, action: PAST[action], changes: { status: { from: before.status, to: set.status }, ...(reason ? { reason } : {}) } });
+    await recordAppointmentWrite(tx, w, id, PAST[action], { status: { from: before.status, to: set.status }, ...(reason ? { reason } : {}) });
   });
   return readAppointment(w, id);
 }
 
 /** A reinstated appointment takes its slot back only if nobody else has it (unless it was an overbooking). */
-async function assertStillFree(w: WriteContext, tx: Parameters<typeof findRow>[0], a: Record<string, unknown>) {
+async function assertStillFree(w: WriteContext, tx: Db, a: Record<string, unknown>) {
   const acc = w.account.id;
   const clock = clockFor(w.account.timezone);
   await lockDiaries(tx, acc, [a.location_id as number], [a.practitioner_id as number]);

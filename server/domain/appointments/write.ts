@@ -2,11 +2,13 @@
 import { and, eq } from 'drizzle-orm';
 import { appointments as table } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
+import type { Db } from '../../../db/client';
 import { changedFields, recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
 import { assertLivePatient } from '../references';
+import { bumpDiaryVersion } from '../scheduling/diary-version';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
 import { checkDiary, lockDiaries, resolveSlot } from './booking';
@@ -26,6 +28,12 @@ export interface BookingInput {
 }
 
 const TIMING = ['practitioner_id', 'location_id', 'appointment_type_id', 'starts_at', 'ends_at', 'resource_id'] as const;
+
+/** Every appointment write ends here: its audit entry and event, and the diary counter that expires cached searches. */
+export async function recordAppointmentWrite(tx: Db, w: WriteContext, id: number, action: string, changes: Record<string, unknown>) {
+  await recordWrite(tx, { ...recorded(w), entity: 'appointments', entityId: id, action, changes });
+  await bumpDiaryVersion(tx, w.account.id);
+}
 
 export const readAppointment = async (w: WriteContext, id: number) => appointments.toRecord(await getRow(w.db.db, appointments, w.account.id, id));
 
@@ -63,14 +71,14 @@ export async function bookAppointment(w: WriteContext, input: BookingInput) {
         updated_at: now,
       })
       .returning({ id: table.id });
-    await recordWrite(tx, { ...recorded(w), entity: 'appointments', entityId: row.id, action: 'created', changes: { ...input } });
+    await recordAppointmentWrite(tx, w, row.id, 'created', { ...input });
     return row.id;
   });
   return readAppointment(w, id);
 }
 
 /** group_master_id names a live group session: same practitioner, location, type and start. */
-async function assertJoinsSession(tx: Parameters<typeof findRow>[0], acc: number, input: BookingInput, start: number, maxAttendees: number | null) {
+async function assertJoinsSession(tx: Db, acc: number, input: BookingInput, start: number, maxAttendees: number | null) {
   const master = await findRow(tx, appointments, acc, input.group_master_id!);
   if (!master) throw invalid('group_master_id', 'is not an appointment of this account', 'invalid_input');
   if (maxAttendees == null) throw invalid('group_master_id', 'the appointment type is not a group type', 'invalid_input');
@@ -128,7 +136,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Part
     const after = (await findRow(tx, appointments, acc, id))!;
     const changes = changedFields(appointments.toRecord(before), appointments.toRecord(after));
     const rescheduled = 'starts_at' in changes || 'ends_at' in changes;
-    await recordWrite(tx, { ...recorded(w), entity: 'appointments', entityId: id, action: rescheduled ? 'rescheduled' : 'updated', changes });
+    await recordAppointmentWrite(tx, w, id, rescheduled ? 'rescheduled' : 'updated', changes);
   });
   return readAppointment(w, id);
 }
@@ -140,7 +148,7 @@ export async function deleteAppointment(w: WriteContext, id: number): Promise<vo
     if (!before) throw notFound('Appointment');
     const now = new Date().toISOString();
     await tx.update(table).set({ deleted_at: now, updated_at: now }).where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await recordWrite(tx, { ...recorded(w), entity: 'appointments', entityId: id, action: 'deleted', changes: { status: before.status } });
+    await recordAppointmentWrite(tx, w, id, 'deleted', { status: before.status });
   });
 }
 

@@ -36,8 +36,8 @@ export interface DiaryScope {
 
 export class Diary {
   readonly days: string[];
-  private readonly byPractitioner = new Map<number, Booked[]>();
-  private readonly byResource = new Map<number, Booked[]>();
+  private readonly byPractitioner = new Map<number, Bookings>();
+  private readonly byResource = new Map<number, Bookings>();
   private readonly closures = new Map<number, Interval[]>();
 
   constructor(
@@ -89,10 +89,30 @@ export interface SlotState {
   placesLeft: number | null;
 }
 
-function stateAgainst(list: Booked[] | undefined, start: number, end: number, type: SessionType, practitionerId: number): SlotState {
+/** Bookings sorted by start, with the longest one's length: an overlap search starts that far back. */
+interface Bookings {
+  items: Booked[];
+  longest: number;
+}
+
+/** Index of the first booking starting at or after `t` (binary search). */
+function firstFrom(items: Booked[], t: number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (items[mid].start < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function stateAgainst(list: Bookings | undefined, start: number, end: number, type: SessionType, practitionerId: number): SlotState {
   let attendees = 0;
   let sessionId: number | null = null;
-  for (const b of list ?? []) {
+  const items = list?.items ?? [];
+  for (let i = firstFrom(items, start - (list?.longest ?? 0)); i < items.length; i++) {
+    const b = items[i];
     if (b.start >= end) break;
     if (b.end <= start) continue;
     const sameSession = type.maxAttendees != null && b.typeId === type.id && b.start === start && b.practitionerId === practitionerId;
@@ -105,10 +125,13 @@ function stateAgainst(list: Booked[] | undefined, start: number, end: number, ty
   return { free: placesLeft > 0, inSession: attendees > 0, sessionId, placesLeft };
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V) {
+/** Appends in arrival order: the bookings come sorted by start. */
+function push<K>(map: Map<K, Bookings>, key: K, b: Booked) {
   const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+  if (list) {
+    list.items.push(b);
+    list.longest = Math.max(list.longest, b.end - b.start);
+  } else map.set(key, { items: [b], longest: b.end - b.start });
 }
 
 /** Loads the rows and bookings of a scope. Works inside a transaction (no prepared statements). */
