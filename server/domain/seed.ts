@@ -34,6 +34,7 @@ import {
 import type { Account } from '../context';
 import type { FileStore } from '../files/store';
 import { uploadFile } from './files';
+import { seedAppointments } from './seed-appointments';
 import { createPatient } from './patients/write';
 import type { WriteContext } from './write-context';
 
@@ -77,6 +78,7 @@ export async function seedAccount(db: DbHandle, account: Account, store?: FileSt
     await insertCarePlans(tx, base, account.id, patientIds, refs.tagIds[CARE_PLAN_TAG]);
   });
   if (store) await uploadSampleFiles(w, store, patientIds);
+  await seedAppointments(w, patientIds);
   return { created: true };
 }
 

@@ -110,7 +110,7 @@ describe('one declaration drives every surface', () => {
 });
 
 describe('seeded resources', () => {
-  const names = ['locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates', 'files', 'care_plans'];
+  const names = ['appointments', 'locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates', 'files', 'care_plans'];
   it.each(names)('%s: list and read one', async (name) => {
     const list = await api.get(`/${name}`);
     expect(list.status).toBe(200);
@@ -122,6 +122,13 @@ describe('seeded resources', () => {
     // A care plan's single read is a superset of its list row (phases, tracking, billing details).
     if (name === 'care_plans') expect(one.body.data).toMatchObject(first);
     else expect(one.body.data).toEqual(first);
+  });
+
+  it('the seeded diary has appointments in every status, a group class, and a resource booking', async () => {
+    const all = (await api.get('/appointments?page_size=100')).body.data as { status: string; group_master_id: number | null; resource_id: number | null }[];
+    expect(new Set(all.map((a) => a.status))).toEqual(new Set(['booked', 'arrived', 'missed', 'cancelled']));
+    expect(all.filter((a) => a.group_master_id !== null)).toHaveLength(2);
+    expect(all.some((a) => a.resource_id !== null)).toBe(true);
   });
 
   it('seeded calendar data has the shapes integrators rely on', async () => {

@@ -35,7 +35,7 @@ export async function calendarFixture(server: TestServer, clinic: Clinic) {
     db
       .insert(appointmentTypes)
       .values([
-        type('Follow-up', 30),
+        type('Follow-up', 30, { max_attendees: 1 }),
         type('Assessment', 60),
         type('Massage', 45, { requires_resource: true }),
         type('Pilates', 60, { max_attendees: 2 }),

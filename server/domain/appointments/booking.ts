@@ -12,7 +12,7 @@ import type { Db } from '../../../db/client';
 import { isPg } from '../../../db/dialect';
 import { locations, practitioners } from '../../../db/schema';
 import { ApiError, invalid } from '../../errors';
-import { activeResources, assertResourceUsable, loadAppointmentType, loadLocation, loadPractitioner, offers, type AppointmentType } from '../scheduling/calendar';
+import { activeResources, assertResourceUsable, bookable, loadAppointmentType, loadLocation, loadPractitioner, offers, type AppointmentType } from '../scheduling/calendar';
 import { loadDiary, MAX_APPOINTMENT_MS } from '../scheduling/diary';
 import { place } from '../scheduling/placement';
 import type { ZoneClock } from '../scheduling/wall-time';
@@ -98,7 +98,7 @@ export async function checkDiary(tx: Db, clock: ZoneClock, accountId: number, c:
   if (!window) {
     throw new ApiError('slot_unavailable', 'The practitioner is not working at this location then (outside working hours, or in a break, blockout or closure); allow_clash: true overbooks');
   }
-  const placed = place(diary, { id: type.id, maxAttendees: type.max_attendees, requiresResource: type.requires_resource }, { practitionerId: c.practitionerId, start, end, windowResourceId: window.resourceId }, resources, c.resourceId);
+  const placed = place(diary, bookable(type), { practitionerId: c.practitionerId, start, end, windowResourceId: window.resourceId }, resources, c.resourceId);
   if (placed.ok) return { resourceId: placed.resourceId, sessionId: placed.sessionId };
   if (placed.reason === 'group_full') throw new ApiError('group_full', 'This group session has no places left');
   throw new ApiError(

@@ -8,6 +8,7 @@ import { appointments } from '../../resources/appointments';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
 import { assertLivePatient } from '../references';
+import { bookable } from '../scheduling/calendar';
 import { bumpDiaryVersion } from '../scheduling/diary-version';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
@@ -44,7 +45,7 @@ export async function bookAppointment(w: WriteContext, input: BookingInput) {
     await assertLivePatient(tx, acc, input.patient_id);
     await lockDiaries(tx, acc, [input.location_id], [input.practitioner_id]);
     const slot = await resolveSlot(tx, clock, acc, input);
-    if (input.group_master_id != null) await assertJoinsSession(tx, acc, input, slot.start, slot.type.max_attendees);
+    if (input.group_master_id != null) await assertJoinsSession(tx, acc, input, slot.start, bookable(slot.type).maxAttendees);
     const allowClash = input.allow_clash ?? false;
     const placed = await checkDiary(tx, clock, acc, { practitionerId: input.practitioner_id, locationId: input.location_id, slot, resourceId: input.resource_id ?? null, allowClash });
     const now = new Date().toISOString();

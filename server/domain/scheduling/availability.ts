@@ -14,7 +14,7 @@ import type { Account } from '../../context';
 import { invalid } from '../../errors';
 import { appointments } from '../../resources/appointments';
 import { findRow } from '../../resources/queries';
-import { activeResources, loadAppointmentType, loadLocation, loadPractitioner, loadPractitioners, offers } from './calendar';
+import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioner, loadPractitioners, offers } from './calendar';
 import { loadDiary } from './diary';
 import { place } from './placement';
 import { diaryVersion } from './diary-version';
@@ -139,7 +139,6 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, q: Avail
   }
 
   const duration = type.duration_minutes * 60_000;
-  const bookable = { id: type.id, maxAttendees: type.max_attendees, requiresResource: type.requires_resource };
   const now = Date.now();
   const found: (Slot & { at: number })[] = [];
   for (const p of candidates) {
@@ -150,7 +149,7 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, q: Avail
       for (let start = w.start; start + duration <= w.end; start += duration) {
         if (start < now || (!steady && clock.toUtc(clock.toWall(start)) !== start)) continue;
         const end = start + duration;
-        const placed = place(diary, bookable, { practitionerId: p.id, start, end, windowResourceId: w.resourceId }, resources);
+        const placed = place(diary, bookable(type), { practitionerId: p.id, start, end, windowResourceId: w.resourceId }, resources);
         if (!placed.ok) continue;
         found.push({
           at: start,

@@ -3,6 +3,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { appointmentTypes, locations, practitioners, resources } from '../../../db/schema';
 import { invalid } from '../../errors';
+import type { BookableType } from './placement';
 
 export async function loadLocation(db: Db, accountId: number, id: number) {
   const [row] = await db
@@ -24,6 +25,13 @@ export async function loadAppointmentType(db: Db, accountId: number, id: number)
   if (!row) throw invalid('appointment_type_id', 'is not an appointment type of this account', 'appointment_type_not_found');
   return row;
 }
+
+/** How the diary sees a type: a group type (more than one place) shares its slot among attendees. */
+export const bookable = (t: AppointmentType): BookableType => ({
+  id: t.id,
+  maxAttendees: t.max_attendees != null && t.max_attendees > 1 ? t.max_attendees : null,
+  requiresResource: t.requires_resource,
+});
 
 export type Practitioner = Awaited<ReturnType<typeof loadPractitioners>>[number];
 
