@@ -139,6 +139,7 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, q: Avail
   }
 
   const duration = type.duration_minutes * 60_000;
+  const asBooked = bookable(type);
   const now = Date.now();
   const found: (Slot & { at: number })[] = [];
   for (const p of candidates) {
@@ -149,7 +150,7 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, q: Avail
       for (let start = w.start; start + duration <= w.end; start += duration) {
         if (start < now || (!steady && clock.toUtc(clock.toWall(start)) !== start)) continue;
         const end = start + duration;
-        const placed = place(diary, bookable(type), { practitionerId: p.id, start, end, windowResourceId: w.resourceId }, resources);
+        const placed = place(diary, asBooked, { practitionerId: p.id, start, end, windowResourceId: w.resourceId }, resources);
         if (!placed.ok) continue;
         found.push({
           at: start,
