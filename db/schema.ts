@@ -11,3 +11,4 @@ export * from './schema/clinical';
 export * from './schema/files';
 export * from './schema/care_plans';
 export * from './schema/appointments';
+export * from './schema/billing';

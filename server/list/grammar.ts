@@ -31,7 +31,7 @@ export interface SortKey {
 }
 
 export const RESERVED_PARAMS = new Set(['page', 'page_size', 'cursor', 'sort']);
-const ORDERED_KINDS = new Set(['integer', 'string', 'timestamp', 'date', 'walltime', 'enum', 'decimal']);
+const ORDERED_KINDS = new Set(['integer', 'string', 'timestamp', 'date', 'walltime', 'enum', 'decimal', 'money']);
 const TEXT_KINDS = new Set(['string', 'enum']);
 const METADATA_PARAM = /^metadata\[(.+)\]$/;
 

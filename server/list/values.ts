@@ -1,5 +1,6 @@
 /** Parses filter operands by attribute kind. Each returns the typed value or throws a 422 naming the attribute. */
 import { ApiError } from '../errors';
+import { MONEY_PATTERN, parseMoney } from '../domain/money';
 import { isWallTime } from '../domain/scheduling/wall-time';
 import type { Field } from '../resources/fields';
 
@@ -40,6 +41,9 @@ export function parseOperand(attribute: string, fld: Field, raw: string): string
     case 'date':
       if (!isCalendarDay(raw)) throw bad('a calendar day YYYY-MM-DD');
       return raw;
+    case 'money':
+      if (!MONEY_PATTERN.test(raw)) throw bad('an amount such as 12.50');
+      return parseMoney(raw);
     case 'walltime':
       if (!isWallTime(raw)) throw bad('a clinic wall time such as 2026-01-31T09:00:00 (account timezone, no zone suffix)');
       return raw;

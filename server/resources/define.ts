@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { formatMoney } from '../domain/money';
 import type { Field } from './fields';
 
 export type WriteOperation = 'create' | 'update' | 'delete';
@@ -69,10 +70,10 @@ export function defineResource<F extends Record<string, Field>>(opts: ResourceOp
     columns.set(k, col);
   }
   // Computed attributes are read from the row under their own name (put there by a loader) unless `compute` gives them.
-  const stored = entries.map(([k, fld]) => [k, fld.column || k] as const);
+  const stored = entries.map(([k, fld]) => [k, fld.column || k, fld.kind === 'money'] as const);
   const toRecord = (row: Row) => {
     const out: Record<string, unknown> = {};
-    for (const [k, col] of stored) out[k] = row[col] ?? null;
+    for (const [k, col, money] of stored) out[k] = row[col] == null ? null : money ? formatMoney(row[col] as number) : row[col];
     if (opts.compute) Object.assign(out, opts.compute(row));
     return out;
   };

@@ -11,6 +11,7 @@ const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
   decimal: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
   timestamp: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
   date: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
+  money: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
   walltime: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'not-in', 'between'],
   string: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'contains', 'in', 'not-in', 'between'],
   enum: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'like', 'contains', 'in', 'not-in', 'between'],

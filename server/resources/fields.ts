@@ -4,12 +4,13 @@
  * From these the read schema, the write schemas, the list engine, /schema, OpenAPI and MCP are derived.
  */
 import { z } from 'zod';
+import { MONEY_PATTERN } from '../domain/money';
 import { isWallTime } from '../domain/scheduling/wall-time';
 import { metadataInput, metadataRead } from './metadata';
 
 const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account timezone, with no zone suffix';
 
-export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'object' | 'array' | 'metadata';
+export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'money' | 'object' | 'array' | 'metadata';
 
 export interface Field {
   kind: FieldKind;
@@ -71,6 +72,17 @@ export const f = {
     field('enum', z.enum(values), { ...opts, values }, z.enum(values)),
   decimal: (opts: Opts = {}) =>
     field('decimal', z.string().describe('Decimal amount as a string, at the currency precision'), opts, z.string().regex(/^-?\d+(\.\d+)?$/)),
+  /**
+   * An amount of the account currency: stored as integer minor units in `column`, read and written as a
+   * decimal string ("12.50"), filtered with decimal operands.
+   */
+  money: (opts: Opts & { column: string }) =>
+    field(
+      'money',
+      z.string().describe('Amount in the account currency, a decimal string with two decimals'),
+      opts,
+      z.string().regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"'),
+    ),
   object: (read: z.ZodType, opts: Opts = {}) => field('object', read, opts),
   array: (read: z.ZodType, opts: Opts = {}) => field('array', read, opts),
   metadata: () =>

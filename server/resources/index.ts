@@ -13,6 +13,11 @@ import { practitioners } from './practitioners';
 import { referralSources } from './referral_sources';
 import { resources } from './resources';
 import { tags } from './tags';
+import { invoices } from './invoices';
+import { lineItems } from './line_items';
+import { paymentAllocations } from './payment_allocations';
+import { payments } from './payments';
+import { refunds } from './refunds';
 import { carePlans } from './care_plans';
 import { clinicalNotes } from './clinical_notes';
 import { deletedEntities } from './deleted_entities';
@@ -34,6 +39,8 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     deletedEntities,
     files,
     formTemplates,
+    invoices,
+    lineItems,
     locations,
     modalities,
     numbers,
@@ -41,10 +48,13 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     patientLogs,
     patientLogTags,
     patientTags,
+    paymentAllocations,
     paymentMethods,
+    payments,
     practitionerAvailabilities,
     practitioners,
     referralSources,
+    refunds,
     resources,
     tags,
   ].map((r) => [r.name, r as unknown as Resource]),
@@ -54,10 +64,4 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
  * Resources of the specification that this version does not serve yet. GET /schema lists them as
  * unavailable so integrators see the whole surface; they disappear from here as they are built.
  */
-export const PLANNED: Record<string, string> = {
-  invoices: 'Invoices',
-  line_items: 'Invoice line items',
-  payments: 'Payments',
-  refunds: 'Refunds of payments',
-  payment_allocations: 'Allocations of payments to invoices',
-};
+export const PLANNED: Record<string, string> = {};

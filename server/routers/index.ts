@@ -2,6 +2,7 @@ import { RESOURCES } from '../resources';
 import { router } from '../trpc';
 import { appointmentsRouter } from './appointments';
 import { availabilityRouter } from './availability';
+import { invoicesRouter, lineItemsRouter, paymentAllocationsRouter, paymentsRouter, refundsRouter } from './billing';
 import { carePlansRouter } from './care-plans';
 import { filesRouter } from './files';
 import { metaRouter } from './meta';
@@ -20,6 +21,11 @@ const OWN = {
   clinical_notes: clinicalNotesRouter,
   files: filesRouter,
   care_plans: carePlansRouter,
+  invoices: invoicesRouter,
+  line_items: lineItemsRouter,
+  payments: paymentsRouter,
+  payment_allocations: paymentAllocationsRouter,
+  refunds: refundsRouter,
 };
 
 /** Every other resource is read-only: list and single read generated from its declaration. */

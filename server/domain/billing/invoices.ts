@@ -1,0 +1,202 @@
+/** Invoices: numbered on creation, lines reconciled by id on PATCH, voided on DELETE. */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { accounts, appointments as appointmentsTable, invoices as table, lineItems as linesTable, paymentAllocations, payments } from '../../../db/schema';
+import { invalid, notFound } from '../../errors';
+import { changedFields, markDeleted, recordWrite } from '../../events/record';
+import { invoices } from '../../resources/invoices';
+import { mergedMetadataOrFail } from '../../resources/metadata';
+import { findRow, getRow } from '../../resources/queries';
+import { parseMoney } from '../money';
+import { assertLivePatient, assertPractitioner } from '../references';
+import { loadLocation } from '../scheduling/calendar';
+import { clockFor } from '../scheduling/wall-time';
+import { recorded, type WriteContext } from '../write-context';
+import { insertLines, priceLines, type LineInput } from './lines';
+import { lockPatientBilling } from './lock';
+import { billingRule, refreshPayment, retotalInvoice } from './totals';
+
+type Metadata = Record<string, string | number | boolean | null>;
+
+export interface InvoiceInput {
+  patient_id: number;
+  invoice_date?: string;
+  note?: string | null;
+  practitioner_id?: number | null;
+  location_id?: number | null;
+  appointment_id?: number | null;
+  third_party_payer?: string | null;
+  third_party_amount?: string;
+  line_items?: (LineInput & { id?: number })[];
+  metadata?: Metadata;
+}
+
+export const readInvoice = async (w: WriteContext, id: number) => invoices.toRecord(await getRow(w.db.db, invoices, w.account.id, id));
+
+/** The next number of the account: the counter moves in the invoice's own transaction, so a number is never reused or skipped. */
+async function nextNumber(tx: Db, accountId: number): Promise<number> {
+  const [row] = await tx
+    .update(accounts)
+    .set({ invoice_counter: sql`${accounts.invoice_counter} + 1` })
+    .where(eq(accounts.id, accountId))
+    .returning({ n: accounts.invoice_counter });
+  return row.n;
+}
+
+async function checkLinks(tx: Db, accountId: number, input: Partial<InvoiceInput>) {
+  if (input.practitioner_id != null) await assertPractitioner(tx, accountId, input.practitioner_id);
+  if (input.location_id != null) await loadLocation(tx, accountId, input.location_id);
+  if (input.appointment_id != null) {
+    const [a] = await tx
+      .select({ id: appointmentsTable.id })
+      .from(appointmentsTable)
+      .where(and(eq(appointmentsTable.account_id, accountId), eq(appointmentsTable.id, input.appointment_id), sql`${appointmentsTable.deleted_at} IS NULL`));
+    if (!a) throw invalid('appointment_id', 'is not an appointment of this account', 'invalid_input');
+  }
+}
+
+/** The header columns an input sets (absent keys stay as they are; null clears). */
+function headerColumns(input: Partial<InvoiceInput>) {
+  const out: Record<string, unknown> = {};
+  for (const k of ['patient_id', 'invoice_date', 'note', 'practitioner_id', 'location_id', 'appointment_id', 'third_party_payer'] as const) {
+    if (input[k] !== undefined) out[k] = input[k];
+  }
+  if (input.third_party_amount !== undefined) out.third_party_minor = parseMoney(input.third_party_amount);
+  return out;
+}
+
+export async function createInvoice(w: WriteContext, input: InvoiceInput) {
+  const acc = w.account.id;
+  if (!input.line_items?.length) throw billingRule('An invoice needs at least one line', { line_items: ['must hold at least one line'] }, 422);
+  if (input.line_items.some((l) => l.id !== undefined)) throw invalid('line_items', 'new lines have no id', 'validation_failed');
+  const id = await w.db.transaction(async (tx) => {
+    await assertLivePatient(tx, acc, input.patient_id);
+    await lockPatientBilling(tx, acc, input.patient_id);
+    await checkLinks(tx, acc, input);
+    const priced = await priceLines(tx, acc, input.line_items!, (i, a) => `line_items.${i}.${a}`);
+    const now = new Date().toISOString();
+    const zero = { subtotal_minor: 0, discount_minor: 0, tax_minor: 0, total_minor: 0, paid_minor: 0, patient_paid_minor: 0, third_party_paid_minor: 0 };
+    const [row] = await tx
+      .insert(table)
+      .values({
+        account_id: acc,
+        number: await nextNumber(tx, acc),
+        invoice_date: input.invoice_date ?? clockFor(w.account.timezone).today(),
+        third_party_minor: 0,
+        ...headerColumns(input),
+        ...zero,
+        balance_minor: 0,
+        patient_balance_minor: 0,
+        third_party_balance_minor: 0,
+        state: 'open',
+        type: 'patient',
+        patient_id: input.patient_id,
+        created_by: w.actor.actor_name,
+        metadata: mergedMetadataOrFail({}, input.metadata),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning({ id: table.id });
+    await insertLines(tx, acc, row.id, priced);
+    await retotalInvoice(tx, acc, row.id);
+    await recordWrite(tx, { ...recorded(w), entity: 'invoices', entityId: row.id, action: 'created', changes: { ...input } });
+    return row.id;
+  });
+  return readInvoice(w, id);
+}
+
+export async function updateInvoice(w: WriteContext, id: number, input: Partial<InvoiceInput>) {
+  const acc = w.account.id;
+  await w.db.transaction(async (tx) => {
+    const before = await findRow(tx, invoices, acc, id);
+    if (!before) throw notFound('Invoice');
+    await lockPatientBilling(tx, acc, before.patient_id as number);
+    if (input.patient_id !== undefined && input.patient_id !== before.patient_id) {
+      if ((before.paid_minor as number) > 0) throw billingRule('Payments are allocated to this invoice: remove them before changing the patient');
+      await assertLivePatient(tx, acc, input.patient_id);
+    }
+    await checkLinks(tx, acc, input);
+    const set: Record<string, unknown> = { ...headerColumns(input), updated_at: new Date().toISOString() };
+    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Record<string, string>, input.metadata);
+    await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
+    if (input.line_items !== undefined) await reconcileLines(tx, acc, id, input.line_items);
+    await retotalInvoice(tx, acc, id);
+    const after = (await findRow(tx, invoices, acc, id))!;
+    await recordWrite(tx, { ...recorded(w), entity: 'invoices', entityId: id, action: 'updated', changes: changedFields(invoices.toRecord(before), invoices.toRecord(after)) });
+  });
+  return readInvoice(w, id);
+}
+
+/** Lines by id: a stored id updates that line, no id adds one, a stored line left out is removed. */
+async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: (LineInput & { id?: number })[]) {
+  if (!lines.length) throw billingRule('An invoice keeps at least one line; void the invoice instead', { line_items: ['must hold at least one line'] });
+  const stored = await tx
+    .select({ id: linesTable.id })
+    .from(linesTable)
+    .where(and(eq(linesTable.account_id, acc), eq(linesTable.invoice_id, invoiceId)));
+  const storedIds = new Set(stored.map((s) => s.id));
+  lines.forEach((l, i) => {
+    if (l.id !== undefined && !storedIds.has(l.id)) throw invalid(`line_items.${i}.id`, 'is not a line of this invoice', 'invalid_input');
+  });
+  const priced = await priceLines(tx, acc, lines, (i, a) => `line_items.${i}.${a}`);
+  const kept = new Set(lines.map((l) => l.id).filter((x): x is number => x !== undefined));
+  const removed = [...storedIds].filter((x) => !kept.has(x));
+  if (removed.length) await tx.delete(linesTable).where(and(eq(linesTable.account_id, acc), inArray(linesTable.id, removed)));
+  const now = new Date().toISOString();
+  for (const [i, l] of lines.entries()) {
+    if (l.id === undefined) continue;
+    await tx
+      .update(linesTable)
+      .set({ ...priced[i], updated_at: now })
+      .where(and(eq(linesTable.account_id, acc), eq(linesTable.id, l.id)));
+  }
+  const added = priced.filter((_, i) => lines[i].id === undefined);
+  if (added.length) await insertLines(tx, acc, invoiceId, added);
+}
+
+/**
+ * DELETE /invoices/{id}: the invoice is voided (kept, numbered, no longer returned), its allocations
+ * are released, and with voidPayments the payments that paid this invoice and nothing else (fully
+ * allocated, never refunded, nothing allocated once released) are voided too.
+ */
+export async function voidInvoice(w: WriteContext, id: number, voidPayments: boolean): Promise<void> {
+  const acc = w.account.id;
+  await w.db.transaction(async (tx) => {
+    const before = await findRow(tx, invoices, acc, id);
+    if (!before) throw notFound('Invoice');
+    await lockPatientBilling(tx, acc, before.patient_id as number);
+    // A payment is voided with the invoice only if it paid this invoice and nothing else: fully
+    // allocated before, nothing allocated after, never refunded. A payment holding credit is kept.
+    const fullyAllocated = new Set(
+      (
+        await tx
+          .select({ id: payments.id })
+          .from(payments)
+          .innerJoin(paymentAllocations, and(eq(paymentAllocations.payment_id, payments.id), eq(paymentAllocations.invoice_id, id)))
+          .where(and(eq(payments.account_id, acc), eq(payments.unallocated_minor, 0), eq(payments.refunded_minor, 0)))
+      ).map((p) => p.id),
+    );
+    const released = await tx
+      .delete(paymentAllocations)
+      .where(and(eq(paymentAllocations.account_id, acc), eq(paymentAllocations.invoice_id, id)))
+      .returning({ id: paymentAllocations.id, payment_id: paymentAllocations.payment_id });
+    const now = new Date().toISOString();
+    for (const a of released) await markDeleted(tx, acc, 'payment_allocations', a.id, now);
+    for (const paymentId of new Set(released.map((a) => a.payment_id))) {
+      await refreshPayment(tx, acc, paymentId);
+      if (!voidPayments || !fullyAllocated.has(paymentId)) continue;
+      const [p] = await tx
+        .select({ allocated: payments.allocated_minor })
+        .from(payments)
+        .where(and(eq(payments.account_id, acc), eq(payments.id, paymentId)));
+      if (p.allocated === 0) {
+        await tx.update(payments).set({ voided_at: now, status: 'void', updated_at: now }).where(and(eq(payments.account_id, acc), eq(payments.id, paymentId)));
+        await markDeleted(tx, acc, 'payments', paymentId, now);
+      }
+    }
+    // With its allocations gone the invoice owes its total again; re-totalled, then marked void.
+    await retotalInvoice(tx, acc, id);
+    await tx.update(table).set({ voided_at: now, state: 'void', updated_at: now }).where(and(eq(table.account_id, acc), eq(table.id, id)));
+    await recordWrite(tx, { ...recorded(w), entity: 'invoices', entityId: id, action: 'deleted', changes: { released_allocations: released.map((a) => a.id), void_payments: voidPayments } });
+  });
+}

@@ -1,0 +1,201 @@
+/** Payments, their allocations to invoices, and refunds. */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { paymentAllocations as allocationsTable, paymentMethods, payments as table, refunds as refundsTable } from '../../../db/schema';
+import { ApiError, invalid, notFound } from '../../errors';
+import { markDeleted, recordWrite } from '../../events/record';
+import { invoices } from '../../resources/invoices';
+import { mergedMetadataOrFail } from '../../resources/metadata';
+import { paymentAllocations } from '../../resources/payment_allocations';
+import { payments } from '../../resources/payments';
+import { refunds } from '../../resources/refunds';
+import { findRow, getRow } from '../../resources/queries';
+import { parseMoney } from '../money';
+import { assertLivePatient } from '../references';
+import { clockFor } from '../scheduling/wall-time';
+import { recorded, type WriteContext } from '../write-context';
+import { lockPatientBilling } from './lock';
+import { billingRule, refreshPayment, retotalInvoice } from './totals';
+
+type Metadata = Record<string, string | number | boolean | null>;
+
+export interface PaymentInput {
+  patient_id: number;
+  payment_method_id: number;
+  amount: string;
+  payment_date?: string;
+  note?: string | null;
+  allocations?: { invoice_id: number; amount: string }[];
+  metadata?: Metadata;
+}
+
+const positive = (attribute: string, amount: string) => {
+  const minor = parseMoney(amount);
+  if (minor <= 0) throw invalid(attribute, 'must be greater than 0');
+  return minor;
+};
+
+/** A method usable through the API: active (422 payment_method_unavailable) and not a card (422 card_payment_not_allowed). */
+async function usableMethod(tx: Db, accountId: number, id: number) {
+  const [m] = await tx
+    .select({ type: paymentMethods.type, active: paymentMethods.active })
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.account_id, accountId), eq(paymentMethods.id, id)));
+  if (!m || !m.active) throw invalid('payment_method_id', m ? 'is not active' : 'is not a payment method of this account', 'payment_method_unavailable');
+  if (m.type === 'card') throw invalid('payment_method_id', 'card payments cannot be recorded through the API', 'card_payment_not_allowed');
+  return m;
+}
+
+/** A live payment, read after its patient's billing is locked (so its amounts are current). */
+async function lockedPayment(tx: Db, accountId: number, id: number, missing: () => Error) {
+  const first = await findRow(tx, payments, accountId, id);
+  if (!first) throw missing();
+  await lockPatientBilling(tx, accountId, first.patient_id as number);
+  return (await findRow(tx, payments, accountId, id))!;
+}
+
+/**
+ * Allocates part of a payment to an invoice of the same patient. An insurance method pays the
+ * invoice's third-party part, any other method the patient part; never more than the payment has
+ * unallocated nor more than that part's balance (409 billing_rule).
+ */
+async function allocate(tx: Db, accountId: number, payment: Record<string, unknown>, invoiceId: number, amount: number, key = '') {
+  const invoice = await findRow(tx, invoices, accountId, invoiceId);
+  if (!invoice) throw invalid(`${key}invoice_id`, 'is not an invoice of this account', 'invalid_input');
+  if (invoice.patient_id !== payment.patient_id) throw billingRule('A payment is allocated to invoices of its own patient only', { [`${key}invoice_id`]: ['belongs to another patient'] });
+  const [method] = await tx
+    .select({ type: paymentMethods.type })
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.account_id, accountId), eq(paymentMethods.id, payment.payment_method_id as number)));
+  const payer = method?.type === 'insurance' ? 'third_party' : 'patient';
+  const [{ unallocated }] = await tx
+    .select({ unallocated: table.unallocated_minor })
+    .from(table)
+    .where(and(eq(table.account_id, accountId), eq(table.id, payment.id as number)));
+  if (amount > unallocated) throw billingRule('The payment has not that much left to allocate', { [`${key}amount`]: [`is more than the unallocated ${unallocated / 100}`] });
+  const part = payer === 'patient' ? (invoice.patient_balance_minor as number) : (invoice.third_party_balance_minor as number);
+  if (amount > part) throw billingRule(`The invoice's ${payer === 'patient' ? 'patient' : 'third-party'} balance is less than that`, { [`${key}amount`]: [`is more than the balance ${part / 100}`] });
+  const now = new Date().toISOString();
+  const [row] = await tx
+    .insert(allocationsTable)
+    .values({ account_id: accountId, payment_id: payment.id as number, invoice_id: invoiceId, amount_minor: amount, payer, metadata: {}, created_at: now, updated_at: now })
+    .returning({ id: allocationsTable.id });
+  await retotalInvoice(tx, accountId, invoiceId);
+  await refreshPayment(tx, accountId, payment.id as number);
+  return row.id;
+}
+
+export async function createPayment(w: WriteContext, input: PaymentInput) {
+  const acc = w.account.id;
+  const amount = positive('amount', input.amount);
+  const id = await w.db.transaction(async (tx) => {
+    await assertLivePatient(tx, acc, input.patient_id);
+    await lockPatientBilling(tx, acc, input.patient_id);
+    await usableMethod(tx, acc, input.payment_method_id);
+    const now = new Date().toISOString();
+    const [row] = await tx
+      .insert(table)
+      .values({
+        account_id: acc,
+        patient_id: input.patient_id,
+        payment_method_id: input.payment_method_id,
+        amount_minor: amount,
+        allocated_minor: 0,
+        refunded_minor: 0,
+        unallocated_minor: amount,
+        payment_date: input.payment_date ?? clockFor(w.account.timezone).today(),
+        note: input.note ?? null,
+        status: 'unallocated',
+        created_by: w.actor.actor_name,
+        metadata: mergedMetadataOrFail({}, input.metadata),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning({ id: table.id });
+    const payment = (await findRow(tx, payments, acc, row.id))!;
+    for (const [i, a] of (input.allocations ?? []).entries()) {
+      await allocate(tx, acc, payment, a.invoice_id, positive(`allocations.${i}.amount`, a.amount), `allocations.${i}.`);
+    }
+    await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: row.id, action: 'created', changes: { ...input } });
+    return row.id;
+  });
+  return payments.toRecord(await getRow(w.db.db, payments, acc, id));
+}
+
+/** DELETE /payments/{id}: voided, its allocations released. A refunded payment cannot be voided. */
+export async function voidPayment(w: WriteContext, id: number): Promise<void> {
+  const acc = w.account.id;
+  await w.db.transaction(async (tx) => {
+    const payment = await lockedPayment(tx, acc, id, () => notFound('Payment'));
+    if ((payment.refunded_minor as number) > 0) throw billingRule('Money was refunded from this payment: it cannot be voided');
+    const released = await tx
+      .delete(allocationsTable)
+      .where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.payment_id, id)))
+      .returning({ id: allocationsTable.id, invoice_id: allocationsTable.invoice_id });
+    const now = new Date().toISOString();
+    for (const a of released) await markDeleted(tx, acc, 'payment_allocations', a.id, now);
+    for (const invoiceId of new Set(released.map((a) => a.invoice_id))) await retotalInvoice(tx, acc, invoiceId);
+    await refreshPayment(tx, acc, id);
+    await tx.update(table).set({ voided_at: now, status: 'void', updated_at: now }).where(and(eq(table.account_id, acc), eq(table.id, id)));
+    await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: id, action: 'deleted', changes: { released_allocations: released.map((a) => a.id) } });
+  });
+}
+
+export async function createAllocation(w: WriteContext, input: { payment_id: number; invoice_id: number; amount: string; metadata?: Metadata }) {
+  const acc = w.account.id;
+  const amount = positive('amount', input.amount);
+  const id = await w.db.transaction(async (tx) => {
+    const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
+    const allocationId = await allocate(tx, acc, payment, input.invoice_id, amount);
+    if (input.metadata) {
+      await tx
+        .update(allocationsTable)
+        .set({ metadata: mergedMetadataOrFail({}, input.metadata) })
+        .where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.id, allocationId)));
+    }
+    await recordWrite(tx, { ...recorded(w), entity: 'payment_allocations', entityId: allocationId, action: 'created', changes: { ...input } });
+    return allocationId;
+  });
+  return paymentAllocations.toRecord(await getRow(w.db.db, paymentAllocations, acc, id));
+}
+
+/**
+ * DELETE /payment_allocations/{id}: the amount goes back to the payment and the invoice. Refused
+ * (409 allocation_remove_failed) once the payment has been refunded: the refund paid out what was left
+ * unallocated then, and freeing allocated money afterwards would let it be refunded a second time.
+ */
+export async function removeAllocation(w: WriteContext, id: number): Promise<void> {
+  const acc = w.account.id;
+  await w.db.transaction(async (tx) => {
+    const row = await findRow(tx, paymentAllocations, acc, id);
+    if (!row) throw notFound('Payment allocation');
+    const payment = await lockedPayment(tx, acc, row.payment_id as number, () => notFound('Payment allocation'));
+    if ((payment.refunded_minor as number) > 0) {
+      throw new ApiError('allocation_remove_failed', 'The payment has been refunded: its allocations are settled and cannot be removed');
+    }
+    await tx.delete(allocationsTable).where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.id, id)));
+    await retotalInvoice(tx, acc, row.invoice_id as number);
+    await refreshPayment(tx, acc, row.payment_id as number);
+    await recordWrite(tx, { ...recorded(w), entity: 'payment_allocations', entityId: id, action: 'deleted', changes: { payment_id: row.payment_id, invoice_id: row.invoice_id } });
+  });
+}
+
+/** POST /refunds: at most the payment's unallocated amount (409 billing_rule). Announced as payments.updated. */
+export async function createRefund(w: WriteContext, input: { payment_id: number; amount: string; reason?: string | null; metadata?: Metadata }) {
+  const acc = w.account.id;
+  const amount = positive('amount', input.amount);
+  const id = await w.db.transaction(async (tx) => {
+    const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
+    const refundable = payment.unallocated_minor as number;
+    if (amount > refundable) throw billingRule('That is more than the payment has unallocated; remove allocations first', { amount: [`is more than the refundable ${refundable / 100}`] });
+    const now = new Date().toISOString();
+    const [row] = await tx
+      .insert(refundsTable)
+      .values({ account_id: acc, payment_id: input.payment_id, amount_minor: amount, reason: input.reason ?? null, created_by: w.actor.actor_name, metadata: mergedMetadataOrFail({}, input.metadata), created_at: now, updated_at: now })
+      .returning({ id: refundsTable.id });
+    await refreshPayment(tx, acc, input.payment_id);
+    await recordWrite(tx, { ...recorded(w), entity: 'refunds', entityId: row.id, action: 'created', changes: { ...input }, eventType: 'payments.updated', eventEntity: 'payments', eventEntityId: input.payment_id });
+    return row.id;
+  });
+  return refunds.toRecord(await getRow(w.db.db, refunds, acc, id));
+}

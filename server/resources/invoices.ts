@@ -1,0 +1,108 @@
+import { isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import * as t from '../../db/schema';
+import { fromDbJson, isPg } from '../../db/dialect';
+import { formatMoney } from '../domain/money';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+import { lineInput } from './line_items';
+
+// The lines, selected with the invoice in the same statement (JSON built by the database).
+const LINES = isPg
+  ? sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'billable_item_id', l.billable_item_id, 'description', l.description, 'quantity', l.quantity,
+        'unit_price_minor', l.unit_price_minor, 'discount_minor', l.discount_minor, 'tax_rate_bp', l.tax_rate_bp, 'subtotal_minor', l.subtotal_minor,
+        'tax_minor', l.tax_minor, 'total_minor', l.total_minor) ORDER BY l.id), '[]')
+      FROM line_items l WHERE l.account_id = "invoices"."account_id" AND l.invoice_id = "invoices"."id")`
+  : sql`(SELECT json_group_array(json_object('id', l.id, 'billable_item_id', l.billable_item_id, 'description', l.description, 'quantity', l.quantity,
+        'unit_price_minor', l.unit_price_minor, 'discount_minor', l.discount_minor, 'tax_rate_bp', l.tax_rate_bp, 'subtotal_minor', l.subtotal_minor,
+        'tax_minor', l.tax_minor, 'total_minor', l.total_minor))
+      FROM (SELECT * FROM line_items l WHERE l.account_id = "invoices"."account_id" AND l.invoice_id = "invoices"."id" ORDER BY l.id) l)`;
+
+const lineRead = z.object({
+  id: z.number().int(),
+  billable_item_id: z.number().int(),
+  description: z.string(),
+  quantity: z.number().int(),
+  unit_price: z.string(),
+  discount: z.string(),
+  tax_rate: z.string(),
+  subtotal: z.string(),
+  tax: z.string(),
+  total: z.string(),
+});
+
+type StoredLine = { id: number; billable_item_id: number; description: string; quantity: number } & Record<
+  'unit_price_minor' | 'discount_minor' | 'tax_rate_bp' | 'subtotal_minor' | 'tax_minor' | 'total_minor',
+  number
+>;
+
+const readLine = (l: StoredLine) => ({
+  id: l.id,
+  billable_item_id: l.billable_item_id,
+  description: l.description,
+  quantity: l.quantity,
+  unit_price: formatMoney(l.unit_price_minor),
+  discount: formatMoney(l.discount_minor),
+  tax_rate: (l.tax_rate_bp / 100).toFixed(2),
+  subtotal: formatMoney(l.subtotal_minor),
+  tax: formatMoney(l.tax_minor),
+  total: formatMoney(l.total_minor),
+});
+
+const summed = { filterable: true, sortable: true } as const;
+const filtered = { filterable: true } as const;
+
+export const invoices = defineResource({
+  name: 'invoices',
+  description:
+    'Invoices with their lines. state follows from the balances (open, partially_paid, paid); DELETE voids (404 afterwards). ' +
+    'Part of the total may be billed to a third party (third_party_amount): allocations of payments by an insurance method pay that part.',
+  table: t.invoices,
+  scope: (table) => isNull((table as typeof t.invoices).voided_at),
+  extraColumns: () => ({ lines: LINES }),
+  compute: (row) => ({ line_items: (fromDbJson<StoredLine[] | null>(row.lines) ?? []).map(readLine) }),
+  write: ['create', 'update', 'delete'],
+  deleteSemantics: 'voids the invoice and releases its allocations; ?void_payments=true also voids the payments that paid this invoice and nothing else; 404 afterwards',
+  rules: {
+    create: [
+      'line_items: at least one (zero lines is 422 billing_rule); each as in POST /line_items without invoice_id',
+      'number is assigned: sequential per account, never reused',
+      'invoice_date defaults to today in the account timezone',
+      'third_party_amount (default 0.00) is the part of the total billed to third_party_payer; at most the total (409 billing_rule)',
+    ],
+    update: [
+      'without line_items only the header changes; note: null clears the note, an absent note leaves it',
+      'line_items reconciles by id: a stored id updates that line, no id adds one, a stored line left out is removed; an empty list is 409 billing_rule',
+      'refused (409 billing_rule) when the invoice would owe less than is already paid, or the patient changes while payments are allocated',
+    ],
+  },
+  fields: {
+    id: f.id(),
+    number: f.integer({ filterable: true, sortable: true, description: 'Sequential per account, never reused' }),
+    state: f.enum(['open', 'partially_paid', 'paid'], { filterable: true, description: 'open: nothing paid; partially_paid; paid: balance 0' }),
+    type: f.enum(t.INVOICE_TYPES, { filterable: true, description: 'patient: all billed to the patient; split: part to a third party; third_party: all to a third party' }),
+    patient_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
+    practitioner_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
+    location_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
+    appointment_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
+    invoice_date: f.date({ filterable: true, sortable: true, write: 'optional', description: 'Defaults to today in the account timezone' }),
+    note: f.string({ nullable: true, filterable: true, write: 'optional', input: z.string().max(10_000).nullable() }),
+    third_party_payer: f.string({ maxLength: 255, nullable: true, write: 'optional', description: 'Who pays the third-party part (an insurer)' }),
+    third_party_amount: f.money({ column: 'third_party_minor', write: 'optional', description: 'The part of the total billed to the third party' }),
+    subtotal: f.money({ column: 'subtotal_minor', ...filtered, description: 'Sum of the lines after discounts, before tax' }),
+    discount: f.money({ column: 'discount_minor', description: 'Sum of the line discounts' }),
+    tax: f.money({ column: 'tax_minor' }),
+    total: f.money({ column: 'total_minor', ...summed, description: 'subtotal + tax' }),
+    amount_paid: f.money({ column: 'paid_minor', ...filtered, description: 'Allocated payments' }),
+    balance: f.money({ column: 'balance_minor', ...summed, description: 'total − amount_paid = patient_balance + third_party_balance' }),
+    patient_balance: f.money({ column: 'patient_balance_minor', ...filtered }),
+    third_party_balance: f.money({ column: 'third_party_balance_minor', ...filtered }),
+    line_items: f.array(z.array(lineRead), {
+      column: false,
+      write: 'optional',
+      input: z.array(lineInput.extend({ id: z.number().int().min(1).optional().describe('A stored line of this invoice (PATCH)') })).max(500),
+    }),
+    ...standardFields(),
+  },
+});
+

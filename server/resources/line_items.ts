@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import * as t from '../../db/schema';
+import { MONEY_PATTERN } from '../domain/money';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+
+const money = z.string().regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"');
+
+/** One line as written (nested in an invoice, or POST /line_items): declared once for both. */
+export const lineInput = z.strictObject({
+  billable_item_id: z.number().int().min(1).describe('From GET /billable_items; must be active'),
+  quantity: z.number().int().min(1).max(10_000),
+  unit_price: money.optional().describe("Overrides the billable item's price"),
+  discount: money.optional().describe('Amount off the line (before tax); at most quantity × unit price'),
+  description: z.string().min(1).max(500).optional().describe("Defaults to the billable item's name"),
+});
+
+export const lineItems = defineResource({
+  name: 'line_items',
+  description:
+    'Lines of invoices. POST adds one line, or several atomically with { invoice_id, lines: [...] }; PATCH and DELETE re-total the invoice. ' +
+    'An invoice keeps at least one line (409 billing_rule); lines of a voided invoice cannot change (409 billing_rule).',
+  table: t.lineItems,
+  write: ['create', 'update', 'delete'],
+  rules: {
+    create: [
+      'one line: { invoice_id, billable_item_id, quantity, unit_price?, discount?, description? }; several: { invoice_id, lines: [ ... ] }, all or nothing (422 naming lines.N.attribute)',
+      'billable_item_id must be an active billable item (422 invalid_input); discount at most quantity × unit price (422 invalid_input)',
+      'tax = subtotal × the billable item tax rate, rounded half up to the minor unit, per line',
+    ],
+    update: ['re-totals the invoice; refused (409 billing_rule) when the invoice would owe less than is already paid'],
+  },
+  fields: {
+    id: f.id(),
+    invoice_id: f.ref({ filterable: true, write: 'required' }),
+    billable_item_id: f.ref({ filterable: true, write: 'required' }),
+    description: f.string({ maxLength: 500, write: 'optional' }),
+    quantity: f.integer({ write: 'required', input: lineInput.shape.quantity }),
+    unit_price: f.money({ column: 'unit_price_minor', write: 'optional' }),
+    discount: f.money({ column: 'discount_minor', write: 'optional' }),
+    tax_rate: f.decimal({ column: false, description: 'Tax rate in percent (e.g. "20.00")' }),
+    subtotal: f.money({ column: 'subtotal_minor', description: 'quantity × unit_price − discount' }),
+    tax: f.money({ column: 'tax_minor' }),
+    total: f.money({ column: 'total_minor', description: 'subtotal + tax' }),
+    ...standardFields(),
+  },
+  compute: (row) => ({ tax_rate: (Number(row.tax_rate_bp) / 100).toFixed(2) }),
+});

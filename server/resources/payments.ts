@@ -1,0 +1,58 @@
+import { isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import * as t from '../../db/schema';
+import { fromDbJson, isPg } from '../../db/dialect';
+import { formatMoney, MONEY_PATTERN } from '../domain/money';
+import { defineResource } from './define';
+import { f, standardFields } from './fields';
+
+export const allocationInput = z.strictObject({
+  invoice_id: z.number().int().min(1),
+  amount: z.string().regex(MONEY_PATTERN, 'must be a positive amount with at most two decimals, as a string such as "12.50"'),
+});
+
+const allocationRead = z.object({ id: z.number().int(), invoice_id: z.number().int(), amount: z.string(), payer: z.enum(t.ALLOCATION_PAYERS) });
+type StoredAllocation = { id: number; invoice_id: number; amount_minor: number; payer: (typeof t.ALLOCATION_PAYERS)[number] };
+
+// The allocations, selected with the payment in the same statement (JSON built by the database).
+const ALLOCATIONS = isPg
+  ? sql`(SELECT coalesce(json_agg(json_build_object('id', a.id, 'invoice_id', a.invoice_id, 'amount_minor', a.amount_minor, 'payer', a.payer) ORDER BY a.id), '[]')
+      FROM payment_allocations a WHERE a.account_id = "payments"."account_id" AND a.payment_id = "payments"."id")`
+  : sql`(SELECT json_group_array(json_object('id', a.id, 'invoice_id', a.invoice_id, 'amount_minor', a.amount_minor, 'payer', a.payer))
+      FROM (SELECT * FROM payment_allocations a WHERE a.account_id = "payments"."account_id" AND a.payment_id = "payments"."id" ORDER BY a.id) a)`;
+
+export const payments = defineResource({
+  name: 'payments',
+  description:
+    'Payments received from patients or third parties. status follows from allocations and refunds (unallocated, partially_allocated, allocated, refunded); ' +
+    'DELETE voids the payment and releases its allocations (404 afterwards).',
+  table: t.payments,
+  scope: (table) => isNull((table as typeof t.payments).voided_at),
+  extraColumns: () => ({ allocation_rows: ALLOCATIONS }),
+  compute: (row) => ({
+    allocations: (fromDbJson<StoredAllocation[] | null>(row.allocation_rows) ?? []).map((a) => ({ id: a.id, invoice_id: a.invoice_id, amount: formatMoney(a.amount_minor), payer: a.payer })),
+  }),
+  write: ['create', 'delete'],
+  deleteSemantics: 'voids the payment and releases its allocations; a refunded payment cannot be voided (409 billing_rule); 404 afterwards',
+  rules: {
+    create: [
+      'payment_method_id must be an active method (422 payment_method_unavailable) and not a card method (422 card_payment_not_allowed)',
+      'amount > 0; allocations: [{ invoice_id, amount }] are made in the same transaction, each as POST /payment_allocations',
+      'an insurance method pays the third-party part of an invoice; any other method the patient part',
+    ],
+  },
+  fields: {
+    id: f.id(),
+    patient_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
+    payment_method_id: f.ref({ filterable: true, write: 'required' }),
+    amount: f.money({ column: 'amount_minor', filterable: true, write: 'required' }),
+    allocated: f.money({ column: 'allocated_minor', description: 'Allocated to invoices' }),
+    refunded: f.money({ column: 'refunded_minor' }),
+    unallocated: f.money({ column: 'unallocated_minor', filterable: true, description: 'amount − allocated − refunded: what can still be allocated or refunded' }),
+    payment_date: f.date({ filterable: true, sortable: true, write: 'optional', description: 'Defaults to today in the account timezone' }),
+    note: f.string({ nullable: true, write: 'optional', input: z.string().max(10_000).nullable() }),
+    status: f.enum(['unallocated', 'partially_allocated', 'allocated', 'refunded'], { filterable: true }),
+    allocations: f.array(z.array(allocationRead), { column: false, write: 'optional', input: z.array(allocationInput).max(100) }),
+    ...standardFields(),
+  },
+});
