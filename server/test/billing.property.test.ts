@@ -1,0 +1,189 @@
+/**
+ * Random sequences of billing operations through the HTTP API (fast-check), with the invariants
+ * checked after every step: balances add up and never go negative, payments are never allocated or
+ * refunded beyond their amount, voided records hold no allocations, numbers are unique, and the audit
+ * trail and outbox gain exactly one entry per successful write and none for a refused one.
+ */
+import { and, count, eq, inArray, isNotNull } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { auditLog, events, invoices, paymentAllocations, payments } from '../../db/schema';
+import { formatMoney, parseMoney } from '../domain/money';
+import { billingFixture, type Billing } from './billing-fixture';
+import { client, newClinic, startServer, type Clinic, type Res, type TestServer } from './helpers';
+
+let server: TestServer;
+let clinic: Clinic;
+let api: ReturnType<typeof client>;
+let bill: Billing;
+
+beforeAll(async () => {
+  server = await startServer();
+  clinic = await newClinic(server);
+  api = client(server, clinic);
+  bill = await billingFixture(server, clinic);
+});
+afterAll(() => server.close());
+
+const money = fc.integer({ min: 1, max: 15_000 }).map(formatMoney);
+const line = () =>
+  fc.record({
+    billable_item_id: fc.constantFrom('consultation', 'roller'),
+    quantity: fc.integer({ min: 1, max: 3 }),
+    discount: fc.option(fc.integer({ min: 0, max: 1_000 }).map(formatMoney), { nil: undefined }),
+  });
+const pick = fc.nat();
+
+const op = fc.oneof(
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('invoice' as const), patient: fc.nat(1), lines: fc.array(line(), { minLength: 1, maxLength: 3 }), thirdParty: fc.option(money, { nil: undefined }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('pay' as const), patient: fc.nat(1), amount: money, insurer: fc.boolean(), allocateTo: fc.option(pick, { nil: undefined }), share: fc.integer({ min: 1, max: 100 }) }) },
+  fc.record({ kind: fc.constant('invoice' as const), patient: fc.nat(1), lines: fc.array(line(), { minLength: 1, maxLength: 3 }), thirdParty: fc.option(money, { nil: undefined }) }),
+  fc.record({ kind: fc.constant('relines' as const), invoice: pick, lines: fc.array(line(), { minLength: 0, maxLength: 3 }), keepFirst: fc.boolean() }),
+  fc.record({ kind: fc.constant('addLine' as const), invoice: pick, line: line() }),
+  fc.record({ kind: fc.constant('removeLine' as const), invoice: pick }),
+  fc.record({ kind: fc.constant('pay' as const), patient: fc.nat(1), amount: money, insurer: fc.boolean(), allocateTo: fc.option(pick, { nil: undefined }), share: fc.integer({ min: 1, max: 100 }) }),
+  fc.record({ kind: fc.constant('allocate' as const), payment: pick, invoice: pick, amount: money }),
+  fc.record({ kind: fc.constant('deallocate' as const), allocation: pick }),
+  fc.record({ kind: fc.constant('refund' as const), payment: pick, amount: money }),
+  fc.record({ kind: fc.constant('voidInvoice' as const), invoice: pick, voidPayments: fc.boolean() }),
+  fc.record({ kind: fc.constant('voidPayment' as const), payment: pick }),
+);
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never;
+
+interface Run {
+  patients: number[];
+  invoices: number[];
+  payments: number[];
+}
+
+const at = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
+
+async function apply(run: Run, o: Op): Promise<Res | null> {
+  const item = (l: { billable_item_id: 'consultation' | 'roller'; quantity: number; discount?: string }) => ({ ...l, billable_item_id: bill[l.billable_item_id] });
+  switch (o.kind) {
+    case 'invoice': {
+      const res = await api.post('/invoices', { body: { patient_id: run.patients[o.patient], line_items: o.lines.map(item), third_party_amount: o.thirdParty } });
+      if (res.status === 201) run.invoices.push(res.body.data.id);
+      return res;
+    }
+    case 'relines': {
+      const id = at(run.invoices, o.invoice);
+      if (!id) return null;
+      const current = (await api.get(`/invoices/${id}`)).body.data;
+      const kept = o.keepFirst && current ? [{ id: current.line_items[0].id, billable_item_id: current.line_items[0].billable_item_id, quantity: current.line_items[0].quantity }] : [];
+      return api.patch(`/invoices/${id}`, { body: { line_items: [...kept, ...o.lines.map(item)] } });
+    }
+    case 'addLine': {
+      const id = at(run.invoices, o.invoice);
+      return id ? api.post('/line_items', { body: { invoice_id: id, ...item(o.line) } }) : null;
+    }
+    case 'removeLine': {
+      const id = at(run.invoices, o.invoice);
+      const inv = id && (await api.get(`/invoices/${id}`)).body.data;
+      return inv ? api.delete(`/line_items/${inv.line_items[inv.line_items.length - 1].id}`) : null;
+    }
+    case 'pay': {
+      const patient_id = run.patients[o.patient];
+      const target = o.allocateTo === undefined ? undefined : at(run.invoices, o.allocateTo);
+      const share = formatMoney(Math.max(1, Math.floor((parseMoney(o.amount) * o.share) / 100)));
+      const res = await api.post('/payments', {
+        body: { patient_id, payment_method_id: o.insurer ? bill.insurance : bill.cash, amount: o.amount, allocations: target ? [{ invoice_id: target, amount: share }] : undefined },
+      });
+      if (res.status === 201) run.payments.push(res.body.data.id);
+      return res;
+    }
+    case 'allocate': {
+      const payment_id = at(run.payments, o.payment);
+      const invoice_id = at(run.invoices, o.invoice);
+      return payment_id && invoice_id ? api.post('/payment_allocations', { body: { payment_id, invoice_id, amount: o.amount } }) : null;
+    }
+    case 'deallocate': {
+      const rows = await server.app.db.db.select({ id: paymentAllocations.id }).from(paymentAllocations).where(inArray(paymentAllocations.payment_id, run.payments.length ? run.payments : [0]));
+      const target = at(rows.map((r) => r.id).sort((a, b) => a - b), o.allocation);
+      return target ? api.delete(`/payment_allocations/${target}`) : null;
+    }
+    case 'refund': {
+      const payment_id = at(run.payments, o.payment);
+      return payment_id ? api.post('/refunds', { body: { payment_id, amount: o.amount } }) : null;
+    }
+    case 'voidInvoice': {
+      const id = at(run.invoices, o.invoice);
+      return id ? api.delete(`/invoices/${id}${o.voidPayments ? '?void_payments=true' : ''}`) : null;
+    }
+    case 'voidPayment': {
+      const id = at(run.payments, o.payment);
+      return id ? api.delete(`/payments/${id}`) : null;
+    }
+  }
+}
+
+async function journalSize(): Promise<[number, number]> {
+  const db = server.app.db.db;
+  const [a] = await db.select({ n: count() }).from(auditLog).where(eq(auditLog.account_id, clinic.account.id));
+  const [e] = await db.select({ n: count() }).from(events).where(eq(events.account_id, clinic.account.id));
+  return [Number(a.n), Number(e.n)];
+}
+
+const minor = (s: string) => (s.startsWith('-') ? -parseMoney(s.slice(1)) : parseMoney(s));
+
+async function checkInvariants(run: Run) {
+  const db = server.app.db.db;
+  const allocations = await db.select().from(paymentAllocations).where(eq(paymentAllocations.account_id, clinic.account.id));
+  for (const patient of run.patients) {
+    for (const inv of (await api.get(`/invoices?patient_id=${patient}&page_size=100`)).body.data) {
+      const paid = allocations.filter((a) => a.invoice_id === inv.id).reduce((s, a) => s + a.amount_minor, 0);
+      const lineTotal = inv.line_items.reduce((s: number, l: { total: string }) => s + minor(l.total), 0);
+      expect(inv.line_items.length).toBeGreaterThan(0);
+      expect(minor(inv.total)).toBe(lineTotal);
+      expect(minor(inv.amount_paid)).toBe(paid);
+      expect(minor(inv.balance)).toBe(minor(inv.total) - paid);
+      expect(minor(inv.balance)).toBeGreaterThanOrEqual(0);
+      expect(minor(inv.patient_balance)).toBeGreaterThanOrEqual(0);
+      expect(minor(inv.third_party_balance)).toBeGreaterThanOrEqual(0);
+      expect(minor(inv.patient_balance) + minor(inv.third_party_balance)).toBe(minor(inv.balance));
+    }
+    for (const p of (await api.get(`/payments?patient_id=${patient}&page_size=100`)).body.data) {
+      const allocated = allocations.filter((a) => a.payment_id === p.id).reduce((s, a) => s + a.amount_minor, 0);
+      expect(minor(p.allocated)).toBe(allocated);
+      expect(minor(p.allocated) + minor(p.refunded)).toBeLessThanOrEqual(minor(p.amount));
+      expect(minor(p.unallocated)).toBe(minor(p.amount) - minor(p.allocated) - minor(p.refunded));
+    }
+  }
+  const voidedInvoices = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.account_id, clinic.account.id), isNotNull(invoices.voided_at)));
+  const voidedPayments = await db.select({ id: payments.id }).from(payments).where(and(eq(payments.account_id, clinic.account.id), isNotNull(payments.voided_at)));
+  const vi = new Set(voidedInvoices.map((v) => v.id));
+  const vp = new Set(voidedPayments.map((v) => v.id));
+  expect(allocations.filter((a) => vi.has(a.invoice_id) || vp.has(a.payment_id))).toEqual([]);
+  const numbers = await db.select({ number: invoices.number }).from(invoices).where(eq(invoices.account_id, clinic.account.id));
+  expect(new Set(numbers.map((n) => n.number)).size).toBe(numbers.length);
+}
+
+it('billing invariants hold after every step of random operation sequences', { timeout: 600_000 }, async () => {
+  // Successes and refusals per operation: the sequences must exercise both, or they prove little.
+  const tally = new Map<string, { ok: number; refused: number }>();
+  await fc.assert(
+    fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 30 }), async (ops) => {
+      const run: Run = { patients: [await bill.patient('Prop'), await bill.patient('Prop')], invoices: [], payments: [] };
+      for (const o of ops) {
+        const before = await journalSize();
+        const res = await apply(run, o);
+        const after = await journalSize();
+        if (res) {
+          expect(res.status, `${o.kind}: ${res.text}`).toBeLessThan(500);
+          const ok = res.status < 300;
+          const t = tally.get(o.kind) ?? { ok: 0, refused: 0 };
+          t[ok ? 'ok' : 'refused']++;
+          tally.set(o.kind, t);
+          if (!ok) expect([404, 409, 422], `${o.kind}: ${res.text}`).toContain(res.status);
+          expect(after, `${o.kind} ${res.status}: one audit entry and one event per successful write, none for a refusal`).toEqual(ok ? [before[0] + 1, before[1] + 1] : before);
+        }
+        await checkInvariants(run);
+      }
+    }),
+    { numRuns: Number(process.env.BILLING_PROPERTY_RUNS ?? 40) },
+  );
+  for (const kind of ['invoice', 'relines', 'addLine', 'removeLine', 'pay', 'allocate', 'deallocate', 'refund', 'voidInvoice', 'voidPayment']) {
+    expect(tally.get(kind)?.ok ?? 0, `${kind} never succeeded: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
+  }
+  expect([...tally.values()].reduce((s, t) => s + t.refused, 0)).toBeGreaterThan(0);
+});
