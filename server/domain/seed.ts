@@ -35,6 +35,7 @@ import type { Account } from '../context';
 import type { FileStore } from '../files/store';
 import { uploadFile } from './files';
 import { seedAppointments } from './seed-appointments';
+import { seedBilling } from './seed-billing';
 import { createPatient } from './patients/write';
 import type { WriteContext } from './write-context';
 
@@ -79,6 +80,7 @@ export async function seedAccount(db: DbHandle, account: Account, store?: FileSt
   });
   if (store) await uploadSampleFiles(w, store, patientIds);
   await seedAppointments(w, patientIds);
+  await seedBilling(w, patientIds);
   return { created: true };
 }
 

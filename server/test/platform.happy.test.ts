@@ -110,7 +110,7 @@ describe('one declaration drives every surface', () => {
 });
 
 describe('seeded resources', () => {
-  const names = ['appointments', 'locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates', 'files', 'care_plans'];
+  const names = ['appointments', 'invoices', 'line_items', 'payments', 'payment_allocations', 'refunds', 'locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates', 'files', 'care_plans'];
   it.each(names)('%s: list and read one', async (name) => {
     const list = await api.get(`/${name}`);
     expect(list.status).toBe(200);
@@ -129,6 +129,17 @@ describe('seeded resources', () => {
     expect(new Set(all.map((a) => a.status))).toEqual(new Set(['booked', 'arrived', 'missed', 'cancelled']));
     expect(all.filter((a) => a.group_master_id !== null)).toHaveLength(2);
     expect(all.some((a) => a.resource_id !== null)).toBe(true);
+  });
+
+  it('the seeded ledger has invoices in every state, a third-party split, several methods and a refund', async () => {
+    const invoices = (await api.get('/invoices?page_size=100')).body.data as { state: string; type: string; balance: string }[];
+    expect(new Set(invoices.map((i) => i.state))).toEqual(new Set(['open', 'partially_paid', 'paid']));
+    expect(invoices.some((i) => i.type === 'split')).toBe(true);
+    const payments = (await api.get('/payments?page_size=100')).body.data as { payment_method_id: number; status: string }[];
+    expect(new Set(payments.map((p) => p.payment_method_id)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(payments.map((p) => p.status))).toEqual(new Set(['allocated', 'partially_allocated', 'unallocated']));
+    expect((await api.get('/refunds')).body.data).toHaveLength(1);
+    expect((await api.get('/payment_allocations')).body.data.length).toBeGreaterThanOrEqual(4);
   });
 
   it('seeded calendar data has the shapes integrators rely on', async () => {
