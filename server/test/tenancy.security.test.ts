@@ -44,3 +44,34 @@ describe('tenants are walled off', () => {
     expectError(res, 422, 'location_not_found');
   });
 });
+
+describe('tenants are walled off: diaries and ledgers', () => {
+  it("another clinic's appointments, invoices and payments are 404; their ids are refused as references", async () => {
+    const api = client(server, a);
+    const bApi = client(server, b);
+    const bAppointment = (await bApi.get('/appointments')).body.data[0];
+    const bInvoice = (await bApi.get('/invoices')).body.data[0];
+    const bPayment = (await bApi.get('/payments')).body.data[0];
+    expectError(await api.get(`/appointments/${bAppointment.id}`), 404, 'not_found');
+    expectError(await api.post(`/appointments/${bAppointment.id}/cancel`), 404, 'not_found');
+    expectError(await api.delete(`/appointments/${bAppointment.id}`), 404, 'not_found');
+    expectError(await api.get(`/invoices/${bInvoice.id}`), 404, 'not_found');
+    expectError(await api.delete(`/invoices/${bInvoice.id}`), 404, 'not_found');
+    expectError(await api.delete(`/payments/${bPayment.id}`), 404, 'not_found');
+    expect((await api.get(`/appointments?id=${bAppointment.id}`)).body.data).toEqual([]);
+    expect((await api.get(`/invoices?number=${bInvoice.number}&patient_id=${bInvoice.patient_id}`)).body.data).toEqual([]);
+
+    // Booking or billing with another clinic's records.
+    const mine = (await api.get('/appointments')).body.data[0];
+    const booking = { patient_id: mine.patient_id, practitioner_id: mine.practitioner_id, location_id: mine.location_id, appointment_type_id: mine.appointment_type_id, starts_at: '2030-01-07T09:00:00' };
+    expectError(await api.post('/appointments', { body: { ...booking, patient_id: bPatient } }), 422, 'patient_not_found');
+    expectError(await api.post('/appointments', { body: { ...booking, practitioner_id: bAppointment.practitioner_id } }), 422, 'practitioner_not_found');
+    expectError(await api.post('/appointments', { body: { ...booking, location_id: bAppointment.location_id } }), 422, 'location_not_found');
+    expectError(await api.get(`/availability?location_id=${bAppointment.location_id}&appointment_type_id=${mine.appointment_type_id}`), 422, 'location_not_found');
+    expectError(await api.post('/invoices', { body: { patient_id: bPatient, line_items: [{ billable_item_id: 1, quantity: 1 }] } }), 422, 'patient_not_found');
+    const myInvoice = (await api.get('/invoices')).body.data[0];
+    expectError(await api.post('/payment_allocations', { body: { payment_id: bPayment.id, invoice_id: myInvoice.id, amount: '1.00' } }), 422, 'invalid_input');
+    expectError(await api.post('/refunds', { body: { payment_id: bPayment.id, amount: '1.00' } }), 422, 'invalid_input');
+    expect((await bApi.get(`/payments/${bPayment.id}`)).body.data).toEqual(bPayment);
+  });
+});
