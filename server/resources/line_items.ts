@@ -1,19 +1,7 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { MONEY_PATTERN } from '../domain/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
-
-const money = z.string().regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"');
-
-/** One line as written (nested in an invoice, or POST /line_items): declared once for both. */
-export const lineInput = z.strictObject({
-  billable_item_id: z.number().int().min(1).describe('From GET /billable_items; must be active'),
-  quantity: z.number().int().min(1).max(10_000),
-  unit_price: money.optional().describe("Overrides the billable item's price"),
-  discount: money.optional().describe('Amount off the line (before tax); at most quantity × unit price'),
-  description: z.string().min(1).max(500).optional().describe("Defaults to the billable item's name"),
-});
 
 export const lineItems = defineResource({
   name: 'line_items',
@@ -33,11 +21,11 @@ export const lineItems = defineResource({
   fields: {
     id: f.id(),
     invoice_id: f.ref({ filterable: true, write: 'required' }),
-    billable_item_id: f.ref({ filterable: true, write: 'required' }),
-    description: f.string({ maxLength: 500, write: 'optional' }),
-    quantity: f.integer({ write: 'required', input: lineInput.shape.quantity }),
-    unit_price: f.money({ column: 'unit_price_minor', write: 'optional' }),
-    discount: f.money({ column: 'discount_minor', write: 'optional' }),
+    billable_item_id: f.ref({ filterable: true, write: 'required', description: 'From GET /billable_items; must be active' }),
+    description: f.string({ maxLength: 500, write: 'optional', description: "Defaults to the billable item's name" }),
+    quantity: f.integer({ write: 'required', input: z.number().int().min(1).max(10_000) }),
+    unit_price: f.money({ column: 'unit_price_minor', write: 'optional', description: "Defaults to the billable item's price" }),
+    discount: f.money({ column: 'discount_minor', write: 'optional', description: 'Amount off the line before tax; at most quantity × unit price' }),
     tax_rate: f.decimal({ column: false, description: 'Tax rate in percent (e.g. "20.00")' }),
     subtotal: f.money({ column: 'subtotal_minor', description: 'quantity × unit_price − discount' }),
     tax: f.money({ column: 'tax_minor' }),
@@ -46,3 +34,6 @@ export const lineItems = defineResource({
   },
   compute: (row) => ({ tax_rate: (Number(row.tax_rate_bp) / 100).toFixed(2) }),
 });
+
+/** One line as written nested in an invoice or in `lines: [...]`: the create input without invoice_id. */
+export const lineInput = lineItems.createInput.omit({ invoice_id: true });

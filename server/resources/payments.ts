@@ -2,14 +2,13 @@ import { isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson, isPg } from '../../db/dialect';
-import { formatMoney, MONEY_PATTERN } from '../domain/money';
+import { formatMoney } from '../domain/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
+import { paymentAllocations } from './payment_allocations';
 
-export const allocationInput = z.strictObject({
-  invoice_id: z.number().int().min(1),
-  amount: z.string().regex(MONEY_PATTERN, 'must be a positive amount with at most two decimals, as a string such as "12.50"'),
-});
+/** An allocation made with the payment: POST /payment_allocations without payment_id. */
+export const allocationInput = paymentAllocations.createInput.pick({ invoice_id: true, amount: true });
 
 const allocationRead = z.object({ id: z.number().int(), invoice_id: z.number().int(), amount: z.string(), payer: z.enum(t.ALLOCATION_PAYERS) });
 type StoredAllocation = { id: number; invoice_id: number; amount_minor: number; payer: (typeof t.ALLOCATION_PAYERS)[number] };
