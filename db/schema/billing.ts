@@ -8,7 +8,9 @@ import { bigint, day, index, int, table, tenantColumns, text, timestamp, uniqueI
  * sort on them through indexes. Voided invoices and payments are kept (numbers are never reused) but
  * no longer returned.
  */
-export const INVOICE_STATES = ['open', 'partially_paid', 'paid', 'void'] as const;
+/** States an invoice is read with; `void` is kept in the database only (voided invoices are not returned). */
+export const INVOICE_READ_STATES = ['open', 'partially_paid', 'paid'] as const;
+export const INVOICE_STATES = [...INVOICE_READ_STATES, 'void'] as const;
 export const INVOICE_TYPES = ['patient', 'split', 'third_party'] as const;
 
 export const invoices = table(
@@ -88,7 +90,8 @@ export const lineItems = table(
   ],
 );
 
-export const PAYMENT_STATUSES = ['unallocated', 'partially_allocated', 'allocated', 'refunded', 'void'] as const;
+export const PAYMENT_READ_STATUSES = ['unallocated', 'partially_allocated', 'allocated', 'refunded'] as const;
+export const PAYMENT_STATUSES = [...PAYMENT_READ_STATUSES, 'void'] as const;
 
 export const payments = table(
   'payments',

@@ -79,7 +79,7 @@ export const invoices = defineResource({
   fields: {
     id: f.id(),
     number: f.integer({ filterable: true, sortable: true, description: 'Sequential per account, never reused' }),
-    state: f.enum(['open', 'partially_paid', 'paid'], { filterable: true, description: 'open: nothing paid; partially_paid; paid: balance 0' }),
+    state: f.enum(t.INVOICE_READ_STATES, { filterable: true, description: 'open: nothing paid; partially_paid; paid: balance 0' }),
     type: f.enum(t.INVOICE_TYPES, { filterable: true, description: 'patient: all billed to the patient; split: part to a third party; third_party: all to a third party' }),
     patient_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
     practitioner_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),

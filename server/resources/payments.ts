@@ -50,7 +50,7 @@ export const payments = defineResource({
     unallocated: f.money({ column: 'unallocated_minor', filterable: true, description: 'amount − allocated − refunded: what can still be allocated or refunded' }),
     payment_date: f.date({ filterable: true, sortable: true, write: 'optional', description: 'Defaults to today in the account timezone' }),
     note: f.string({ nullable: true, write: 'optional', input: z.string().max(10_000).nullable() }),
-    status: f.enum(['unallocated', 'partially_allocated', 'allocated', 'refunded'], { filterable: true }),
+    status: f.enum(t.PAYMENT_READ_STATUSES, { filterable: true }),
     allocations: f.array(z.array(allocationRead), { column: false, write: 'optional', input: z.array(allocationInput).max(100) }),
     ...standardFields(),
   },
