@@ -117,6 +117,9 @@ export const payments = table(
       on('payments_patient_idx', t.account_id, t.patient_id, t.id),
       on('payments_date_idx', t.account_id, t.payment_date, t.id),
       on('payments_status_idx', t.account_id, t.status, t.id),
+      on('payments_method_idx', t.account_id, t.payment_method_id, t.id),
+      on('payments_amount_idx', t.account_id, t.amount_minor, t.id),
+      on('payments_unallocated_idx', t.account_id, t.unallocated_minor, t.id),
       on('payments_created_at_idx', t.account_id, t.created_at, t.id),
       on('payments_updated_at_idx', t.account_id, t.updated_at, t.id),
     ];
@@ -138,6 +141,7 @@ export const paymentAllocations = table(
     index('payment_allocations_account_idx').on(t.account_id, t.id),
     index('payment_allocations_payment_idx').on(t.account_id, t.payment_id),
     index('payment_allocations_invoice_idx').on(t.account_id, t.invoice_id),
+    index('payment_allocations_payer_idx').on(t.account_id, t.payer, t.id),
   ],
 );
 

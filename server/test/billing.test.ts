@@ -107,6 +107,9 @@ describe('invoices', () => {
     const foreign = await api.patch(`/invoices/${inv.id}`, { body: { line_items: [{ id: 999999, billable_item_id: bill.roller, quantity: 1 }] } });
     expectError(foreign, 422, 'invalid_input');
     expect(Object.keys(foreign.body.errors)).toEqual(['line_items.0.id']);
+    const twice = await api.patch(`/invoices/${inv.id}`, { body: { line_items: [{ id: rollers.id, billable_item_id: bill.roller, quantity: 1 }, { id: rollers.id, billable_item_id: bill.roller, quantity: 2 }] } });
+    expectError(twice, 422, 'invalid_input');
+    expect(Object.keys(twice.body.errors)).toEqual(['line_items.1.id']);
   });
 
   it('a third-party split: allocations by an insurance method pay the third-party part', async () => {

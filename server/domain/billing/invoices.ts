@@ -135,8 +135,12 @@ async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: (Li
     .from(linesTable)
     .where(and(eq(linesTable.account_id, acc), eq(linesTable.invoice_id, invoiceId)));
   const storedIds = new Set(stored.map((s) => s.id));
+  const seen = new Set<number>();
   lines.forEach((l, i) => {
-    if (l.id !== undefined && !storedIds.has(l.id)) throw invalid(`line_items.${i}.id`, 'is not a line of this invoice', 'invalid_input');
+    if (l.id === undefined) return;
+    if (!storedIds.has(l.id)) throw invalid(`line_items.${i}.id`, 'is not a line of this invoice', 'invalid_input');
+    if (seen.has(l.id)) throw invalid(`line_items.${i}.id`, 'names a line already listed', 'invalid_input');
+    seen.add(l.id);
   });
   const priced = await priceLines(tx, acc, lines, (i, a) => `line_items.${i}.${a}`);
   const kept = new Set(lines.map((l) => l.id).filter((x): x is number => x !== undefined));
