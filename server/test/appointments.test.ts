@@ -216,6 +216,14 @@ describe('appointment lifecycle', () => {
     expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.cancelled', 'appointments.reinstated']);
   });
 
+  it('concurrent cancels of one appointment: one succeeds, the others are 409 appointment_rule, one event', async () => {
+    const a = (await book('2027-03-01T16:00:00')).body.data;
+    const results = await Promise.all(Array.from({ length: 6 }, () => api.post(`/appointments/${a.id}/cancel`)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200)) expectError(r, 409, 'appointment_rule');
+    expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.cancelled']);
+  });
+
   it('reinstating a slot given away meanwhile is 409 slot_unavailable', async () => {
     const a = (await book('2027-03-01T10:00:00')).body.data;
     await api.post(`/appointments/${a.id}/cancel`);

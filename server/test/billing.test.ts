@@ -277,6 +277,16 @@ describe('payments, allocations and refunds', () => {
     expect(await eventTypes('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
   });
 
+  it('concurrent voids of one payment: one 204, the others 404; its allocation is released once', async () => {
+    const p = await bill.patient();
+    const inv = await newInvoice(p);
+    const payment = (await pay(p, '14.00', { allocations: [{ invoice_id: inv.id, amount: '14.00' }] })).body.data;
+    const results = await Promise.all(Array.from({ length: 5 }, () => api.delete(`/payments/${payment.id}`)));
+    expect(results.map((r) => r.status).sort()).toEqual([204, 404, 404, 404, 404]);
+    expect((await api.get(`/invoices/${inv.id}`)).body.data.balance).toBe('114.00');
+    expect(await eventTypes('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
+  });
+
   it('concurrent allocations racing for the last balance never over-allocate', async () => {
     const p = await bill.patient();
     const inv = await newInvoice(p);

@@ -6,11 +6,12 @@
  * alone. On PostgreSQL, bookings of a location and of a practitioner take row locks on those records
  * (SELECT ... FOR UPDATE, locations then practitioners, each in id order so two writers never wait on
  * each other in a cycle); a concurrent booking of the same diary waits, then sees the first one.
+ * A change to an existing appointment locks its row first, then the diaries.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { isPg } from '../../../db/dialect';
-import { locations, practitioners } from '../../../db/schema';
+import { appointments, locations, practitioners } from '../../../db/schema';
 import { ApiError, invalid } from '../../errors';
 import { activeResources, assertResourceUsable, bookable, loadAppointmentType, loadLocation, loadPractitioner, offers, type AppointmentType } from '../scheduling/calendar';
 import { loadDiary, MAX_APPOINTMENT_MS } from '../scheduling/diary';
@@ -22,6 +23,12 @@ export async function lockDiaries(tx: Db, accountId: number, locationIds: number
   const sorted = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
   await tx.select({ id: locations.id }).from(locations).where(and(eq(locations.account_id, accountId), inArray(locations.id, sorted(locationIds)))).orderBy(asc(locations.id)).for('update');
   await tx.select({ id: practitioners.id }).from(practitioners).where(and(eq(practitioners.account_id, accountId), inArray(practitioners.id, sorted(practitionerIds)))).orderBy(asc(practitioners.id)).for('update');
+}
+
+/** An existing appointment's row, locked before it is read for a change (two cancels cannot both pass). */
+export async function lockAppointment(tx: Db, accountId: number, id: number): Promise<void> {
+  if (!isPg) return;
+  await tx.select({ id: appointments.id }).from(appointments).where(and(eq(appointments.account_id, accountId), eq(appointments.id, id))).for('update');
 }
 
 export interface Slot {

@@ -16,7 +16,7 @@ import { appointments } from '../../resources/appointments';
 import { findRow } from '../../resources/queries';
 import { clockFor } from '../scheduling/wall-time';
 import type { WriteContext } from '../write-context';
-import { checkDiary, lockDiaries, resolveSlot } from './booking';
+import { checkDiary, lockAppointment, lockDiaries, resolveSlot } from './booking';
 import { readAppointment, recordAppointmentWrite } from './write';
 
 export type LifecycleAction = 'cancel' | 'arrive' | 'miss' | 'reinstate';
@@ -35,6 +35,7 @@ function refusal(action: LifecycleAction, status: AppointmentStatus): string | n
 export async function moveAppointment(w: WriteContext, id: number, action: LifecycleAction, reason?: string | null) {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
+    await lockAppointment(tx, acc, id);
     const before = await findRow(tx, appointments, acc, id);
     if (!before) throw notFound('Appointment');
     const refused = refusal(action, before.status as AppointmentStatus);

@@ -12,7 +12,7 @@ import { bookable } from '../scheduling/calendar';
 import { bumpDiaryVersion } from '../scheduling/diary-version';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
-import { checkDiary, lockDiaries, resolveSlot } from './booking';
+import { checkDiary, lockAppointment, lockDiaries, resolveSlot } from './booking';
 
 export interface BookingInput {
   patient_id: number;
@@ -95,6 +95,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Part
   const acc = w.account.id;
   const clock = clockFor(w.account.timezone);
   await w.db.transaction(async (tx) => {
+    await lockAppointment(tx, acc, id);
     const before = await findRow(tx, appointments, acc, id);
     if (!before) throw notFound('Appointment');
     if (input.group_master_id !== undefined) throw invalid('group_master_id', 'is set only when booking', 'invalid_input');
@@ -145,6 +146,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Part
 export async function deleteAppointment(w: WriteContext, id: number): Promise<void> {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
+    await lockAppointment(tx, acc, id);
     const before = await findRow(tx, appointments, acc, id);
     if (!before) throw notFound('Appointment');
     const now = new Date().toISOString();

@@ -13,7 +13,7 @@ import { loadLocation } from '../scheduling/calendar';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
 import { insertLines, priceLines, type LineInput } from './lines';
-import { lockPatientBilling } from './lock';
+import { lockedRow, lockPatientBilling } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
 type Metadata = Record<string, string | number | boolean | null>;
@@ -108,9 +108,8 @@ export async function createInvoice(w: WriteContext, input: InvoiceInput) {
 export async function updateInvoice(w: WriteContext, id: number, input: Partial<InvoiceInput>) {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
-    const before = await findRow(tx, invoices, acc, id);
+    const before = await lockedRow(tx, acc, () => findRow(tx, invoices, acc, id));
     if (!before) throw notFound('Invoice');
-    await lockPatientBilling(tx, acc, before.patient_id as number);
     if (input.patient_id !== undefined && input.patient_id !== before.patient_id) {
       if ((before.paid_minor as number) > 0) throw billingRule('Payments are allocated to this invoice: remove them before changing the patient');
       await assertLivePatient(tx, acc, input.patient_id);
@@ -166,9 +165,8 @@ async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: (Li
 export async function voidInvoice(w: WriteContext, id: number, voidPayments: boolean): Promise<void> {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
-    const before = await findRow(tx, invoices, acc, id);
+    const before = await lockedRow(tx, acc, () => findRow(tx, invoices, acc, id));
     if (!before) throw notFound('Invoice');
-    await lockPatientBilling(tx, acc, before.patient_id as number);
     // A payment is voided with the invoice only if it paid this invoice and nothing else: fully
     // allocated before, nothing allocated after, never refunded. A payment holding credit is kept.
     const fullyAllocated = new Set(

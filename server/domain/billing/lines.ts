@@ -9,7 +9,7 @@ import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow } from '../../resources/queries';
 import { parseMoney } from '../money';
 import { recorded, type WriteContext } from '../write-context';
-import { lockPatientBilling } from './lock';
+import { lockedRow } from './lock';
 import { billingRule, lineAmounts, MAX_LINE_MINOR, retotalInvoice } from './totals';
 
 export interface LineInput {
@@ -64,13 +64,15 @@ export async function insertLines(tx: Db, accountId: number, invoiceId: number, 
 
 /** The invoice a line write touches: live, locked for its patient. A voided invoice's lines cannot change. */
 async function writableInvoice(tx: Db, accountId: number, invoiceId: number, attribute = 'invoice_id') {
-  const [inv] = await tx
-    .select({ id: invoices.id, patient_id: invoices.patient_id, voided_at: invoices.voided_at })
-    .from(invoices)
-    .where(and(eq(invoices.account_id, accountId), eq(invoices.id, invoiceId)));
+  const inv = await lockedRow(tx, accountId, async () => {
+    const [row] = await tx
+      .select({ id: invoices.id, patient_id: invoices.patient_id, voided_at: invoices.voided_at })
+      .from(invoices)
+      .where(and(eq(invoices.account_id, accountId), eq(invoices.id, invoiceId)));
+    return row;
+  });
   if (!inv) throw invalid(attribute, 'is not an invoice of this account', 'invalid_input');
   if (inv.voided_at) throw billingRule('The invoice is void: its lines cannot change');
-  await lockPatientBilling(tx, accountId, inv.patient_id);
 }
 
 export async function lineCount(tx: Db, accountId: number, invoiceId: number): Promise<number> {
@@ -101,11 +103,14 @@ export async function addLines(w: WriteContext, invoiceId: number, lines: LineIn
 export async function updateLine(w: WriteContext, id: number, input: Partial<LineInput> & { invoice_id?: number }) {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
+    const found = await findRow(tx, lineItems, acc, id);
+    if (!found) throw notFound('Line item');
+    if (input.invoice_id !== undefined && input.invoice_id !== found.invoice_id) throw invalid('invoice_id', 'a line cannot move to another invoice', 'invalid_input');
+    const invoiceId = found.invoice_id as number;
+    await writableInvoice(tx, acc, invoiceId);
+    // Read again under the lock: a concurrent write may have changed or removed the line.
     const before = await findRow(tx, lineItems, acc, id);
     if (!before) throw notFound('Line item');
-    if (input.invoice_id !== undefined && input.invoice_id !== before.invoice_id) throw invalid('invoice_id', 'a line cannot move to another invoice', 'invalid_input');
-    const invoiceId = before.invoice_id as number;
-    await writableInvoice(tx, acc, invoiceId);
     const stored = lineItems.toRecord(before);
     // A new billable item brings its own price and name unless they are sent too.
     const sameItem = input.billable_item_id === undefined || input.billable_item_id === stored.billable_item_id;
@@ -138,10 +143,11 @@ export async function updateLine(w: WriteContext, id: number, input: Partial<Lin
 export async function deleteLine(w: WriteContext, id: number): Promise<void> {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
-    const before = await findRow(tx, lineItems, acc, id);
-    if (!before) throw notFound('Line item');
-    const invoiceId = before.invoice_id as number;
+    const found = await findRow(tx, lineItems, acc, id);
+    if (!found) throw notFound('Line item');
+    const invoiceId = found.invoice_id as number;
     await writableInvoice(tx, acc, invoiceId);
+    if (!(await findRow(tx, lineItems, acc, id))) throw notFound('Line item');
     if ((await lineCount(tx, acc, invoiceId)) <= 1) throw billingRule('An invoice keeps at least one line; void the invoice instead');
     await tx.delete(table).where(and(eq(table.account_id, acc), eq(table.id, id)));
     await retotalInvoice(tx, acc, invoiceId);

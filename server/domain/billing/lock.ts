@@ -17,3 +17,14 @@ export async function lockPatientBilling(tx: Db, accountId: number, patientId: n
     .where(and(eq(patients.account_id, accountId), eq(patients.id, patientId)))
     .for('update');
 }
+
+/**
+ * A billing record read for a change: found (its patient is needed to lock), locked, then read again
+ * so the amounts checked are those no concurrent write can still change. Undefined when missing.
+ */
+export async function lockedRow<T extends Record<string, unknown>>(tx: Db, accountId: number, read: () => Promise<T | undefined>): Promise<T | undefined> {
+  const first = await read();
+  if (!first) return undefined;
+  await lockPatientBilling(tx, accountId, first.patient_id as number);
+  return isPg ? read() : first;
+}

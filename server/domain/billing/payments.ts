@@ -14,7 +14,7 @@ import { parseMoney } from '../money';
 import { assertLivePatient } from '../references';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
-import { lockPatientBilling } from './lock';
+import { lockedRow, lockPatientBilling } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
 type Metadata = Record<string, string | number | boolean | null>;
@@ -48,10 +48,9 @@ async function usableMethod(tx: Db, accountId: number, id: number) {
 
 /** A live payment, read after its patient's billing is locked (so its amounts are current). */
 async function lockedPayment(tx: Db, accountId: number, id: number, missing: () => Error) {
-  const first = await findRow(tx, payments, accountId, id);
-  if (!first) throw missing();
-  await lockPatientBilling(tx, accountId, first.patient_id as number);
-  return (await findRow(tx, payments, accountId, id))!;
+  const payment = await lockedRow(tx, accountId, () => findRow(tx, payments, accountId, id));
+  if (!payment) throw missing();
+  return payment;
 }
 
 /**
@@ -167,9 +166,12 @@ export async function createAllocation(w: WriteContext, input: { payment_id: num
 export async function removeAllocation(w: WriteContext, id: number): Promise<void> {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
+    const found = await findRow(tx, paymentAllocations, acc, id);
+    if (!found) throw notFound('Payment allocation');
+    const payment = await lockedPayment(tx, acc, found.payment_id as number, () => notFound('Payment allocation'));
+    // Read again under the lock: a concurrent void may have released it.
     const row = await findRow(tx, paymentAllocations, acc, id);
     if (!row) throw notFound('Payment allocation');
-    const payment = await lockedPayment(tx, acc, row.payment_id as number, () => notFound('Payment allocation'));
     if ((payment.refunded_minor as number) > 0) {
       throw new ApiError('allocation_remove_failed', 'The payment has been refunded: its allocations are settled and cannot be removed');
     }
