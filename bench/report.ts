@@ -56,5 +56,5 @@ export function writeResults(root: string, body: string): void {
   const text = fs.readFileSync(readme, 'utf8');
   const at = text.search(/^## Benchmarks[ \t]*$/m);
   if (at < 0) return console.warn('README.md has no "## Benchmarks" section; left it alone');
-  fs.writeFileSync(readme, `${text.slice(0, at)}## Benchmarks\n\nWritten by \`npm run bench\` (\`BENCH_SECONDS\` shortens each run, \`-- --fresh\` rebuilds the data); the same table is in bench/RESULTS.md.\n\n${body}`);
+  fs.writeFileSync(readme, `${text.slice(0, at)}## Benchmarks\n\nWritten by \`npm run bench\` (\`BENCH_SECONDS\` shortens each run, \`BENCH_ONLY=e,f\` runs some scenarios without writing results, \`-- --fresh\` rebuilds the data); the same table is in bench/RESULTS.md.\n\n${body}`);
 }
