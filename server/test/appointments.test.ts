@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appointments, auditLog, deletedEntities, events } from '../../db/schema';
+import { appointments, auditLog, deletedEntities, events, resources } from '../../db/schema';
 import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
 import { calendarFixture, type Calendar } from './scheduling-fixture';
 
@@ -146,6 +146,20 @@ describe('POST /appointments', () => {
     expectError(await book('2027-02-03T09:00:00', { practitioner_id: cal.p2, resource_id: cal.tableA }), 409, 'slot_unavailable');
     const other = await book('2027-02-03T09:00:00', { practitioner_id: cal.p2, resource_id: cal.tableB });
     expect(other.status).toBe(201);
+  });
+
+  it('a type that needs a resource at a location with no active one is 422 resource_unavailable, even with allow_clash', async () => {
+    const other = await newClinic(server);
+    const otherCal = await calendarFixture(server, other);
+    await server.app.db.db.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id));
+    const otherApi = client(server, other);
+    const pid = (await otherApi.post('/patients', { body: { first_name: 'No', last_name: 'Table' } })).body.data.id;
+    const massage = { patient_id: pid, practitioner_id: otherCal.p1, location_id: otherCal.siteA, appointment_type_id: otherCal.massage, starts_at: '2027-02-03T09:00:00' };
+    for (const allow_clash of [false, true]) {
+      const res = await otherApi.post('/appointments', { body: { ...massage, allow_clash } });
+      expectError(res, 422, 'resource_unavailable');
+      expect(Object.keys(res.body.errors)).toEqual(['resource_id']);
+    }
   });
 
   it('group bookings join the session while places remain, then 409 group_full', async () => {

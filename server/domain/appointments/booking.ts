@@ -88,8 +88,8 @@ export interface DiaryCheck {
 export async function checkDiary(tx: Db, clock: ZoneClock, accountId: number, c: DiaryCheck): Promise<{ resourceId: number | null; sessionId: number | null }> {
   const { type, start, end } = c.slot;
   const resources = c.resourceId != null ? [c.resourceId] : type.requires_resource ? await activeResources(tx, accountId, c.locationId) : [];
+  if (type.requires_resource && !resources.length) throw invalid('resource_id', 'this type needs a resource and the location has no active one', 'resource_unavailable');
   if (c.allowClash) {
-    if (type.requires_resource && c.resourceId == null && !resources.length) throw invalid('resource_id', 'no active resource at this location', 'resource_unavailable');
     return { resourceId: c.resourceId ?? (type.requires_resource ? resources[0] : null), sessionId: null };
   }
   const diary = await loadDiary(tx, clock, {
