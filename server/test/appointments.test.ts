@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments, auditLog, deletedEntities, events, resources } from '../../db/schema';
 import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
-import { calendarFixture, type Calendar } from './scheduling-fixture';
+import { calendarFixture, D, DST, SUMMER_MONDAY, type Calendar } from './scheduling-fixture';
 
 let server: TestServer;
 let clinic: Clinic;
@@ -48,7 +48,7 @@ const liveRows = async (starts_at: string) =>
 
 describe('POST /appointments', () => {
   it('books a free slot: wall times, the UTC instants, the embedded patient, one event and the creator', async () => {
-    const res = await book('2027-02-01T09:00:00', { notes: 'Left knee', metadata: { source: 'web' } });
+    const res = await book(`${D(21)}T09:00:00`, { notes: 'Left knee', metadata: { source: 'web' } });
     expect(res.status).toBe(201);
     const a = res.body.data;
     expect(a).toMatchObject({
@@ -57,10 +57,10 @@ describe('POST /appointments', () => {
       location_id: cal.siteA,
       appointment_type_id: cal.followUp,
       resource_id: null,
-      starts_at: '2027-02-01T09:00:00',
-      ends_at: '2027-02-01T09:30:00',
-      starts_at_utc: '2027-02-01T09:00:00.000Z',
-      ends_at_utc: '2027-02-01T09:30:00.000Z',
+      starts_at: `${D(21)}T09:00:00`,
+      ends_at: `${D(21)}T09:30:00`,
+      starts_at_utc: `${D(21)}T09:00:00.000Z`,
+      ends_at_utc: `${D(21)}T09:30:00.000Z`,
       status: 'booked',
       notes: 'Left knee',
       allow_clash: false,
@@ -76,23 +76,23 @@ describe('POST /appointments', () => {
   });
 
   it('a summer booking reads back at UTC+1 (BST); ends_at can be sent', async () => {
-    const res = await book('2027-07-05T09:00:00', { ends_at: '2027-07-05T09:50:00' });
+    const res = await book(`${SUMMER_MONDAY}T09:00:00`, { ends_at: `${SUMMER_MONDAY}T09:50:00` });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ ends_at: '2027-07-05T09:50:00', starts_at_utc: '2027-07-05T08:00:00.000Z', ends_at_utc: '2027-07-05T08:50:00.000Z' });
+    expect(res.body.data).toMatchObject({ ends_at: `${SUMMER_MONDAY}T09:50:00`, starts_at_utc: `${SUMMER_MONDAY}T08:00:00.000Z`, ends_at_utc: `${SUMMER_MONDAY}T08:50:00.000Z` });
   });
 
   it('missing references are the matching 422 codes, and nothing is stored', async () => {
     const before = (await api.get('/appointments?page_size=1')).body.meta.total;
-    expectError(await book('2027-02-02T09:00:00', { patient_id: 999999 }), 422, 'patient_not_found');
-    expectError(await book('2027-02-02T09:00:00', { practitioner_id: 999999 }), 422, 'practitioner_not_found');
-    expectError(await book('2027-02-02T09:00:00', { location_id: 999999 }), 422, 'location_not_found');
-    expectError(await book('2027-02-02T09:00:00', { appointment_type_id: 999999 }), 422, 'appointment_type_not_found');
+    expectError(await book(`${D(22)}T09:00:00`, { patient_id: 999999 }), 422, 'patient_not_found');
+    expectError(await book(`${D(22)}T09:00:00`, { practitioner_id: 999999 }), 422, 'practitioner_not_found');
+    expectError(await book(`${D(22)}T09:00:00`, { location_id: 999999 }), 422, 'location_not_found');
+    expectError(await book(`${D(22)}T09:00:00`, { appointment_type_id: 999999 }), 422, 'appointment_type_not_found');
     expect((await api.get('/appointments?page_size=1')).body.meta.total).toBe(before);
   });
 
   it('a resource missing, inactive or at another location is 422 resource_unavailable', async () => {
     for (const resource_id of [999999, cal.closedRoom, cal.roomB]) {
-      const res = await book('2027-02-02T09:00:00', { resource_id });
+      const res = await book(`${D(22)}T09:00:00`, { resource_id });
       expectError(res, 422, 'resource_unavailable');
       expect(Object.keys(res.body.errors)).toEqual(['resource_id']);
     }
@@ -100,17 +100,17 @@ describe('POST /appointments', () => {
 
   it('bad times are 422 validation_failed naming the attribute', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [body('2027-02-02T09:00:00Z'), 'starts_at'],
-      [body('2027-02-02T09:00:00+01:00'), 'starts_at'],
-      [body('2027-02-02 09:00:00'), 'starts_at'],
+      [body(`${D(22)}T09:00:00Z`), 'starts_at'],
+      [body(`${D(22)}T09:00:00+01:00`), 'starts_at'],
+      [body(`${D(22)} 09:00:00`), 'starts_at'],
       [body('2027-02-30T09:00:00'), 'starts_at'],
-      [body('2027-02-02T09:00:00', { ends_at: '2027-02-02T08:30:00' }), 'ends_at'],
-      [body('2027-02-02T09:00:00', { ends_at: '2027-02-02T09:00:00' }), 'ends_at'],
-      [body('2027-02-02T09:00:00', { ends_at: '2027-02-04T09:00:00' }), 'ends_at'],
+      [body(`${D(22)}T09:00:00`, { ends_at: `${D(22)}T08:30:00` }), 'ends_at'],
+      [body(`${D(22)}T09:00:00`, { ends_at: `${D(22)}T09:00:00` }), 'ends_at'],
+      [body(`${D(22)}T09:00:00`, { ends_at: `${D(24)}T09:00:00` }), 'ends_at'],
       // The lost hour: clocks go forward from 01:00 to 02:00 in London.
-      [body('2027-03-28T01:30:00', { appointment_type_id: cal.assessment }), 'starts_at'],
-      [body('2027-02-02T09:00:00', { colour: 'red' }), 'colour'],
-      [{ ...body('2027-02-02T09:00:00'), practitioner_id: undefined }, 'practitioner_id'],
+      [body(`${DST.londonSpring}T01:30:00`, { appointment_type_id: cal.assessment }), 'starts_at'],
+      [body(`${D(22)}T09:00:00`, { colour: 'red' }), 'colour'],
+      [{ ...body(`${D(22)}T09:00:00`), practitioner_id: undefined }, 'practitioner_id'],
     ];
     for (const [b, attribute] of cases) {
       const res = await api.post('/appointments', { body: b });
@@ -120,31 +120,31 @@ describe('POST /appointments', () => {
   });
 
   it('a type the practitioner does not offer there, or an inactive type, is 422 invalid_input', async () => {
-    expectError(await book('2027-02-02T09:00:00', { practitioner_id: cal.p4 }), 422, 'invalid_input');
-    expectError(await book('2027-02-02T09:00:00', { practitioner_id: cal.p3 }), 422, 'invalid_input');
-    expectError(await book('2027-02-02T09:00:00', { appointment_type_id: cal.retired }), 422, 'invalid_input');
+    expectError(await book(`${D(22)}T09:00:00`, { practitioner_id: cal.p4 }), 422, 'invalid_input');
+    expectError(await book(`${D(22)}T09:00:00`, { practitioner_id: cal.p3 }), 422, 'invalid_input');
+    expectError(await book(`${D(22)}T09:00:00`, { appointment_type_id: cal.retired }), 422, 'invalid_input');
   });
 
   it('a slot the diary cannot take is 409 slot_unavailable; allow_clash overbooks deliberately', async () => {
-    expectError(await book('2027-02-01T08:00:00'), 409, 'slot_unavailable'); // before opening
-    expectError(await book('2027-02-01T12:15:00'), 409, 'slot_unavailable'); // lunch break
-    expectError(await book('2027-02-01T16:45:00'), 409, 'slot_unavailable'); // runs past closing
-    expectError(await book('2027-01-12T10:00:00'), 409, 'slot_unavailable'); // blockout
-    expectError(await book('2027-01-13T10:00:00'), 409, 'slot_unavailable'); // site closed
-    expectError(await book('2027-02-01T09:15:00'), 409, 'slot_unavailable'); // overlaps the 09:00 booking
-    const over = await book('2027-02-01T09:15:00', { allow_clash: true });
+    expectError(await book(`${D(21)}T08:00:00`), 409, 'slot_unavailable'); // before opening
+    expectError(await book(`${D(21)}T12:15:00`), 409, 'slot_unavailable'); // lunch break
+    expectError(await book(`${D(21)}T16:45:00`), 409, 'slot_unavailable'); // runs past closing
+    expectError(await book(`${D(1)}T10:00:00`), 409, 'slot_unavailable'); // blockout
+    expectError(await book(`${D(2)}T10:00:00`), 409, 'slot_unavailable'); // site closed
+    expectError(await book(`${D(21)}T09:15:00`), 409, 'slot_unavailable'); // overlaps the 09:00 booking
+    const over = await book(`${D(21)}T09:15:00`, { allow_clash: true });
     expect(over.status).toBe(201);
     expect(over.body.data.allow_clash).toBe(true);
-    expect((await book('2027-02-01T07:00:00', { allow_clash: true })).status).toBe(201);
+    expect((await book(`${D(21)}T07:00:00`, { allow_clash: true })).status).toBe(201);
   });
 
   it('a resource is never double-booked, and a type that needs one gets a free one', async () => {
-    const first = await book('2027-02-03T09:00:00', { appointment_type_id: cal.massage });
+    const first = await book(`${D(23)}T09:00:00`, { appointment_type_id: cal.massage });
     expect(first.status).toBe(201);
     expect(first.body.data.resource_id).toBe(cal.tableA);
     // Two (front desk) cannot take Table A at 09:00 for a follow-up.
-    expectError(await book('2027-02-03T09:00:00', { practitioner_id: cal.p2, resource_id: cal.tableA }), 409, 'slot_unavailable');
-    const other = await book('2027-02-03T09:00:00', { practitioner_id: cal.p2, resource_id: cal.tableB });
+    expectError(await book(`${D(23)}T09:00:00`, { practitioner_id: cal.p2, resource_id: cal.tableA }), 409, 'slot_unavailable');
+    const other = await book(`${D(23)}T09:00:00`, { practitioner_id: cal.p2, resource_id: cal.tableB });
     expect(other.status).toBe(201);
   });
 
@@ -154,7 +154,7 @@ describe('POST /appointments', () => {
     await server.app.db.db.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id));
     const otherApi = client(server, other);
     const pid = (await otherApi.post('/patients', { body: { first_name: 'No', last_name: 'Table' } })).body.data.id;
-    const massage = { patient_id: pid, practitioner_id: otherCal.p1, location_id: otherCal.siteA, appointment_type_id: otherCal.massage, starts_at: '2027-02-03T09:00:00' };
+    const massage = { patient_id: pid, practitioner_id: otherCal.p1, location_id: otherCal.siteA, appointment_type_id: otherCal.massage, starts_at: `${D(23)}T09:00:00` };
     for (const allow_clash of [false, true]) {
       const res = await otherApi.post('/appointments', { body: { ...massage, allow_clash } });
       expectError(res, 422, 'resource_unavailable');
@@ -163,54 +163,54 @@ describe('POST /appointments', () => {
   });
 
   it('group bookings join the session while places remain, then 409 group_full', async () => {
-    const first = await book('2027-02-04T10:00:00', { appointment_type_id: cal.pilates });
+    const first = await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates });
     expect(first.status).toBe(201);
     expect(first.body.data.group_master_id).toBeNull();
-    const second = await book('2027-02-04T10:00:00', { appointment_type_id: cal.pilates, group_master_id: first.body.data.id });
+    const second = await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id });
     expect(second.status).toBe(201);
     expect(second.body.data.group_master_id).toBe(first.body.data.id);
-    expectError(await book('2027-02-04T10:00:00', { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }), 409, 'group_full');
-    expectError(await book('2027-02-04T10:00:00', { appointment_type_id: cal.pilates }), 409, 'group_full');
+    expectError(await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }), 409, 'group_full');
+    expectError(await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates }), 409, 'group_full');
     // A session at another time cannot be named.
-    expectError(await book('2027-02-04T11:00:00', { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }), 422, 'invalid_input');
+    expectError(await book(`${D(24)}T11:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }), 422, 'invalid_input');
     // Without group_master_id, a booking at a running session's time joins it.
-    const a = await book('2027-02-04T14:00:00', { appointment_type_id: cal.pilates });
-    const b = await book('2027-02-04T14:00:00', { appointment_type_id: cal.pilates });
+    const a = await book(`${D(24)}T14:00:00`, { appointment_type_id: cal.pilates });
+    const b = await book(`${D(24)}T14:00:00`, { appointment_type_id: cal.pilates });
     expect(b.body.data.group_master_id).toBe(a.body.data.id);
   });
 
   it('honours Idempotency-Key: a retry replays the booking instead of clashing', async () => {
     const headers = { 'idempotency-key': `book-${Date.now()}` };
-    const first = await api.post('/appointments', { body: body('2027-02-05T09:00:00'), headers });
+    const first = await api.post('/appointments', { body: body(`${D(25)}T09:00:00`), headers });
     expect(first.status).toBe(201);
-    const retry = await api.post('/appointments', { body: body('2027-02-05T09:00:00'), headers });
+    const retry = await api.post('/appointments', { body: body(`${D(25)}T09:00:00`), headers });
     expect(retry.status).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.body.data.id).toBe(first.body.data.id);
-    expect(await liveRows('2027-02-05T09:00:00')).toHaveLength(1);
+    expect(await liveRows(`${D(25)}T09:00:00`)).toHaveLength(1);
   });
 
   it('never double-books: concurrent requests for one slot give exactly one 201', async () => {
-    const results = await Promise.all(Array.from({ length: 12 }, () => book('2027-02-08T11:00:00')));
+    const results = await Promise.all(Array.from({ length: 12 }, () => book(`${D(28)}T11:00:00`)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'slot_unavailable');
-    expect(await liveRows('2027-02-08T11:00:00')).toHaveLength(1);
+    expect(await liveRows(`${D(28)}T11:00:00`)).toHaveLength(1);
   });
 
   it('a read-only key cannot book (403 key_read_only)', async () => {
-    expectError(await api.post('/appointments', { body: body('2027-02-09T09:00:00'), key: clinic.readOnlyKey }), 403, 'key_read_only');
+    expectError(await api.post('/appointments', { body: body(`${D(29)}T09:00:00`), key: clinic.readOnlyKey }), 403, 'key_read_only');
   });
 });
 
 describe('listing appointments', () => {
   it('filters by practitioner, status and starts_at range, sorted by start', async () => {
-    const res = await api.get(`/appointments?practitioner_id=${cal.p1}&status=booked&starts_at=between:2027-02-01T00:00:00,2027-02-01T23:59:59&sort=starts_at`);
+    const res = await api.get(`/appointments?practitioner_id=${cal.p1}&status=booked&starts_at=between:${D(21)}T00:00:00,${D(21)}T23:59:59&sort=starts_at`);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((a: { starts_at: string }) => a.starts_at)).toEqual(['2027-02-01T07:00:00', '2027-02-01T09:00:00', '2027-02-01T09:15:00']);
+    expect(res.body.data.map((a: { starts_at: string }) => a.starts_at)).toEqual([`${D(21)}T07:00:00`, `${D(21)}T09:00:00`, `${D(21)}T09:15:00`]);
     expect(res.body.data[0].patient.name).toBe('Liz Chen');
     const byPatient = await api.get(`/appointments?patient_id=${patientId}&location_id=${cal.siteA}&appointment_type_id=${cal.pilates}&page_size=100`);
     expect(byPatient.body.data).toHaveLength(4);
-    expectError(await api.get('/appointments?starts_at=gt:2027-02-01T00:00:00Z'), 422, 'validation_failed');
+    expectError(await api.get(`/appointments?starts_at=gt:${D(21)}T00:00:00Z`), 422, 'validation_failed');
     expectError(await api.get('/appointments?status=gone'), 422, 'validation_failed');
     expectError(await api.get('/appointments?notes=x'), 422, 'validation_failed');
   });
@@ -218,7 +218,7 @@ describe('listing appointments', () => {
 
 describe('appointment lifecycle', () => {
   it('cancel with a reason frees the slot; cancelling twice is 409 appointment_rule; reinstate books it again', async () => {
-    const a = (await book('2027-03-01T09:00:00')).body.data;
+    const a = (await book(`${D(49)}T09:00:00`)).body.data;
     const cancelled = await api.post(`/appointments/${a.id}/cancel`, { body: { reason: 'Feeling better' } });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancellation_reason: 'Feeling better', cancelled_at: expect.any(String) });
@@ -231,7 +231,7 @@ describe('appointment lifecycle', () => {
   });
 
   it('concurrent cancels of one appointment: one succeeds, the others are 409 appointment_rule, one event', async () => {
-    const a = (await book('2027-03-01T16:00:00')).body.data;
+    const a = (await book(`${D(49)}T16:00:00`)).body.data;
     const results = await Promise.all(Array.from({ length: 6 }, () => api.post(`/appointments/${a.id}/cancel`)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) expectError(r, 409, 'appointment_rule');
@@ -239,15 +239,15 @@ describe('appointment lifecycle', () => {
   });
 
   it('reinstating a slot given away meanwhile is 409 slot_unavailable', async () => {
-    const a = (await book('2027-03-01T10:00:00')).body.data;
+    const a = (await book(`${D(49)}T10:00:00`)).body.data;
     await api.post(`/appointments/${a.id}/cancel`);
-    expect((await book('2027-03-01T10:00:00')).status).toBe(201);
+    expect((await book(`${D(49)}T10:00:00`)).status).toBe(201);
     expectError(await api.post(`/appointments/${a.id}/reinstate`), 409, 'slot_unavailable');
     expect((await api.get(`/appointments/${a.id}`)).body.data.status).toBe('cancelled');
   });
 
   it('arrive: not before the day; final once done (no un-arrive, no cancel, no miss)', async () => {
-    expectError(await api.post(`/appointments/${(await book('2027-03-01T11:00:00')).body.data.id}/arrive`), 409, 'appointment_rule');
+    expectError(await api.post(`/appointments/${(await book(`${D(49)}T11:00:00`)).body.data.id}/arrive`), 409, 'appointment_rule');
     // A past appointment (a Monday last month) can be arrived.
     const lastMonday = new Date(Date.now() - 28 * 86_400_000);
     lastMonday.setUTCDate(lastMonday.getUTCDate() - ((lastMonday.getUTCDay() + 6) % 7));
@@ -269,12 +269,12 @@ describe('appointment lifecycle', () => {
   });
 
   it('miss: not before it starts', async () => {
-    const a = (await book('2027-03-01T13:00:00')).body.data;
+    const a = (await book(`${D(49)}T13:00:00`)).body.data;
     expectError(await api.post(`/appointments/${a.id}/miss`), 409, 'appointment_rule');
   });
 
   it('lifecycle actions refuse unknown bodies and unknown ids', async () => {
-    const a = (await book('2027-03-01T13:30:00')).body.data;
+    const a = (await book(`${D(49)}T13:30:00`)).body.data;
     expectError(await api.post(`/appointments/${a.id}/cancel`, { body: { reason: 'x'.repeat(501) } }), 422, 'validation_failed');
     expectError(await api.post(`/appointments/${a.id}/arrive`, { body: { when: 'now' } }), 422, 'validation_failed');
     expectError(await api.post('/appointments/999999/cancel'), 404, 'not_found');
@@ -283,32 +283,32 @@ describe('appointment lifecycle', () => {
 
 describe('PATCH and DELETE /appointments/{id}', () => {
   it('rescheduling re-checks the diary, keeps the length and announces appointments.rescheduled', async () => {
-    const a = (await book('2027-03-02T09:00:00', { ends_at: '2027-03-02T09:20:00' })).body.data;
-    const blocker = (await book('2027-03-02T14:00:00')).body.data;
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: '2027-03-02T14:00:00' } }), 409, 'slot_unavailable');
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: '2027-03-02T12:30:00' } }), 409, 'slot_unavailable');
-    const moved = await api.patch(`/appointments/${a.id}`, { body: { starts_at: '2027-03-02T15:00:00' } });
+    const a = (await book(`${D(50)}T09:00:00`, { ends_at: `${D(50)}T09:20:00` })).body.data;
+    const blocker = (await book(`${D(50)}T14:00:00`)).body.data;
+    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T14:00:00` } }), 409, 'slot_unavailable');
+    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T12:30:00` } }), 409, 'slot_unavailable');
+    const moved = await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T15:00:00` } });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ starts_at: '2027-03-02T15:00:00', ends_at: '2027-03-02T15:20:00' });
+    expect(moved.body.data).toMatchObject({ starts_at: `${D(50)}T15:00:00`, ends_at: `${D(50)}T15:20:00` });
     // Moving onto its own time is not a clash with itself.
-    expect((await api.patch(`/appointments/${a.id}`, { body: { ends_at: '2027-03-02T15:30:00' } })).status).toBe(200);
+    expect((await api.patch(`/appointments/${a.id}`, { body: { ends_at: `${D(50)}T15:30:00` } })).status).toBe(200);
     const noted = await api.patch(`/appointments/${a.id}`, { body: { notes: 'Bring scans', metadata: { room: 2 } } });
     expect(noted.body.data).toMatchObject({ notes: 'Bring scans', metadata: { room: 2 } });
     expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.rescheduled', 'appointments.rescheduled', 'appointments.updated']);
     expectError(await api.patch(`/appointments/${a.id}`, { body: { group_master_id: blocker.id } }), 422, 'invalid_input');
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: '2027-03-02T15:00:00+00:00' } }), 422, 'validation_failed');
+    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T15:00:00+00:00` } }), 422, 'validation_failed');
     expectError(await api.patch(`/appointments/${a.id}`, { body: { patient_id: 999999 } }), 422, 'patient_not_found');
-    expect((await api.patch(`/appointments/${a.id}`, { body: { starts_at: '2027-03-02T14:00:00', allow_clash: true } })).status).toBe(200);
+    expect((await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T14:00:00`, allow_clash: true } })).status).toBe(200);
   });
 
   it('a cancelled appointment cannot be rescheduled (409 appointment_rule)', async () => {
-    const a = (await book('2027-03-03T09:00:00')).body.data;
+    const a = (await book(`${D(51)}T09:00:00`)).body.data;
     await api.post(`/appointments/${a.id}/cancel`);
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: '2027-03-03T10:00:00' } }), 409, 'appointment_rule');
+    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(51)}T10:00:00` } }), 409, 'appointment_rule');
   });
 
   it('DELETE removes it: 204, then 404, listed in deleted_entities, announced once, and its slot is free', async () => {
-    const a = (await book('2027-03-04T09:00:00')).body.data;
+    const a = (await book(`${D(52)}T09:00:00`)).body.data;
     const res = await api.delete(`/appointments/${a.id}`);
     expect(res.status).toBe(204);
     expectError(await api.get(`/appointments/${a.id}`), 404, 'not_found');
@@ -317,7 +317,7 @@ describe('PATCH and DELETE /appointments/{id}', () => {
     const gone = await server.app.db.db.select().from(deletedEntities).where(and(eq(deletedEntities.entity, 'appointments'), eq(deletedEntities.entity_id, a.id)));
     expect(gone).toHaveLength(1);
     expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.deleted']);
-    expect((await book('2027-03-04T09:00:00')).status).toBe(201);
+    expect((await book(`${D(52)}T09:00:00`)).status).toBe(201);
   });
 
   it('PUT is 405', async () => {

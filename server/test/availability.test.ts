@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
-import { calendarFixture, type Calendar } from './scheduling-fixture';
+import { addDays } from '../domain/scheduling/wall-time';
+import { calendarFixture, D, DST, type Calendar } from './scheduling-fixture';
 
 let server: TestServer;
 let clinic: Clinic;
@@ -24,45 +25,45 @@ const perDay = (slots: Slot[]) => slots.reduce<Record<string, number>>((acc, s) 
 
 describe('GET /availability', () => {
   it('front-desk view: every practitioner offering the type, ordered by time then practitioner', async () => {
-    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: '2027-01-11', to: '2027-01-11' });
+    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: `${D(0)}`, to: `${D(0)}` });
     expect(res.status).toBe(200);
     const slots: Slot[] = res.body.data;
     // One: 09:00-12:00 and 13:00-17:00 (lunch break) in 30-minute slots; Two: 09:00-12:00. Three is inactive, Four offers nothing.
     expect(slots).toHaveLength(14 + 6);
     expect(slots.slice(0, 3)).toEqual([
-      { starts_at: '2027-01-11T09:00:00', ends_at: '2027-01-11T09:30:00', practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, resource_id: null, places_left: null },
-      { starts_at: '2027-01-11T09:00:00', ends_at: '2027-01-11T09:30:00', practitioner_id: cal.p2, location_id: cal.siteA, appointment_type_id: cal.followUp, resource_id: null, places_left: null },
-      { starts_at: '2027-01-11T09:30:00', ends_at: '2027-01-11T10:00:00', practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, resource_id: null, places_left: null },
+      { starts_at: `${D(0)}T09:00:00`, ends_at: `${D(0)}T09:30:00`, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, resource_id: null, places_left: null },
+      { starts_at: `${D(0)}T09:00:00`, ends_at: `${D(0)}T09:30:00`, practitioner_id: cal.p2, location_id: cal.siteA, appointment_type_id: cal.followUp, resource_id: null, places_left: null },
+      { starts_at: `${D(0)}T09:30:00`, ends_at: `${D(0)}T10:00:00`, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, resource_id: null, places_left: null },
     ]);
     expect(times(slots.filter((s) => s.practitioner_id === cal.p1))).toEqual(['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00', '16:30']);
-    expect(res.body.meta).toEqual({ from: '2027-01-11', to: '2027-01-11', timezone: 'Europe/London', total: 20, unavailable_dates: [] });
+    expect(res.body.meta).toEqual({ from: `${D(0)}`, to: `${D(0)}`, timezone: 'Europe/London', total: 20, unavailable_dates: [] });
   });
 
   it('blockouts, breaks, site closures and custom availability shape a week; closed days are unavailable_dates', async () => {
-    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id: cal.p1, from: '2027-01-11', to: '2027-01-17' });
+    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id: cal.p1, from: `${D(0)}`, to: `${D(6)}` });
     expect(res.status).toBe(200);
     expect(perDay(res.body.data)).toEqual({
-      '2027-01-11': 14,
-      '2027-01-12': 12, // blockout 10:00-11:00
-      '2027-01-14': 14, // a blockout of one resource only leaves the practitioner working
-      '2027-01-15': 8, // a span_all_columns blockout with a resource blocks the whole lane from 14:00
-      '2027-01-16': 4, // Saturday: custom availability 10:00-12:00
-      '2027-01-17': 12, // Sunday: night hours 00:00-05:00 and custom 10:00-11:00
+      [D(0)]: 14,
+      [D(1)]: 12, // blockout 10:00-11:00
+      [D(3)]: 14, // a blockout of one resource only leaves the practitioner working
+      [D(4)]: 8, // a span_all_columns blockout with a resource blocks the whole lane from 14:00
+      [D(5)]: 4, // Saturday: custom availability 10:00-12:00
+      [D(6)]: 12, // Sunday: night hours 00:00-05:00 and custom 10:00-11:00
     });
-    expect(times(res.body.data.filter((s: Slot) => s.starts_at.startsWith('2027-01-12')))).toEqual(['09:00', '09:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00', '16:30']);
-    expect(res.body.meta.unavailable_dates).toEqual(['2027-01-13']);
+    expect(times(res.body.data.filter((s: Slot) => s.starts_at.startsWith(`${D(1)}`)))).toEqual(['09:00', '09:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00', '16:30']);
+    expect(res.body.meta.unavailable_dates).toEqual([`${D(2)}`]);
   });
 
   it('online view: only online windows and online-bookable practitioners', async () => {
-    const all = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: '2027-01-11', to: '2027-01-17', visibility: 'online' });
+    const all = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: `${D(0)}`, to: `${D(6)}`, visibility: 'online' });
     expect(all.status).toBe(200);
     expect(new Set(all.body.data.map((s: Slot) => s.practitioner_id))).toEqual(new Set([cal.p1]));
     // The Sunday custom window is not offered online: only the night hours remain.
-    expect(all.body.data.filter((s: Slot) => s.starts_at.startsWith('2027-01-17'))).toHaveLength(10);
+    expect(all.body.data.filter((s: Slot) => s.starts_at.startsWith(`${D(6)}`))).toHaveLength(10);
   });
 
   it('refuses online search for what is not bookable online (422 not_online_bookable)', async () => {
-    const base = { appointment_type_id: cal.followUp, from: '2027-01-11', to: '2027-01-11', visibility: 'online' };
+    const base = { appointment_type_id: cal.followUp, from: `${D(0)}`, to: `${D(0)}`, visibility: 'online' };
     const site = await search({ ...base, location_id: cal.siteB });
     expectError(site, 422, 'not_online_bookable');
     expect(Object.keys(site.body.errors)).toEqual(['location_id']);
@@ -94,8 +95,8 @@ describe('GET /availability', () => {
     expectError(await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id: cal.p4 }), 422, 'invalid_input');
     const cases: [Record<string, string | number>, string][] = [
       [{ appointment_type_id: cal.followUp }, 'location_id'],
-      [{ location_id: cal.siteA, appointment_type_id: cal.followUp, from: '2027-01-01', to: '2027-02-01' }, 'to'],
-      [{ location_id: cal.siteA, appointment_type_id: cal.followUp, from: '2027-01-10', to: '2027-01-09' }, 'to'],
+      [{ location_id: cal.siteA, appointment_type_id: cal.followUp, from: `${D(-10)}`, to: `${D(21)}` }, 'to'],
+      [{ location_id: cal.siteA, appointment_type_id: cal.followUp, from: `${D(-1)}`, to: `${D(-2)}` }, 'to'],
       [{ location_id: cal.siteA, appointment_type_id: cal.followUp, from: '2027-13-01' }, 'from'],
       [{ location_id: cal.siteA, appointment_type_id: cal.followUp, visibility: 'patients' }, 'visibility'],
       [{ location_id: cal.siteA, appointment_type_id: cal.followUp, limit: 0 }, 'limit'],
@@ -108,16 +109,16 @@ describe('GET /availability', () => {
       expect(Object.keys(res.body.errors), JSON.stringify(q)).toContain(attribute);
     }
     // 31 days inclusive is the most.
-    expect((await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: '2027-01-01', to: '2027-01-31' })).status).toBe(200);
+    expect((await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: `${D(-10)}`, to: `${D(20)}` })).status).toBe(200);
   });
 
   it('limit returns the first slots (next available); total counts them all', async () => {
-    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: '2027-01-11', to: '2027-01-12', limit: 3 });
+    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from: `${D(0)}`, to: `${D(1)}`, limit: 3 });
     expect(res.status).toBe(200);
     expect(res.body.data.map((s: Slot) => [s.starts_at, s.practitioner_id])).toEqual([
-      ['2027-01-11T09:00:00', cal.p1],
-      ['2027-01-11T09:00:00', cal.p2],
-      ['2027-01-11T09:30:00', cal.p1],
+      [`${D(0)}T09:00:00`, cal.p1],
+      [`${D(0)}T09:00:00`, cal.p2],
+      [`${D(0)}T09:30:00`, cal.p1],
     ]);
     expect(res.body.meta.total).toBe(20 + 12);
   });
@@ -135,10 +136,10 @@ describe('GET /availability', () => {
   });
 
   it('a booked slot disappears at once; rescheduled_appointment_id gives its own time back', async () => {
-    const q = { location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id: cal.p1, from: '2027-01-18', to: '2027-01-18' };
+    const q = { location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id: cal.p1, from: `${D(7)}`, to: `${D(7)}` };
     expect(times((await search(q)).body.data)).toContain('10:00');
     const booked = await api.post('/appointments', {
-      body: { patient_id: patientId, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, starts_at: '2027-01-18T10:00:00' },
+      body: { patient_id: patientId, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, starts_at: `${D(7)}T10:00:00` },
     });
     expect(booked.status).toBe(201);
     const after = times((await search(q)).body.data);
@@ -149,24 +150,24 @@ describe('GET /availability', () => {
   });
 
   it('a group type stays available while its session has places', async () => {
-    const q = { location_id: cal.siteA, appointment_type_id: cal.pilates, practitioner_id: cal.p1, from: '2027-01-19', to: '2027-01-19' };
+    const q = { location_id: cal.siteA, appointment_type_id: cal.pilates, practitioner_id: cal.p1, from: `${D(8)}`, to: `${D(8)}` };
     const first = (await search(q)).body.data[0];
-    expect(first).toMatchObject({ starts_at: '2027-01-19T09:00:00', places_left: 2 });
+    expect(first).toMatchObject({ starts_at: `${D(8)}T09:00:00`, places_left: 2 });
     const book = () =>
-      api.post('/appointments', { body: { patient_id: patientId, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.pilates, starts_at: '2027-01-19T09:00:00' } });
+      api.post('/appointments', { body: { patient_id: patientId, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.pilates, starts_at: `${D(8)}T09:00:00` } });
     expect((await book()).status).toBe(201);
-    expect((await search(q)).body.data[0]).toMatchObject({ starts_at: '2027-01-19T09:00:00', places_left: 1 });
+    expect((await search(q)).body.data[0]).toMatchObject({ starts_at: `${D(8)}T09:00:00`, places_left: 1 });
     expect((await book()).status).toBe(201);
-    expect((await search(q)).body.data[0].starts_at).toBe('2027-01-19T10:00:00');
+    expect((await search(q)).body.data[0].starts_at).toBe(`${D(8)}T10:00:00`);
   });
 
   it('a type that needs a resource gets a free one, skipping a resource closed by its own blockout', async () => {
     const q = { location_id: cal.siteA, appointment_type_id: cal.massage, practitioner_id: cal.p1 };
-    const monday = (await search({ ...q, from: '2027-01-11', to: '2027-01-11' })).body.data;
+    const monday = (await search({ ...q, from: `${D(0)}`, to: `${D(0)}` })).body.data;
     // 45-minute slots from 09:00: 09:00, 09:45, 10:30, 11:15 before lunch.
     expect(times(monday).slice(0, 4)).toEqual(['09:00', '09:45', '10:30', '11:15']);
     expect(monday[0].resource_id).toBe(cal.tableA);
-    const thursday = (await search({ ...q, from: '2027-01-14', to: '2027-01-14' })).body.data;
+    const thursday = (await search({ ...q, from: `${D(3)}`, to: `${D(3)}` })).body.data;
     expect(thursday.every((s: Slot) => s.resource_id === cal.tableB)).toBe(true);
   });
 });
@@ -177,23 +178,23 @@ describe('GET /availability across DST changes', () => {
 
   it('Europe/London: the lost hour in March has no slot, the repeated hour in October is offered once', async () => {
     // Sunday night hours 00:00-05:00 in 60-minute slots.
-    expect(await nights(api, cal, '2027-03-21')).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00']);
-    expect(await nights(api, cal, '2027-03-28')).toEqual(['00:00', '02:00', '03:00', '04:00']);
-    expect(await nights(api, cal, '2027-10-31')).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00']);
+    expect(await nights(api, cal, `${addDays(DST.londonSpring, -7)}`)).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00']);
+    expect(await nights(api, cal, `${DST.londonSpring}`)).toEqual(['00:00', '02:00', '03:00', '04:00']);
+    expect(await nights(api, cal, `${DST.londonAutumn}`)).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00']);
   });
 
   it('Australia/Sydney: clocks go forward in October and back in April', async () => {
     const sydney = await newClinic(server, { region: 'apollo', timezone: 'Australia/Sydney', currency: 'AUD' });
     const sApi = client(server, sydney);
     const sCal = await calendarFixture(server, sydney);
-    expect(await nights(sApi, sCal, '2027-10-03')).toEqual(['00:00', '01:00', '03:00', '04:00']);
-    expect(await nights(sApi, sCal, '2027-04-04')).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00']);
+    expect(await nights(sApi, sCal, `${DST.sydneySpring}`)).toEqual(['00:00', '01:00', '03:00', '04:00']);
+    expect(await nights(sApi, sCal, `${DST.sydneyAutumn}`)).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00']);
     // A weekday slot reads back as the right UTC instant either side of the change (AEDT +11, AEST +10).
     const pid = (await sApi.post('/patients', { body: { first_name: 'Syd', last_name: 'Ney' } })).body.data.id;
     const book = (starts_at: string) =>
       sApi.post('/appointments', { body: { patient_id: pid, practitioner_id: sCal.p1, location_id: sCal.siteA, appointment_type_id: sCal.followUp, starts_at } });
-    expect((await book('2027-04-02T09:00:00')).body.data.starts_at_utc).toBe('2027-04-01T22:00:00.000Z');
-    expect((await book('2027-04-05T09:00:00')).body.data.starts_at_utc).toBe('2027-04-04T23:00:00.000Z');
+    expect((await book(`${addDays(DST.sydneyAutumn, -2)}T09:00:00`)).body.data.starts_at_utc).toBe(`${addDays(DST.sydneyAutumn, -3)}T22:00:00.000Z`);
+    expect((await book(`${addDays(DST.sydneyAutumn, 1)}T09:00:00`)).body.data.starts_at_utc).toBe(`${DST.sydneyAutumn}T23:00:00.000Z`);
   });
 });
 

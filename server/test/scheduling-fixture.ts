@@ -3,7 +3,33 @@
  * straight into the database: these resources are read-only through the API.
  */
 import { appointmentTypes, locations, practitionerAvailabilities, practitioners, resources } from '../../db/schema';
+import { addDays, weekday } from '../domain/scheduling/wall-time';
 import type { Clinic, TestServer } from './helpers';
+
+/**
+ * Test dates, always in the future: next year's second full week of January is the base week (winter in
+ * London, so wall time = UTC there), and the DST changes are next year's.
+ */
+const YEAR = new Date().getUTCFullYear() + 1;
+const onOrAfter = (date: string, dow: number) => {
+  let d = date;
+  while (weekday(d) !== dow) d = addDays(d, 1);
+  return d;
+};
+const MONDAY = onOrAfter(`${YEAR}-01-11`, 1);
+/** The base Monday plus n days. */
+export const D = (n: number) => addDays(MONDAY, n);
+export const SUMMER_MONDAY = onOrAfter(`${YEAR}-07-05`, 1);
+/** The last Sunday of a 31-day month falls on the 25th to the 31st. */
+const lastSunday = (month: number) => onOrAfter(`${YEAR}-${String(month).padStart(2, '0')}-25`, 0);
+export const DST = {
+  /** Europe/London: clocks go forward 01:00 → 02:00 on the last Sunday of March, back on the last Sunday of October. */
+  londonSpring: lastSunday(3),
+  londonAutumn: lastSunday(10),
+  /** Australia/Sydney: forward 02:00 → 03:00 on the first Sunday of October, back 03:00 → 02:00 on the first Sunday of April. */
+  sydneySpring: onOrAfter(`${YEAR}-10-01`, 0),
+  sydneyAutumn: onOrAfter(`${YEAR}-04-01`, 0),
+};
 
 type Avail = typeof practitionerAvailabilities.$inferInsert;
 
@@ -87,12 +113,12 @@ export async function calendarFixture(server: TestServer, clinic: Clinic) {
   weekly(p2, siteA, [1, 3], 'open', '09:00', '12:00', { online_booking: false });
   // A guide over the morning: it must neither open nor close time.
   weekly(p1, siteA, [1], 'appt_guide', '09:00', '11:00', { online_booking: true });
-  dated(p1, siteA, 'blockout', '2027-01-12T10:00:00', '2027-01-12T11:00:00');
-  dated(null, siteA, 'closed', '2027-01-13T00:00:00', '2027-01-13T23:59:00', { span_all_columns: true });
-  dated(p1, siteA, 'blockout', '2027-01-14T09:00:00', '2027-01-14T17:00:00', { resource_id: tableA });
-  dated(p1, siteA, 'blockout', '2027-01-15T14:00:00', '2027-01-15T17:00:00', { resource_id: tableA, span_all_columns: true });
-  dated(p1, siteA, 'custom_availability', '2027-01-16T10:00:00', '2027-01-16T12:00:00', { online_booking: true });
-  dated(p1, siteA, 'custom_availability', '2027-01-17T10:00:00', '2027-01-17T11:00:00', { online_booking: false });
+  dated(p1, siteA, 'blockout', `${D(1)}T10:00:00`, `${D(1)}T11:00:00`);
+  dated(null, siteA, 'closed', `${D(2)}T00:00:00`, `${D(2)}T23:59:00`, { span_all_columns: true });
+  dated(p1, siteA, 'blockout', `${D(3)}T09:00:00`, `${D(3)}T17:00:00`, { resource_id: tableA });
+  dated(p1, siteA, 'blockout', `${D(4)}T14:00:00`, `${D(4)}T17:00:00`, { resource_id: tableA, span_all_columns: true });
+  dated(p1, siteA, 'custom_availability', `${D(5)}T10:00:00`, `${D(5)}T12:00:00`, { online_booking: true });
+  dated(p1, siteA, 'custom_availability', `${D(6)}T10:00:00`, `${D(6)}T11:00:00`, { online_booking: false });
   await db.insert(practitionerAvailabilities).values(rows);
 
   return { siteA, siteB, followUp, assessment, massage, pilates, retired, phoneOnly, unassigned, p1, p2, p3, p4, tableA, tableB, closedRoom, roomB };
