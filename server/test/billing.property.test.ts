@@ -42,9 +42,10 @@ const op = fc.oneof(
   fc.record({ kind: fc.constant('addLine' as const), invoice: pick, line: line() }),
   fc.record({ kind: fc.constant('removeLine' as const), invoice: pick }),
   fc.record({ kind: fc.constant('pay' as const), patient: fc.nat(1), amount: money, insurer: fc.boolean(), allocateTo: fc.option(pick, { nil: undefined }), share: fc.integer({ min: 1, max: 100 }) }),
-  fc.record({ kind: fc.constant('allocate' as const), payment: pick, invoice: pick, amount: money }),
+  // Amounts as a share of what is available (or, past 100%, a little more), so both outcomes are common.
+  fc.record({ kind: fc.constant('allocate' as const), payment: pick, invoice: pick, share: fc.integer({ min: 1, max: 120 }) }),
   fc.record({ kind: fc.constant('deallocate' as const), allocation: pick }),
-  fc.record({ kind: fc.constant('refund' as const), payment: pick, amount: money }),
+  fc.record({ kind: fc.constant('refund' as const), payment: pick, share: fc.integer({ min: 1, max: 120 }) }),
   fc.record({ kind: fc.constant('voidInvoice' as const), invoice: pick, voidPayments: fc.boolean() }),
   fc.record({ kind: fc.constant('voidPayment' as const), payment: pick }),
 );
@@ -56,7 +57,10 @@ interface Run {
   payments: number[];
 }
 
+const minor = (s: string) => (s.startsWith('-') ? -parseMoney(s.slice(1)) : parseMoney(s));
 const at = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
+/** `percent` of an amount in minor units, at least 0.01. */
+const share = (available: number, percent: number) => Math.max(1, Math.floor((available * percent) / 100));
 
 async function apply(run: Run, o: Op): Promise<Res | null> {
   const item = (l: { billable_item_id: 'consultation' | 'roller'; quantity: number; discount?: string }) => ({ ...l, billable_item_id: bill[l.billable_item_id] });
@@ -94,8 +98,14 @@ async function apply(run: Run, o: Op): Promise<Res | null> {
     }
     case 'allocate': {
       const payment_id = at(run.payments, o.payment);
-      const invoice_id = at(run.invoices, o.invoice);
-      return payment_id && invoice_id ? api.post('/payment_allocations', { body: { payment_id, invoice_id, amount: o.amount } }) : null;
+      // Prefer an invoice of the payment's patient: another patient's is refused anyway.
+      const payment = payment_id && (await api.get(`/payments/${payment_id}`)).body.data;
+      const own = payment ? (await api.get(`/invoices?patient_id=${payment.patient_id}&page_size=100`)).body.data : [];
+      const invoice = at(own, o.invoice) as { id: number; balance: string } | undefined;
+      const invoice_id = invoice?.id ?? at(run.invoices, o.invoice);
+      if (!payment_id || !invoice_id) return null;
+      const available = Math.min(payment ? minor(payment.unallocated) : 0, invoice ? minor(invoice.balance) : 0);
+      return api.post('/payment_allocations', { body: { payment_id, invoice_id, amount: formatMoney(share(available, o.share)) } });
     }
     case 'deallocate': {
       const rows = await server.app.db.db.select({ id: paymentAllocations.id }).from(paymentAllocations).where(inArray(paymentAllocations.payment_id, run.payments.length ? run.payments : [0]));
@@ -104,7 +114,9 @@ async function apply(run: Run, o: Op): Promise<Res | null> {
     }
     case 'refund': {
       const payment_id = at(run.payments, o.payment);
-      return payment_id ? api.post('/refunds', { body: { payment_id, amount: o.amount } }) : null;
+      const payment = payment_id && (await api.get(`/payments/${payment_id}`)).body.data;
+      const available = payment ? minor(payment.unallocated) : 0;
+      return payment_id ? api.post('/refunds', { body: { payment_id, amount: formatMoney(share(available, o.share)) } }) : null;
     }
     case 'voidInvoice': {
       const id = at(run.invoices, o.invoice);
@@ -124,7 +136,6 @@ async function journalSize(): Promise<[number, number]> {
   return [Number(a.n), Number(e.n)];
 }
 
-const minor = (s: string) => (s.startsWith('-') ? -parseMoney(s.slice(1)) : parseMoney(s));
 
 async function checkInvariants(run: Run) {
   const db = server.app.db.db;
@@ -180,7 +191,8 @@ it('billing invariants hold after every step of random operation sequences', { t
         await checkInvariants(run);
       }
     }),
-    { numRuns: Number(process.env.BILLING_PROPERTY_RUNS ?? 40) },
+    // A fixed seed keeps CI repeatable; BILLING_PROPERTY_SEED=random (or a number) explores other sequences.
+    { numRuns: Number(process.env.BILLING_PROPERTY_RUNS ?? 40), seed: process.env.BILLING_PROPERTY_SEED === 'random' ? undefined : Number(process.env.BILLING_PROPERTY_SEED ?? 20261126) },
   );
   for (const kind of ['invoice', 'relines', 'addLine', 'removeLine', 'pay', 'allocate', 'deallocate', 'refund', 'voidInvoice', 'voidPayment']) {
     expect(tally.get(kind)?.ok ?? 0, `${kind} never succeeded: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
