@@ -5,6 +5,7 @@
  * same surface on both, and the few places where the dialects differ go through `dialect` checks in
  * db/sql.ts and server/list/. See docs/decisions.md ("One drizzle schema for two dialects").
  */
+import { sql } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
 import * as sq from 'drizzle-orm/sqlite-core';
 
@@ -60,6 +61,16 @@ export function table<TName extends string, TCols extends PgColumns>(
 }
 
 export const index = (name: string) => (isPg ? pg.index(name) : (sq.index(name) as unknown as pg.IndexBuilderOn));
+/**
+ * Indexes over the rows a condition keeps, for tables whose reads always skip some rows (soft-deleted
+ * or voided): `const on = partialIndex('deleted_at IS NULL')`, then `on(name, ...columns)`.
+ */
+export const partialIndex =
+  (condition: string) =>
+  (name: string, ...cols: Parameters<ReturnType<typeof index>['on']>) =>
+    index(name)
+      .on(...cols)
+      .where(sql.raw(condition));
 export const uniqueIndex = (name: string) =>
   isPg ? pg.uniqueIndex(name) : (sq.uniqueIndex(name) as unknown as pg.IndexBuilderOn);
 export const primaryKey = (cfg: { name?: string; columns: any[] }) =>

@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import { bool, index, int, table, tenantColumns, text, timestamp } from '../dialect';
+import { bool, int, partialIndex, table, tenantColumns, text, timestamp } from '../dialect';
 
 export const APPOINTMENT_STATUSES = ['booked', 'arrived', 'missed', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
@@ -33,8 +32,7 @@ export const appointments = table(
     deleted_at: timestamp(),
   },
   (t) => {
-    const live = sql.raw('deleted_at IS NULL');
-    const on = (name: string, ...cols: Parameters<ReturnType<typeof index>['on']>) => index(name).on(...cols).where(live);
+    const on = partialIndex('deleted_at IS NULL');
     return [
       on('appointments_account_id_idx', t.account_id, t.id),
       // The diary checks: a practitioner's (or a resource's) appointments overlapping a time range.

@@ -1,5 +1,4 @@
-import { sql } from 'drizzle-orm';
-import { bigint, day, index, int, table, tenantColumns, text, timestamp, uniqueIndex } from '../dialect';
+import { bigint, day, index, partialIndex, int, table, tenantColumns, text, timestamp, uniqueIndex } from '../dialect';
 
 /**
  * Billing. Money is integer minor units everywhere (`*_minor`); the API sends decimal strings. An
@@ -42,8 +41,7 @@ export const invoices = table(
     voided_at: timestamp(),
   },
   (t) => {
-    const live = sql.raw('voided_at IS NULL');
-    const on = (name: string, ...cols: Parameters<ReturnType<typeof index>['on']>) => index(name).on(...cols).where(live);
+    const on = partialIndex('voided_at IS NULL');
     return [
       uniqueIndex('invoices_number_uq').on(t.account_id, t.number),
       on('invoices_account_id_idx', t.account_id, t.id),
@@ -110,8 +108,7 @@ export const payments = table(
     voided_at: timestamp(),
   },
   (t) => {
-    const live = sql.raw('voided_at IS NULL');
-    const on = (name: string, ...cols: Parameters<ReturnType<typeof index>['on']>) => index(name).on(...cols).where(live);
+    const on = partialIndex('voided_at IS NULL');
     return [
       on('payments_account_id_idx', t.account_id, t.id),
       on('payments_patient_idx', t.account_id, t.patient_id, t.id),
