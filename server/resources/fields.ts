@@ -4,7 +4,7 @@
  * From these the read schema, the write schemas, the list engine, /schema, OpenAPI and MCP are derived.
  */
 import { z } from 'zod';
-import { MONEY_PATTERN } from '../domain/money';
+import { MONEY_PATTERN, parseMoney } from '../domain/money';
 import { isWallTime } from '../domain/scheduling/wall-time';
 import { metadataInput, metadataRead } from './metadata';
 
@@ -76,13 +76,15 @@ export const f = {
    * An amount of the account currency: stored as integer minor units in `column`, read and written as a
    * decimal string ("12.50"), filtered with decimal operands.
    */
-  money: (opts: Opts & { column: string }) =>
-    field(
+  money: ({ positive, ...opts }: Opts & { column: string; positive?: boolean }) => {
+    const amount = z.string().regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"');
+    return field(
       'money',
       z.string().describe('Amount in the account currency, a decimal string with two decimals'),
       opts,
-      z.string().regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"'),
-    ),
+      positive ? amount.refine((s) => parseMoney(s) > 0, 'must be greater than 0') : amount,
+    );
+  },
   object: (read: z.ZodType, opts: Opts = {}) => field('object', read, opts),
   array: (read: z.ZodType, opts: Opts = {}) => field('array', read, opts),
   metadata: () =>

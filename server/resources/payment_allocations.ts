@@ -19,7 +19,7 @@ export const paymentAllocations = defineResource({
     id: f.id(),
     payment_id: f.ref({ filterable: true, write: 'required' }),
     invoice_id: f.ref({ filterable: true, write: 'required' }),
-    amount: f.money({ column: 'amount_minor', write: 'required' }),
+    amount: f.money({ column: 'amount_minor', write: 'required', positive: true }),
     payer: f.enum(t.ALLOCATION_PAYERS, { filterable: true, description: 'Which part of the invoice it pays' }),
     ...standardFields(),
   },

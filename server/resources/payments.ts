@@ -44,7 +44,7 @@ export const payments = defineResource({
     id: f.id(),
     patient_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
     payment_method_id: f.ref({ filterable: true, write: 'required' }),
-    amount: f.money({ column: 'amount_minor', filterable: true, write: 'required' }),
+    amount: f.money({ column: 'amount_minor', filterable: true, write: 'required', positive: true }),
     allocated: f.money({ column: 'allocated_minor', description: 'Allocated to invoices' }),
     refunded: f.money({ column: 'refunded_minor' }),
     unallocated: f.money({ column: 'unallocated_minor', filterable: true, description: 'amount − allocated − refunded: what can still be allocated or refunded' }),

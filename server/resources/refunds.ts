@@ -12,7 +12,7 @@ export const refunds = defineResource({
   fields: {
     id: f.id(),
     payment_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
-    amount: f.money({ column: 'amount_minor', write: 'required' }),
+    amount: f.money({ column: 'amount_minor', write: 'required', positive: true }),
     reason: f.string({ nullable: true, write: 'optional', input: z.string().max(500).nullable() }),
     ...standardFields(),
   },

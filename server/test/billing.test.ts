@@ -224,6 +224,24 @@ describe('payments, allocations and refunds', () => {
     expect((await api.get(`/payments?patient_id=${p}`)).body.meta.total).toBe(0);
   });
 
+  it('zero amounts are 422 validation_failed naming the attribute, for payments, their allocations and refunds', async () => {
+    const p = await bill.patient();
+    const inv = await newInvoice(p);
+    const nested = await pay(p, '10.00', { allocations: [{ invoice_id: inv.id, amount: '0.00' }] });
+    expectError(nested, 422, 'validation_failed');
+    expect(Object.keys(nested.body.errors)).toEqual(['allocations.0.amount']);
+    const payment = (await pay(p, '10.00')).body.data;
+    for (const [path, body] of [
+      ['/payment_allocations', { payment_id: payment.id, invoice_id: inv.id, amount: '0.00' }],
+      ['/refunds', { payment_id: payment.id, amount: '0' }],
+    ] as const) {
+      const res = await api.post(path, { body });
+      expectError(res, 422, 'validation_failed');
+      expect(Object.keys(res.body.errors)).toEqual(['amount']);
+    }
+    expect((await api.get(`/payments/${payment.id}`)).body.data).toMatchObject({ allocated: '0.00', refunded: '0.00' });
+  });
+
   it('allocations never exceed the unallocated amount nor the balance, same patient only; removal restores both', async () => {
     const p = await bill.patient();
     const other = await bill.patient('Other');

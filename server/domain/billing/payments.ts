@@ -29,12 +29,6 @@ export interface PaymentInput {
   metadata?: Metadata;
 }
 
-const positive = (attribute: string, amount: string) => {
-  const minor = parseMoney(amount);
-  if (minor <= 0) throw invalid(attribute, 'must be greater than 0');
-  return minor;
-};
-
 /** A method usable through the API: active (422 payment_method_unavailable) and not a card (422 card_payment_not_allowed). */
 async function usableMethod(tx: Db, accountId: number, id: number) {
   const [m] = await tx
@@ -86,7 +80,7 @@ async function allocate(tx: Db, accountId: number, payment: Record<string, unkno
 
 export async function createPayment(w: WriteContext, input: PaymentInput) {
   const acc = w.account.id;
-  const amount = positive('amount', input.amount);
+  const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
     await assertLivePatient(tx, acc, input.patient_id);
     await lockPatientBilling(tx, acc, input.patient_id);
@@ -113,7 +107,7 @@ export async function createPayment(w: WriteContext, input: PaymentInput) {
       .returning({ id: table.id });
     const payment = (await findRow(tx, payments, acc, row.id))!;
     for (const [i, a] of (input.allocations ?? []).entries()) {
-      await allocate(tx, acc, payment, a.invoice_id, positive(`allocations.${i}.amount`, a.amount), `allocations.${i}.`);
+      await allocate(tx, acc, payment, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
     }
     await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: row.id, action: 'created', changes: { ...input } });
     return row.id;
@@ -142,7 +136,7 @@ export async function voidPayment(w: WriteContext, id: number): Promise<void> {
 
 export async function createAllocation(w: WriteContext, input: { payment_id: number; invoice_id: number; amount: string; metadata?: Metadata }) {
   const acc = w.account.id;
-  const amount = positive('amount', input.amount);
+  const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
     const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
     const allocationId = await allocate(tx, acc, payment, input.invoice_id, amount);
@@ -185,7 +179,7 @@ export async function removeAllocation(w: WriteContext, id: number): Promise<voi
 /** POST /refunds: at most the payment's unallocated amount (409 billing_rule). Announced as payments.updated. */
 export async function createRefund(w: WriteContext, input: { payment_id: number; amount: string; reason?: string | null; metadata?: Metadata }) {
   const acc = w.account.id;
-  const amount = positive('amount', input.amount);
+  const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
     const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
     const refundable = payment.unallocated_minor as number;
