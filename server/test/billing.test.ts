@@ -81,6 +81,21 @@ describe('invoices', () => {
     expect((await api.get(`/invoices?patient_id=${p}`)).body.meta.total).toBe(0);
   });
 
+  it('links to a practitioner, location or appointment must exist on the account (422)', async () => {
+    const p = await bill.patient();
+    const lines = [{ billable_item_id: bill.consultation, quantity: 1 }];
+    for (const [attribute, code] of [
+      ['practitioner_id', 'practitioner_not_found'],
+      ['location_id', 'location_not_found'],
+      ['appointment_id', 'invalid_input'],
+    ] as const) {
+      const res = await api.post('/invoices', { body: { patient_id: p, line_items: lines, [attribute]: 999999 } });
+      expectError(res, 422, code);
+      expect(Object.keys(res.body.errors)).toEqual([attribute]);
+    }
+    expect((await api.get(`/invoices?patient_id=${p}`)).body.meta.total).toBe(0);
+  });
+
   it('PATCH without line_items changes the header; note: null clears, absent leaves', async () => {
     const inv = await newInvoice(await bill.patient(), { note: 'First' });
     const kept = await api.patch(`/invoices/${inv.id}`, { body: { invoice_date: '2026-11-01' } });

@@ -1,9 +1,10 @@
 /** Invoices: numbered on creation, lines reconciled by id on PATCH, voided on DELETE. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { accounts, appointments as appointmentsTable, invoices as table, lineItems as linesTable, paymentAllocations, payments } from '../../../db/schema';
+import { accounts, invoices as table, lineItems as linesTable, paymentAllocations, payments } from '../../../db/schema';
 import { invalid, notFound } from '../../errors';
 import { changedFields, markDeleted, recordWrite } from '../../events/record';
+import { appointments } from '../../resources/appointments';
 import { invoices } from '../../resources/invoices';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
@@ -46,12 +47,8 @@ async function nextNumber(tx: Db, accountId: number): Promise<number> {
 async function checkLinks(tx: Db, accountId: number, input: Partial<InvoiceInput>) {
   if (input.practitioner_id != null) await assertPractitioner(tx, accountId, input.practitioner_id);
   if (input.location_id != null) await loadLocation(tx, accountId, input.location_id);
-  if (input.appointment_id != null) {
-    const [a] = await tx
-      .select({ id: appointmentsTable.id })
-      .from(appointmentsTable)
-      .where(and(eq(appointmentsTable.account_id, accountId), eq(appointmentsTable.id, input.appointment_id), sql`${appointmentsTable.deleted_at} IS NULL`));
-    if (!a) throw invalid('appointment_id', 'is not an appointment of this account', 'invalid_input');
+  if (input.appointment_id != null && !(await findRow(tx, appointments, accountId, input.appointment_id))) {
+    throw invalid('appointment_id', 'is not an appointment of this account', 'invalid_input');
   }
 }
 
