@@ -57,10 +57,15 @@ export interface Target {
   headers: Record<string, string>;
 }
 
-export function getJson(t: Target, urlPath: string): Promise<{ status: number; body: unknown; ms: number }> {
+type JsonResponse = { status: number; body: unknown; ms: number };
+
+/** One request with a JSON answer, timed; `fresh` opens its own connection instead of the keep-alive pool. */
+function requestJson(t: Target, method: string, urlPath: string, opts: { body?: unknown; fresh?: boolean } = {}): Promise<JsonResponse> {
+  const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const headers = payload === undefined ? t.headers : { ...t.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: t.port, path: urlPath, headers: t.headers, agent }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port: t.port, method, path: urlPath, headers, agent: opts.fresh ? false : agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -69,13 +74,19 @@ export function getJson(t: Target, urlPath: string): Promise<{ status: number; b
         try {
           resolve({ status: res.statusCode!, body: JSON.parse(text), ms });
         } catch {
-          reject(new Error(`GET ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
+          reject(new Error(`${method} ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
         }
       });
     });
     req.on('error', reject);
+    req.end(payload);
   });
 }
+
+export const getJson = (t: Target, urlPath: string) => requestJson(t, 'GET', urlPath);
+
+/** A POST with a JSON body on a fresh connection (a storm of these must not queue behind a pool). */
+export const postJson = (t: Target, urlPath: string, body: unknown) => requestJson(t, 'POST', urlPath, { body, fresh: true });
 
 /** GET that must answer 2xx; returns the parsed body. */
 export async function getOk<T = Record<string, unknown>>(t: Target, urlPath: string): Promise<T> {
@@ -127,36 +138,8 @@ export async function sequential(t: Target, urlPath: string, opts: { count: numb
     if (res.status < 200 || res.status > 299) throw new Error(`GET ${urlPath} answered ${res.status}`);
     times.push(res.ms);
   }
-  times.sort((a, b) => a - b);
-  const pct = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)];
   const total = times.reduce((a, b) => a + b, 0);
-  return { requests: times.length, rps: (times.length * 1000) / total, p50: pct(50), p99: pct(99) };
-}
-
-/** A POST with a JSON body on a fresh connection (a storm of these must not queue behind a pool). */
-export function postJson(t: Target, urlPath: string, body: unknown): Promise<{ status: number; body: unknown; ms: number }> {
-  const payload = JSON.stringify(body);
-  const started = process.hrtime.bigint();
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port: t.port, method: 'POST', path: urlPath, agent: false, headers: { ...t.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          const text = Buffer.concat(chunks).toString();
-          try {
-            resolve({ status: res.statusCode!, body: JSON.parse(text), ms });
-          } catch {
-            reject(new Error(`POST ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
-          }
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  return { requests: times.length, rps: (times.length * 1000) / total, ...percentiles(times) };
 }
 
 /** p50/p99 of client-side timings. */
