@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appointments, auditLog, deletedEntities, events, resources } from '../../db/schema';
-import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { appointments, auditLog, deletedEntities, resources } from '../../db/schema';
+import { client, type Clinic, eventTypes, expectError, newClinic, startServer, type TestServer } from './helpers';
 import { calendarFixture, D, DST, SUMMER_MONDAY, type Calendar } from './scheduling-fixture';
 
 let server: TestServer;
@@ -30,14 +30,7 @@ const body = (starts_at: string, extra: Record<string, unknown> = {}) => ({
 });
 const book = (starts_at: string, extra: Record<string, unknown> = {}) => api.post('/appointments', { body: body(starts_at, extra) });
 
-const eventTypes = async (id: number) =>
-  (
-    await server.app.db.db
-      .select({ type: events.type })
-      .from(events)
-      .where(and(eq(events.account_id, clinic.account.id), eq(events.entity, 'appointments'), eq(events.entity_id, id)))
-      .orderBy(asc(events.id))
-  ).map((e) => e.type);
+const appointmentEvents = (id: number) => eventTypes(server, clinic, 'appointments', id);
 
 const liveRows = async (starts_at: string) =>
   server.app.db.db
@@ -70,7 +63,7 @@ describe('POST /appointments', () => {
       patient: { id: patientId, first_name: 'Elizabeth', last_name: 'Chen', preferred_name: 'Liz', name: 'Liz Chen' },
     });
     expect((await api.get(`/appointments/${a.id}`)).body.data).toEqual(a);
-    expect(await eventTypes(a.id)).toEqual(['appointments.created']);
+    expect(await appointmentEvents(a.id)).toEqual(['appointments.created']);
     const [audit] = await server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'appointments'), eq(auditLog.entity_id, a.id)));
     expect(audit).toMatchObject({ action: 'created', actor_type: 'api_key', actor_name: 'Test integration' });
   });
@@ -227,7 +220,7 @@ describe('appointment lifecycle', () => {
     expect(reinstated.status).toBe(200);
     expect(reinstated.body.data).toMatchObject({ status: 'booked', cancellation_reason: null, cancelled_at: null });
     expectError(await api.post(`/appointments/${a.id}/reinstate`), 409, 'appointment_rule');
-    expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.cancelled', 'appointments.reinstated']);
+    expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.cancelled', 'appointments.reinstated']);
   });
 
   it('concurrent cancels of one appointment: one succeeds, the others are 409 appointment_rule, one event', async () => {
@@ -235,7 +228,7 @@ describe('appointment lifecycle', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => api.post(`/appointments/${a.id}/cancel`)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) expectError(r, 409, 'appointment_rule');
-    expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.cancelled']);
+    expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.cancelled']);
   });
 
   it('reinstating a slot given away meanwhile is 409 slot_unavailable', async () => {
@@ -265,7 +258,7 @@ describe('appointment lifecycle', () => {
     expect((await api.post(`/appointments/${missed.id}/miss`)).body.data.status).toBe('missed');
     expectError(await api.post(`/appointments/${missed.id}/arrive`), 409, 'appointment_rule');
     expect((await api.post(`/appointments/${missed.id}/reinstate`)).body.data.status).toBe('booked');
-    expect(await eventTypes(missed.id)).toEqual(['appointments.created', 'appointments.missed', 'appointments.reinstated']);
+    expect(await appointmentEvents(missed.id)).toEqual(['appointments.created', 'appointments.missed', 'appointments.reinstated']);
   });
 
   it('miss: not before it starts', async () => {
@@ -294,7 +287,7 @@ describe('PATCH and DELETE /appointments/{id}', () => {
     expect((await api.patch(`/appointments/${a.id}`, { body: { ends_at: `${D(50)}T15:30:00` } })).status).toBe(200);
     const noted = await api.patch(`/appointments/${a.id}`, { body: { notes: 'Bring scans', metadata: { room: 2 } } });
     expect(noted.body.data).toMatchObject({ notes: 'Bring scans', metadata: { room: 2 } });
-    expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.rescheduled', 'appointments.rescheduled', 'appointments.updated']);
+    expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.rescheduled', 'appointments.rescheduled', 'appointments.updated']);
     expectError(await api.patch(`/appointments/${a.id}`, { body: { group_master_id: blocker.id } }), 422, 'invalid_input');
     expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T15:00:00+00:00` } }), 422, 'validation_failed');
     expectError(await api.patch(`/appointments/${a.id}`, { body: { patient_id: 999999 } }), 422, 'patient_not_found');
@@ -316,7 +309,7 @@ describe('PATCH and DELETE /appointments/{id}', () => {
     expectError(await api.post(`/appointments/${a.id}/cancel`), 404, 'not_found');
     const gone = await server.app.db.db.select().from(deletedEntities).where(and(eq(deletedEntities.entity, 'appointments'), eq(deletedEntities.entity_id, a.id)));
     expect(gone).toHaveLength(1);
-    expect(await eventTypes(a.id)).toEqual(['appointments.created', 'appointments.deleted']);
+    expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.deleted']);
     expect((await book(`${D(52)}T09:00:00`)).status).toBe(201);
   });
 

@@ -1,8 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deletedEntities, events } from '../../db/schema';
+import { deletedEntities } from '../../db/schema';
 import { billingFixture, type Billing } from './billing-fixture';
-import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { client, type Clinic, eventTypes, expectError, newClinic, startServer, type TestServer } from './helpers';
 
 let server: TestServer;
 let clinic: Clinic;
@@ -17,14 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const eventTypes = async (entity: string, id: number) =>
-  (
-    await server.app.db.db
-      .select({ type: events.type })
-      .from(events)
-      .where(and(eq(events.account_id, clinic.account.id), eq(events.entity, entity), eq(events.entity_id, id)))
-      .orderBy(asc(events.id))
-  ).map((e) => e.type);
+const typesOf = (entity: string, id: number) => eventTypes(server, clinic, entity, id);
 
 /** An invoice of one consultation (60.00, no tax) and two foam rollers (2 × 22.50 + 20% tax = 54.00). */
 const newInvoice = async (patient_id: number, extra: Record<string, unknown> = {}) => {
@@ -63,7 +56,7 @@ describe('invoices', () => {
     ]);
     const next = await newInvoice(p);
     expect(next.number).toBe(inv.number + 1);
-    expect(await eventTypes('invoices', inv.id)).toEqual(['invoices.created']);
+    expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created']);
     expect((await api.get(`/invoices/${inv.id}`)).body.data).toEqual(inv);
   });
 
@@ -178,7 +171,7 @@ describe('invoices', () => {
     const gone = await server.app.db.db.select().from(deletedEntities).where(eq(deletedEntities.account_id, clinic.account.id));
     expect(gone.some((g) => g.entity === 'invoices' && g.entity_id === inv.id)).toBe(true);
     expect(gone.some((g) => g.entity === 'payments' && g.entity_id === voided.id)).toBe(true);
-    expect(await eventTypes('invoices', inv.id)).toEqual(['invoices.created', 'invoices.deleted']);
+    expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.deleted']);
     // Lines of a voided invoice cannot change.
     expectError(await api.patch(`/line_items/${inv.line_items[0].id}`, { body: { quantity: 3 } }), 409, 'billing_rule');
     expectError(await api.post('/line_items', { body: { invoice_id: inv.id, billable_item_id: bill.consultation, quantity: 1 } }), 409, 'billing_rule');
@@ -222,7 +215,7 @@ describe('line_items', () => {
     for (const id of ids.slice(1)) expect((await api.delete(`/line_items/${id}`)).status).toBe(204);
     expectError(await api.delete(`/line_items/${ids[0]}`), 409, 'billing_rule');
     expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({ total: '60.00', balance: '60.00' });
-    expect((await eventTypes('invoices', inv.id)).filter((t) => t === 'invoices.updated')).toHaveLength(2 + 1 + 3);
+    expect((await typesOf('invoices', inv.id)).filter((t) => t === 'invoices.updated')).toHaveLength(2 + 1 + 3);
   });
 });
 
@@ -276,7 +269,7 @@ describe('payments, allocations and refunds', () => {
     expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({ balance: '114.00', state: 'open' });
     expect((await api.get(`/payments/${payment.id}`)).body.data).toMatchObject({ unallocated: '100.00', status: 'unallocated' });
     expectError(await api.get(`/payment_allocations/${a.body.data.id}`), 404, 'not_found');
-    expect(await eventTypes('payment_allocations', a.body.data.id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
+    expect(await typesOf('payment_allocations', a.body.data.id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
   });
 
   it('refunds: at most the unallocated amount; a refunded payment keeps its allocations and cannot be voided', async () => {
@@ -292,7 +285,7 @@ describe('payments, allocations and refunds', () => {
     expect((await api.get(`/payments/${payment.id}`)).body.data).toMatchObject({ refunded: '36.00', unallocated: '0.00', status: 'allocated' });
     expectError(await api.delete(`/payment_allocations/${payment.allocations[0].id}`), 409, 'allocation_remove_failed');
     expectError(await api.delete(`/payments/${payment.id}`), 409, 'billing_rule');
-    expect(await eventTypes('payments', payment.id)).toEqual(['payments.created', 'payments.updated']);
+    expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.updated']);
 
     const whole = (await pay(p, '5.00')).body.data;
     await api.post('/refunds', { body: { payment_id: whole.id, amount: '5.00' } });
@@ -307,7 +300,7 @@ describe('payments, allocations and refunds', () => {
     expect((await api.delete(`/payments/${payment.id}`)).status).toBe(204);
     expectError(await api.get(`/payments/${payment.id}`), 404, 'not_found');
     expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({ state: 'open', balance: '114.00' });
-    expect(await eventTypes('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
+    expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
   });
 
   it('concurrent voids of one payment: one 204, the others 404; its allocation is released once', async () => {
@@ -317,7 +310,7 @@ describe('payments, allocations and refunds', () => {
     const results = await Promise.all(Array.from({ length: 5 }, () => api.delete(`/payments/${payment.id}`)));
     expect(results.map((r) => r.status).sort()).toEqual([204, 404, 404, 404, 404]);
     expect((await api.get(`/invoices/${inv.id}`)).body.data.balance).toBe('114.00');
-    expect(await eventTypes('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
+    expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
   });
 
   it('concurrent allocations racing for the last balance never over-allocate', async () => {

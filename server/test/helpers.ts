@@ -7,6 +7,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { and, asc, eq } from 'drizzle-orm';
+import { events } from '../../db/schema';
 import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
 import { createKey, type Expiry } from '../domain/api-keys';
@@ -130,3 +132,16 @@ export function expectError(res: Res, status: number, code: string) {
   if (!keys.every((k) => allowed.includes(k)) || typeof res.body.message !== 'string') throw new Error(`bad error body: ${res.text}`);
   if (res.headers['content-type']?.startsWith('application/json') !== true) throw new Error('error is not JSON');
 }
+
+/** A record's events in the outbox, oldest first. */
+export function outboxEvents(server: TestServer, clinic: Clinic, entity: string, id: number) {
+  return server.app.db.db
+    .select()
+    .from(events)
+    .where(and(eq(events.account_id, clinic.account.id), eq(events.entity, entity), eq(events.entity_id, id)))
+    .orderBy(asc(events.id));
+}
+
+/** The types of a record's events, oldest first. */
+export const eventTypes = async (server: TestServer, clinic: Clinic, entity: string, id: number) =>
+  (await outboxEvents(server, clinic, entity, id)).map((e) => e.type);

@@ -1,7 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, patientTags } from '../../db/schema';
-import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { patientTags } from '../../db/schema';
+import { client, type Clinic, eventTypes, expectError, newClinic, startServer, type TestServer } from './helpers';
 
 let server: TestServer;
 let clinic: Clinic;
@@ -18,14 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const patientEvents = async (id: number) =>
-  (
-    await server.app.db.db
-      .select()
-      .from(events)
-      .where(and(eq(events.account_id, clinic.account.id), eq(events.entity, 'patients'), eq(events.entity_id, id)))
-      .orderBy(asc(events.id))
-  ).map((e) => e.type);
+const patientEvents = (id: number) => eventTypes(server, clinic, 'patients', id);
 
 describe('patient_tags', () => {
   it('POST places a tag (201), the patient read embeds it, and patients.updated is announced', async () => {

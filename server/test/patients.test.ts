@@ -1,7 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, deletedEntities, events, patients } from '../../db/schema';
-import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { auditLog, deletedEntities, patients } from '../../db/schema';
+import { client, type Clinic, expectError, newClinic, outboxEvents, startServer, type TestServer } from './helpers';
 
 let server: TestServer;
 let clinic: Clinic;
@@ -16,12 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const eventsFor = (entity: string, id: number) =>
-  server.app.db.db
-    .select()
-    .from(events)
-    .where(and(eq(events.account_id, clinic.account.id), eq(events.entity, entity), eq(events.entity_id, id)))
-    .orderBy(asc(events.id));
+const eventsFor = (entity: string, id: number) => outboxEvents(server, clinic, entity, id);
 
 describe('patients', () => {
   it('create → 201 with the full record; audit and outbox written in the same operation', async () => {
