@@ -48,6 +48,14 @@ export interface ResolvedSlot {
   ends_at: string;
 }
 
+/** The stored time columns of a slot: the wall times the API speaks and the instants overlaps use. */
+export const slotColumns = (s: ResolvedSlot) => ({
+  starts_at: s.starts_at,
+  ends_at: s.ends_at,
+  starts_utc: new Date(s.start).toISOString(),
+  ends_utc: new Date(s.end).toISOString(),
+});
+
 /** Checks the references and times of a slot; the end defaults to the start plus `defaultMs`. */
 export async function resolveSlot(tx: Db, clock: ZoneClock, accountId: number, s: Slot, defaultMs?: number): Promise<ResolvedSlot> {
   await loadLocation(tx, accountId, s.location_id);

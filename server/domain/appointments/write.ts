@@ -12,7 +12,7 @@ import { bookable } from '../scheduling/calendar';
 import { bumpDiaryVersion } from '../scheduling/diary-version';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
-import { checkDiary, lockAppointment, lockDiaries, resolveSlot } from './booking';
+import { checkDiary, lockAppointment, lockDiaries, resolveSlot, slotColumns } from './booking';
 
 export interface BookingInput {
   patient_id: number;
@@ -58,10 +58,7 @@ export async function bookAppointment(w: WriteContext, input: BookingInput) {
         location_id: input.location_id,
         appointment_type_id: input.appointment_type_id,
         resource_id: placed.resourceId,
-        starts_at: slot.starts_at,
-        ends_at: slot.ends_at,
-        starts_utc: new Date(slot.start).toISOString(),
-        ends_utc: new Date(slot.end).toISOString(),
+        ...slotColumns(slot),
         status: 'booked',
         notes: input.notes ?? null,
         allow_clash: allowClash,
@@ -127,10 +124,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Part
         location_id: next.location_id,
         appointment_type_id: next.appointment_type_id,
         resource_id: placed.resourceId,
-        starts_at: slot.starts_at,
-        ends_at: slot.ends_at,
-        starts_utc: new Date(slot.start).toISOString(),
-        ends_utc: new Date(slot.end).toISOString(),
+        ...slotColumns(slot),
         allow_clash: allowClash,
       });
     }
