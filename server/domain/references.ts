@@ -1,16 +1,11 @@
-/** Checks that a referenced record exists on the account, with the spec's 422 codes. */
+/**
+ * Checks that a referenced record exists on the account, with the spec's 422 codes. Calendar records
+ * (locations, practitioners, appointment types) are checked by ./scheduling/calendar.ts.
+ */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { patients, practitioners } from '../../db/schema';
+import { patients } from '../../db/schema';
 import { invalid } from '../errors';
-
-export async function assertPractitioner(tx: Db, accountId: number, id: number, attribute = 'practitioner_id'): Promise<void> {
-  const [p] = await tx
-    .select({ id: practitioners.id })
-    .from(practitioners)
-    .where(and(eq(practitioners.account_id, accountId), eq(practitioners.id, id)));
-  if (!p) throw invalid(attribute, 'is not a practitioner of this account', 'practitioner_not_found');
-}
 
 /** A reference to a patient must name a live (not deleted) patient of the account: else 422 patient_not_found. */
 export async function assertLivePatient(tx: Db, accountId: number, id: number, attribute = 'patient_id'): Promise<void> {

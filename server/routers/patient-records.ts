@@ -1,6 +1,7 @@
 /** Routers of the records around a patient file: tags placed on patients, timeline entries, clinical notes. */
 import { addPatientTag, removePatientTag } from '../domain/patient-tags';
-import { assertLivePatient, assertPractitioner } from '../domain/references';
+import { assertLivePatient } from '../domain/references';
+import { loadPractitioner } from '../domain/scheduling/calendar';
 import { createRecord } from '../domain/records';
 import { invalid } from '../errors';
 import { writeContext } from '../domain/write-context';
@@ -32,7 +33,7 @@ export const clinicalNotesRouter = router({
     createRecord(writeContext(ctx), clinicalNotes, input, {
       check: async (tx) => {
         await assertLivePatient(tx, ctx.account.id, input.patient_id);
-        if (input.practitioner_id != null) await assertPractitioner(tx, ctx.account.id, input.practitioner_id);
+        if (input.practitioner_id != null) await loadPractitioner(tx, ctx.account.id, input.practitioner_id);
         if (input.created_at && Date.parse(input.created_at) > Date.now()) throw invalid('created_at', 'must be in the past (it imports a historical note)', 'invalid_input');
       },
       defaults: { created_by: ctx.principal.name },

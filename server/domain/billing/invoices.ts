@@ -9,8 +9,8 @@ import { invoices } from '../../resources/invoices';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
 import { parseMoney } from '../money';
-import { assertLivePatient, assertPractitioner } from '../references';
-import { loadLocation } from '../scheduling/calendar';
+import { assertLivePatient } from '../references';
+import { loadLocation, loadPractitioner } from '../scheduling/calendar';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
 import { insertLines, priceLines, type LineInput } from './lines';
@@ -45,7 +45,7 @@ async function nextNumber(tx: Db, accountId: number): Promise<number> {
 }
 
 async function checkLinks(tx: Db, accountId: number, input: Partial<InvoiceInput>) {
-  if (input.practitioner_id != null) await assertPractitioner(tx, accountId, input.practitioner_id);
+  if (input.practitioner_id != null) await loadPractitioner(tx, accountId, input.practitioner_id);
   if (input.location_id != null) await loadLocation(tx, accountId, input.location_id);
   if (input.appointment_id != null && !(await findRow(tx, appointments, accountId, input.appointment_id))) {
     throw invalid('appointment_id', 'is not an appointment of this account', 'invalid_input');

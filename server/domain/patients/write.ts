@@ -1,7 +1,7 @@
 /** Patient writes: create, patch (numbers reconciled by id, address merged) and soft delete. */
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { addresses, locations, numbers, patients, referralSources } from '../../../db/schema';
+import { addresses, numbers, patients, referralSources } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
 import { announce, changedFields, markDeleted, recordWrite } from '../../events/record';
 import type { Row } from '../../resources/define';
@@ -10,6 +10,7 @@ import { patients as patientResource } from '../../resources/patients';
 import { findRow, getRow } from '../../resources/queries';
 import { recorded, type WriteContext } from '../write-context';
 import { assertLivePatient } from '../references';
+import { loadLocation } from '../scheduling/calendar';
 import { normalizeNumber } from './phone';
 
 // The shapes are validated by the resource's zod schemas before they get here; the declarations are
@@ -107,13 +108,7 @@ async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number)
 /** The referential rules of a patient write; `before` is the stored patient on update. */
 async function checkReferences(tx: Db, w: WriteContext, input: UpdateInput, before: Row | null) {
   const acc = w.account.id;
-  if (input.default_location_id != null) {
-    const [loc] = await tx
-      .select({ id: locations.id })
-      .from(locations)
-      .where(and(eq(locations.account_id, acc), eq(locations.id, input.default_location_id)));
-    if (!loc) throw invalid('default_location_id', 'is not a location of this account', 'location_not_found');
-  }
+  if (input.default_location_id != null) await loadLocation(tx, acc, input.default_location_id, 'default_location_id');
   const idSent = input.referral_source_id !== undefined;
   const typeSent = input.referral_source_type !== undefined;
   if (idSent !== typeSent || (input.referral_source_id === null) !== (input.referral_source_type === null)) {

@@ -14,7 +14,7 @@ import type { Account } from '../../context';
 import { invalid } from '../../errors';
 import { appointments } from '../../resources/appointments';
 import { findRow } from '../../resources/queries';
-import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioner, loadPractitioners, offers } from './calendar';
+import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioners, offers, practitionerNotFound } from './calendar';
 import { loadDiary } from './diary';
 import { place } from './placement';
 import { diaryVersion } from './diary-version';
@@ -109,9 +109,11 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, q: Avail
   if (online && !location.online_booking) throw invalid('location_id', 'is not enabled for online booking', 'not_online_bookable');
   if (online && !type.online_booking) throw invalid('appointment_type_id', 'is not enabled for online booking', 'not_online_bookable');
 
-  let candidates = (await loadPractitioners(db, account.id)).filter((p) => offers(p, location.id, type.id));
+  const everyone = await loadPractitioners(db, account.id);
+  let candidates = everyone.filter((p) => offers(p, location.id, type.id));
   if (q.practitioner_id != null) {
-    const p = await loadPractitioner(db, account.id, q.practitioner_id);
+    const p = everyone.find((x) => x.id === q.practitioner_id);
+    if (!p) throw practitionerNotFound();
     if (!offers(p, location.id, type.id)) throw invalid('practitioner_id', 'does not offer this appointment type at this location', 'invalid_input');
     if (online && !p.online_booking) throw invalid('practitioner_id', 'is not enabled for online booking', 'not_online_bookable');
     candidates = [p];

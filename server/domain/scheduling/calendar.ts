@@ -5,12 +5,12 @@ import { appointmentTypes, locations, practitioners, resources } from '../../../
 import { invalid } from '../../errors';
 import type { BookableType } from './placement';
 
-export async function loadLocation(db: Db, accountId: number, id: number) {
+export async function loadLocation(db: Db, accountId: number, id: number, attribute = 'location_id') {
   const [row] = await db
     .select({ id: locations.id, online_booking: locations.online_booking })
     .from(locations)
     .where(and(eq(locations.account_id, accountId), eq(locations.id, id)));
-  if (!row) throw invalid('location_id', 'is not a location of this account', 'location_not_found');
+  if (!row) throw invalid(attribute, 'is not a location of this account', 'location_not_found');
   return row;
 }
 
@@ -45,13 +45,15 @@ export async function loadPractitioners(db: Db, accountId: number) {
     .orderBy(asc(p.id));
 }
 
+export const practitionerNotFound = () => invalid('practitioner_id', 'is not a practitioner of this account', 'practitioner_not_found');
+
 export async function loadPractitioner(db: Db, accountId: number, id: number): Promise<Practitioner> {
   const p = practitioners;
   const [row] = await db
     .select({ id: p.id, active: p.active, online_booking: p.online_booking, location_ids: p.location_ids, appointment_type_ids: p.appointment_type_ids })
     .from(p)
     .where(and(eq(p.account_id, accountId), eq(p.id, id)));
-  if (!row) throw invalid('practitioner_id', 'is not a practitioner of this account', 'practitioner_not_found');
+  if (!row) throw practitionerNotFound();
   return row;
 }
 
