@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../errors';
 import { recordWrite } from '../../events/record';
 import { lineItems } from '../../resources/line_items';
 import { mergedMetadataOrFail } from '../../resources/metadata';
-import { findRow } from '../../resources/queries';
+import { findRow, select } from '../../resources/queries';
 import { parseMoney } from '../money';
 import { recorded, type WriteContext } from '../write-context';
 import { lockedRow } from './lock';
@@ -96,8 +96,11 @@ export async function addLines(w: WriteContext, invoiceId: number, lines: LineIn
     await recordWrite(tx, { ...recorded(w), entity: 'line_items', entityId: created[0], action: 'created', changes: { invoice_id: invoiceId, lines: created }, ...announceInvoice(invoiceId) });
     return created;
   });
-  const rows = await Promise.all(ids.map((id) => findRow(w.db.db, lineItems, acc, id)));
-  return rows.map((r) => lineItems.toRecord(r!));
+  const rows = await select(w.db.db, lineItems)
+    .from(table)
+    .where(and(eq(table.account_id, acc), inArray(table.id, ids)))
+    .orderBy(table.id);
+  return (rows as Record<string, unknown>[]).map((r) => lineItems.toRecord(r));
 }
 
 export async function updateLine(w: WriteContext, id: number, input: Partial<LineInput> & { invoice_id?: number }) {

@@ -29,12 +29,21 @@ export interface PaymentInput {
   metadata?: Metadata;
 }
 
-/** A method usable through the API: active (422 payment_method_unavailable) and not a card (422 card_payment_not_allowed). */
-async function usableMethod(tx: Db, accountId: number, id: number) {
+async function loadMethod(tx: Db, accountId: number, id: number) {
   const [m] = await tx
     .select({ type: paymentMethods.type, active: paymentMethods.active })
     .from(paymentMethods)
     .where(and(eq(paymentMethods.account_id, accountId), eq(paymentMethods.id, id)));
+  return m;
+}
+
+/** An insurance method pays an invoice's third-party part; any other method the patient part. */
+const payerOf = (method: { type: string } | undefined) => (method?.type === 'insurance' ? ('third_party' as const) : ('patient' as const));
+type Payer = ReturnType<typeof payerOf>;
+
+/** A method usable through the API: active (422 payment_method_unavailable) and not a card (422 card_payment_not_allowed). */
+async function usableMethod(tx: Db, accountId: number, id: number) {
+  const m = await loadMethod(tx, accountId, id);
   if (!m || !m.active) throw invalid('payment_method_id', m ? 'is not active' : 'is not a payment method of this account', 'payment_method_unavailable');
   if (m.type === 'card') throw invalid('payment_method_id', 'card payments cannot be recorded through the API', 'card_payment_not_allowed');
   return m;
@@ -48,19 +57,13 @@ async function lockedPayment(tx: Db, accountId: number, id: number, missing: () 
 }
 
 /**
- * Allocates part of a payment to an invoice of the same patient. An insurance method pays the
- * invoice's third-party part, any other method the patient part; never more than the payment has
- * unallocated nor more than that part's balance (409 billing_rule).
+ * Allocates part of a payment to an invoice of the same patient, to the part its payer pays; never
+ * more than the payment has unallocated nor more than that part's balance (409 billing_rule).
  */
-async function allocate(tx: Db, accountId: number, payment: Record<string, unknown>, invoiceId: number, amount: number, key = '') {
+async function allocate(tx: Db, accountId: number, payment: Record<string, unknown>, payer: Payer, invoiceId: number, amount: number, key = '') {
   const invoice = await findRow(tx, invoices, accountId, invoiceId);
   if (!invoice) throw invalid(`${key}invoice_id`, 'is not an invoice of this account', 'invalid_input');
   if (invoice.patient_id !== payment.patient_id) throw billingRule('A payment is allocated to invoices of its own patient only', { [`${key}invoice_id`]: ['belongs to another patient'] });
-  const [method] = await tx
-    .select({ type: paymentMethods.type })
-    .from(paymentMethods)
-    .where(and(eq(paymentMethods.account_id, accountId), eq(paymentMethods.id, payment.payment_method_id as number)));
-  const payer = method?.type === 'insurance' ? 'third_party' : 'patient';
   const [{ unallocated }] = await tx
     .select({ unallocated: table.unallocated_minor })
     .from(table)
@@ -84,7 +87,7 @@ export async function createPayment(w: WriteContext, input: PaymentInput) {
   const id = await w.db.transaction(async (tx) => {
     await assertLivePatient(tx, acc, input.patient_id);
     await lockPatientBilling(tx, acc, input.patient_id);
-    await usableMethod(tx, acc, input.payment_method_id);
+    const payer = payerOf(await usableMethod(tx, acc, input.payment_method_id));
     const now = new Date().toISOString();
     const [row] = await tx
       .insert(table)
@@ -107,7 +110,7 @@ export async function createPayment(w: WriteContext, input: PaymentInput) {
       .returning({ id: table.id });
     const payment = (await findRow(tx, payments, acc, row.id))!;
     for (const [i, a] of (input.allocations ?? []).entries()) {
-      await allocate(tx, acc, payment, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
+      await allocate(tx, acc, payment, payer, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
     }
     await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: row.id, action: 'created', changes: { ...input } });
     return row.id;
@@ -139,7 +142,8 @@ export async function createAllocation(w: WriteContext, input: { payment_id: num
   const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
     const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
-    const allocationId = await allocate(tx, acc, payment, input.invoice_id, amount);
+    const payer = payerOf(await loadMethod(tx, acc, payment.payment_method_id as number));
+    const allocationId = await allocate(tx, acc, payment, payer, input.invoice_id, amount);
     if (input.metadata) {
       await tx
         .update(allocationsTable)
