@@ -46,8 +46,6 @@ export const APPOINTMENT_ACTIONS: Record<'cancel' | 'arrive' | 'miss' | 'reinsta
   },
 };
 
-const wallTime = { filterable: true, sortable: true } as const;
-
 export const appointments = defineResource({
   name: 'appointments',
   description:
@@ -84,7 +82,7 @@ export const appointments = defineResource({
     location_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
     appointment_type_id: f.ref({ filterable: true, write: 'required' }),
     resource_id: f.ref({ nullable: true, filterable: true, write: 'optional', description: 'Room, table or bench (GET /resources)' }),
-    starts_at: f.wallTime({ ...wallTime, write: 'required' }),
+    starts_at: f.wallTime({ filterable: true, sortable: true, write: 'required' }),
     ends_at: f.wallTime({ write: 'optional', description: 'Defaults to starts_at plus the appointment type duration' }),
     starts_at_utc: f.timestamp({ column: 'starts_utc', description: 'The start as a UTC instant (unambiguous across DST changes)' }),
     ends_at_utc: f.timestamp({ column: 'ends_utc', description: 'The end as a UTC instant' }),
