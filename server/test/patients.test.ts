@@ -140,7 +140,10 @@ describe('patients', () => {
     const gone = await api.get(`/deleted_entities?entity=patients&entity_id=${created.id}`);
     expect(gone.body.data).toHaveLength(1);
     expect(gone.body.data[0].deleted_at).toMatch(/Z$/);
-    const [tomb] = await server.app.db.db.select().from(deletedEntities).where(eq(deletedEntities.entity_id, created.id));
+    const [tomb] = await server.app.db.db
+      .select()
+      .from(deletedEntities)
+      .where(and(eq(deletedEntities.account_id, clinic.account.id), eq(deletedEntities.entity_id, created.id)));
     expect(tomb.entity).toBe('patients');
     expectError(await api.post('/patients', { body: { first_name: 'X', last_name: 'Y', referral_source_id: created.id, referral_source_type: 'patient' } }), 422, 'patient_not_found');
     expect((await eventsFor('patients', created.id)).map((e) => e.type)).toEqual(['patients.created', 'patients.deleted']);
