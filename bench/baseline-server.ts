@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
+import Database from '../db/sqlite-driver';
 
 const db = new Database(process.env.DATABASE_URL!.replace(/^file:/, ''));
 db.pragma('journal_mode = WAL');

@@ -6,7 +6,7 @@
  *
  * Import after DATABASE_URL points at the bench file (see seed-data.ts).
  */
-import Database from 'better-sqlite3';
+import Database, { type SqliteDatabase } from '../db/sqlite-driver';
 import { openDb } from '../db/client';
 import { appointmentTypes, locations, patients, practitionerAvailabilities, practitioners } from '../db/schema';
 import { createAccount, findAccount } from '../server/domain/accounts';
@@ -103,7 +103,7 @@ async function buildCalendar(db: Awaited<ReturnType<typeof openDb>>['db'], accou
 
 /** Replaces every appointment of the account with DIARY_APPOINTMENTS bookings spread over the range. */
 function bookDiary(
-  raw: Database.Database,
+  raw: SqliteDatabase,
   clock: ReturnType<typeof clockFor>,
   d: { accountId: number; locationId: number; typeId: number; patientId: number; practitionerIds: number[]; from: string; to: string },
 ) : number {

@@ -8,7 +8,7 @@
  * from the environment at import time.
  */
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
+import Database, { type SqliteDatabase } from '../db/sqlite-driver';
 import { openDb, type DbHandle } from '../db/client';
 import { createAccount, findAccount } from '../server/domain/accounts';
 import { createKey } from '../server/domain/api-keys';
@@ -76,7 +76,7 @@ export async function prepareData(file: string, opts: { fresh: boolean }): Promi
   }
 }
 
-function bulkInsert(raw: Database.Database, benchId: number, otherId: number) {
+function bulkInsert(raw: SqliteDatabase, benchId: number, otherId: number) {
   const started = Date.now();
   // Durability does not matter while loading a throwaway file; a big page cache keeps index pages hot.
   raw.pragma('synchronous = OFF');

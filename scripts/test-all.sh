@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Everything CI runs: installs what the tests need when missing (npm packages, Debian's postgresql),
-# then typecheck, lint, and the whole vitest suite on SQLite and on a throwaway PostgreSQL server.
+# then typecheck, lint, the whole vitest suite on SQLite and on a throwaway PostgreSQL server, the
+# browser tests, and the SQLite suite plus a quick-start smoke test on Node 22 and 24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,4 +51,15 @@ if [ ! -x /usr/bin/chromium ]; then
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
 PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/browser.json" npx playwright test --reporter=list,json
+
+# The other Node LTS lines people deploy on: the SQLite suite and the quick start, on official builds
+# from the npm registry (PostgreSQL and the browser stay on the machine's Node to keep CI short).
+source scripts/node-lts.sh
+for major in 22 24; do
+  bin=$(node_lts_bin "$major")
+  echo "== tests on SQLite, Node $("$bin/node" --version)"
+  PATH="$bin:$PATH" DATABASE_URL= node node_modules/vitest/vitest.mjs run --reporter=default --reporter=json --outputFile.json="$RESULTS/sqlite-node$major.json"
+  PATH="$bin:$PATH" bash scripts/demo-smoke.sh
+  echo '{"numPassedTests":1,"numFailedTests":0}' > "$RESULTS/demo-smoke-node$major.json"
+done
 summary

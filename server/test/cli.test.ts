@@ -8,11 +8,15 @@ import { findAccount } from '../domain/accounts';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
+const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 
-/** Runs the command line as a user would (npm run -s clinic -- ...), against the suite's database. */
+/**
+ * Runs the command line as a user would (npm run -s clinic -- ...), against the suite's database, on
+ * the Node that runs the suite (scripts/other-nodes.sh runs it on other versions too).
+ */
 async function clinic(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'server/cli/main.ts', ...args], { cwd: root, env: process.env });
+    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], { cwd: root, env: process.env });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
