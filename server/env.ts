@@ -32,6 +32,8 @@ export const envSchema = z.object({
   FILE_MAX_BYTES: positiveInt(25 * 1024 * 1024),
   /** Where the local-disk file store keeps uploaded bytes. */
   FILES_DIR: z.string().min(1).default('data/files'),
+  /** Every API request is answered by then: a JSON 503 request_timeout if the work is still running. */
+  REQUEST_TIMEOUT_MS: positiveInt(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

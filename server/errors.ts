@@ -42,10 +42,23 @@ export const ERROR_STATUS = {
   conflict: 409,
   rate_limited: 429,
   internal_error: 500,
+  request_timeout: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export type FieldErrors = Record<string, string[]>;
+
+/**
+ * An empty error map. Attribute names come from client input and may be `__proto__`, `constructor` or
+ * `toString`: on a plain object `(out[name] ??= []).push(...)` would reach Object.prototype and throw
+ * inside the error path itself. A null-prototype object has no such members.
+ */
+export const fieldErrors = (): FieldErrors => Object.create(null) as FieldErrors;
+
+/** Adds a message under an attribute of an error map made by fieldErrors(). */
+export function addFieldError(errors: FieldErrors, attribute: string, message: string): void {
+  (errors[attribute] ??= []).push(message);
+}
 
 export class ApiError extends Error {
   readonly status: number;
@@ -67,6 +80,6 @@ export class ApiError extends Error {
 
 export const notFound = (what = 'Record') => new ApiError('not_found', `${what} not found`);
 
-/** A 422 naming one attribute. */
-export const invalid = (attribute: string, message: string, code: ErrorCode = 'validation_failed') =>
-  new ApiError(code, message, { [attribute]: [message] });
+/** A 422 naming one attribute (the overall message defaults to the attribute's). */
+export const invalid = (attribute: string, message: string, code: ErrorCode = 'validation_failed', summary = message) =>
+  new ApiError(code, summary, { [attribute]: [message] });

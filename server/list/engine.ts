@@ -8,7 +8,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { isPg } from '../../db/dialect';
-import { ApiError } from '../errors';
+import { invalid as fail } from '../errors';
 import type { Resource, Row } from '../resources/define';
 import { select } from '../resources/queries';
 import { Binder } from './binder';
@@ -34,8 +34,6 @@ export interface ListResult {
   links: { first: string | null; prev: string | null; next: string | null };
   meta: { current_page: number; per_page: number; total: number; last_page: number } | { per_page: number; has_more: boolean };
 }
-
-const fail = (attr: string, msg: string) => new ApiError('validation_failed', msg, { [attr]: [msg] });
 
 function intParam(name: string, raw: string | string[] | undefined, min: number, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;

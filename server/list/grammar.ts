@@ -2,7 +2,7 @@
  * The filter and sort grammar of list endpoints: `?attribute=operator:value`, `metadata[key]=...`,
  * `?sort=a,b:desc`. Turns the raw query into a typed plan; knows nothing of SQL.
  */
-import { ApiError } from '../errors';
+import { invalid as fail } from '../errors';
 import type { Resource } from '../resources/define';
 import type { Field } from '../resources/fields';
 import { parseOperand } from './values';
@@ -35,19 +35,16 @@ const ORDERED_KINDS = new Set(['integer', 'string', 'timestamp', 'date', 'wallti
 const TEXT_KINDS = new Set(['string', 'enum']);
 const METADATA_PARAM = /^metadata\[(.+)\]$/;
 
-const fail = (attribute: string, message: string) => new ApiError('validation_failed', message, { [attribute]: [message] });
-
-/** Splits `op:value`; a value with no known operator prefix is an equality match on the whole value. */
+/**
+ * Splits `op:value`. Only a known operator before the first colon is an operator; any other value,
+ * colons and all, is an equality match on the whole value (the spec: a value with no operator is an
+ * equality match), so `note=abc:def` matches "abc:def".
+ */
 function splitOperator(raw: string): { op: Operator; rest: string } {
   const i = raw.indexOf(':');
   if (i > 0) {
     const op = raw.slice(0, i);
     if ((OPERATORS as readonly string[]).includes(op)) return { op: op as Operator, rest: raw.slice(i + 1) };
-    if (/^[a-z-]+$/.test(op)) {
-      // Looks like an operator but is not one: say so rather than silently matching "foo:bar"
-      // (a literal value of that shape is matched with an explicit eq:, e.g. eq:foo:bar).
-      throw new ApiError('validation_failed', `Unknown filter operator "${op}"`, { operator: [`unknown operator ${op}; use one of ${OPERATORS.join(', ')}`] });
-    }
   }
   if (raw === 'null' || raw === 'not-null') return { op: raw, rest: '' };
   return { op: 'eq', rest: raw };
@@ -82,6 +79,7 @@ export function parseFilters(resource: Resource, query: Record<string, string | 
     const raws = Array.isArray(rawValue) ? rawValue : [rawValue];
     const meta = METADATA_PARAM.exec(param);
     if (meta) {
+      if (!Object.hasOwn(resource.fields, 'metadata')) throw fail(param, `${resource.name} have no metadata to filter on`);
       const key = meta[1];
       if (key.length > 255) throw fail(param, 'metadata key too long');
       for (const raw of raws) {
@@ -90,7 +88,7 @@ export function parseFilters(resource: Resource, query: Record<string, string | 
       }
       continue;
     }
-    const fld = resource.fields[param];
+    const fld = Object.hasOwn(resource.fields, param) ? resource.fields[param] : undefined;
     if (!fld) throw fail(param, `Unknown attribute "${param}" on ${resource.name}`);
     if (!fld.filterable) throw fail(param, `Attribute "${param}" is not filterable`);
     for (const raw of raws) {
@@ -117,7 +115,7 @@ export function parseSort(resource: Resource, raw: string | string[] | undefined
   for (const part of raw.split(',')) {
     const [attribute, dir, extra] = part.split(':');
     if (extra !== undefined || (dir !== undefined && dir !== 'asc' && dir !== 'desc')) throw fail('sort', `Invalid sort "${part}": use attr[:asc|desc]`);
-    const fld = resource.fields[attribute];
+    const fld = Object.hasOwn(resource.fields, attribute) ? resource.fields[attribute] : undefined;
     if (!fld) throw fail('sort', `Unknown attribute "${attribute}" on ${resource.name}`);
     if (!fld.sortable) throw fail('sort', `Attribute "${attribute}" is not sortable`);
     if (keys.some((k) => k.attribute === attribute) || pending.includes(attribute)) throw fail('sort', `Attribute "${attribute}" appears twice`);

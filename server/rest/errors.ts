@@ -1,16 +1,15 @@
 /** Turns anything thrown on the request path into our `{ message, code, errors? }`. */
 import { ZodError } from 'zod';
-import { ApiError, type FieldErrors } from '../errors';
+import { ApiError, addFieldError, fieldErrors, type FieldErrors } from '../errors';
 
 function zodErrors(err: ZodError): FieldErrors {
-  const out: FieldErrors = {};
+  const out = fieldErrors();
   for (const issue of err.issues) {
     if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) (out[[...issue.path, k].join('.')] ??= []).push('is not a known attribute');
+      for (const k of issue.keys) addFieldError(out, [...issue.path, k].join('.'), 'is not a known attribute');
       continue;
     }
-    const key = issue.path.length ? issue.path.join('.') : 'body';
-    (out[key] ??= []).push(issue.message);
+    addFieldError(out, issue.path.length ? issue.path.join('.') : 'body', issue.message);
   }
   return out;
 }
@@ -26,7 +25,16 @@ function findCause(err: unknown): unknown {
   return err;
 }
 
+/** Never throws: a failure while mapping an error is itself the internal error. */
 export function toApiError(err: unknown): { error: ApiError; internal: boolean } {
+  try {
+    return mapError(err);
+  } catch {
+    return { error: new ApiError('internal_error', 'Internal server error; retry with backoff'), internal: true };
+  }
+}
+
+function mapError(err: unknown): { error: ApiError; internal: boolean } {
   const cause = findCause(err);
   if (cause instanceof ApiError) return { error: cause, internal: false };
   if (cause instanceof ZodError) {

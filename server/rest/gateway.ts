@@ -65,6 +65,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const protoOf = (req: IncomingMessage) =>
     (env.TRUST_PROXY && (req.headers['x-forwarded-proto'] as string | undefined)) || ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
 
+  /**
+   * Every request is answered once, as JSON, within REQUEST_TIMEOUT_MS: a failure anywhere, even while
+   * mapping an error, is the JSON 500; work still running at the deadline gets a 503 request_timeout
+   * (it may still complete; an idempotent retry then replays it) and the connection is closed.
+   */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
@@ -72,28 +77,27 @@ export function createGateway(opts: GatewayOptions): Gateway {
     let principal = null as Principal | null;
     let outcome: Outcome;
     try {
-      outcome = await run();
+      outcome = await withDeadline(run(), env.REQUEST_TIMEOUT_MS);
     } catch (err) {
       const { error, internal } = toApiError(err);
       if (internal) logger.error({ err, requestId }, 'request failed');
       outcome = errorOutcome(error);
     }
-    // One writeHead with every header: cheaper than setHeader per header on the hot path.
-    const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-    if (rate) {
-      headers['X-RateLimit-Limit'] = String(rate.limit);
-      headers['X-RateLimit-Remaining'] = String(rate.remaining);
+    try {
+      send(res, outcome, requestId, rate);
+    } catch (err) {
+      logger.error({ err, requestId }, 'response failed');
+      if (!res.headersSent) send(res, errorOutcome(new ApiError('internal_error', 'Internal server error; retry with backoff')), requestId, null);
+      else res.destroy();
     }
-    if (outcome.body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
-    res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
-    res.end(outcome.body);
     if (logger.isLevelEnabled('info')) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: outcome.status, ms, key: principal?.id }, 'request');
     }
 
     async function run(): Promise<Outcome> {
-      const method = (req.method ?? 'GET').toUpperCase();
+      // HEAD is GET without the body (node:http leaves the body out of a response to HEAD).
+      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
       const raw = req.url ?? '/';
       const q = raw.indexOf('?');
       const pathname = q < 0 ? raw : raw.slice(0, q);
@@ -133,6 +137,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
         requestId,
         baseUrl: `${protoOf(req)}://${hostOf(req)}${API_PREFIX}`,
       };
+      // A read-only key is refused before its body is read or validated: any write is 403.
+      if (found.route.type === 'mutation') assertCanWrite(ctx.principal);
       const query = search ? parseQuery(search) : {};
       if (!WRITE_METHODS.has(method) || method === 'DELETE') {
         return call(found.route, ctx, { ...query, ...found.params });
@@ -174,7 +180,6 @@ export function createGateway(opts: GatewayOptions): Gateway {
   }
 
   async function call(route: Route, ctx: Ctx, input: Record<string, unknown>): Promise<Outcome> {
-    if (route.type === 'mutation') assertCanWrite(ctx.principal);
     const data = await route.procedure({
       ctx,
       getRawInput: async () => input,
@@ -201,6 +206,29 @@ export function createGateway(opts: GatewayOptions): Gateway {
   };
 }
 
+/** One writeHead with every header: cheaper than setHeader per header on the hot path. */
+function send(res: ServerResponse, outcome: Outcome, requestId: string, rate: RateDecision | null): void {
+  const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+  if (rate) {
+    headers['X-RateLimit-Limit'] = String(rate.limit);
+    headers['X-RateLimit-Remaining'] = String(rate.remaining);
+  }
+  if (outcome.body !== undefined) {
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+    headers['Content-Length'] = String(Buffer.byteLength(outcome.body));
+  }
+  res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
+  res.end(outcome.body);
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError('request_timeout', `No answer within ${ms} ms; retry with backoff (an Idempotency-Key makes a retried POST safe)`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 function binaryOutcome(file: { content_type: string; file_name: string; bytes: Buffer }): Outcome {
   const ascii = file.file_name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return {
@@ -219,6 +247,8 @@ const anonymous: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes
 function errorOutcome(error: ApiError): Outcome {
   const headers: Record<string, string> = {};
   if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="clinic-api"';
+  // The request may still be streaming a body we stopped waiting for: end the connection with it.
+  if (error.code === 'request_timeout') headers.Connection = 'close';
   const retry = (error as ApiError & { retryAfter?: number }).retryAfter;
   if (retry !== undefined) headers['Retry-After'] = String(retry);
   const allow = (error as ApiError & { allow?: string[] }).allow;

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
-import { ApiError } from '../errors';
+import { invalid as fail } from '../errors';
 
 export interface MultipartBody {
   fields: Record<string, string>;
@@ -15,8 +15,6 @@ export function isMultipart(contentType: string | undefined): boolean {
   return /^multipart\/form-data\b/i.test(contentType ?? '');
 }
 
-const fail = (attribute: string, message: string) => new ApiError('validation_failed', message, { [attribute]: [message] });
-
 export function readMultipart(req: IncomingMessage, maxFileBytes: number): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
@@ -25,8 +23,9 @@ export function readMultipart(req: IncomingMessage, maxFileBytes: number): Promi
     } catch {
       return reject(fail('body', 'malformed multipart/form-data body'));
     }
-    const body: MultipartBody = { fields: {} };
-    let problem: ApiError | null = null;
+    // Null-prototype: a part named __proto__ or constructor is an ordinary (unknown) field.
+    const body: MultipartBody = { fields: Object.create(null) as Record<string, string> };
+    let problem: Error | null = null;
     let pending: Promise<void> = Promise.resolve();
     parser.on('field', (name, value) => {
       body.fields[name] = value;

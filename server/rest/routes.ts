@@ -67,6 +67,7 @@ export class RouteTable {
         return { route, params };
       }
       allow.push(route.method);
+      if (route.method === 'GET') allow.push('HEAD');
     }
     return { allow: [...new Set(allow)] };
   }

@@ -80,8 +80,8 @@ export interface RequestOptions {
   host?: string;
   key?: string | null;
   body?: unknown;
-  /** Sent as-is (for malformed JSON tests). */
-  raw?: string;
+  /** Sent as-is (for malformed JSON and invalid UTF-8 tests). */
+  raw?: string | Buffer;
   headers?: Record<string, string>;
 }
 
@@ -110,6 +110,8 @@ export function request(server: TestServer, method: string, path: string, opts: 
       });
     });
     req.on('error', reject);
+    // A request the server never answers fails here, clearly, rather than at the test's own timeout.
+    req.setTimeout(10_000, () => req.destroy(new Error(`no response to ${method} ${url} within 10 s`)));
     if (payload !== undefined) req.write(payload);
     req.end();
   });
