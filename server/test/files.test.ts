@@ -5,7 +5,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, files } from '../../db/schema';
-import { client, expectError, newClinic, startServer, type Clinic, type Res, type TestServer } from './helpers';
+import { client, expectError, multipart, newClinic, startServer, type Clinic, type Res, type TestServer, type Upload } from './helpers';
 
 let server: TestServer;
 let clinic: Clinic;
@@ -28,36 +28,9 @@ afterAll(async () => {
 });
 
 /** POST /files as multipart/form-data, built by hand so the test controls every byte. */
-function upload(fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }, headers: Record<string, string> = {}): Promise<Res> {
-  const boundary = '----clinic' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.bytes, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const body = Buffer.concat(parts);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: server.port,
-        method: 'POST',
-        path: '/v3/api/files',
-        headers: { host: clinic.host, authorization: `Bearer ${clinic.key}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length, ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode!, headers: res.headers, text, body: text ? JSON.parse(text) : undefined });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+function upload(fields: Record<string, string>, file?: Upload, headers: Record<string, string> = {}): Promise<Res> {
+  const body = multipart(fields, file);
+  return api.post('/files', { raw: body.raw, headers: { ...body.headers, ...headers } });
 }
 
 function download(id: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }> {

@@ -117,6 +117,24 @@ export function request(server: TestServer, method: string, path: string, opts: 
   });
 }
 
+export interface Upload {
+  name: string;
+  type: string;
+  bytes: Buffer;
+}
+
+/** A multipart/form-data body built by hand, so a test controls every byte: send it as `raw` with `headers`. */
+export function multipart(fields: Record<string, string>, file?: Upload): { raw: Buffer; headers: Record<string, string> } {
+  const boundary = '----clinic' + randomBytes(8).toString('hex');
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.bytes, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { raw: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
 /** A client bound to one clinic and key. */
 export function client(server: TestServer, clinic: Clinic, key: string | null = clinic.key) {
   const call = (method: string) => (path: string, opts: Omit<RequestOptions, 'host' | 'key'> & { key?: string | null } = {}) =>
