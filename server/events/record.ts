@@ -52,6 +52,12 @@ export async function announce(tx: Db, accountId: number, type: string, entity: 
   await tx.insert(events).values({ event_id: randomUUID(), account_id: accountId, type, entity, entity_id: entityId, occurred_at: at });
 }
 
+/** A record removed as part of another record's operation (a released allocation): tombstone and event. */
+export async function announceDeleted(tx: Db, accountId: number, entity: string, entityId: number, at = new Date().toISOString()) {
+  await markDeleted(tx, accountId, entity, entityId, at);
+  await announce(tx, accountId, `${entity}.deleted`, entity, entityId, at);
+}
+
 export async function markDeleted(tx: Db, accountId: number, entity: string, entityId: number, at = new Date().toISOString()) {
   await tx.insert(deletedEntities).values({ account_id: accountId, entity, entity_id: entityId, deleted_at: at });
 }

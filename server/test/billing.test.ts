@@ -120,6 +120,16 @@ describe('invoices', () => {
     expect(Object.keys(twice.body.errors)).toEqual(['line_items.1.id']);
   });
 
+  it('lines removed by PATCH /invoices are listed in deleted_entities', async () => {
+    const p = await bill.patient();
+    const inv = await newInvoice(p);
+    const [drop, keep] = inv.line_items;
+    expect((await api.patch(`/invoices/${inv.id}`, { body: { line_items: [{ id: keep.id, billable_item_id: bill.roller, quantity: 1 }] } })).status).toBe(200);
+    const gone = (await api.get(`/deleted_entities?entity=line_items&entity_id=${drop.id}`)).body.data;
+    expect(gone).toHaveLength(1);
+    expect((await api.get(`/deleted_entities?entity=line_items&entity_id=${keep.id}`)).body.data).toEqual([]);
+  });
+
   it('a third-party split: allocations by an insurance method pay the third-party part', async () => {
     const p = await bill.patient();
     const inv = await newInvoice(p, { third_party_payer: 'Bupa', third_party_amount: '80.00' });
@@ -157,7 +167,7 @@ describe('invoices', () => {
     expect([page.body.data[0].id, next.body.data[0].id]).toEqual([b.id, a.id]);
   });
 
-  it('DELETE voids: 404 afterwards, allocations released, void_payments voids payments left with nothing', async () => {
+  it('DELETE voids: 404 afterwards (a second DELETE is 409 billing_rule), allocations released, void_payments voids payments left with nothing', async () => {
     const p = await bill.patient();
     const inv = await newInvoice(p);
     const kept = (await pay(p, '50.00', { allocations: [{ invoice_id: inv.id, amount: '10.00' }] })).body.data;
@@ -165,13 +175,21 @@ describe('invoices', () => {
     const res = await api.delete(`/invoices/${inv.id}?void_payments=true`);
     expect(res.status).toBe(204);
     expectError(await api.get(`/invoices/${inv.id}`), 404, 'not_found');
-    expectError(await api.delete(`/invoices/${inv.id}`), 404, 'not_found');
+    expectError(await api.delete(`/invoices/${inv.id}`), 409, 'billing_rule');
     expect((await api.get(`/payments/${kept.id}`)).body.data).toMatchObject({ allocated: '0.00', unallocated: '50.00', status: 'unallocated', allocations: [] });
     expectError(await api.get(`/payments/${voided.id}`), 404, 'not_found');
     const gone = await server.app.db.db.select().from(deletedEntities).where(eq(deletedEntities.account_id, clinic.account.id));
     expect(gone.some((g) => g.entity === 'invoices' && g.entity_id === inv.id)).toBe(true);
     expect(gone.some((g) => g.entity === 'payments' && g.entity_id === voided.id)).toBe(true);
-    expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.deleted']);
+    // Each payment's allocation moved the invoice's balance; the void released them: every record that
+    // changed is announced, once per operation.
+    expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.updated', 'invoices.updated', 'invoices.deleted']);
+    expect(await typesOf('payments', kept.id)).toEqual(['payments.created', 'payments.updated']);
+    expect(await typesOf('payments', voided.id)).toEqual(['payments.created', 'payments.deleted']);
+    for (const a of [...kept.allocations, ...voided.allocations]) {
+      expect(await typesOf('payment_allocations', a.id)).toEqual(['payment_allocations.deleted']);
+      expect(gone.some((g) => g.entity === 'payment_allocations' && g.entity_id === a.id)).toBe(true);
+    }
     // Lines of a voided invoice cannot change.
     expectError(await api.patch(`/line_items/${inv.line_items[0].id}`, { body: { quantity: 3 } }), 409, 'billing_rule');
     expectError(await api.post('/line_items', { body: { invoice_id: inv.id, billable_item_id: bill.consultation, quantity: 1 } }), 409, 'billing_rule');
@@ -303,14 +321,55 @@ describe('payments, allocations and refunds', () => {
     expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
   });
 
-  it('concurrent voids of one payment: one 204, the others 404; its allocation is released once', async () => {
+  it('concurrent voids of one payment: one 204, the others 409 billing_rule (already voided); its allocation is released once', async () => {
     const p = await bill.patient();
     const inv = await newInvoice(p);
     const payment = (await pay(p, '14.00', { allocations: [{ invoice_id: inv.id, amount: '14.00' }] })).body.data;
     const results = await Promise.all(Array.from({ length: 5 }, () => api.delete(`/payments/${payment.id}`)));
-    expect(results.map((r) => r.status).sort()).toEqual([204, 404, 404, 404, 404]);
+    expect(results.map((r) => `${r.status} ${r.body?.code ?? ''}`).sort()).toEqual(['204 ', '409 billing_rule', '409 billing_rule', '409 billing_rule', '409 billing_rule']);
     expect((await api.get(`/invoices/${inv.id}`)).body.data.balance).toBe('114.00');
     expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
+  });
+
+  it('every record whose balance or status moves is announced: allocation made and removed, payment voided', async () => {
+    const p = await bill.patient();
+    const inv = await newInvoice(p);
+    const payment = (await pay(p, '30.00')).body.data;
+    const made = await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: inv.id, amount: '30.00' } });
+    expect(made.status).toBe(201);
+    expect(await typesOf('payment_allocations', made.body.data.id)).toEqual(['payment_allocations.created']);
+    expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.updated']);
+    expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.updated']);
+    expect((await api.delete(`/payment_allocations/${made.body.data.id}`)).status).toBe(204);
+    expect(await typesOf('payment_allocations', made.body.data.id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
+    expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.updated', 'invoices.updated']);
+    expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.updated', 'payments.updated']);
+
+    const paid = (await pay(p, '5.00', { allocations: [{ invoice_id: inv.id, amount: '5.00' }] })).body.data;
+    expect((await api.delete(`/payments/${paid.id}`)).status).toBe(204);
+    expect(await typesOf('payments', paid.id)).toEqual(['payments.created', 'payments.deleted']);
+    expect(await typesOf('payment_allocations', paid.allocations[0].id)).toEqual(['payment_allocations.deleted']);
+    expect((await typesOf('invoices', inv.id)).slice(3)).toEqual(['invoices.updated', 'invoices.updated']);
+  });
+
+  it('an already voided payment or invoice: DELETE and allocating to it are 409 billing_rule, nothing written', async () => {
+    const p = await bill.patient();
+    const inv = await newInvoice(p);
+    const payment = (await pay(p, '10.00')).body.data;
+    expect((await api.delete(`/invoices/${inv.id}`)).status).toBe(204);
+    expect((await api.delete(`/payments/${(await pay(p, '1.00')).body.data.id}`)).status).toBe(204);
+    const voidedPayment = (await api.get(`/deleted_entities?entity=payments&sort=id:desc&page_size=1`)).body.data[0].entity_id;
+    const before = await typesOf('payments', payment.id);
+    const allocation = await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: inv.id, amount: '1.00' } });
+    expectError(allocation, 409, 'billing_rule');
+    const inPayment = await pay(p, '1.00', { allocations: [{ invoice_id: inv.id, amount: '1.00' }] });
+    expectError(inPayment, 409, 'billing_rule');
+    expectError(await api.delete(`/invoices/${inv.id}`), 409, 'billing_rule');
+    expectError(await api.delete(`/payments/${voidedPayment}`), 409, 'billing_rule');
+    expectError(await api.delete('/payments/999999999'), 404, 'not_found');
+    expectError(await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: 999999999, amount: '1.00' } }), 422, 'invalid_input');
+    expect(await typesOf('payments', payment.id)).toEqual(before);
+    expect((await api.get(`/payments/${payment.id}`)).body.data.unallocated).toBe('10.00');
   });
 
   it('concurrent allocations racing for the last balance never over-allocate', async () => {

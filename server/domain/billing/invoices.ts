@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { accounts, invoices as table, lineItems as linesTable, paymentAllocations, payments } from '../../../db/schema';
 import { invalid, notFound } from '../../errors';
-import { changedFields, markDeleted, recordWrite } from '../../events/record';
+import { announce, announceDeleted, changedFields, markDeleted, recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
 import { invoices } from '../../resources/invoices';
 import { mergedMetadataOrFail } from '../../resources/metadata';
@@ -14,7 +14,7 @@ import { loadLocation, loadPractitioner } from '../scheduling/calendar';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
 import { insertLines, priceLines, type LineInput } from './lines';
-import { lockedRow, lockPatientBilling } from './lock';
+import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
 type Metadata = Record<string, string | number | boolean | null>;
@@ -141,8 +141,10 @@ async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: (Li
   const priced = await priceLines(tx, acc, lines, (i, a) => `line_items.${i}.${a}`);
   const kept = new Set(lines.map((l) => l.id).filter((x): x is number => x !== undefined));
   const removed = [...storedIds].filter((x) => !kept.has(x));
-  if (removed.length) await tx.delete(linesTable).where(and(eq(linesTable.account_id, acc), inArray(linesTable.id, removed)));
   const now = new Date().toISOString();
+  if (removed.length) await tx.delete(linesTable).where(and(eq(linesTable.account_id, acc), inArray(linesTable.id, removed)));
+  // Lines have no events of their own (they are announced as their invoice), but pollers learn of removals.
+  for (const lineId of removed) await markDeleted(tx, acc, 'line_items', lineId, now);
   for (const [i, l] of lines.entries()) {
     if (l.id === undefined) continue;
     await tx
@@ -163,7 +165,7 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
     const before = await lockedRow(tx, acc, () => findRow(tx, invoices, acc, id));
-    if (!before) throw notFound('Invoice');
+    if (!before) throw await voidedOrMissing(tx, acc, 'invoices', id);
     // A payment is voided with the invoice only if it paid this invoice and nothing else: fully
     // allocated before, nothing allocated after, never refunded. A payment holding credit is kept.
     const fullyAllocated = new Set(
@@ -180,17 +182,22 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
       .where(and(eq(paymentAllocations.account_id, acc), eq(paymentAllocations.invoice_id, id)))
       .returning({ id: paymentAllocations.id, payment_id: paymentAllocations.payment_id });
     const now = new Date().toISOString();
-    for (const a of released) await markDeleted(tx, acc, 'payment_allocations', a.id, now);
+    for (const a of released) await announceDeleted(tx, acc, 'payment_allocations', a.id, now);
     for (const paymentId of new Set(released.map((a) => a.payment_id))) {
       await refreshPayment(tx, acc, paymentId);
-      if (!voidPayments || !fullyAllocated.has(paymentId)) continue;
+      if (!voidPayments || !fullyAllocated.has(paymentId)) {
+        await announce(tx, acc, 'payments.updated', 'payments', paymentId, now);
+        continue;
+      }
       const [p] = await tx
         .select({ allocated: payments.allocated_minor })
         .from(payments)
         .where(and(eq(payments.account_id, acc), eq(payments.id, paymentId)));
       if (p.allocated === 0) {
         await tx.update(payments).set({ voided_at: now, status: 'void', updated_at: now }).where(and(eq(payments.account_id, acc), eq(payments.id, paymentId)));
-        await markDeleted(tx, acc, 'payments', paymentId, now);
+        await announceDeleted(tx, acc, 'payments', paymentId, now);
+      } else {
+        await announce(tx, acc, 'payments.updated', 'payments', paymentId, now);
       }
     }
     // With its allocations gone the invoice owes its total again; re-totalled, then marked void.

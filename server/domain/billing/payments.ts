@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { paymentAllocations as allocationsTable, paymentMethods, payments as table, refunds as refundsTable } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
-import { markDeleted, recordWrite } from '../../events/record';
+import { announce, announceDeleted, recordWrite } from '../../events/record';
 import { invoices } from '../../resources/invoices';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { paymentAllocations } from '../../resources/payment_allocations';
@@ -14,7 +14,7 @@ import { parseMoney } from '../money';
 import { assertLivePatient } from '../references';
 import { clockFor } from '../scheduling/wall-time';
 import { recorded, type WriteContext } from '../write-context';
-import { lockedRow, lockPatientBilling } from './lock';
+import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
 type Metadata = Record<string, string | number | boolean | null>;
@@ -62,7 +62,7 @@ async function lockedPayment(tx: Db, accountId: number, id: number, missing: () 
  */
 async function allocate(tx: Db, accountId: number, payment: Record<string, unknown>, payer: Payer, invoiceId: number, amount: number, key = '') {
   const invoice = await findRow(tx, invoices, accountId, invoiceId);
-  if (!invoice) throw invalid(`${key}invoice_id`, 'is not an invoice of this account', 'invalid_input');
+  if (!invoice) throw await voidedOrMissing(tx, accountId, 'invoices', invoiceId, () => invalid(`${key}invoice_id`, 'is not an invoice of this account', 'invalid_input'));
   if (invoice.patient_id !== payment.patient_id) throw billingRule('A payment is allocated to invoices of its own patient only', { [`${key}invoice_id`]: ['belongs to another patient'] });
   const [{ unallocated }] = await tx
     .select({ unallocated: table.unallocated_minor })
@@ -113,6 +113,8 @@ export async function createPayment(w: WriteContext, input: PaymentInput) {
       await allocate(tx, acc, payment, payer, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
     }
     await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: row.id, action: 'created', changes: { ...input } });
+    // Each invoice paid has a new balance and state: announced once, however many allocations it got.
+    for (const invoiceId of new Set((input.allocations ?? []).map((a) => a.invoice_id))) await announce(tx, acc, 'invoices.updated', 'invoices', invoiceId);
     return row.id;
   });
   return payments.toRecord(await getRow(w.db.db, payments, acc, id));
@@ -122,19 +124,28 @@ export async function createPayment(w: WriteContext, input: PaymentInput) {
 export async function voidPayment(w: WriteContext, id: number): Promise<void> {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
-    const payment = await lockedPayment(tx, acc, id, () => notFound('Payment'));
+    const payment = await lockedRow(tx, acc, () => findRow(tx, payments, acc, id));
+    if (!payment) throw await voidedOrMissing(tx, acc, 'payments', id);
     if ((payment.refunded_minor as number) > 0) throw billingRule('Money was refunded from this payment: it cannot be voided');
     const released = await tx
       .delete(allocationsTable)
       .where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.payment_id, id)))
       .returning({ id: allocationsTable.id, invoice_id: allocationsTable.invoice_id });
     const now = new Date().toISOString();
-    for (const a of released) await markDeleted(tx, acc, 'payment_allocations', a.id, now);
-    for (const invoiceId of new Set(released.map((a) => a.invoice_id))) await retotalInvoice(tx, acc, invoiceId);
+    for (const a of released) await announceDeleted(tx, acc, 'payment_allocations', a.id, now);
+    const touched = new Set(released.map((a) => a.invoice_id));
+    for (const invoiceId of touched) await retotalInvoice(tx, acc, invoiceId);
     await refreshPayment(tx, acc, id);
     await tx.update(table).set({ voided_at: now, status: 'void', updated_at: now }).where(and(eq(table.account_id, acc), eq(table.id, id)));
     await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: id, action: 'deleted', changes: { released_allocations: released.map((a) => a.id) } });
+    for (const invoiceId of touched) await announce(tx, acc, 'invoices.updated', 'invoices', invoiceId, now);
   });
+}
+
+/** An allocation made or removed changes its invoice's balance and state and its payment's status. */
+async function announceBalances(tx: Db, accountId: number, invoiceId: number, paymentId: number) {
+  await announce(tx, accountId, 'invoices.updated', 'invoices', invoiceId);
+  await announce(tx, accountId, 'payments.updated', 'payments', paymentId);
 }
 
 export async function createAllocation(w: WriteContext, input: { payment_id: number; invoice_id: number; amount: string; metadata?: Metadata }) {
@@ -151,6 +162,7 @@ export async function createAllocation(w: WriteContext, input: { payment_id: num
         .where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.id, allocationId)));
     }
     await recordWrite(tx, { ...recorded(w), entity: 'payment_allocations', entityId: allocationId, action: 'created', changes: { ...input } });
+    await announceBalances(tx, acc, input.invoice_id, input.payment_id);
     return allocationId;
   });
   return paymentAllocations.toRecord(await getRow(w.db.db, paymentAllocations, acc, id));
@@ -177,6 +189,7 @@ export async function removeAllocation(w: WriteContext, id: number): Promise<voi
     await retotalInvoice(tx, acc, row.invoice_id as number);
     await refreshPayment(tx, acc, row.payment_id as number);
     await recordWrite(tx, { ...recorded(w), entity: 'payment_allocations', entityId: id, action: 'deleted', changes: { payment_id: row.payment_id, invoice_id: row.invoice_id } });
+    await announceBalances(tx, acc, row.invoice_id as number, row.payment_id as number);
   });
 }
 
