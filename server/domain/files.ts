@@ -7,6 +7,7 @@ import { sniffContentType } from '../files/sniff';
 import { changedFields, recordWrite } from '../events/record';
 import { files as resource } from '../resources/files';
 import { mergedMetadataOrFail } from '../resources/metadata';
+import { baseConditions } from '../list/engine';
 import { getRow } from '../resources/queries';
 import { assertLivePatient } from './references';
 import { recorded, type WriteContext } from './write-context';
@@ -134,7 +135,7 @@ async function loadFile(tx: WriteContext['db']['db'], acc: number, id: number) {
   const [row] = await tx
     .select()
     .from(files)
-    .where(and(eq(files.account_id, acc), eq(files.id, id)));
+    .where(and(...baseConditions(resource, acc), eq(files.id, id)));
   if (!row) throw notFound('File');
   return row;
 }

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { patientTags, tags } from '../../db/schema';
 import { ApiError, invalid, notFound } from '../errors';
 import { recordWrite } from '../events/record';
+import { baseConditions } from '../list/engine';
 import { patientTags as resource } from '../resources/patient_tags';
 import { assertLivePatient } from './references';
 import { recorded, type WriteContext } from './write-context';
@@ -35,7 +36,7 @@ export async function removePatientTag(w: WriteContext, id: number) {
     const [row] = await tx
       .select()
       .from(patientTags)
-      .where(and(eq(patientTags.account_id, acc), eq(patientTags.id, id)));
+      .where(and(...baseConditions(resource, acc), eq(patientTags.id, id)));
     if (!row) throw notFound('Patient tag');
     if (!row.editable) throw new ApiError('tag_locked', 'This tag was placed by a care plan and cannot be removed');
     await tx.delete(patientTags).where(and(eq(patientTags.account_id, acc), eq(patientTags.id, id)));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
+import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
@@ -26,8 +27,9 @@ export const addressRead = z.object({
 
 export const addresses = defineResource({
   name: 'addresses',
-  description: 'Postal addresses of patients. Read-only: written only nested in patients (address).',
+  description: 'Postal addresses of patients. Read-only: written only nested in patients (address). ' + LIVE_PATIENT_RULE,
   table: t.addresses,
+  scope: () => ofLivePatient('addresses', 'entity_id'),
   fields: {
     id: f.id(),
     entity_type: f.enum(['Patient'], { filterable: true }),

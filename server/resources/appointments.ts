@@ -13,12 +13,13 @@ const embeddedPatient = z.object({
   name: z.string().describe('Display name: preferred name (else first name), then last name'),
 });
 
-// The patient, selected with the appointment in the same statement (JSON built by the database).
+// The patient, selected with the appointment in the same statement (JSON built by the database); null
+// once the patient is deleted (the appointment stays in the diary and the books; docs/decisions.md).
 const PATIENT = isPg
   ? sql`(SELECT json_build_object('id', p.id, 'first_name', p.first_name, 'last_name', p.last_name, 'preferred_name', p.preferred_name)
-      FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id")`
+      FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id" AND p.deleted_at IS NULL)`
   : sql`(SELECT json_object('id', p.id, 'first_name', p.first_name, 'last_name', p.last_name, 'preferred_name', p.preferred_name)
-      FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id")`;
+      FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id" AND p.deleted_at IS NULL)`;
 
 type Embedded = Omit<z.infer<typeof embeddedPatient>, 'name'>;
 
@@ -93,7 +94,7 @@ export const appointments = defineResource({
     cancellation_reason: f.string({ nullable: true, description: 'Reason given when cancelled' }),
     cancelled_at: f.timestamp({ nullable: true }),
     arrived_at: f.timestamp({ nullable: true }),
-    patient: f.object(embeddedPatient.nullable(), { column: false }),
+    patient: f.object(embeddedPatient.nullable(), { column: false, description: 'The patient; null once the patient is deleted (the appointment stays, patient_id still names them)' }),
     ...standardFields(),
   },
 });

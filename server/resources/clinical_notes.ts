@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
+import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
 export const clinicalNotes = defineResource({
   name: 'clinical_notes',
-  description: 'Clinical notes on a patient file. created_at may be sent to import historical notes.',
+  description: 'Clinical notes on a patient file. created_at may be sent to import historical notes. ' + LIVE_PATIENT_RULE,
   table: t.clinicalNotes,
+  scope: () => ofLivePatient('clinical_notes'),
   write: ['create'],
   rules: {
     create: [

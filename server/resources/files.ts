@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
+import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
 export const files = defineResource({
   name: 'files',
   description:
-    'Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes.',
+    'Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes. ' + LIVE_PATIENT_RULE,
   table: t.files,
+  scope: () => ofLivePatient('files'),
   write: ['create', 'update', 'delete'],
   deleteSemantics: 'removes the record and the bytes',
   rules: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
+import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
@@ -26,8 +27,9 @@ export const numberInput = z.strictObject({
 
 export const numbers = defineResource({
   name: 'numbers',
-  description: 'Patient phone numbers. Read-only: written only nested in patients (numbers[]).',
+  description: 'Patient phone numbers. Read-only: written only nested in patients (numbers[]). ' + LIVE_PATIENT_RULE,
   table: t.numbers,
+  scope: () => ofLivePatient('numbers'),
   fields: {
     id: f.id(),
     patient_id: f.ref({ filterable: true, sortable: true }),

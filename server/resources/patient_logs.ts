@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
+import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
 export const patientLogs = defineResource({
   name: 'patient_logs',
-  description: 'Timeline entries on a patient file. source is api for entries created through the API.',
+  description: 'Timeline entries on a patient file. source is api for entries created through the API. ' + LIVE_PATIENT_RULE,
   table: t.patientLogs,
+  scope: () => ofLivePatient('patient_logs'),
   write: ['create'],
   rules: { create: ['patient_id must be a live patient of the account (422 patient_not_found)'] },
   fields: {

@@ -1,12 +1,14 @@
 import * as t from '../../db/schema';
+import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
 export const patientTags = defineResource({
   name: 'patient_tags',
   description:
-    'Places a tag on a patient (write-only: read tags through the patient). Both operations announce patients.updated. A tag placed by a care plan cannot be removed (409 tag_locked).',
+    'Places a tag on a patient (write-only: read tags through the patient). Both operations announce patients.updated. A tag placed by a care plan cannot be removed (409 tag_locked). ' + LIVE_PATIENT_RULE,
   table: t.patientTags,
+  scope: () => ofLivePatient('patient_tags'),
   list: false,
   read: false,
   write: ['create', 'delete'],

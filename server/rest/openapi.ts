@@ -66,7 +66,7 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
     description:
       'Multi-tenant practice-management API. Each clinic is addressed by its own host; authenticate with `Authorization: Bearer <API_KEY>`. ' +
       'Lists take `?attribute=operator:value` filters, `sort`, and offset (`page`, `page_size`) or cursor (`cursor`) paging. See GET /schema/{resource}.',
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key created under Developers → API Keys' } },
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key created under Developers → API Keys. Revocation is immediate on the server process that revoked the key and takes effect on every other process within one second (successful key lookups are cached that long); a rotated key\'s previous secret keeps working for 24 hours.' } },
   }) as unknown as Json;
   doc.servers = [
     {
