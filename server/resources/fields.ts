@@ -8,6 +8,9 @@ import { MONEY_PATTERN, parseMoney } from '../domain/money';
 import { isWallTime } from '../domain/scheduling/wall-time';
 import { metadataInput, metadataRead } from './metadata';
 
+/** Integer columns are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */
+export const INT_MAX = 2_147_483_647;
+
 const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account timezone, with no zone suffix';
 
 export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'money' | 'object' | 'array' | 'metadata';
@@ -57,9 +60,9 @@ function field(kind: FieldKind, base: z.ZodType, opts: Opts & { maxLength?: numb
 
 export const f = {
   id: (opts: Opts = {}) => field('integer', z.number().int(), { filterable: true, sortable: true, ...opts }),
-  integer: (opts: Opts = {}) => field('integer', z.number().int(), opts, z.number().int()),
+  integer: (opts: Opts = {}) => field('integer', z.number().int(), opts, z.number().int().min(-INT_MAX - 1).max(INT_MAX)),
   /** A reference to another record: integer >= 1. */
-  ref: (opts: Opts = {}) => field('integer', z.number().int(), opts, z.number().int().min(1)),
+  ref: (opts: Opts = {}) => field('integer', z.number().int(), opts, z.number().int().min(1).max(INT_MAX)),
   string: (opts: Opts & { maxLength?: number } = {}) =>
     field('string', z.string(), opts, opts.maxLength ? z.string().max(opts.maxLength) : z.string()),
   boolean: (opts: Opts = {}) => field('boolean', z.boolean(), opts, z.boolean()),

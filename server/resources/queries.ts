@@ -1,6 +1,7 @@
 /** Read helpers shared by every resource: fetch one record of the account, and schemas of list I/O. */
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { INT_MAX } from './fields';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { notFound } from '../errors';
@@ -14,7 +15,7 @@ export const select = (db: Db, resource: Resource) => {
   return selection ? db.select(selection as never) : db.select();
 };
 
-export const idParam = z.coerce.number().int().min(1).max(2_147_483_647).describe('Record id');
+export const idParam = z.coerce.number().int().min(1).max(INT_MAX).describe('Record id');
 
 const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);
 
