@@ -33,9 +33,16 @@ export function sqlitePath(url: string): string {
   return url.replace(/^file:/, '');
 }
 
-export async function openDb(url: string, opts: { migrate?: boolean; poolSize?: number } = {}): Promise<DbHandle> {
+export interface OpenOptions {
+  migrate?: boolean;
+  poolSize?: number;
+  /** Told of a pooled PostgreSQL connection lost (a database restart): the pool replaces it. */
+  onIdleError?: (err: Error) => void;
+}
+
+export async function openDb(url: string, opts: OpenOptions = {}): Promise<DbHandle> {
   const dialect = dialectOf(url);
-  const handle = dialect === 'pg' ? openPg(url, opts.poolSize) : openSqlite(sqlitePath(url));
+  const handle = dialect === 'pg' ? openPg(url, opts.poolSize, opts.onIdleError) : openSqlite(sqlitePath(url));
   if (opts.migrate) await migrateDb(handle);
   return handle;
 }
@@ -60,8 +67,13 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
 
 type PgHandle = DbHandle & { pool: pg.Pool };
 
-function openPg(url: string, poolSize = 10): PgHandle {
+function openPg(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => undefined): PgHandle {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A connection dropped by the server (a restart, a failover) emits 'error': on the pool while idle, on
+  // the client while checked out between queries. Unheard, either ends the process. The query in flight
+  // fails on its own (a JSON 500 for its request) and the pool discards the broken connection.
+  pool.on('error', onIdleError);
+  pool.on('connect', (client) => client.on('error', onIdleError));
   const db = drizzlePg(pool, { schema });
   return {
     db,

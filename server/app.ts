@@ -36,7 +36,7 @@ async function initSecrets(db: DbHandle, env: Env) {
 
 export async function createApp(env: Env, opts: { fallback?: Fallback; validateResponses?: boolean; files?: FileStore } = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
-  const db = await openDb(env.DATABASE_URL, { migrate: true });
+  const db = await openDb(env.DATABASE_URL, { migrate: true, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
   const files = opts.files ?? new LocalDiskStore(env.FILES_DIR);
   const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses });
