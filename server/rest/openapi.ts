@@ -42,6 +42,7 @@ function errorsFor(method: string, protect: boolean, hasId: boolean, isList: boo
     '404': errorResponse(hasId ? 'No such record on this account (not_found)' : 'Unknown clinic host (not_found)'),
     '429': errorResponse('Rate limit exceeded (rate_limited)', { 'Retry-After': header('Seconds until the bucket has room', 'integer') }),
     '500': errorResponse('Server error; retry with backoff (internal_error)'),
+    '503': errorResponse('No answer within REQUEST_TIMEOUT_MS (request_timeout); the connection is closed. Retry with backoff; a POST with the same Idempotency-Key is safe to retry'),
   };
   if (protect) out['401'] = errorResponse('No, invalid, expired or revoked key (unauthenticated)', { 'WWW-Authenticate': header('Bearer') });
   if (method !== 'get') {
