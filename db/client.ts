@@ -11,7 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { dialectOf, type Dialect } from './dialect';
+import { dialectOf, isPg, type Dialect } from './dialect';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -19,9 +19,10 @@ export type Db = NodePgDatabase<typeof schema>;
 export interface DbHandle {
   db: Db;
   dialect: Dialect;
-  /** Runs `fn` in one transaction; the callback's `tx` is the only handle it may write through. */
+  /** Runs `fn` in one transaction; the callback's `tx` is the only handle it may write through (on SQLite
+   *  `db` is read-only: every write, however small, goes through here). */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
-  /** Raw SQL returning rows (dialect-specific SQL goes through here). */
+  /** Raw SQL returning rows, outside a transaction (dialect-specific SQL goes through here; inside one, allIn). */
   all<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
 
   close(): Promise<void>;
@@ -61,7 +62,7 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
       client.release();
     }
   } else {
-    migrateSqlite(handle.db as never, { migrationsFolder });
+    migrateSqlite((handle as SqliteHandle).writer as never, { migrationsFolder });
   }
 }
 
@@ -85,7 +86,17 @@ function openPg(url: string, poolSize = 10, onIdleError: (err: Error) => void = 
   };
 }
 
-function openSqlite(file: string): DbHandle {
+type SqliteHandle = DbHandle & { writer: Db };
+
+/**
+ * Two connections. Every write runs in `transaction()` on the writer, one transaction at a time
+ * in-process (a promise chain) and across processes (BEGIN IMMEDIATE plus busy_timeout). Everything
+ * else reads through a read-only connection, so no query of another request can run inside an open
+ * transaction while it awaits (it would see uncommitted rows, and its own writes would be rolled back
+ * with it), and a write outside a transaction fails at once ("attempt to write a readonly database")
+ * instead of joining whatever transaction happens to be open. See docs/decisions.md.
+ */
+function openSqlite(file: string): SqliteHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const conn = new Database(file);
   conn.pragma('journal_mode = WAL');
@@ -95,15 +106,16 @@ function openSqlite(file: string): DbHandle {
   // Planner statistics, refreshed with bounded work as SQLite recommends for long-lived connections.
   conn.pragma('analysis_limit = 1000');
   conn.pragma('optimize = 0x10002');
-  const db = drizzleSqlite(conn, { schema }) as unknown as Db;
-  // better-sqlite3 transactions are synchronous; ours span awaits, so they are serialised in-process by
-  // a promise chain and across processes by BEGIN IMMEDIATE plus busy_timeout.
+  const reader = file === ':memory:' ? conn : new Database(file, { readonly: true });
+  if (reader !== conn) reader.pragma('busy_timeout = 5000');
+  const writer = drizzleSqlite(conn, { schema }) as unknown as Db;
+  const db = drizzleSqlite(reader, { schema }) as unknown as Db;
   let queue: Promise<unknown> = Promise.resolve();
   const transaction = <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
     const run = async () => {
       conn.exec('BEGIN IMMEDIATE');
       try {
-        const result = await fn(db);
+        const result = await fn(writer);
         conn.exec('COMMIT');
         return result;
       } catch (err) {
@@ -117,11 +129,19 @@ function openSqlite(file: string): DbHandle {
   };
   return {
     db,
+    writer,
     dialect: 'sqlite',
     transaction,
     all: async <T>(query: SQL) => (db as unknown as { all: (q: SQL) => T[] }).all(query),
     close: async () => {
+      if (reader !== conn) reader.close();
       conn.close();
     },
   };
+}
+
+/** Raw SQL returning rows on a transaction's handle (what `DbHandle.all` is outside one). */
+export async function allIn<T = Record<string, unknown>>(tx: Db, query: SQL): Promise<T[]> {
+  if (isPg) return (await tx.execute(query)).rows as T[];
+  return (tx as unknown as { all: (q: SQL) => T[] }).all(query);
 }

@@ -29,7 +29,7 @@ type Fallback = (req: IncomingMessage, res: ServerResponse) => void | Promise<vo
 async function initSecrets(db: DbHandle, env: Env) {
   if (env.CURSOR_SECRET) return setCursorSecret(env.CURSOR_SECRET);
   const candidate = randomBytes(32).toString('base64url');
-  await db.db.insert(settings).values({ key: 'cursor_secret', value: candidate }).onConflictDoNothing();
+  await db.transaction((tx) => tx.insert(settings).values({ key: 'cursor_secret', value: candidate }).onConflictDoNothing());
   const [row] = await db.all<{ value: string }>(sql`select value from ${settings} where key = 'cursor_secret'`);
   setCursorSecret(row.value);
 }

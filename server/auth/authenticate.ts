@@ -60,11 +60,6 @@ export class Authenticator {
     const last = this.lastUsedWritten.get(id) ?? 0;
     if (now - last < LAST_USED_EVERY_MS) return;
     this.lastUsedWritten.set(id, now);
-    Promise.resolve(
-      this.db.db
-        .update(apiKeys)
-        .set({ last_used_at: new Date(now).toISOString() })
-        .where(eq(apiKeys.id, id)),
-    ).catch(this.onError);
+    this.db.transaction((tx) => tx.update(apiKeys).set({ last_used_at: new Date(now).toISOString() }).where(eq(apiKeys.id, id))).catch(this.onError);
   }
 }

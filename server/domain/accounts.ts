@@ -34,20 +34,22 @@ export async function createAccount(db: DbHandle, a: NewAccount): Promise<Accoun
   const now = new Date().toISOString();
   const existing = await findAccount(db, a.subdomain);
   if (existing) throw new AccountError(`an account with clinic ${a.subdomain} already exists (region ${existing.region})`);
-  const [row] = await db.db
-    .insert(accounts)
-    .values({
-      subdomain: a.subdomain,
-      region: a.region as Region,
-      name: a.name,
-      timezone: a.timezone,
-      currency: a.currency,
-      locale: a.locale ?? 'en',
-      generation: a.generation ?? 'current',
-      created_at: now,
-      updated_at: now,
-    })
-    .returning();
+  const [row] = await db.transaction((tx) =>
+    tx
+      .insert(accounts)
+      .values({
+        subdomain: a.subdomain,
+        region: a.region as Region,
+        name: a.name,
+        timezone: a.timezone,
+        currency: a.currency,
+        locale: a.locale ?? 'en',
+        generation: a.generation ?? 'current',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(),
+  );
   return row as Account;
 }
 

@@ -32,11 +32,15 @@ export const fingerprint = (method: string, path: string, body: string) => creat
 export async function claim(db: DbHandle, accountId: number, key: string, print: string): Promise<StoredResponse | null> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = Date.now();
-    const inserted = await db.db
-      .insert(idempotencyKeys)
-      .values({ account_id: accountId, key, fingerprint: print, state: 'in_flight', created_at: new Date(now).toISOString() })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
+    // Each write is its own short transaction: never part of the request's own (its rollback must not
+    // take the claim with it), and on SQLite the only way to write (db/client.ts).
+    const inserted = await db.transaction((tx) =>
+      tx
+        .insert(idempotencyKeys)
+        .values({ account_id: accountId, key, fingerprint: print, state: 'in_flight', created_at: new Date(now).toISOString() })
+        .onConflictDoNothing()
+        .returning({ key: idempotencyKeys.key }),
+    );
     if (inserted.length) return null;
     const [row] = await db.db
       .select()
@@ -46,7 +50,7 @@ export async function claim(db: DbHandle, accountId: number, key: string, print:
     const age = now - Date.parse(row.created_at);
     const abandoned = row.state === 'in_flight' && age > STALE_CLAIM_MS;
     if (age > IDEMPOTENCY_WINDOW_MS || abandoned) {
-      await db.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.created_at, row.created_at)));
+      await db.transaction((tx) => tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.created_at, row.created_at))));
       continue;
     }
     if (row.fingerprint !== print) {
@@ -62,10 +66,11 @@ export async function claim(db: DbHandle, accountId: number, key: string, print:
 
 export async function complete(db: DbHandle, accountId: number, key: string, response: StoredResponse, store: boolean): Promise<void> {
   const where = and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key));
-  if (store) await db.db.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(where);
-  else await db.db.delete(idempotencyKeys).where(where);
+  await db.transaction((tx) =>
+    store ? tx.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(where) : tx.delete(idempotencyKeys).where(where),
+  );
 }
 
 export async function purgeExpired(db: DbHandle): Promise<void> {
-  await db.db.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString()));
+  await db.transaction((tx) => tx.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString())));
 }

@@ -5,8 +5,8 @@
  * hits are seen at most FLUSH_MS late: a bucket's shared total is re-read when it is older than that
  * (documented in docs/decisions.md).
  */
-import { sql } from 'drizzle-orm';
-import type { DbHandle } from '../../db/client';
+import { lt, sql } from 'drizzle-orm';
+import { allIn, type DbHandle } from '../../db/client';
 import { rateLimitBuckets } from '../../db/schema';
 
 export const WINDOW_MS = 60_000;
@@ -93,17 +93,21 @@ export class RateLimiter {
       }
       if (st.pending === 0) continue;
       const n = st.pending;
-      const rows = await this.db.all<{ count: number }>(sql`
-        insert into ${rateLimitBuckets} (bucket, window_start, count) values (${bucket}, ${st.window}, ${n})
-        on conflict (bucket, window_start) do update set count = ${rateLimitBuckets}.count + excluded.count
-        returning count`);
+      const rows = await this.db.transaction((tx) =>
+        allIn<{ count: number }>(
+          tx,
+          sql`insert into ${rateLimitBuckets} (bucket, window_start, count) values (${bucket}, ${st.window}, ${n})
+            on conflict (bucket, window_start) do update set count = ${rateLimitBuckets}.count + excluded.count
+            returning count`,
+        ),
+      );
       st.pending -= n;
       st.shared = Number(rows[0]?.count ?? st.shared + n);
       st.refreshedAt = now;
     }
     if (now - this.lastCleanup > WINDOW_MS) {
       this.lastCleanup = now;
-      await this.db.all(sql`delete from ${rateLimitBuckets} where ${rateLimitBuckets.window_start} < ${window - 1} returning 1`);
+      await this.db.transaction((tx) => tx.delete(rateLimitBuckets).where(lt(rateLimitBuckets.window_start, window - 1)));
     }
     if (this.buckets.size && [...this.buckets.values()].some((s) => s.pending > 0)) this.schedule();
   }

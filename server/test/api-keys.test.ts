@@ -56,7 +56,7 @@ describe('lifecycle', () => {
     expect(grace).toBeLessThanOrEqual(24 * 3600_000);
     expect(row.expires_at).not.toBeNull();
     // Simulate the end of the grace period.
-    await server.app.db.db.update(apiKeys).set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id));
+    await server.app.db.transaction((tx) => tx.update(apiKeys).set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
     await pastCache();
     expectError(await me(issued.secret), 401, 'unauthenticated');
     expect((await me(rotated.secret)).status).toBe(200);
@@ -72,7 +72,7 @@ describe('lifecycle', () => {
 
   it('an expired key stops authenticating and cannot be rotated', async () => {
     const issued = await issueKey(server, clinic, { expires: '90d' });
-    await server.app.db.db.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id));
+    await server.app.db.transaction((tx) => tx.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
     await pastCache();
     expectError(await me(issued.secret), 401, 'unauthenticated');
     await expect(rotateKey(server.app.db, clinic.account, actor, issued.id)).rejects.toThrow(KeyError);

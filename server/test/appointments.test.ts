@@ -144,7 +144,7 @@ describe('POST /appointments', () => {
   it('a type that needs a resource at a location with no active one is 422 resource_unavailable, even with allow_clash', async () => {
     const other = await newClinic(server);
     const otherCal = await calendarFixture(server, other);
-    await server.app.db.db.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id));
+    await server.app.db.transaction((tx) => tx.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id)));
     const otherApi = client(server, other);
     const pid = (await otherApi.post('/patients', { body: { first_name: 'No', last_name: 'Table' } })).body.data.id;
     const massage = { patient_id: pid, practitioner_id: otherCal.p1, location_id: otherCal.siteA, appointment_type_id: otherCal.massage, starts_at: `${D(23)}T09:00:00` };

@@ -80,10 +80,12 @@ describe('retention', () => {
     const db = server.app.db;
     const acc = clinic.account.id;
     const old = new Date(Date.now() - 25 * 3600_000).toISOString();
-    await db.db.insert(idempotencyKeys).values([
-      { account_id: acc, key: 'sweep-old', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: old },
-      { account_id: acc, key: 'sweep-new', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: new Date().toISOString() },
-    ]);
+    await db.transaction((tx) =>
+      tx.insert(idempotencyKeys).values([
+        { account_id: acc, key: 'sweep-old', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: old },
+        { account_id: acc, key: 'sweep-new', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: new Date().toISOString() },
+      ]),
+    );
     await purgeExpired(db);
     const left = async (key: string) =>
       (await db.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, acc), eq(idempotencyKeys.key, key)))).length;

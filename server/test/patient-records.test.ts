@@ -54,10 +54,9 @@ describe('patient_tags', () => {
 
   it('a tag placed by a care plan cannot be removed: 409 tag_locked', async () => {
     const now = new Date().toISOString();
-    const [locked] = await server.app.db.db
-      .insert(patientTags)
-      .values({ account_id: clinic.account.id, patient_id: patientId, tag_id: tagIds[2], editable: false, created_at: now, updated_at: now })
-      .returning();
+    const [locked] = await server.app.db.transaction((tx) =>
+      tx.insert(patientTags).values({ account_id: clinic.account.id, patient_id: patientId, tag_id: tagIds[2], editable: false, created_at: now, updated_at: now }).returning(),
+    );
     expectError(await api.delete(`/patient_tags/${locked.id}`), 409, 'tag_locked');
     const tag = (await api.get(`/patients/${patientId}`)).body.data.tags.find((t: { id: number }) => t.id === tagIds[2]);
     expect(tag.editable).toBe(false);

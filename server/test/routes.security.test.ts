@@ -223,7 +223,7 @@ beforeAll(async () => {
   const revoked = await createKey(server.app.db, ca.account, actor, { name: 'Revoked', access: 'read_write' });
   await revokeKey(server.app.db, ca.account, actor, revoked.id);
   const expired = await createKey(server.app.db, ca.account, actor, { name: 'Expired', access: 'read_write', expires: '90d' });
-  await server.app.db.db.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, expired.id));
+  await server.app.db.transaction((tx) => tx.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, expired.id)));
   badKeys.push(['no key', null], ['a malformed key', 'not-a-key'], ['a revoked key', revoked.secret], ['an expired key', expired.secret], ["another clinic's key", cb.key]);
 }, 120_000);
 afterAll(() => server.close());

@@ -4,6 +4,7 @@
  */
 import { appointmentTypes, locations, practitionerAvailabilities, practitioners, resources } from '../../db/schema';
 import { addDays, weekday } from '../domain/scheduling/wall-time';
+import type { Db } from '../../db/client';
 import type { Clinic, TestServer } from './helpers';
 
 /**
@@ -33,8 +34,12 @@ export const DST = {
 
 type Avail = typeof practitionerAvailabilities.$inferInsert;
 
-export async function calendarFixture(server: TestServer, clinic: Clinic) {
-  const db = server.app.db.db;
+/** Inserted directly (these resources are read-only through the API), in one transaction: the only way to write. */
+export function calendarFixture(server: TestServer, clinic: Clinic) {
+  return server.app.db.transaction((db) => insertCalendar(db, clinic));
+}
+
+async function insertCalendar(db: Db, clinic: Clinic) {
   const now = new Date().toISOString();
   const base = { account_id: clinic.account.id, metadata: {}, created_at: now, updated_at: now };
   const ids = async (q: Promise<{ id: number }[]>) => (await q).map((r) => r.id);

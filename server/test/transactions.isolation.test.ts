@@ -1,0 +1,66 @@
+/**
+ * A transaction that awaits real I/O while open (a password hash, a metadata fetch, a webhook, a file)
+ * must not leak into other requests: they never see its uncommitted rows, and what they write (an
+ * idempotency record, rate-limit counts) survives its rollback. On SQLite this needs the separate,
+ * read-only connection for everything outside transactions (db/client.ts); on PostgreSQL the pool gives
+ * it. Both run here.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { idempotencyKeys, patients, rateLimitBuckets } from '../../db/schema';
+import { client, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+
+let server: TestServer;
+let clinic: Clinic;
+
+beforeAll(async () => {
+  server = await startServer();
+  clinic = await newClinic(server);
+});
+afterAll(() => server.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it('an open transaction awaiting real I/O: others do not see its rows, and their writes survive its rollback', async () => {
+  const api = client(server, clinic);
+  const now = new Date().toISOString();
+  let opened!: () => void;
+  const isOpen = new Promise<void>((r) => (opened = r));
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const held = server.app.db
+    .transaction(async (tx) => {
+      await tx.insert(patients).values({ account_id: clinic.account.id, first_name: 'Ghost', last_name: 'Uncommitted', blocked: false, communication_preferences: {}, metadata: {}, created_at: now, updated_at: now });
+      opened();
+      await gate; // real I/O would be awaited here
+      throw new Error('rolled back on purpose');
+    })
+    .catch((err: Error) => err.message);
+  await isOpen;
+
+  // (b) Another request reads while it is open: the uncommitted row is not there.
+  const during = await api.get('/patients?last_name=Uncommitted');
+  expect(during.status).toBe(200);
+  expect(during.body.meta.total).toBe(0);
+
+  // (a) Another request writes while it is open (an idempotency claim and record, rate-limit counts);
+  // the open transaction then rolls back.
+  const post = api.post('/patients', { body: { first_name: 'Real', last_name: 'Committed' }, headers: { 'idempotency-key': 'isolation-1' } });
+  await sleep(100);
+  release();
+  expect(await held).toBe('rolled back on purpose');
+  const created = await post;
+  expect(created.status).toBe(201);
+
+  await server.app.gateway.close(); // flushes the rate-limit counts
+  const { db } = server.app.db;
+  const [record] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, clinic.account.id), eq(idempotencyKeys.key, 'isolation-1')));
+  expect(record?.state).toBe('done');
+  const replay = await api.post('/patients', { body: { first_name: 'Real', last_name: 'Committed' }, headers: { 'idempotency-key': 'isolation-1' } });
+  expect(replay.headers['idempotent-replayed']).toBe('true');
+  expect(replay.body.data.id).toBe(created.body.data.id);
+  const [bucket] = await db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.bucket, `rest:${clinic.account.id}`));
+  expect(bucket?.count).toBe(2); // the read and the write made while the transaction was open
+  expect((await api.get('/patients?last_name=Uncommitted')).body.meta.total).toBe(0);
+  expect((await api.get('/patients?last_name=Committed')).body.meta.total).toBe(1);
+});
