@@ -9,6 +9,7 @@ const database = path.join(os.tmpdir(), `clinic-e2e-${process.pid}.db`);
 
 export default defineConfig({
   testDir: 'e2e',
+  forbidOnly: true,
   timeout: 30_000,
   reporter: [['list']],
   use: {

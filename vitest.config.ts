@@ -13,6 +13,8 @@ export default defineConfig({
     env: { DATABASE_URL: databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
     globalSetup: ['server/test/global-setup.ts'],
     pool: 'forks',
+    // A stray .only must not pass CI by running one test.
+    allowOnly: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -270,7 +270,7 @@ describe(`crash safety (${onPg ? 'PostgreSQL' : 'SQLite'})`, () => {
     }
   });
 
-  it.runIf(onPg)('PostgreSQL restarted under load: requests in flight fail as JSON, later ones succeed without restarting the app', { timeout: 120_000 }, async () => {
+  it.runIf(onPg)('PostgreSQL restarted under load: requests in flight fail as JSON, later ones succeed without restarting the app (only on PostgreSQL)', { timeout: 120_000 }, async () => {
     const s = await startServer();
     try {
       const replies: (Reply | null)[] = [];
