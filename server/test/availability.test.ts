@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
-import { addDays } from '../domain/scheduling/wall-time';
+import { practitionerAvailabilities } from '../../db/schema';
+import { addDays, clockFor, weekday } from '../domain/scheduling/wall-time';
 import { calendarFixture, D, DST, type Calendar } from './scheduling-fixture';
 
 let server: TestServer;
@@ -21,6 +22,13 @@ afterAll(() => server.close());
 type Slot = { starts_at: string; ends_at: string; practitioner_id: number; resource_id: number | null; places_left: number | null };
 const search = (q: Record<string, string | number>) => api.get(`/availability?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`);
 const times = (slots: Slot[]) => slots.map((s) => s.starts_at.slice(11, 16));
+/** The 30-minute grid of a day opened 00:00-23:59 for p1, less the fixture's weekday break. */
+const dayGrid = (day: string) => {
+  const onBreak = (m: number) => weekday(day) >= 1 && weekday(day) <= 5 && m + 30 > 12 * 60 && m < 13 * 60;
+  // Both stretches start on the half hour, so the grid is every half hour whose slot misses the break.
+  const starts = Array.from({ length: 47 }, (_, i) => i * 30).filter((m) => !onBreak(m));
+  return starts.map((m) => `${day}T${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00`);
+};
 const perDay = (slots: Slot[]) => slots.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.starts_at.slice(0, 10)]: (acc[s.starts_at.slice(0, 10)] ?? 0) + 1 }), {});
 
 describe('GET /availability', () => {
@@ -124,15 +132,28 @@ describe('GET /availability', () => {
   });
 
   it('never offers a slot in the past', async () => {
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-    const from = new Date(Date.parse(today) - 6 * 86_400_000).toISOString().slice(0, 10);
-    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, from, to: today });
+    // Hours that cover the test's own clock (today and tomorrow, all day), so the check below always
+    // has slots to look at, whatever the day and time the suite runs.
+    const today = clockFor('Europe/London').today();
+    const tomorrow = addDays(today, 1);
+    const now = new Date().toISOString();
+    const allDay = (day: string) => ({
+      account_id: clinic.account.id, practitioner_id: cal.p1, location_id: cal.siteA, day: null, type: 'custom_availability' as const,
+      starts_at: `${day}T00:00:00`, ends_at: `${day}T23:59:00`, online_booking: false, metadata: {}, created_at: now, updated_at: now,
+    });
+    await server.app.db.transaction((tx) => tx.insert(practitionerAvailabilities).values([allDay(today), allDay(tomorrow)]));
+    const from = addDays(today, -6);
+    const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id: cal.p1, from, to: tomorrow });
     expect(res.status).toBe(200);
+    const slots = res.body.data as Slot[];
+    expect(slots.filter((s) => s.starts_at.startsWith(tomorrow)).map((s) => s.starts_at), 'tomorrow is open all day').toEqual(dayGrid(tomorrow));
     const nowWall = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/London', dateStyle: 'short', timeStyle: 'medium' }).format(new Date()).replace(' ', 'T');
-    for (const s of res.body.data as Slot[]) expect(s.starts_at >= nowWall).toBe(true);
+    for (const s of slots) expect(s.starts_at >= nowWall, `${s.starts_at} is before ${nowWall}`).toBe(true);
+    // Today's slots are exactly the day's grid from now on (every 30 minutes from 00:00, to 23:59, and on
+    // weekdays around the fixture's 12:00-13:00 break): the ones before now are gone, none is offered twice.
+    expect(slots.filter((s) => s.starts_at.startsWith(today)).map((s) => s.starts_at)).toEqual(dayGrid(today).filter((t) => t >= nowWall));
     // Six whole past days are unavailable.
-    expect(res.body.meta.unavailable_dates.slice(0, 6)).toHaveLength(6);
-    expect(res.body.meta.unavailable_dates[0]).toBe(from);
+    expect(res.body.meta.unavailable_dates.slice(0, 6)).toEqual(Array.from({ length: 6 }, (_, i) => addDays(from, i)));
   });
 
   it('a booked slot disappears at once; rescheduled_appointment_id gives its own time back', async () => {

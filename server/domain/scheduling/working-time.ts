@@ -102,7 +102,22 @@ export function workingTime(rows: CalendarRow[], q: WorkingTimeQuery, clock: Zon
       if (mine || wholeLocation) closed.push(...occurrences(r, q.days, clock));
     }
   }
-  return subtract(opened, closed);
+  return subtract(mergeOverlaps(opened), closed);
+}
+
+/**
+ * Opening windows that overlap or touch (a weekly `open` row and a dated `custom_availability` over the
+ * same hours) are one stretch of working time: without this the search offered each slot twice.
+ * Windows of different resources stay apart.
+ */
+function mergeOverlaps(windows: WorkInterval[]): WorkInterval[] {
+  const out: WorkInterval[] = [];
+  for (const w of [...windows].sort((a, b) => (a.resourceId ?? 0) - (b.resourceId ?? 0) || a.start - b.start)) {
+    const last = out[out.length - 1];
+    if (last && last.resourceId === w.resourceId && w.start <= last.end) last.end = Math.max(last.end, w.end);
+    else out.push({ ...w });
+  }
+  return out;
 }
 
 /** Times a resource is closed by its own rows (a table being serviced), over the days. */
