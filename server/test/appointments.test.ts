@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments, auditLog, deletedEntities, resources } from '../../db/schema';
 import { client, type Clinic, eventTypes, expectError, newClinic, startServer, type TestServer } from './helpers';
+import { addDays } from '../domain/scheduling/wall-time';
 import { calendarFixture, D, DST, SUMMER_MONDAY, type Calendar } from './scheduling-fixture';
 
 let server: TestServer;
@@ -72,6 +73,30 @@ describe('POST /appointments', () => {
     const res = await book(`${SUMMER_MONDAY}T09:00:00`, { ends_at: `${SUMMER_MONDAY}T09:50:00` });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ ends_at: `${SUMMER_MONDAY}T09:50:00`, starts_at_utc: `${SUMMER_MONDAY}T08:00:00.000Z`, ends_at_utc: `${SUMMER_MONDAY}T08:50:00.000Z` });
+  });
+
+  it('across a DST change: a booking keeps its real length, and a wall time in the repeated hour is its later pass', async () => {
+    // London springs forward at 01:00 GMT: 00:30 GMT plus a real hour ends at 02:30 BST (01:30 UTC).
+    const spring = await book(`${DST.londonSpring}T00:30:00`, { appointment_type_id: cal.assessment });
+    expect(spring.status).toBe(201);
+    expect(spring.body.data).toMatchObject({
+      starts_at: `${DST.londonSpring}T00:30:00`,
+      ends_at: `${DST.londonSpring}T02:30:00`,
+      starts_at_utc: `${DST.londonSpring}T00:30:00.000Z`,
+      ends_at_utc: `${DST.londonSpring}T01:30:00.000Z`,
+    });
+    // In October 01:00-02:00 happens twice (BST, then GMT): 01:30 means the later pass, 01:30 UTC.
+    const autumn = await book(`${DST.londonAutumn}T01:30:00`);
+    expect(autumn.status).toBe(201);
+    expect(autumn.body.data).toMatchObject({ starts_at: `${DST.londonAutumn}T01:30:00`, starts_at_utc: `${DST.londonAutumn}T01:30:00.000Z`, ends_at_utc: `${DST.londonAutumn}T02:00:00.000Z` });
+    // An hour from 00:30 BST ends at 01:30 BST, the first pass of the repeated hour: its instants keep the
+    // real hour even though its end reads as an ambiguous wall time.
+    const across = await book(`${DST.londonAutumn}T00:30:00`, { appointment_type_id: cal.assessment, allow_clash: true });
+    expect(across.status).toBe(201);
+    const { starts_at_utc, ends_at_utc } = across.body.data;
+    expect(Date.parse(ends_at_utc) - Date.parse(starts_at_utc)).toBe(3_600_000);
+    expect(ends_at_utc).toBe(`${DST.londonAutumn}T00:30:00.000Z`);
+    expect(starts_at_utc).toBe(`${addDays(DST.londonAutumn, -1)}T23:30:00.000Z`);
   });
 
   it('missing references are the matching 422 codes, and nothing is stored', async () => {

@@ -62,7 +62,11 @@ const at = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % l
 /** `percent` of an amount in minor units, at least 0.01. */
 const share = (available: number, percent: number) => Math.max(1, Math.floor((available * percent) / 100));
 
+/** Set by apply() when the operation is within what is available, so it must succeed. */
+let mustSucceed = false;
+
 async function apply(run: Run, o: Op): Promise<Res | null> {
+  mustSucceed = false;
   const item = (l: { billable_item_id: 'consultation' | 'roller'; quantity: number; discount?: string }) => ({ ...l, billable_item_id: bill[l.billable_item_id] });
   switch (o.kind) {
     case 'invoice': {
@@ -101,10 +105,13 @@ async function apply(run: Run, o: Op): Promise<Res | null> {
       // Prefer an invoice of the payment's patient: another patient's is refused anyway.
       const payment = payment_id && (await api.get(`/payments/${payment_id}`)).body.data;
       const own = payment ? (await api.get(`/invoices?patient_id=${payment.patient_id}&page_size=100`)).body.data : [];
-      const invoice = at(own, o.invoice) as { id: number; balance: string } | undefined;
+      const invoice = at(own, o.invoice) as { id: number; patient_balance: string; third_party_balance: string } | undefined;
       const invoice_id = invoice?.id ?? at(run.invoices, o.invoice);
       if (!payment_id || !invoice_id) return null;
-      const available = Math.min(payment ? minor(payment.unallocated) : 0, invoice ? minor(invoice.balance) : 0);
+      // An insurance payment pays the invoice's third-party part, any other its patient part.
+      const part = invoice && (payment.payment_method_id === bill.insurance ? minor(invoice.third_party_balance) : minor(invoice.patient_balance));
+      const available = Math.min(payment ? minor(payment.unallocated) : 0, part ?? 0);
+      mustSucceed = Boolean(invoice) && available >= 1 && o.share <= 100;
       return api.post('/payment_allocations', { body: { payment_id, invoice_id, amount: formatMoney(share(available, o.share)) } });
     }
     case 'deallocate': {
@@ -116,6 +123,7 @@ async function apply(run: Run, o: Op): Promise<Res | null> {
       const payment_id = at(run.payments, o.payment);
       const payment = payment_id && (await api.get(`/payments/${payment_id}`)).body.data;
       const available = payment ? minor(payment.unallocated) : 0;
+      mustSucceed = Boolean(payment) && available >= 1 && o.share <= 100;
       return payment_id ? api.post('/refunds', { body: { payment_id, amount: formatMoney(share(available, o.share)) } }) : null;
     }
     case 'voidInvoice': {
@@ -147,6 +155,14 @@ async function checkInvariants(run: Run) {
   for (const patient of run.patients) {
     for (const inv of (await api.get(`/invoices?patient_id=${patient}&page_size=100`)).body.data) {
       const paid = allocations.filter((a) => a.invoice_id === inv.id).reduce((s, a) => s + a.amount_minor, 0);
+      // Each line recomputed from the fixture's price list, not read back: quantity × price − discount,
+      // plus tax per line rounded half up (consultation untaxed, roller 20%).
+      for (const l of inv.line_items as { billable_item_id: number; quantity: number; discount: string; total: string }[]) {
+        const [price, taxBp] = l.billable_item_id === bill.roller ? [2250, 2000] : [6000, 0];
+        expect(l.billable_item_id === bill.roller || l.billable_item_id === bill.consultation).toBe(true);
+        const net = l.quantity * price - minor(l.discount);
+        expect(minor(l.total), `line ${JSON.stringify(l)}`).toBe(net + Math.floor((net * taxBp + 5000) / 10000));
+      }
       const lineTotal = inv.line_items.reduce((s: number, l: { total: string }) => s + minor(l.total), 0);
       expect(inv.line_items.length).toBeGreaterThan(0);
       expect(minor(inv.total)).toBe(lineTotal);
@@ -173,6 +189,9 @@ async function checkInvariants(run: Run) {
   expect(new Set(numbers.map((n) => n.number)).size).toBe(numbers.length);
 }
 
+/** The least share of successes per operation kind (refusals are expected: voided targets, over-asks). */
+const MIN_SUCCESS: Record<string, number> = { invoice: 0.6, relines: 0.5, addLine: 0.6, removeLine: 0.4, pay: 0.4, allocate: 0.15, deallocate: 0.4, refund: 0.4, voidInvoice: 0.5, voidPayment: 0.3 };
+
 it('billing invariants hold after every step of random operation sequences', { timeout: 600_000 }, async () => {
   // Successes and refusals per operation: the sequences must exercise both, or they prove little.
   const tally = new Map<string, { ok: number; refused: number }>();
@@ -190,6 +209,7 @@ it('billing invariants hold after every step of random operation sequences', { t
           t[ok ? 'ok' : 'refused']++;
           tally.set(o.kind, t);
           if (!ok) expect([404, 409, 422], `${o.kind}: ${res.text}`).toContain(res.status);
+          if (mustSucceed) expect(res.status, `${o.kind} within what is available must succeed: ${res.text}`).toBe(201);
           // One audit entry per successful write; its events name each record it changed once (the
           // written record, plus invoices and payments whose balances moved); a refusal leaves nothing.
           expect(after.audits, `${o.kind} ${res.status}: one audit entry per successful write, none for a refusal`).toBe(before.audits + (ok ? 1 : 0));
@@ -203,8 +223,12 @@ it('billing invariants hold after every step of random operation sequences', { t
     // A fixed seed keeps CI repeatable; BILLING_PROPERTY_SEED=random (or a number) explores other sequences.
     { numRuns: Number(process.env.BILLING_PROPERTY_RUNS ?? 40), seed: process.env.BILLING_PROPERTY_SEED === 'random' ? undefined : Number(process.env.BILLING_PROPERTY_SEED ?? 20261126) },
   );
+  // Every kind of operation succeeds often enough to prove something (the rates seen with the fixed seed
+  // are well above these floors), and refusals happen too.
   for (const kind of ['invoice', 'relines', 'addLine', 'removeLine', 'pay', 'allocate', 'deallocate', 'refund', 'voidInvoice', 'voidPayment']) {
-    expect(tally.get(kind)?.ok ?? 0, `${kind} never succeeded: ${JSON.stringify([...tally])}`).toBeGreaterThan(0);
+    const t = tally.get(kind) ?? { ok: 0, refused: 0 };
+    expect(t.ok / Math.max(1, t.ok + t.refused), `${kind} succeeded too rarely: ${JSON.stringify([...tally])}`).toBeGreaterThanOrEqual(MIN_SUCCESS[kind]);
   }
+  console.log(`billing property: ${JSON.stringify(Object.fromEntries(tally))}`);
   expect([...tally.values()].reduce((s, t) => s + t.refused, 0)).toBeGreaterThan(0);
 });
