@@ -8,6 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { openDb, type DbHandle } from '../db/client';
 import { settings } from '../db/schema';
+import type { PauseHook } from './context';
 import type { Env } from './env';
 import { LocalDiskStore, type FileStore } from './files/store';
 import { setCursorSecret } from './list/cursor';
@@ -34,12 +35,12 @@ async function initSecrets(db: DbHandle, env: Env) {
   setCursorSecret(row.value);
 }
 
-export async function createApp(env: Env, opts: { fallback?: Fallback; validateResponses?: boolean; files?: FileStore } = {}): Promise<App> {
+export async function createApp(env: Env, opts: { fallback?: Fallback; validateResponses?: boolean; files?: FileStore; pause?: PauseHook } = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
   const db = await openDb(env.DATABASE_URL, { migrate: true, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
   const files = opts.files ?? new LocalDiskStore(env.FILES_DIR);
-  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses });
+  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses, pause: opts.pause });
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {

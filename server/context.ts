@@ -30,5 +30,12 @@ export interface Ctx {
   requestId: string;
   /** Absolute base URL of the API for this tenant, e.g. https://acme.neptune.example.com/v3/api */
   baseUrl: string;
+  /** Test-only (createApp's `pause` option; no request can set it): see domain/write-context.ts. */
+  pause?: PauseHook;
 }
+
+/** The critical sections of the domain: a check, then a write that must not be raced. */
+export type CriticalSection = 'booking' | 'appointment_change' | 'allocation' | 'invoice_number';
+/** Awaited inside a critical section, between its check and its write; tests use it to prove the locks. */
+export type PauseHook = (section: CriticalSection) => Promise<void>;
 

@@ -10,7 +10,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { Authenticator } from '../auth/authenticate';
-import type { Account, Ctx, Principal } from '../context';
+import type { Account, Ctx, PauseHook, Principal } from '../context';
 import type { Env } from '../env';
 import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
@@ -37,6 +37,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** Validate every response against its documented schema (tests); a mismatch is a 500. */
   validateResponses?: boolean;
+  /** Test-only hook inside the domain's critical sections (server/domain/write-context.ts). */
+  pause?: PauseHook;
 }
 
 export interface Gateway {
@@ -136,6 +138,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         principal: principal ?? anonymous,
         requestId,
         baseUrl: `${protoOf(req)}://${hostOf(req)}${API_PREFIX}`,
+        pause: opts.pause,
       };
       // A read-only key is refused before its body is read or validated: any write is 403.
       if (found.route.type === 'mutation') assertCanWrite(ctx.principal);

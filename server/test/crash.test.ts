@@ -7,7 +7,7 @@
  * server is then restarted under load: requests in flight fail cleanly as JSON, later ones succeed
  * without restarting the app.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -21,8 +21,8 @@ import { createAccount } from '../domain/accounts';
 import { createKey } from '../domain/api-keys';
 import { seedAccount } from '../domain/seed';
 import { LocalDiskStore } from '../files/store';
+import { exited, root, spawnServer, type Spawned } from './support/spawn';
 
-const root = path.resolve(__dirname, '../..');
 const onPg = /^postgres/.test(process.env.DATABASE_URL ?? '');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clinic-crash-'));
 
@@ -64,32 +64,10 @@ let billableItemId: number;
 let cashMethodId: number;
 const host = () => `${account.subdomain}.${account.region}.localhost`;
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-}
+type Server = Spawned;
 /** bench/app-server.ts: the real API server in its own process, rate limits lifted. */
-function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/app-server.ts')], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url, FILES_DIR: path.join(work, 'files') },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('server did not start within 60 s')), 60_000);
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const port = /LISTENING (\d+)/.exec(out)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(port) });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening`)));
-  });
-}
-const stopped = (s: Server) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
+const startServer = () => spawnServer('bench/app-server.ts', { DATABASE_URL: url, FILES_DIR: path.join(work, 'files') });
+const stopped = exited;
 
 interface Reply {
   status: number;

@@ -13,7 +13,7 @@ import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
 import { createKey, type Expiry } from '../domain/api-keys';
 import { loadEnv } from '../env';
-import type { Account } from '../context';
+import type { Account, PauseHook } from '../context';
 import type { FileStore } from '../files/store';
 
 export interface TestServer {
@@ -22,7 +22,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(overrides: Record<string, string> = {}, opts: { files?: FileStore } = {}): Promise<TestServer> {
+export async function startServer(overrides: Record<string, string> = {}, opts: { files?: FileStore; pause?: PauseHook } = {}): Promise<TestServer> {
   const env = loadEnv({
     ...process.env,
     PORT: '0',
@@ -32,7 +32,7 @@ export async function startServer(overrides: Record<string, string> = {}, opts: 
     FILES_DIR: path.join(os.tmpdir(), 'clinic-test-files'),
     ...overrides,
   });
-  const app = await createApp(env, { validateResponses: true, files: opts.files });
+  const app = await createApp(env, { validateResponses: true, files: opts.files, pause: opts.pause });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const port = (app.server.address() as AddressInfo).port;
   return { app, port, close: () => app.close() };

@@ -15,7 +15,7 @@ import { ApiError, notFound } from '../../errors';
 import { appointments } from '../../resources/appointments';
 import { findRow } from '../../resources/queries';
 import { clockFor } from '../scheduling/wall-time';
-import type { WriteContext } from '../write-context';
+import { checkpoint, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot } from './booking';
 import { readAppointment, recordAppointmentWrite } from './write';
 
@@ -40,6 +40,7 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
     if (!before) throw notFound('Appointment');
     const refused = refusal(action, before.status as AppointmentStatus);
     if (refused) throw new ApiError('appointment_rule', refused);
+    await checkpoint(w, 'appointment_change');
     const now = new Date();
     const set: Record<string, unknown> = { updated_at: now.toISOString() };
     if (action === 'arrive') {

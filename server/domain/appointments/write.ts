@@ -11,7 +11,7 @@ import { assertLivePatient } from '../references';
 import { bookable } from '../scheduling/calendar';
 import { bumpDiaryVersion } from '../scheduling/diary-version';
 import { clockFor } from '../scheduling/wall-time';
-import { recorded, type WriteContext } from '../write-context';
+import { checkpoint, recorded, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot, slotColumns } from './booking';
 
 export interface BookingInput {
@@ -48,6 +48,7 @@ export async function bookAppointment(w: WriteContext, input: BookingInput) {
     if (input.group_master_id != null) await assertJoinsSession(tx, acc, input, slot.start, bookable(slot.type).maxAttendees);
     const allowClash = input.allow_clash ?? false;
     const placed = await checkDiary(tx, clock, acc, { practitionerId: input.practitioner_id, locationId: input.location_id, slot, resourceId: input.resource_id ?? null, allowClash });
+    await checkpoint(w, 'booking');
     const now = new Date().toISOString();
     const [row] = await tx
       .insert(table)

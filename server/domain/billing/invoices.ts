@@ -12,7 +12,7 @@ import { parseMoney } from '../money';
 import { assertLivePatient } from '../references';
 import { loadLocation, loadPractitioner } from '../scheduling/calendar';
 import { clockFor } from '../scheduling/wall-time';
-import { recorded, type WriteContext } from '../write-context';
+import { checkpoint, recorded, type WriteContext } from '../write-context';
 import { insertLines, priceLines, type LineInput } from './lines';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
@@ -73,11 +73,13 @@ export async function createInvoice(w: WriteContext, input: InvoiceInput) {
     const priced = await priceLines(tx, acc, input.line_items!, (i, a) => `line_items.${i}.${a}`);
     const now = new Date().toISOString();
     const zero = { subtotal_minor: 0, discount_minor: 0, tax_minor: 0, total_minor: 0, paid_minor: 0, patient_paid_minor: 0, third_party_paid_minor: 0 };
+    const number = await nextNumber(tx, acc);
+    await checkpoint(w, 'invoice_number');
     const [row] = await tx
       .insert(table)
       .values({
         account_id: acc,
-        number: await nextNumber(tx, acc),
+        number,
         invoice_date: input.invoice_date ?? clockFor(w.account.timezone).today(),
         third_party_minor: 0,
         ...headerColumns(input),

@@ -13,7 +13,7 @@ import { findRow, getRow } from '../../resources/queries';
 import { parseMoney } from '../money';
 import { assertLivePatient } from '../references';
 import { clockFor } from '../scheduling/wall-time';
-import { recorded, type WriteContext } from '../write-context';
+import { checkpoint, recorded, type WriteContext } from '../write-context';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
@@ -60,7 +60,8 @@ async function lockedPayment(tx: Db, accountId: number, id: number, missing: () 
  * Allocates part of a payment to an invoice of the same patient, to the part its payer pays; never
  * more than the payment has unallocated nor more than that part's balance (409 billing_rule).
  */
-async function allocate(tx: Db, accountId: number, payment: Record<string, unknown>, payer: Payer, invoiceId: number, amount: number, key = '') {
+async function allocate(w: WriteContext, tx: Db, payment: Record<string, unknown>, payer: Payer, invoiceId: number, amount: number, key = '') {
+  const accountId = w.account.id;
   const invoice = await findRow(tx, invoices, accountId, invoiceId);
   if (!invoice) throw await voidedOrMissing(tx, accountId, 'invoices', invoiceId, () => invalid(`${key}invoice_id`, 'is not an invoice of this account', 'invalid_input'));
   if (invoice.patient_id !== payment.patient_id) throw billingRule('A payment is allocated to invoices of its own patient only', { [`${key}invoice_id`]: ['belongs to another patient'] });
@@ -71,6 +72,7 @@ async function allocate(tx: Db, accountId: number, payment: Record<string, unkno
   if (amount > unallocated) throw billingRule('The payment has not that much left to allocate', { [`${key}amount`]: [`is more than the unallocated ${unallocated / 100}`] });
   const part = payer === 'patient' ? (invoice.patient_balance_minor as number) : (invoice.third_party_balance_minor as number);
   if (amount > part) throw billingRule(`The invoice's ${payer === 'patient' ? 'patient' : 'third-party'} balance is less than that`, { [`${key}amount`]: [`is more than the balance ${part / 100}`] });
+  await checkpoint(w, 'allocation');
   const now = new Date().toISOString();
   const [row] = await tx
     .insert(allocationsTable)
@@ -110,7 +112,7 @@ export async function createPayment(w: WriteContext, input: PaymentInput) {
       .returning({ id: table.id });
     const payment = (await findRow(tx, payments, acc, row.id))!;
     for (const [i, a] of (input.allocations ?? []).entries()) {
-      await allocate(tx, acc, payment, payer, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
+      await allocate(w, tx, payment, payer, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
     }
     await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: row.id, action: 'created', changes: { ...input } });
     // Each invoice paid has a new balance and state: announced once, however many allocations it got.
@@ -154,7 +156,7 @@ export async function createAllocation(w: WriteContext, input: { payment_id: num
   const id = await w.db.transaction(async (tx) => {
     const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
     const payer = payerOf(await loadMethod(tx, acc, payment.payment_method_id as number));
-    const allocationId = await allocate(tx, acc, payment, payer, input.invoice_id, amount);
+    const allocationId = await allocate(w, tx, payment, payer, input.invoice_id, amount);
     if (input.metadata) {
       await tx
         .update(allocationsTable)
