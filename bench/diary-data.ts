@@ -7,7 +7,7 @@
  * Import after DATABASE_URL points at the bench file (see seed-data.ts).
  */
 import Database, { type SqliteDatabase } from '../db/sqlite-driver';
-import { openDb } from '../db/client';
+import { openDb, type Db } from '../db/client';
 import { appointmentTypes, locations, patients, practitionerAvailabilities, practitioners } from '../db/schema';
 import { createAccount, findAccount } from '../server/domain/accounts';
 import { createKey } from '../server/domain/api-keys';
@@ -44,7 +44,7 @@ export async function prepareDiary(file: string): Promise<DiaryData> {
     let account = await findAccount(handle, SUBDOMAIN);
     if (!account) {
       account = await createAccount(handle, { subdomain: SUBDOMAIN, region: 'neptune', name: 'Bench Diary', timezone: TZ, currency: 'GBP' });
-      await buildCalendar(handle.db, account.id);
+      await handle.transaction((tx) => buildCalendar(tx, account!.id));
       log('built the calendar of account bench-diary');
     }
     const id = (sql: string) => (raw.prepare(sql).get(account!.id) as { id: number }).id;
@@ -69,7 +69,7 @@ export async function prepareDiary(file: string): Promise<DiaryData> {
   }
 }
 
-async function buildCalendar(db: Awaited<ReturnType<typeof openDb>>['db'], accountId: number) {
+async function buildCalendar(db: Db, accountId: number) {
   const now = new Date().toISOString();
   const base = { account_id: accountId, metadata: {}, created_at: now, updated_at: now };
   const [loc] = await db.insert(locations).values({ ...base, name: 'Bench Site', online_booking: true }).returning({ id: locations.id });
