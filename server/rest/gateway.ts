@@ -60,6 +60,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const auth = new Authenticator(db, onError);
   const limiter = new RateLimiter(db, onError);
   let openapi: string | null = null;
+  // Requests still running, swept against REQUEST_TIMEOUT_MS by one timer (no timer per request).
+  const pending = new Set<Pending>();
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const p of pending) {
+      if (now - p.started < env.REQUEST_TIMEOUT_MS) continue;
+      pending.delete(p);
+      p.answered = true;
+      send(p.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), p.requestId, null);
+    }
+  }, Math.max(25, Math.min(1000, env.REQUEST_TIMEOUT_MS / 4)));
+  sweeper.unref();
 
   const clientIp = (req: IncomingMessage) =>
     (env.TRUST_PROXY && String(req.headers['x-forwarded-for'] ?? '').split(',')[0].trim()) || req.socket.remoteAddress || 'unknown';
@@ -70,7 +82,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
   /**
    * Every request is answered once, as JSON, within REQUEST_TIMEOUT_MS: a failure anywhere, even while
    * mapping an error, is the JSON 500; work still running at the deadline gets a 503 request_timeout
-   * (it may still complete; an idempotent retry then replays it) and the connection is closed.
+   * from the sweeper (it may still complete; an idempotent retry then replays it) and the connection is
+   * closed.
    */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
@@ -78,13 +91,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
     let rate = null as RateDecision | null;
     let principal = null as Principal | null;
     let outcome: Outcome;
+    const deadline: Pending = { started: Date.now(), res, requestId, answered: false };
+    pending.add(deadline);
     try {
-      outcome = await withDeadline(run(), env.REQUEST_TIMEOUT_MS);
+      outcome = await run();
     } catch (err) {
       const { error, internal } = toApiError(err);
       if (internal) logger.error({ err, requestId }, 'request failed');
       outcome = errorOutcome(error);
     }
+    pending.delete(deadline);
+    // The sweeper answered 503 already; the work finished (or failed) after the deadline.
+    if (deadline.answered) return void logger.warn({ requestId, status: outcome.status }, 'request finished after its deadline');
     try {
       send(res, outcome, requestId, rate);
     } catch (err) {
@@ -205,7 +223,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   return {
     handle,
-    close: () => limiter.close(),
+    close: () => {
+      clearInterval(sweeper);
+      return limiter.close();
+    },
   };
 }
 
@@ -224,13 +245,14 @@ function send(res: ServerResponse, outcome: Outcome, requestId: string, rate: Ra
   res.end(outcome.body);
 }
 
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError('request_timeout', `No answer within ${ms} ms; retry with backoff (an Idempotency-Key makes a retried POST safe)`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+interface Pending {
+  started: number;
+  res: ServerResponse;
+  requestId: string;
+  answered: boolean;
 }
+
+const timeoutError = (ms: number) => new ApiError('request_timeout', `No answer within ${ms} ms; retry with backoff (an Idempotency-Key makes a retried POST safe)`);
 
 function binaryOutcome(file: { content_type: string; file_name: string; bytes: Buffer }): Outcome {
   const ascii = file.file_name.replace(/[^\x20-\x7e]|["\\]/g, '_');
