@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
 import type { Resource } from './define';
-import type { FieldKind } from './fields';
+import type { Field, FieldKind } from './fields';
 import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
 import { PLANNED, RESOURCES } from './index';
 
@@ -20,6 +20,9 @@ const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
   array: [],
   metadata: [],
 };
+
+/** The operators a filter on this attribute takes (null and not-null where it can be null). */
+export const filterOperators = (f: Field): string[] => [...OPERATORS_BY_KIND[f.kind], ...(f.nullable ? ['null', 'not-null'] : [])];
 
 export function operationsOf(r: Resource): string[] {
   return [...(r.list ? ['list'] : []), ...(r.read ? ['read'] : []), ...r.write];
@@ -66,7 +69,7 @@ export function describeResource(name: string) {
         ...(f.values ? { enum: f.values } : {}),
         filterable: f.filterable,
         sortable: f.sortable,
-        ...(f.filterable ? { operators: [...OPERATORS_BY_KIND[f.kind], ...(f.nullable ? ['null', 'not-null'] : [])] } : {}),
+        ...(f.filterable ? { operators: filterOperators(f) } : {}),
         writable: f.write ?? false,
         ...(f.description ? { description: f.description } : {}),
       },
