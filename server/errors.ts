@@ -60,17 +60,25 @@ export function addFieldError(errors: FieldErrors, attribute: string, message: s
   (errors[attribute] ??= []).push(message);
 }
 
+export interface ApiErrorOptions {
+  /** Overrides the table for the few codes the spec gives two statuses (billing_rule: 409 or 422). */
+  status?: number;
+  /** Response headers the error comes with (Retry-After, Allow). */
+  headers?: Record<string, string>;
+}
+
 export class ApiError extends Error {
   readonly status: number;
+  readonly headers?: Record<string, string>;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly errors?: FieldErrors,
-    /** Overrides the table for the few codes the spec gives two statuses (billing_rule: 409 or 422). */
-    status?: number,
+    options: ApiErrorOptions = {},
   ) {
     super(message);
-    this.status = status ?? ERROR_STATUS[code];
+    this.status = options.status ?? ERROR_STATUS[code];
+    this.headers = options.headers;
   }
 
   toBody(): { message: string; code: ErrorCode; errors?: FieldErrors } {

@@ -2,6 +2,9 @@
 import { ZodError } from 'zod';
 import { ApiError, addFieldError, fieldErrors, type FieldErrors } from '../errors';
 
+/** The JSON 500: says nothing of the cause. */
+export const internalError = () => new ApiError('internal_error', 'Internal server error; retry with backoff');
+
 function zodErrors(err: ZodError): FieldErrors {
   const out = fieldErrors();
   for (const issue of err.issues) {
@@ -30,7 +33,7 @@ export function toApiError(err: unknown): { error: ApiError; internal: boolean }
   try {
     return mapError(err);
   } catch {
-    return { error: new ApiError('internal_error', 'Internal server error; retry with backoff'), internal: true };
+    return { error: internalError(), internal: true };
   }
 }
 
@@ -42,5 +45,5 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
     const first = Object.entries(errors)[0];
     return { error: new ApiError('validation_failed', first ? `${first[0]}: ${first[1][0]}` : 'Invalid input', errors), internal: false };
   }
-  return { error: new ApiError('internal_error', 'Internal server error; retry with backoff'), internal: true };
+  return { error: internalError(), internal: true };
 }

@@ -1,8 +1,8 @@
 /**
- * The REST gateway for /v3/api: request id → tenant from Host → API key → rate-limit bucket →
- * route (404/405) → body → idempotency → procedure → `{ message, code, errors? }` on failure, with
- * X-Request-Id and X-RateLimit-* on every response. Built once at start-up; procedures are called
- * directly from the route table (no per-request router or caller construction).
+ * The REST gateway for /v3/api, as named steps: resolve the tenant → authenticate → take from the
+ * budget → route (404/405) → read the input → idempotency → call the procedure; `{ message, code,
+ * errors? }` on failure, with X-Request-Id and X-RateLimit-* on every response. Built once at start-up;
+ * procedures are called directly from the route table (no per-request router or caller construction).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,16 +19,17 @@ import { appRouter } from '../routers';
 import { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
 import { parseJsonObject, parseQuery, readBody } from './body';
-import { isMultipart, readMultipart } from './multipart';
-import { toApiError } from './errors';
+import { internalError, toApiError } from './errors';
 import { checkKey, claim, complete, fingerprint } from './idempotency';
+import { isMultipart, readMultipart } from './multipart';
 import { buildOpenApiDocument } from './openapi';
+import { binaryOutcome, errorOutcome, rateLimited, send, timeoutError, type Outcome } from './outcome';
 import { RateLimiter, type RateDecision } from './ratelimit';
 import { RouteTable, type Route } from './routes';
 
 export const API_PREFIX = '/v3/api';
 const DOCS_PER_MINUTE = 60;
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+const BODY_METHODS = new Set(['POST', 'PATCH']);
 
 export interface GatewayOptions {
   db: DbHandle;
@@ -46,11 +47,27 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-interface Outcome {
-  status: number;
-  body?: string | Buffer;
-  headers?: Record<string, string>;
+/** One request on its way through the steps: what they learn, for the response and the log line. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  requestId: string;
+  /** Since the epoch, for the deadline. */
+  started: number;
+  /** The sweeper answered it (503) while its work was still running. */
+  answered: boolean;
+  rate: RateDecision | null;
+  principal: Principal | null;
 }
+
+/** The method, path (below /v3/api, no trailing slash) and query string of a request. */
+interface Target {
+  method: string;
+  path: string;
+  search: string;
+}
+
+const anonymous: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes: [] };
 
 export function createGateway(opts: GatewayOptions): Gateway {
   const { db, env, logger } = opts;
@@ -60,15 +77,16 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const auth = new Authenticator(db, onError);
   const limiter = new RateLimiter(db, onError);
   let openapi: string | null = null;
+
   // Requests still running, swept against REQUEST_TIMEOUT_MS by one timer (no timer per request).
-  const pending = new Set<Pending>();
+  const pending = new Set<Exchange>();
   const sweeper = setInterval(() => {
     const now = Date.now();
-    for (const p of pending) {
-      if (now - p.started < env.REQUEST_TIMEOUT_MS) continue;
-      pending.delete(p);
-      p.answered = true;
-      send(p.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), p.requestId, null);
+    for (const x of pending) {
+      if (now - x.started < env.REQUEST_TIMEOUT_MS) continue;
+      pending.delete(x);
+      x.answered = true;
+      send(x.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), x.requestId, null);
     }
   }, Math.max(25, Math.min(1000, env.REQUEST_TIMEOUT_MS / 4)));
   sweeper.unref();
@@ -86,105 +104,90 @@ export function createGateway(opts: GatewayOptions): Gateway {
    * closed.
    */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = process.hrtime.bigint();
-    const requestId = randomUUID();
-    let rate = null as RateDecision | null;
-    let principal = null as Principal | null;
+    const hrStart = process.hrtime.bigint();
+    const x: Exchange = { req, res, requestId: randomUUID(), started: Date.now(), answered: false, rate: null, principal: null };
+    pending.add(x);
     let outcome: Outcome;
-    const deadline: Pending = { started: Date.now(), res, requestId, answered: false };
-    pending.add(deadline);
     try {
-      outcome = await run();
+      outcome = await run(x);
     } catch (err) {
       const { error, internal } = toApiError(err);
-      if (internal) logger.error({ err, requestId }, 'request failed');
+      if (internal) logger.error({ err, requestId: x.requestId }, 'request failed');
       outcome = errorOutcome(error);
     }
-    pending.delete(deadline);
-    // The sweeper answered 503 already; the work finished (or failed) after the deadline.
-    if (deadline.answered) return void logger.warn({ requestId, status: outcome.status }, 'request finished after its deadline');
+    pending.delete(x);
+    if (x.answered) return void logger.warn({ requestId: x.requestId, status: outcome.status }, 'request finished after its deadline');
     try {
-      send(res, outcome, requestId, rate);
+      send(res, outcome, x.requestId, x.rate);
     } catch (err) {
-      logger.error({ err, requestId }, 'response failed');
-      if (!res.headersSent) send(res, errorOutcome(new ApiError('internal_error', 'Internal server error; retry with backoff')), requestId, null);
+      logger.error({ err, requestId: x.requestId }, 'response failed');
+      if (!res.headersSent) send(res, errorOutcome(internalError()), x.requestId, null);
       else res.destroy();
     }
     if (logger.isLevelEnabled('info')) {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ requestId, method: req.method, path: req.url?.split('?')[0], status: outcome.status, ms, key: principal?.id }, 'request');
+      const ms = Number(process.hrtime.bigint() - hrStart) / 1e6;
+      logger.info({ requestId: x.requestId, method: req.method, path: req.url?.split('?')[0], status: outcome.status, ms, key: x.principal?.id }, 'request');
     }
+  }
 
-    async function run(): Promise<Outcome> {
-      // HEAD is GET without the body (node:http leaves the body out of a response to HEAD).
-      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
-      const raw = req.url ?? '/';
-      const q = raw.indexOf('?');
-      const pathname = q < 0 ? raw : raw.slice(0, q);
-      const search = q < 0 ? '' : raw.slice(q);
-      const path = pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/';
+  async function run(x: Exchange): Promise<Outcome> {
+    const target = targetOf(x.req);
+    if (target.path === '/openapi.json' && target.method === 'GET') return serveDocs(x);
+    const account = await tenants.resolve(hostOf(x.req));
+    const found = routes.match(target.method, target.path);
+    await admit(x, account, 'route' in found ? found.route : null);
+    if (!('route' in found)) throw notRouted(target, found.allow);
+    const ctx = contextOf(x, account!);
+    // A read-only key is refused before its body is read or validated: any write is 403.
+    if (found.route.type === 'mutation') assertCanWrite(ctx.principal);
+    if (!BODY_METHODS.has(target.method)) return call(found.route, ctx, { ...(target.search ? parseQuery(target.search) : {}), ...found.params });
+    const { input, print } = await readInput(found.route, x.req);
+    Object.assign(input, found.params);
+    return idempotent(x, target, account!, print, () => call(found.route, ctx, input));
+  }
 
-      if (path === '/openapi.json' && method === 'GET') {
-        rate = await limiter.take(`docs:${clientIp(req)}`, DOCS_PER_MINUTE);
-        if (!rate.allowed) throw rateLimited(rate);
-        openapi ??= JSON.stringify(buildOpenApiDocument(routes));
-        return { status: 200, body: openapi };
-      }
+  /** The OpenAPI document: public, in a bucket of its own per client address. */
+  async function serveDocs(x: Exchange): Promise<Outcome> {
+    await takeBudget(x, `docs:${clientIp(x.req)}`, DOCS_PER_MINUTE);
+    openapi ??= JSON.stringify(buildOpenApiDocument(routes));
+    return { status: 200, body: openapi };
+  }
 
-      const account = await tenants.resolve(hostOf(req));
-      const found = routes.match(method, path);
-      const route = 'route' in found ? found.route : null;
-      if (!account || (route && !route.protect && !req.headers.authorization)) {
-        rate = await limiter.take(`unauth:${clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
-        if (!rate.allowed) throw rateLimited(rate);
-        if (!account) throw new ApiError('not_found', 'No clinic at this address: use https://{clinic}.{region}.' + env.SERVICE_DOMAIN + API_PREFIX);
-      } else {
-        principal = await auth.authenticate(req.headers.authorization, account.id);
-        if (!principal) {
-          rate = await limiter.take(`unauth:${clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
-          if (!rate.allowed) throw rateLimited(rate);
-          throw new ApiError('unauthenticated', 'Missing, invalid, expired or revoked API key: send Authorization: Bearer <API_KEY>');
-        }
-        rate = await limiter.take(`rest:${account.id}`, env.RATE_LIMIT_REST_PER_MINUTE);
-        if (!rate.allowed) throw rateLimited(rate);
-      }
-      if (!('route' in found)) throw notRouted(method, path, found.allow);
-      const ctx: Ctx = {
-        db,
-        files: opts.files,
-        account: account!,
-        principal: principal ?? anonymous,
-        requestId,
-        baseUrl: `${protoOf(req)}://${hostOf(req)}${API_PREFIX}`,
-        pause: opts.pause,
-      };
-      // A read-only key is refused before its body is read or validated: any write is 403.
-      if (found.route.type === 'mutation') assertCanWrite(ctx.principal);
-      const query = search ? parseQuery(search) : {};
-      if (!WRITE_METHODS.has(method) || method === 'DELETE') {
-        return call(found.route, ctx, { ...query, ...found.params });
-      }
-      const { input, print: printable } = await readInput(found.route, req);
-      Object.assign(input, found.params);
-      const idemKey = req.headers['idempotency-key'];
-      if (method !== 'POST' || idemKey === undefined) return call(found.route, ctx, input);
-      const key = Array.isArray(idemKey) ? idemKey.join(',') : idemKey;
-      checkKey(key);
-      const print = fingerprint(method, path, printable);
-      const replay = await claim(db, account!.id, key, print);
-      if (replay) return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
-      let result: Outcome;
-      try {
-        result = await call(found.route, ctx, input);
-      } catch (err) {
-        const { error } = toApiError(err);
-        const stored = error.status < 500 && error.code !== 'validation_failed' && error.status !== 429;
-        await complete(db, account!.id, key, { status: error.status, body: JSON.stringify(error.toBody()) }, stored);
-        throw err;
-      }
-      await complete(db, account!.id, key, { status: result.status, body: (result.body as string | undefined) ?? '' }, true);
-      return result;
+  /**
+   * Who may go on, and out of which budget: an unknown clinic host, a public route called without a
+   * key, or a failed authentication count against the caller's address (2 a minute); an authenticated
+   * key against its account's REST budget.
+   */
+  async function admit(x: Exchange, account: Account | null, route: Route | null): Promise<void> {
+    if (!account || (route && !route.protect && !x.req.headers.authorization)) {
+      await takeBudget(x, `unauth:${clientIp(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+      if (!account) throw new ApiError('not_found', `No clinic at this address: use https://{clinic}.{region}.${env.SERVICE_DOMAIN}${API_PREFIX}`);
+      return;
     }
+    x.principal = await auth.authenticate(x.req.headers.authorization, account.id);
+    if (!x.principal) {
+      await takeBudget(x, `unauth:${clientIp(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+      throw new ApiError('unauthenticated', 'Missing, invalid, expired or revoked API key: send Authorization: Bearer <API_KEY>');
+    }
+    await takeBudget(x, `rest:${account.id}`, env.RATE_LIMIT_REST_PER_MINUTE);
+  }
+
+  /** One request from a bucket; over the limit is 429 with Retry-After. The decision goes on the response. */
+  async function takeBudget(x: Exchange, bucket: string, limit: number): Promise<void> {
+    x.rate = await limiter.take(bucket, limit);
+    if (!x.rate.allowed) throw rateLimited(x.rate);
+  }
+
+  function contextOf(x: Exchange, account: Account): Ctx {
+    return {
+      db,
+      files: opts.files,
+      account,
+      principal: x.principal ?? anonymous,
+      requestId: x.requestId,
+      baseUrl: `${protoOf(x.req)}://${hostOf(x.req)}${API_PREFIX}`,
+      pause: opts.pause,
+    };
   }
 
   /** The request body as procedure input, and what identifies it for idempotency. */
@@ -198,6 +201,30 @@ export function createGateway(opts: GatewayOptions): Gateway {
     }
     const body = parseJsonObject(await readBody(req, env.MAX_BODY_BYTES), type);
     return { input: body, print: JSON.stringify(body) };
+  }
+
+  /**
+   * A POST with an Idempotency-Key runs once: a retry replays the stored answer. Refusals that a
+   * corrected retry should be able to fix (validation, rate limits, server errors) are not stored.
+   */
+  async function idempotent(x: Exchange, target: Target, account: Account, printable: string, work: () => Promise<Outcome>): Promise<Outcome> {
+    const header = x.req.headers['idempotency-key'];
+    if (target.method !== 'POST' || header === undefined) return work();
+    const key = Array.isArray(header) ? header.join(',') : header;
+    checkKey(key);
+    const replay = await claim(db, account.id, key, fingerprint(target.method, target.path, printable));
+    if (replay) return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
+    let result: Outcome;
+    try {
+      result = await work();
+    } catch (err) {
+      const { error } = toApiError(err);
+      const stored = error.status < 500 && error.code !== 'validation_failed' && error.status !== 429;
+      await complete(db, account.id, key, { status: error.status, body: JSON.stringify(error.toBody()) }, stored);
+      throw err;
+    }
+    await complete(db, account.id, key, { status: result.status, body: (result.body as string | undefined) ?? '' }, true);
+    return result;
   }
 
   async function call(route: Route, ctx: Ctx, input: Record<string, unknown>): Promise<Outcome> {
@@ -230,73 +257,24 @@ export function createGateway(opts: GatewayOptions): Gateway {
   };
 }
 
-/** One writeHead with every header: cheaper than setHeader per header on the hot path. */
-function send(res: ServerResponse, outcome: Outcome, requestId: string, rate: RateDecision | null): void {
-  const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-  if (rate) {
-    headers['X-RateLimit-Limit'] = String(rate.limit);
-    headers['X-RateLimit-Remaining'] = String(rate.remaining);
-  }
-  if (outcome.body !== undefined) {
-    headers['Content-Type'] = 'application/json; charset=utf-8';
-    headers['Content-Length'] = String(Buffer.byteLength(outcome.body));
-  }
-  res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
-  res.end(outcome.body);
+function targetOf(req: IncomingMessage): Target {
+  // HEAD is GET without the body (node:http leaves the body out of a response to HEAD).
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
+  const raw = req.url ?? '/';
+  const q = raw.indexOf('?');
+  const pathname = q < 0 ? raw : raw.slice(0, q);
+  return { method, path: pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/', search: q < 0 ? '' : raw.slice(q) };
 }
 
-interface Pending {
-  started: number;
-  res: ServerResponse;
-  requestId: string;
-  answered: boolean;
-}
-
-const timeoutError = (ms: number) => new ApiError('request_timeout', `No answer within ${ms} ms; retry with backoff (an Idempotency-Key makes a retried POST safe)`);
-
-function binaryOutcome(file: { content_type: string; file_name: string; bytes: Buffer }): Outcome {
-  const ascii = file.file_name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return {
-    status: 200,
-    body: file.bytes,
-    headers: {
-      'Content-Type': file.content_type,
-      'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.file_name)}`,
-      'X-Content-Type-Options': 'nosniff',
-    },
-  };
-}
-
-const anonymous: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes: [] };
-
-function errorOutcome(error: ApiError): Outcome {
-  const headers: Record<string, string> = {};
-  if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="clinic-api"';
-  // The request may still be streaming a body we stopped waiting for: end the connection with it.
-  if (error.code === 'request_timeout') headers.Connection = 'close';
-  const retry = (error as ApiError & { retryAfter?: number }).retryAfter;
-  if (retry !== undefined) headers['Retry-After'] = String(retry);
-  const allow = (error as ApiError & { allow?: string[] }).allow;
-  if (allow) headers.Allow = allow.join(', ');
-  return { status: error.status, body: JSON.stringify(error.toBody()), headers };
-}
-
-function rateLimited(rate: RateDecision): ApiError {
-  const err = new ApiError('rate_limited', `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.retryAfter} s`);
-  return Object.assign(err, { retryAfter: rate.retryAfter });
-}
-
-/** 404 for an unknown path; 405 for a known path and another method. */
-function notRouted(method: string, path: string, allow: string[]): ApiError {
+/** 404 for an unknown path; 405 for a known path and another method, with Allow. */
+function notRouted({ method, path }: Target, allow: string[]): ApiError {
   if (allow.length === 0) return new ApiError('not_found', `No endpoint ${path}`);
   const name = path.split('/')[1];
   const resource = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
-  const standard = ['GET', 'POST', 'PATCH', 'DELETE'].includes(method);
-  const err =
-    resource && standard
-      ? new ApiError('unsupported_operation', `${resource.name} does not support ${method} ${path}; see GET /schema/${resource.name} write_operations`)
-      : new ApiError('method_not_allowed', `${method} is not valid for ${path}${method === 'PUT' ? '; updates are PATCH' : ''}`);
-  return Object.assign(err, { allow });
+  const headers = { Allow: allow.join(', ') };
+  return resource && ['GET', 'POST', 'PATCH', 'DELETE'].includes(method)
+    ? new ApiError('unsupported_operation', `${resource.name} does not support ${method} ${path}; see GET /schema/${resource.name} write_operations`, undefined, { headers })
+    : new ApiError('method_not_allowed', `${method} is not valid for ${path}${method === 'PUT' ? '; updates are PATCH' : ''}`, undefined, { headers });
 }
 
 export type { Account };

@@ -12,7 +12,7 @@ import { ApiError } from '../../errors';
 export const MAX_LINE_MINOR = 99_999_999_999;
 
 /** A 409 billing_rule (the spec gives the code two statuses; 422 for zero lines on create). */
-export const billingRule = (message: string, errors?: Record<string, string[]>, status = 409) => new ApiError('billing_rule', message, errors, status);
+export const billingRule = (message: string, errors?: Record<string, string[]>, status = 409) => new ApiError('billing_rule', message, errors, { status });
 
 /** Tax rounds half up to the minor unit, per line (BigInt: subtotal × rate can pass 2^53). */
 export function lineAmounts(quantity: number, unitMinor: number, discountMinor: number, taxBp: number) {
