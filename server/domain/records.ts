@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { changedFields, recordWrite } from '../events/record';
 import type { Resource, Row } from '../resources/define';
-import { mergedMetadataOrFail } from '../resources/metadata';
+import { mergedMetadataOrFail, type Metadata } from '../resources/metadata';
 import { findRow, getRow } from '../resources/queries';
 import { notFound } from '../errors';
 import { recorded, type WriteContext } from './write-context';
@@ -42,7 +42,7 @@ export async function updateRecord(w: WriteContext, resource: Resource, id: numb
     if (!before) throw notFound();
     await hooks.check?.(tx, input, before);
     const set: Input = { ...input, updated_at: new Date().toISOString() };
-    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Record<string, string>, input.metadata);
+    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata);
     await tx
       .update(resource.table)
       .set(set)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Metadata } from '../../db/dialect';
 import { invalid } from '../errors';
 
 export const METADATA_MAX_KEYS = 50;
@@ -13,10 +14,13 @@ export const metadataInput = z
   .record(z.string().min(1).max(255), value.nullable())
   .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`);
 
-export type Metadata = z.infer<typeof metadataRead>;
+/** Metadata as stored and read (one definition, with the column: db/dialect.ts). */
+export type { Metadata } from '../../db/dialect';
+/** Metadata as written: values, or null to remove a key. */
+export type MetadataPatch = z.infer<typeof metadataInput>;
 
 /** Applies a metadata write to the stored object: keys merge, null removes. Returns null when over the key bound. */
-export function mergeMetadata(stored: Metadata, patch: Record<string, string | number | boolean | null> | undefined): Metadata | null {
+export function mergeMetadata(stored: Metadata, patch: MetadataPatch | undefined): Metadata | null {
   if (!patch) return stored;
   const out: Metadata = { ...stored };
   for (const [k, v] of Object.entries(patch)) {
@@ -27,7 +31,7 @@ export function mergeMetadata(stored: Metadata, patch: Record<string, string | n
 }
 
 /** mergeMetadata for a write: over the key bound is a 422 naming metadata. */
-export function mergedMetadataOrFail(stored: Metadata, patch: Record<string, string | number | boolean | null> | undefined): Metadata {
+export function mergedMetadataOrFail(stored: Metadata, patch: MetadataPatch | undefined): Metadata {
   const merged = mergeMetadata(stored, patch);
   if (!merged) throw invalid('metadata', `metadata may hold at most ${METADATA_MAX_KEYS} keys`);
   return merged;

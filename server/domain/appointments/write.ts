@@ -5,7 +5,7 @@ import { ApiError, invalid, notFound } from '../../errors';
 import type { Db } from '../../../db/client';
 import { changedFields, recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
-import { mergedMetadataOrFail } from '../../resources/metadata';
+import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
 import { assertLivePatient } from '../references';
 import { bookable } from '../scheduling/calendar';
@@ -101,7 +101,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Part
     const set: Record<string, unknown> = { updated_at: new Date().toISOString() };
     if (input.notes !== undefined) set.notes = input.notes;
     if (input.patient_id !== undefined) set.patient_id = input.patient_id;
-    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Record<string, string>, input.metadata);
+    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata);
 
     const moves = TIMING.some((k) => input[k] !== undefined && input[k] !== before[k]);
     if (moves) {

@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../errors';
 import { announce, announceDeleted, changedFields, markDeleted, recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
 import { invoices } from '../../resources/invoices';
-import { mergedMetadataOrFail } from '../../resources/metadata';
+import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
 import { parseMoney } from '../money';
 import { assertLivePatient } from '../references';
@@ -17,7 +17,6 @@ import { insertLines, priceLines, type LineInput } from './lines';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
-type Metadata = Record<string, string | number | boolean | null>;
 
 export interface InvoiceInput {
   patient_id: number;
@@ -29,7 +28,7 @@ export interface InvoiceInput {
   third_party_payer?: string | null;
   third_party_amount?: string;
   line_items?: (LineInput & { id?: number })[];
-  metadata?: Metadata;
+  metadata?: MetadataPatch;
 }
 
 export const readInvoice = async (w: WriteContext, id: number) => invoices.toRecord(await getRow(w.db.db, invoices, w.account.id, id));
@@ -115,7 +114,7 @@ export async function updateInvoice(w: WriteContext, id: number, input: Partial<
     }
     await checkLinks(tx, acc, input);
     const set: Record<string, unknown> = { ...headerColumns(input), updated_at: new Date().toISOString() };
-    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Record<string, string>, input.metadata);
+    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata);
     await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
     if (input.line_items !== undefined) await reconcileLines(tx, acc, id, input.line_items);
     await retotalInvoice(tx, acc, id);

@@ -5,7 +5,7 @@ import { billableItems, invoices, lineItems as table } from '../../../db/schema'
 import { invalid, notFound } from '../../errors';
 import { recordWrite } from '../../events/record';
 import { lineItems } from '../../resources/line_items';
-import { mergedMetadataOrFail } from '../../resources/metadata';
+import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
 import { findRow, select } from '../../resources/queries';
 import { parseMoney } from '../money';
 import { recorded, type WriteContext } from '../write-context';
@@ -132,7 +132,7 @@ export async function updateLine(w: WriteContext, id: number, input: Partial<Lin
       (_, a) => a,
     );
     const { metadata: _m, ...columns } = priced;
-    const metadata = input.metadata !== undefined ? mergedMetadataOrFail(before.metadata as Record<string, string>, input.metadata) : undefined;
+    const metadata = input.metadata !== undefined ? mergedMetadataOrFail(before.metadata as Metadata, input.metadata) : undefined;
     await tx
       .update(table)
       .set({ ...columns, ...(metadata ? { metadata } : {}), updated_at: new Date().toISOString() })

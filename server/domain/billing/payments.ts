@@ -5,7 +5,7 @@ import { paymentAllocations as allocationsTable, paymentMethods, payments as tab
 import { ApiError, invalid, notFound } from '../../errors';
 import { announce, announceDeleted, recordWrite } from '../../events/record';
 import { invoices } from '../../resources/invoices';
-import { mergedMetadataOrFail } from '../../resources/metadata';
+import { mergedMetadataOrFail, type MetadataPatch } from '../../resources/metadata';
 import { paymentAllocations } from '../../resources/payment_allocations';
 import { payments } from '../../resources/payments';
 import { refunds } from '../../resources/refunds';
@@ -17,7 +17,6 @@ import { checkpoint, recorded, type WriteContext } from '../write-context';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
-type Metadata = Record<string, string | number | boolean | null>;
 
 export interface PaymentInput {
   patient_id: number;
@@ -26,7 +25,7 @@ export interface PaymentInput {
   payment_date?: string;
   note?: string | null;
   allocations?: { invoice_id: number; amount: string }[];
-  metadata?: Metadata;
+  metadata?: MetadataPatch;
 }
 
 async function loadMethod(tx: Db, accountId: number, id: number) {
@@ -150,7 +149,7 @@ async function announceBalances(tx: Db, accountId: number, invoiceId: number, pa
   await announce(tx, accountId, 'payments.updated', 'payments', paymentId);
 }
 
-export async function createAllocation(w: WriteContext, input: { payment_id: number; invoice_id: number; amount: string; metadata?: Metadata }) {
+export async function createAllocation(w: WriteContext, input: { payment_id: number; invoice_id: number; amount: string; metadata?: MetadataPatch }) {
   const acc = w.account.id;
   const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
@@ -196,7 +195,7 @@ export async function removeAllocation(w: WriteContext, id: number): Promise<voi
 }
 
 /** POST /refunds: at most the payment's unallocated amount (409 billing_rule). Announced as payments.updated. */
-export async function createRefund(w: WriteContext, input: { payment_id: number; amount: string; reason?: string | null; metadata?: Metadata }) {
+export async function createRefund(w: WriteContext, input: { payment_id: number; amount: string; reason?: string | null; metadata?: MetadataPatch }) {
   const acc = w.account.id;
   const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {

@@ -5,7 +5,7 @@ import { addresses, numbers, patients, referralSources } from '../../../db/schem
 import { ApiError, invalid, notFound } from '../../errors';
 import { announce, changedFields, markDeleted, recordWrite } from '../../events/record';
 import type { Row } from '../../resources/define';
-import { mergedMetadataOrFail } from '../../resources/metadata';
+import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
 import { findRow, getRow } from '../../resources/queries';
 import { recorded, type WriteContext } from '../write-context';
@@ -69,7 +69,7 @@ export async function updatePatient(w: WriteContext, id: number, input: UpdateIn
     for (const k of SCALARS) if (input[k] !== undefined) set[k] = input[k];
     if (input.sex === 'prefer_not_to_say') set.sex = null;
     if (input.communication_preferences) set.communication_preferences = { ...(before.communication_preferences as object), ...input.communication_preferences };
-    if (input.metadata) set.metadata = mergedMetadataOrFail(before.metadata as Record<string, string>, input.metadata as never);
+    if (input.metadata) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata as never);
     if (input.numbers !== undefined) await saveNumbers(tx, w, id, (input.numbers as NumberInput[] | null) ?? [], now);
     if (input.address !== undefined) await saveAddress(tx, w, id, input.address as AddressInput | null, now);
     await tx
