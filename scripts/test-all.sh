@@ -31,7 +31,7 @@ summary() {
       const r = JSON.parse(fs.readFileSync(file, "utf8"));
       if (r.stats) { p += r.stats.expected; f += r.stats.unexpected + r.stats.flaky; s += r.stats.skipped; if (r.stats.skipped) unexplained.push(`${file}: skipped browser tests`); continue; }
       p += r.numPassedTests; f += r.numFailedTests;
-      for (const t of r.testResults.flatMap((x) => x.assertionResults)) {
+      for (const t of (r.testResults ?? []).flatMap((x) => x.assertionResults)) {
         if (!["skipped", "pending", "todo"].includes(t.status)) continue;
         s++;
         if (!/\(only on [^)]+\)/.test(t.fullName)) unexplained.push(t.fullName);
