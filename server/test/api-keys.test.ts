@@ -1,21 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeys, auditLog } from '../../db/schema';
 import { displayStart, generateKey, hashSecret, isWellFormedKey } from '../auth/keys';
 import { createKey, KeyError, revokeKey, rotateKey } from '../domain/api-keys';
-import { client, expectError, issueKey, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { client, expectError, issueKey, newClinic, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
+const t = useClinic();
 const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'test' };
 
-beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-});
-afterAll(() => server.close());
-
-const me = (key: string) => client(server, clinic, key).get('/me');
+const me = (key: string) => client(t.server, t.clinic, key).get('/me');
 /** Lets the 1-second key cache expire, as a second server process would see it. */
 const pastCache = () => new Promise((r) => setTimeout(r, 1100));
 
@@ -25,8 +18,8 @@ describe('key format', () => {
     expect(key).toMatch(/^cpk_[0-9A-Za-z]{38}$/);
     expect(isWellFormedKey(key)).toBe(true);
     expect(isWellFormedKey(key.slice(0, -1) + (key.endsWith('0') ? '1' : '0'))).toBe(false);
-    const issued = await issueKey(server, clinic);
-    const [row] = await server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, issued.id));
+    const issued = await issueKey(t.server, t.clinic);
+    const [row] = await t.server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, issued.id));
     expect(row.hash).toBe(hashSecret(issued.secret));
     expect(row.start).toBe(displayStart(issued.secret));
     expect(JSON.stringify(row)).not.toContain(issued.secret);
@@ -35,51 +28,51 @@ describe('key format', () => {
 
 describe('lifecycle', () => {
   it('records last_used_at', async () => {
-    const issued = await issueKey(server, clinic);
+    const issued = await issueKey(t.server, t.clinic);
     expect((await me(issued.secret)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 50));
-    const [row] = await server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, issued.id));
+    const [row] = await t.server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, issued.id));
     expect(row.last_used_at).not.toBeNull();
   });
 
   it('rotation: new secret works, old one keeps working for 24 hours, then stops', async () => {
-    const issued = await issueKey(server, clinic, { access: 'read_only', expires: '90d', name: 'Rotating' });
-    const rotated = await rotateKey(server.app.db, clinic.account, actor, issued.id);
+    const issued = await issueKey(t.server, t.clinic, { access: 'read_only', expires: '90d', name: 'Rotating' });
+    const rotated = await rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
     expect(rotated.id).toBe(issued.id);
     expect(rotated.secret).not.toBe(issued.secret);
     const fresh = await me(rotated.secret);
     expect(fresh.body.data).toMatchObject({ id: issued.id, name: 'Rotating', scopes: ['read'] });
     expect((await me(issued.secret)).status).toBe(200);
-    const [row] = await server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, issued.id));
+    const [row] = await t.server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, issued.id));
     const grace = Date.parse(row.previous_expires_at!) - Date.now();
     expect(grace).toBeGreaterThan(23.9 * 3600_000);
     expect(grace).toBeLessThanOrEqual(24 * 3600_000);
     expect(row.expires_at).not.toBeNull();
     // Simulate the end of the grace period.
-    await server.app.db.transaction((tx) => tx.update(apiKeys).set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
+    await t.server.app.db.transaction((tx) => tx.update(apiKeys).set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
     await pastCache();
     expectError(await me(issued.secret), 401, 'unauthenticated');
     expect((await me(rotated.secret)).status).toBe(200);
   });
 
   it('revocation is immediate (within the one-second cache)', async () => {
-    const issued = await issueKey(server, clinic);
+    const issued = await issueKey(t.server, t.clinic);
     expect((await me(issued.secret)).status).toBe(200);
-    await revokeKey(server.app.db, clinic.account, actor, issued.id);
+    await revokeKey(t.server.app.db, t.clinic.account, actor, issued.id);
     await pastCache();
     expectError(await me(issued.secret), 401, 'unauthenticated');
   });
 
   it('an expired key stops authenticating and cannot be rotated', async () => {
-    const issued = await issueKey(server, clinic, { expires: '90d' });
-    await server.app.db.transaction((tx) => tx.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
+    const issued = await issueKey(t.server, t.clinic, { expires: '90d' });
+    await t.server.app.db.transaction((tx) => tx.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
     await pastCache();
     expectError(await me(issued.secret), 401, 'unauthenticated');
-    await expect(rotateKey(server.app.db, clinic.account, actor, issued.id)).rejects.toThrow(KeyError);
+    await expect(rotateKey(t.server.app.db, t.clinic.account, actor, issued.id)).rejects.toThrow(KeyError);
   });
 
   it('keys issued in the older id|secret form keep working', async () => {
-    const legacy = await createKey(server.app.db, clinic.account, actor, { name: 'Old style', access: 'read_write', format: 'id_pipe' });
+    const legacy = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Old style', access: 'read_write', format: 'id_pipe' });
     expect(legacy.secret).toMatch(/^\d+\|[0-9a-f]{48}$/);
     expect((await me(legacy.secret)).body.data.name).toBe('Old style');
     const wrong = legacy.secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
@@ -87,23 +80,23 @@ describe('lifecycle', () => {
   });
 
   it('keys of the legacy /api never authenticate here', async () => {
-    const old = await createKey(server.app.db, clinic.account, actor, { name: 'Legacy API', access: 'read_write', api: 'legacy' });
+    const old = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Legacy API', access: 'read_write', api: 'legacy' });
     expectError(await me(old.secret), 401, 'unauthenticated');
   });
 
   it('an account of the legacy generation cannot create keys for this API', async () => {
-    const legacyClinic = await newClinic(server).catch(() => null);
+    const legacyClinic = await newClinic(t.server).catch(() => null);
     expect(legacyClinic).not.toBeNull();
     const { createAccount } = await import('../domain/accounts');
-    const acc = await createAccount(server.app.db, { subdomain: `old${Date.now()}`, region: 'vulcan', name: 'Old', timezone: 'America/New_York', currency: 'USD', generation: 'legacy' });
-    await expect(createKey(server.app.db, acc, actor, { name: 'x', access: 'read_write' })).rejects.toThrow(/not yet native/);
+    const acc = await createAccount(t.server.app.db, { subdomain: `old${Date.now()}`, region: 'vulcan', name: 'Old', timezone: 'America/New_York', currency: 'USD', generation: 'legacy' });
+    await expect(createKey(t.server.app.db, acc, actor, { name: 'x', access: 'read_write' })).rejects.toThrow(/not yet native/);
   });
 
   it('creation, rotation and revocation are in the activity log', async () => {
-    const issued = await issueKey(server, clinic, { name: 'Audited' });
-    await rotateKey(server.app.db, clinic.account, actor, issued.id);
-    await revokeKey(server.app.db, clinic.account, actor, issued.id);
-    const rows = await server.app.db.db.select().from(auditLog).where(eq(auditLog.entity_id, issued.id)).orderBy(asc(auditLog.id));
+    const issued = await issueKey(t.server, t.clinic, { name: 'Audited' });
+    await rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
+    await revokeKey(t.server.app.db, t.clinic.account, actor, issued.id);
+    const rows = await t.server.app.db.db.select().from(auditLog).where(eq(auditLog.entity_id, issued.id)).orderBy(asc(auditLog.id));
     const actions = rows.filter((r) => r.entity === 'api_keys').map((r) => r.action);
     expect(actions).toEqual(['created', 'rotated', 'revoked']);
     expect(JSON.stringify(rows)).not.toContain(issued.secret);

@@ -1,24 +1,19 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { appointments, auditLog, deletedEntities, resources } from '../../db/schema';
-import { client, type Clinic, eventTypes, expectError, newClinic, startServer, type TestServer } from './helpers';
+import { client, eventTypes, expectError, newClinic, useClinic } from './helpers';
 import { addDays } from '../domain/scheduling/wall-time';
 import { calendarFixture, D, DST, SUMMER_MONDAY, type Calendar } from './scheduling-fixture';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic();
+const { api } = t;
 let cal: Calendar;
 let patientId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-  api = client(server, clinic);
-  cal = await calendarFixture(server, clinic);
+  cal = await calendarFixture(t.server, t.clinic);
   patientId = (await api.post('/patients', { body: { first_name: 'Elizabeth', last_name: 'Chen', preferred_name: 'Liz' } })).body.data.id;
 });
-afterAll(() => server.close());
 
 /** A Monday-to-Friday booking body for practitioner One at Site A. */
 const body = (starts_at: string, extra: Record<string, unknown> = {}) => ({
@@ -31,13 +26,13 @@ const body = (starts_at: string, extra: Record<string, unknown> = {}) => ({
 });
 const book = (starts_at: string, extra: Record<string, unknown> = {}) => api.post('/appointments', { body: body(starts_at, extra) });
 
-const appointmentEvents = (id: number) => eventTypes(server, clinic, 'appointments', id);
+const appointmentEvents = (id: number) => eventTypes(t.server, t.clinic, 'appointments', id);
 
 const liveRows = async (starts_at: string) =>
-  server.app.db.db
+  t.server.app.db.db
     .select({ id: appointments.id })
     .from(appointments)
-    .where(and(eq(appointments.account_id, clinic.account.id), eq(appointments.starts_at, starts_at), eq(appointments.status, 'booked')))
+    .where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.starts_at, starts_at), eq(appointments.status, 'booked')))
     .orderBy(asc(appointments.id));
 
 describe('POST /appointments', () => {
@@ -65,7 +60,7 @@ describe('POST /appointments', () => {
     });
     expect((await api.get(`/appointments/${a.id}`)).body.data).toEqual(a);
     expect(await appointmentEvents(a.id)).toEqual(['appointments.created']);
-    const [audit] = await server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'appointments'), eq(auditLog.entity_id, a.id)));
+    const [audit] = await t.server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'appointments'), eq(auditLog.entity_id, a.id)));
     expect(audit).toMatchObject({ action: 'created', actor_type: 'api_key', actor_name: 'Test integration' });
   });
 
@@ -167,10 +162,10 @@ describe('POST /appointments', () => {
   });
 
   it('a type that needs a resource at a location with no active one is 422 resource_unavailable, even with allow_clash', async () => {
-    const other = await newClinic(server);
-    const otherCal = await calendarFixture(server, other);
-    await server.app.db.transaction((tx) => tx.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id)));
-    const otherApi = client(server, other);
+    const other = await newClinic(t.server);
+    const otherCal = await calendarFixture(t.server, other);
+    await t.server.app.db.transaction((tx) => tx.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id)));
+    const otherApi = client(t.server, other);
     const pid = (await otherApi.post('/patients', { body: { first_name: 'No', last_name: 'Table' } })).body.data.id;
     const massage = { patient_id: pid, practitioner_id: otherCal.p1, location_id: otherCal.siteA, appointment_type_id: otherCal.massage, starts_at: `${D(23)}T09:00:00` };
     for (const allow_clash of [false, true]) {
@@ -216,7 +211,7 @@ describe('POST /appointments', () => {
   });
 
   it('a read-only key cannot book (403 key_read_only)', async () => {
-    expectError(await api.post('/appointments', { body: body(`${D(29)}T09:00:00`), key: clinic.readOnlyKey }), 403, 'key_read_only');
+    expectError(await api.post('/appointments', { body: body(`${D(29)}T09:00:00`), key: t.clinic.readOnlyKey }), 403, 'key_read_only');
   });
 });
 
@@ -332,7 +327,7 @@ describe('PATCH and DELETE /appointments/{id}', () => {
     expectError(await api.get(`/appointments/${a.id}`), 404, 'not_found');
     expectError(await api.delete(`/appointments/${a.id}`), 404, 'not_found');
     expectError(await api.post(`/appointments/${a.id}/cancel`), 404, 'not_found');
-    const gone = await server.app.db.db.select().from(deletedEntities).where(and(eq(deletedEntities.entity, 'appointments'), eq(deletedEntities.entity_id, a.id)));
+    const gone = await t.server.app.db.db.select().from(deletedEntities).where(and(eq(deletedEntities.entity, 'appointments'), eq(deletedEntities.entity_id, a.id)));
     expect(gone).toHaveLength(1);
     expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.deleted']);
     expect((await book(`${D(52)}T09:00:00`)).status).toBe(201);

@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, expectError, newClinic, useClinic } from './helpers';
 import { practitionerAvailabilities } from '../../db/schema';
 import { addDays, clockFor, weekday } from '../domain/scheduling/wall-time';
 import { calendarFixture, D, DST, type Calendar } from './scheduling-fixture';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic();
+const { api } = t;
 let cal: Calendar;
 let patientId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-  api = client(server, clinic);
-  cal = await calendarFixture(server, clinic);
+  cal = await calendarFixture(t.server, t.clinic);
   patientId = (await api.post('/patients', { body: { first_name: 'Ada', last_name: 'Slot' } })).body.data.id;
 });
-afterAll(() => server.close());
 
 type Slot = { starts_at: string; ends_at: string; practitioner_id: number; resource_id: number | null; places_left: number | null };
 const search = (q: Record<string, string | number>) => api.get(`/availability?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`);
@@ -138,10 +133,10 @@ describe('GET /availability', () => {
     const tomorrow = addDays(today, 1);
     const now = new Date().toISOString();
     const allDay = (day: string) => ({
-      account_id: clinic.account.id, practitioner_id: cal.p1, location_id: cal.siteA, day: null, type: 'custom_availability' as const,
+      account_id: t.clinic.account.id, practitioner_id: cal.p1, location_id: cal.siteA, day: null, type: 'custom_availability' as const,
       starts_at: `${day}T00:00:00`, ends_at: `${day}T23:59:00`, online_booking: false, metadata: {}, created_at: now, updated_at: now,
     });
-    await server.app.db.transaction((tx) => tx.insert(practitionerAvailabilities).values([allDay(today), allDay(tomorrow)]));
+    await t.server.app.db.transaction((tx) => tx.insert(practitionerAvailabilities).values([allDay(today), allDay(tomorrow)]));
     const from = addDays(today, -6);
     const res = await search({ location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id: cal.p1, from, to: tomorrow });
     expect(res.status).toBe(200);
@@ -205,9 +200,9 @@ describe('GET /availability across DST changes', () => {
   });
 
   it('Australia/Sydney: clocks go forward in October and back in April', async () => {
-    const sydney = await newClinic(server, { region: 'apollo', timezone: 'Australia/Sydney', currency: 'AUD' });
-    const sApi = client(server, sydney);
-    const sCal = await calendarFixture(server, sydney);
+    const sydney = await newClinic(t.server, { region: 'apollo', timezone: 'Australia/Sydney', currency: 'AUD' });
+    const sApi = client(t.server, sydney);
+    const sCal = await calendarFixture(t.server, sydney);
     expect(await nights(sApi, sCal, `${DST.sydneySpring}`)).toEqual(['00:00', '01:00', '03:00', '04:00']);
     expect(await nights(sApi, sCal, `${DST.sydneyAutumn}`)).toEqual(['00:00', '01:00', '02:00', '03:00', '04:00']);
     // A weekday slot reads back as the right UTC instant either side of the change (AEDT +11, AEST +10).

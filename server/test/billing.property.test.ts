@@ -6,24 +6,19 @@
  */
 import { and, asc, count, eq, gt, inArray, isNotNull } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { auditLog, events, invoices, paymentAllocations, payments } from '../../db/schema';
 import { formatMoney, parseMoney } from '../domain/money';
 import { billingFixture, type Billing } from './billing-fixture';
-import { client, newClinic, startServer, type Clinic, type Res, type TestServer } from './helpers';
+import { type Res, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic();
+const { api } = t;
 let bill: Billing;
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-  api = client(server, clinic);
-  bill = await billingFixture(server, clinic);
+  bill = await billingFixture(t.server, t.clinic);
 });
-afterAll(() => server.close());
 
 const money = fc.integer({ min: 1, max: 15_000 }).map(formatMoney);
 const line = () =>
@@ -115,7 +110,7 @@ async function apply(run: Run, o: Op): Promise<Res | null> {
       return api.post('/payment_allocations', { body: { payment_id, invoice_id, amount: formatMoney(share(available, o.share)) } });
     }
     case 'deallocate': {
-      const rows = await server.app.db.db.select({ id: paymentAllocations.id }).from(paymentAllocations).where(inArray(paymentAllocations.payment_id, run.payments.length ? run.payments : [0]));
+      const rows = await t.server.app.db.db.select({ id: paymentAllocations.id }).from(paymentAllocations).where(inArray(paymentAllocations.payment_id, run.payments.length ? run.payments : [0]));
       const target = at(rows.map((r) => r.id).sort((a, b) => a - b), o.allocation);
       return target ? api.delete(`/payment_allocations/${target}`) : null;
     }
@@ -139,19 +134,19 @@ async function apply(run: Run, o: Op): Promise<Res | null> {
 
 /** The account's audit entries, and the events announced after event `since`, as `type entity:id`. */
 async function journal(since = 0): Promise<{ audits: number; lastEvent: number; announced: string[] }> {
-  const db = server.app.db.db;
-  const [a] = await db.select({ n: count() }).from(auditLog).where(eq(auditLog.account_id, clinic.account.id));
+  const db = t.server.app.db.db;
+  const [a] = await db.select({ n: count() }).from(auditLog).where(eq(auditLog.account_id, t.clinic.account.id));
   const rows = await db
     .select({ id: events.id, type: events.type, entity: events.entity, entity_id: events.entity_id })
     .from(events)
-    .where(and(eq(events.account_id, clinic.account.id), gt(events.id, since)))
+    .where(and(eq(events.account_id, t.clinic.account.id), gt(events.id, since)))
     .orderBy(asc(events.id));
   return { audits: Number(a.n), lastEvent: rows.at(-1)?.id ?? since, announced: rows.map((e) => `${e.type} ${e.entity}:${e.entity_id}`) };
 }
 
 async function checkInvariants(run: Run) {
-  const db = server.app.db.db;
-  const allocations = await db.select().from(paymentAllocations).where(eq(paymentAllocations.account_id, clinic.account.id));
+  const db = t.server.app.db.db;
+  const allocations = await db.select().from(paymentAllocations).where(eq(paymentAllocations.account_id, t.clinic.account.id));
   for (const patient of run.patients) {
     for (const inv of (await api.get(`/invoices?patient_id=${patient}&page_size=100`)).body.data) {
       const paid = allocations.filter((a) => a.invoice_id === inv.id).reduce((s, a) => s + a.amount_minor, 0);
@@ -180,12 +175,12 @@ async function checkInvariants(run: Run) {
       expect(minor(p.unallocated)).toBe(minor(p.amount) - minor(p.allocated) - minor(p.refunded));
     }
   }
-  const voidedInvoices = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.account_id, clinic.account.id), isNotNull(invoices.voided_at)));
-  const voidedPayments = await db.select({ id: payments.id }).from(payments).where(and(eq(payments.account_id, clinic.account.id), isNotNull(payments.voided_at)));
+  const voidedInvoices = await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.account_id, t.clinic.account.id), isNotNull(invoices.voided_at)));
+  const voidedPayments = await db.select({ id: payments.id }).from(payments).where(and(eq(payments.account_id, t.clinic.account.id), isNotNull(payments.voided_at)));
   const vi = new Set(voidedInvoices.map((v) => v.id));
   const vp = new Set(voidedPayments.map((v) => v.id));
   expect(allocations.filter((a) => vi.has(a.invoice_id) || vp.has(a.payment_id))).toEqual([]);
-  const numbers = await db.select({ number: invoices.number }).from(invoices).where(eq(invoices.account_id, clinic.account.id));
+  const numbers = await db.select({ number: invoices.number }).from(invoices).where(eq(invoices.account_id, t.clinic.account.id));
   expect(new Set(numbers.map((n) => n.number)).size).toBe(numbers.length);
 }
 

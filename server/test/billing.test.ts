@@ -1,23 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { deletedEntities } from '../../db/schema';
 import { billingFixture, type Billing } from './billing-fixture';
-import { client, type Clinic, eventTypes, expectError, newClinic, startServer, type TestServer } from './helpers';
+import { eventTypes, expectError, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic();
+const { api } = t;
 let bill: Billing;
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-  api = client(server, clinic);
-  bill = await billingFixture(server, clinic);
+  bill = await billingFixture(t.server, t.clinic);
 });
-afterAll(() => server.close());
 
-const typesOf = (entity: string, id: number) => eventTypes(server, clinic, entity, id);
+const typesOf = (entity: string, id: number) => eventTypes(t.server, t.clinic, entity, id);
 
 /** An invoice of one consultation (60.00, no tax) and two foam rollers (2 × 22.50 + 20% tax = 54.00). */
 const newInvoice = async (patient_id: number, extra: Record<string, unknown> = {}) => {
@@ -178,7 +173,7 @@ describe('invoices', () => {
     expectError(await api.delete(`/invoices/${inv.id}`), 409, 'billing_rule');
     expect((await api.get(`/payments/${kept.id}`)).body.data).toMatchObject({ allocated: '0.00', unallocated: '50.00', status: 'unallocated', allocations: [] });
     expectError(await api.get(`/payments/${voided.id}`), 404, 'not_found');
-    const gone = await server.app.db.db.select().from(deletedEntities).where(eq(deletedEntities.account_id, clinic.account.id));
+    const gone = await t.server.app.db.db.select().from(deletedEntities).where(eq(deletedEntities.account_id, t.clinic.account.id));
     expect(gone.some((g) => g.entity === 'invoices' && g.entity_id === inv.id)).toBe(true);
     expect(gone.some((g) => g.entity === 'payments' && g.entity_id === voided.id)).toBe(true);
     // Each payment's allocation moved the invoice's balance; the void released them: every record that

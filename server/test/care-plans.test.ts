@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, expectError, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { expectError, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server, { seed: true });
-  api = client(server, clinic);
-});
-afterAll(() => server.close());
+const t = useClinic({ seed: true });
+const { api } = t;
 
 describe('care_plans', () => {
   it('a list row carries billing, schedules and members', async () => {

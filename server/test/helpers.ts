@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import { events } from '../../db/schema';
 import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
@@ -137,9 +138,52 @@ export function multipart(fields: Record<string, string>, file?: Upload): { raw:
 
 /** A client bound to one clinic and key. */
 export function client(server: TestServer, clinic: Clinic, key: string | null = clinic.key) {
+  return lazyClient(() => server, () => clinic, key);
+}
+
+export type Api = ReturnType<typeof client>;
+
+/** A client that looks up its server and clinic at each call, so it can exist before they do. */
+function lazyClient(server: () => TestServer, clinic: () => Clinic, key?: string | null) {
   const call = (method: string) => (path: string, opts: Omit<RequestOptions, 'host' | 'key'> & { key?: string | null } = {}) =>
-    request(server, method, path, { host: clinic.host, key: opts.key === undefined ? key : opts.key, ...opts });
+    request(server(), method, path, { host: clinic().host, key: opts.key !== undefined ? opts.key : key !== undefined ? key : clinic().key, ...opts });
   return { get: call('GET'), post: call('POST'), patch: call('PATCH'), put: call('PUT'), delete: call('DELETE') };
+}
+
+export interface ClinicHarness {
+  readonly server: TestServer;
+  readonly clinic: Clinic;
+  /** Usable at once: it reads the server and clinic when called. */
+  readonly api: Api;
+}
+
+/**
+ * The usual setup of a test file: a server on the suite's database and one clinic with its keys,
+ * started before the file's tests and closed after them. `const t = useClinic({ seed: true })`, then
+ * `t.api`, `t.server`, `t.clinic` inside tests and hooks.
+ */
+export function useClinic(opts: { env?: Record<string, string>; seed?: boolean; files?: FileStore; pause?: PauseHook; clinic?: Partial<NewAccount> } = {}): ClinicHarness {
+  let server: TestServer | undefined;
+  let clinic: Clinic | undefined;
+  const ready = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('useClinic: the server and clinic exist once beforeAll has run');
+    return v;
+  };
+  beforeAll(async () => {
+    server = await startServer(opts.env, { files: opts.files, pause: opts.pause });
+    clinic = await newClinic(server, { seed: opts.seed, ...opts.clinic });
+  }, 60_000);
+  afterAll(() => server?.close());
+  const h: ClinicHarness = {
+    get server() {
+      return ready(server);
+    },
+    get clinic() {
+      return ready(clinic);
+    },
+    api: lazyClient(() => ready(server), () => ready(clinic)),
+  };
+  return h;
 }
 
 /** Asserts the error envelope: exactly message, code and (optionally) errors. */

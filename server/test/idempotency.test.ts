@@ -1,19 +1,11 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../../db/schema';
 import { purgeExpired } from '../rest/idempotency';
-import { client, expectError, newClinic, startServer, uniqueName, type Clinic, type TestServer } from './helpers';
+import { client, expectError, newClinic, uniqueName, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-  api = client(server, clinic);
-});
-afterAll(() => server.close());
+const t = useClinic();
+const { api } = t;
 
 const countByLastName = async (name: string) => (await api.get(`/patients?last_name=${name}`)).body.meta.total;
 
@@ -43,10 +35,10 @@ describe('Idempotency-Key', () => {
   });
 
   it('keys are scoped per account', async () => {
-    const other = await newClinic(server);
+    const other = await newClinic(t.server);
     const key = uniqueName('shared');
     const a = await api.post('/patients', { body: { first_name: 'A', last_name: 'Scoped' }, headers: { 'Idempotency-Key': key } });
-    const b = await client(server, other).post('/patients', { body: { first_name: 'A', last_name: 'Scoped' }, headers: { 'Idempotency-Key': key } });
+    const b = await client(t.server, other).post('/patients', { body: { first_name: 'A', last_name: 'Scoped' }, headers: { 'Idempotency-Key': key } });
     expect(b.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
     expect(b.body.data.id).not.toBe(a.body.data.id);
@@ -77,8 +69,8 @@ describe('Idempotency-Key', () => {
 
 describe('retention', () => {
   it('the sweep removes stored responses older than 24 hours and keeps the rest', async () => {
-    const db = server.app.db;
-    const acc = clinic.account.id;
+    const db = t.server.app.db;
+    const acc = t.clinic.account.id;
     const old = new Date(Date.now() - 25 * 3600_000).toISOString();
     await db.transaction((tx) =>
       tx.insert(idempotencyKeys).values([

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic();
+const { api } = t;
 const ids: number[] = [];
 
 const people = [
@@ -15,12 +14,8 @@ const people = [
 ];
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-  api = client(server, clinic);
   for (const p of people) ids.push((await api.post('/patients', { body: p })).body.data.id);
 });
-afterAll(() => server.close());
 
 const names = async (query: string) => (await api.get(`/patients?page_size=100&${query}`)).body.data.map((p: { first_name: string }) => p.first_name);
 
@@ -84,7 +79,7 @@ describe('paging', () => {
     expect(res.body.meta).toEqual({ current_page: 2, per_page: 2, total: 5, last_page: 3 });
     expect(res.body.data.map((p: { first_name: string }) => p.first_name)).toEqual(['Cara', 'Eve']);
     const next = new URL(res.body.links.next);
-    expect(next.origin).toBe(`http://${clinic.host}`);
+    expect(next.origin).toBe(`http://${t.clinic.host}`);
     expect(next.pathname).toBe('/v3/api/patients');
     expect(Object.fromEntries(next.searchParams)).toEqual({ page: '3', page_size: '2', sort: 'first_name' });
     expect(new URL(res.body.links.prev).searchParams.get('page')).toBe('1');

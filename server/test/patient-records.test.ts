@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { patientTags } from '../../db/schema';
-import { client, type Clinic, eventTypes, expectError, newClinic, startServer, type TestServer } from './helpers';
+import { eventTypes, expectError, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic({ seed: true });
+const { api } = t;
 let patientId: number;
 let tagIds: number[];
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server, { seed: true });
-  api = client(server, clinic);
   patientId = (await api.post('/patients', { body: { first_name: 'Tag', last_name: 'Target' } })).body.data.id;
   tagIds = (await api.get('/tags')).body.data.map((t: { id: number }) => t.id);
 });
-afterAll(() => server.close());
 
-const patientEvents = (id: number) => eventTypes(server, clinic, 'patients', id);
+const patientEvents = (id: number) => eventTypes(t.server, t.clinic, 'patients', id);
 
 describe('patient_tags', () => {
   it('POST places a tag (201), the patient read embeds it, and patients.updated is announced', async () => {
@@ -54,8 +49,8 @@ describe('patient_tags', () => {
 
   it('a tag placed by a care plan cannot be removed: 409 tag_locked', async () => {
     const now = new Date().toISOString();
-    const [locked] = await server.app.db.transaction((tx) =>
-      tx.insert(patientTags).values({ account_id: clinic.account.id, patient_id: patientId, tag_id: tagIds[2], editable: false, created_at: now, updated_at: now }).returning(),
+    const [locked] = await t.server.app.db.transaction((tx) =>
+      tx.insert(patientTags).values({ account_id: t.clinic.account.id, patient_id: patientId, tag_id: tagIds[2], editable: false, created_at: now, updated_at: now }).returning(),
     );
     expectError(await api.delete(`/patient_tags/${locked.id}`), 409, 'tag_locked');
     const tag = (await api.get(`/patients/${patientId}`)).body.data.tags.find((t: { id: number }) => t.id === tagIds[2]);

@@ -3,19 +3,11 @@
  * timeline entries and their tags, files and their bytes, clinical notes and tag placements answer 404
  * and drop out of lists. Appointments stay (the diary and the books keep them) with `patient: null`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, expectError, multipart, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { expectError, multipart, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server, { seed: true });
-  api = client(server, clinic);
-});
-afterAll(() => server.close());
+const t = useClinic({ seed: true });
+const { api } = t;
 
 const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((r) => r.id);
 

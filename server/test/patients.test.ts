@@ -1,22 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deletedEntities, patients } from '../../db/schema';
-import { client, type Clinic, expectError, newClinic, outboxEvents, startServer, type TestServer } from './helpers';
+import { expectError, outboxEvents, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic({ seed: true });
+const { api } = t;
 let locationId: number;
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server, { seed: true });
-  api = client(server, clinic);
   locationId = (await api.get('/locations')).body.data[0].id;
 });
-afterAll(() => server.close());
 
-const eventsFor = (entity: string, id: number) => outboxEvents(server, clinic, entity, id);
+const eventsFor = (entity: string, id: number) => outboxEvents(t.server, t.clinic, entity, id);
 
 describe('patients', () => {
   it('create → 201 with the full record; audit and outbox written in the same operation', async () => {
@@ -52,9 +47,9 @@ describe('patients', () => {
     const evs = await eventsFor('patients', p.id);
     expect(evs.map((e) => e.type)).toEqual(['patients.created']);
     expect(evs[0].event_id).toMatch(/^[0-9a-f-]{36}$/);
-    const [audit] = await server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'patients'), eq(auditLog.entity_id, p.id)));
+    const [audit] = await t.server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'patients'), eq(auditLog.entity_id, p.id)));
     expect(audit).toMatchObject({ action: 'created', actor_type: 'api_key', actor_name: 'Test integration' });
-    const [row] = await server.app.db.db.select().from(patients).where(eq(patients.id, p.id));
+    const [row] = await t.server.app.db.db.select().from(patients).where(eq(patients.id, p.id));
     expect(row.created_by).toBe('Test integration');
     expect((await api.get(`/numbers?patient_id=${p.id}`)).body.data[0].intl_number).toBe('+447700900001');
     expect((await api.get(`/addresses?entity_id=${p.id}`)).body.data[0]).toMatchObject({ entity_type: 'Patient', city: 'London' });
@@ -135,15 +130,15 @@ describe('patients', () => {
     expectError(await api.get(`/patients/${created.id}`), 404, 'not_found');
     expectError(await api.delete(`/patients/${created.id}`), 404, 'not_found');
     expect((await api.get(`/patients?id=${created.id}`)).body.data).toEqual([]);
-    const [row] = await server.app.db.db.select().from(patients).where(eq(patients.id, created.id));
+    const [row] = await t.server.app.db.db.select().from(patients).where(eq(patients.id, created.id));
     expect(row.deleted_at).not.toBeNull();
     const gone = await api.get(`/deleted_entities?entity=patients&entity_id=${created.id}`);
     expect(gone.body.data).toHaveLength(1);
     expect(gone.body.data[0].deleted_at).toMatch(/Z$/);
-    const [tomb] = await server.app.db.db
+    const [tomb] = await t.server.app.db.db
       .select()
       .from(deletedEntities)
-      .where(and(eq(deletedEntities.account_id, clinic.account.id), eq(deletedEntities.entity_id, created.id)));
+      .where(and(eq(deletedEntities.account_id, t.clinic.account.id), eq(deletedEntities.entity_id, created.id)));
     expect(tomb.entity).toBe('patients');
     expectError(await api.post('/patients', { body: { first_name: 'X', last_name: 'Y', referral_source_id: created.id, referral_source_type: 'patient' } }), 422, 'patient_not_found');
     expect((await eventsFor('patients', created.id)).map((e) => e.type)).toEqual(['patients.created', 'patients.deleted']);

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, expectError, newClinic, request, startServer, type Clinic, type TestServer } from './helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { client, expectError, newClinic, request, startServer, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic({ env: { MAX_BODY_BYTES: '2048' } });
+const { api } = t;
 let patientId: number;
 
 beforeAll(async () => {
-  server = await startServer({ MAX_BODY_BYTES: '2048' });
-  clinic = await newClinic(server);
-  api = client(server, clinic);
   patientId = (await api.post('/patients', { body: { first_name: 'Ada', last_name: 'Lovelace' } })).body.data.id;
 });
-afterAll(() => server.close());
 
 describe('routing', () => {
   it('unknown path → 404 not_found (JSON)', async () => {
@@ -56,15 +51,15 @@ describe('authentication and authorisation', () => {
   });
   it('garbage, checksum-broken and unknown keys → 401', async () => {
     expectError(await api.get('/me', { key: 'nonsense' }), 401, 'unauthenticated');
-    const broken = clinic.key.slice(0, -1) + (clinic.key.endsWith('A') ? 'B' : 'A');
+    const broken = t.clinic.key.slice(0, -1) + (t.clinic.key.endsWith('A') ? 'B' : 'A');
     expectError(await api.get('/me', { key: broken }), 401, 'unauthenticated');
     expectError(await api.get('/me', { key: '12|' + 'a'.repeat(48) }), 401, 'unauthenticated');
   });
   it('read-only key on any write → 403 key_read_only, nothing written', async () => {
-    expectError(await api.post('/patients', { key: clinic.readOnlyKey, body: { first_name: 'A', last_name: 'B' } }), 403, 'key_read_only');
-    expectError(await api.patch(`/patients/${patientId}`, { key: clinic.readOnlyKey, body: { first_name: 'Z' } }), 403, 'key_read_only');
-    expectError(await api.delete(`/patients/${patientId}`, { key: clinic.readOnlyKey }), 403, 'key_read_only');
-    expect((await api.get(`/patients/${patientId}`, { key: clinic.readOnlyKey })).body.data.first_name).toBe('Ada');
+    expectError(await api.post('/patients', { key: t.clinic.readOnlyKey, body: { first_name: 'A', last_name: 'B' } }), 403, 'key_read_only');
+    expectError(await api.patch(`/patients/${patientId}`, { key: t.clinic.readOnlyKey, body: { first_name: 'Z' } }), 403, 'key_read_only');
+    expectError(await api.delete(`/patients/${patientId}`, { key: t.clinic.readOnlyKey }), 403, 'key_read_only');
+    expect((await api.get(`/patients/${patientId}`, { key: t.clinic.readOnlyKey })).body.data.first_name).toBe('Ada');
   });
 });
 
@@ -154,10 +149,10 @@ describe('tenant host', () => {
     ['unknown region', 'x.pluto.localhost'],
     ['not a tenant host', 'localhost'],
   ])('%s → 404 not_found', async (_label, host) => {
-    expectError(await request(server, 'GET', '/me', { host, key: clinic.key }), 404, 'not_found');
+    expectError(await request(t.server, 'GET', '/me', { host, key: t.clinic.key }), 404, 'not_found');
   });
   it('region mismatch → 404 not_found', async () => {
-    expectError(await request(server, 'GET', '/me', { host: `${clinic.account.subdomain}.mercury.localhost`, key: clinic.key }), 404, 'not_found');
+    expectError(await request(t.server, 'GET', '/me', { host: `${t.clinic.account.subdomain}.mercury.localhost`, key: t.clinic.key }), 404, 'not_found');
   });
 });
 

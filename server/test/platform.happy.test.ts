@@ -1,17 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
-
-beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server, { seed: true });
-  api = client(server, clinic);
-});
-afterAll(() => server.close());
+const t = useClinic({ seed: true });
+const { api } = t;
 
 describe('utility endpoints', () => {
   it('GET /ping answers pong with request id and rate-limit headers', async () => {
@@ -32,10 +24,10 @@ describe('utility endpoints', () => {
         id: expect.any(Number),
         name: 'Test integration',
         scopes: ['read', 'write'],
-        account: { id: clinic.account.id, name: 'Test Clinic', timezone: 'Europe/London', currency: 'GBP' },
+        account: { id: t.clinic.account.id, name: 'Test Clinic', timezone: 'Europe/London', currency: 'GBP' },
       },
     });
-    const ro = await api.get('/me', { key: clinic.readOnlyKey });
+    const ro = await api.get('/me', { key: t.clinic.readOnlyKey });
     expect(ro.body.data.scopes).toEqual(['read']);
   });
 

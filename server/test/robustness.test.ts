@@ -4,23 +4,19 @@
  * success where that is right), never a hang or a 500, and a refused request writes nothing.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { events, patients } from '../../db/schema';
-import { client, expectError, newClinic, request, startServer, type Clinic, type Res, type TestServer } from './helpers';
+import { client, expectError, newClinic, request, type Res, startServer, useClinic } from './helpers';
 
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic({ seed: true });
+const { api } = t;
 let patientId: number;
 let refs: { location: number; practitioner: number; type: number; billable: number; method: number; invoice: number };
 
 beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server, { seed: true });
-  api = client(server, clinic);
   patientId = (await api.post('/patients', { body: { first_name: 'Ada', last_name: 'Lovelace' } })).body.data.id;
   const first = async (path: string) => (await api.get(path)).body.data[0].id as number;
   refs = {
@@ -32,13 +28,12 @@ beforeAll(async () => {
     invoice: await first('/invoices?state=open'),
   };
 });
-afterAll(() => server.close());
 
 /** What a refused request must leave alone: the clinic's live patients and its outbox. */
 async function footprint() {
-  const { db } = server.app.db;
-  const [p] = await db.select({ n: count() }).from(patients).where(eq(patients.account_id, clinic.account.id));
-  const [e] = await db.select({ n: count() }).from(events).where(and(eq(events.account_id, clinic.account.id)));
+  const { db } = t.server.app.db;
+  const [p] = await db.select({ n: count() }).from(patients).where(eq(patients.account_id, t.clinic.account.id));
+  const [e] = await db.select({ n: count() }).from(events).where(and(eq(events.account_id, t.clinic.account.id)));
   return { patients: Number(p.n), events: Number(e.n) };
 }
 
@@ -73,7 +68,7 @@ describe('keys named like Object.prototype members', () => {
     for (const name of PROTOTYPE_NAMES) {
       it(`${method} ${path} with "${name}" at ${attribute} → 422 naming it, nothing written`, async () => {
         const raw = template().replace('%K%', `${JSON.stringify(name)}:{"polluted":true}`);
-        const res = await expectNothingWritten(() => request(server, method, path.replace('{id}', String(patientId)), { host: clinic.host, key: clinic.key, raw }));
+        const res = await expectNothingWritten(() => request(t.server, method, path.replace('{id}', String(patientId)), { host: t.clinic.host, key: t.clinic.key, raw }));
         expectError(res, 422, 'validation_failed');
         expect(Object.keys(res.body.errors)).toContain(attribute.replace('%K%', name));
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -189,7 +184,7 @@ describe('odd queries and paths', () => {
     ['/v3/api/patients?first_name=%ZZ', 200],
     ['/v3/api/patients/%00', 422],
   ])('%s → JSON %i', async (path, status) => {
-    const res = await request(server, 'GET', path, { host: clinic.host, key: clinic.key });
+    const res = await request(t.server, 'GET', path, { host: t.clinic.host, key: t.clinic.key });
     expect(res.status, res.text).toBe(status);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     if (status >= 400) expectError(res, status, res.body.code);

@@ -8,28 +8,20 @@ import { eq } from 'drizzle-orm';
 import { apiKeys, idempotencyKeys } from '../../db/schema';
 import { createKey, revokeKey, rotateKey } from '../domain/api-keys';
 import { fingerprint } from '../rest/idempotency';
-import { client, expectError, newClinic, request, startServer, type Clinic, type TestServer } from './helpers';
+import { client, type Clinic, expectError, newClinic, request, startServer, type TestServer, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-let api: ReturnType<typeof client>;
+const t = useClinic();
+const { api } = t;
 const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'rules test' };
 const pastKeyCache = () => new Promise((r) => setTimeout(r, 1100));
-
-beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-  api = client(server, clinic);
-});
-afterAll(() => server.close());
 
 describe('idempotency windows', () => {
   const body = (n: string) => ({ first_name: 'Idem', last_name: n });
   /** A stored claim or record for `key`, as another request (or an older one) would have left it. */
   const store = (key: string, b: object, state: 'in_flight' | 'done', ageMs: number, response?: { status: number; body: string }) =>
-    server.app.db.transaction((tx) =>
+    t.server.app.db.transaction((tx) =>
       tx.insert(idempotencyKeys).values({
-        account_id: clinic.account.id,
+        account_id: t.clinic.account.id,
         key,
         fingerprint: fingerprint('POST', '/patients', JSON.stringify(b)),
         state,
@@ -67,43 +59,43 @@ describe('idempotency windows', () => {
 });
 
 describe('keys', () => {
-  const row = async (id: number) => (await server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, id)))[0];
+  const row = async (id: number) => (await t.server.app.db.db.select().from(apiKeys).where(eq(apiKeys.id, id)))[0];
 
   it.each([
     ['90d', 90],
     ['1y', 365],
   ] as const)('an expiry of %s is exactly %i days from creation', async (expires, days) => {
-    const issued = await createKey(server.app.db, clinic.account, actor, { name: `Expires ${expires}`, access: 'read_write', expires });
+    const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: `Expires ${expires}`, access: 'read_write', expires });
     const r = await row(issued.id);
     expect(Date.parse(r.expires_at!) - Date.parse(r.created_at)).toBe(days * 86_400_000);
   });
 
   it('rotation keeps the expiry date exactly', async () => {
-    const issued = await createKey(server.app.db, clinic.account, actor, { name: 'Rotate keeps expiry', access: 'read_only', expires: '90d' });
+    const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Rotate keeps expiry', access: 'read_only', expires: '90d' });
     const before = (await row(issued.id)).expires_at;
-    await rotateKey(server.app.db, clinic.account, actor, issued.id);
+    await rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
     expect((await row(issued.id)).expires_at).toBe(before);
   });
 
   it('revoking a key in its rotation grace ends both secrets', async () => {
-    const issued = await createKey(server.app.db, clinic.account, actor, { name: 'Revoked in grace', access: 'read_write' });
-    const rotated = await rotateKey(server.app.db, clinic.account, actor, issued.id);
-    expect((await client(server, clinic, issued.secret).get('/me')).status).toBe(200);
-    expect((await client(server, clinic, rotated.secret).get('/me')).status).toBe(200);
-    await revokeKey(server.app.db, clinic.account, actor, issued.id);
+    const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Revoked in grace', access: 'read_write' });
+    const rotated = await rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
+    expect((await client(t.server, t.clinic, issued.secret).get('/me')).status).toBe(200);
+    expect((await client(t.server, t.clinic, rotated.secret).get('/me')).status).toBe(200);
+    await revokeKey(t.server.app.db, t.clinic.account, actor, issued.id);
     await pastKeyCache();
-    expectError(await client(server, clinic, issued.secret).get('/me'), 401, 'unauthenticated');
-    expectError(await client(server, clinic, rotated.secret).get('/me'), 401, 'unauthenticated');
+    expectError(await client(t.server, t.clinic, issued.secret).get('/me'), 401, 'unauthenticated');
+    expectError(await client(t.server, t.clinic, rotated.secret).get('/me'), 401, 'unauthenticated');
   });
 
   it('last_used_at is written at most once a minute', async () => {
-    const issued = await createKey(server.app.db, clinic.account, actor, { name: 'Used', access: 'read_write' });
-    expect((await client(server, clinic, issued.secret).get('/me')).status).toBe(200);
+    const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Used', access: 'read_write' });
+    expect((await client(t.server, t.clinic, issued.secret).get('/me')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
     const first = (await row(issued.id)).last_used_at;
     expect(first).not.toBeNull();
     await pastKeyCache();
-    expect((await client(server, clinic, issued.secret).get('/me')).status).toBe(200);
+    expect((await client(t.server, t.clinic, issued.secret).get('/me')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
     expect((await row(issued.id)).last_used_at).toBe(first);
   });

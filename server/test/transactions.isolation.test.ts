@@ -5,32 +5,25 @@
  * read-only connection for everything outside transactions (db/client.ts); on PostgreSQL the pool gives
  * it. Both run here.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { idempotencyKeys, patients, rateLimitBuckets } from '../../db/schema';
-import { client, newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { client, useClinic } from './helpers';
 
-let server: TestServer;
-let clinic: Clinic;
-
-beforeAll(async () => {
-  server = await startServer();
-  clinic = await newClinic(server);
-});
-afterAll(() => server.close());
+const t = useClinic();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it('an open transaction awaiting real I/O: others do not see its rows, and their writes survive its rollback', async () => {
-  const api = client(server, clinic);
+  const api = client(t.server, t.clinic);
   const now = new Date().toISOString();
   let opened!: () => void;
   const isOpen = new Promise<void>((r) => (opened = r));
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  const held = server.app.db
+  const held = t.server.app.db
     .transaction(async (tx) => {
-      await tx.insert(patients).values({ account_id: clinic.account.id, first_name: 'Ghost', last_name: 'Uncommitted', blocked: false, communication_preferences: {}, metadata: {}, created_at: now, updated_at: now });
+      await tx.insert(patients).values({ account_id: t.clinic.account.id, first_name: 'Ghost', last_name: 'Uncommitted', blocked: false, communication_preferences: {}, metadata: {}, created_at: now, updated_at: now });
       opened();
       await gate; // real I/O would be awaited here
       throw new Error('rolled back on purpose');
@@ -52,14 +45,14 @@ it('an open transaction awaiting real I/O: others do not see its rows, and their
   const created = await post;
   expect(created.status).toBe(201);
 
-  await server.app.gateway.close(); // flushes the rate-limit counts
-  const { db } = server.app.db;
-  const [record] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, clinic.account.id), eq(idempotencyKeys.key, 'isolation-1')));
+  await t.server.app.gateway.close(); // flushes the rate-limit counts
+  const { db } = t.server.app.db;
+  const [record] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, t.clinic.account.id), eq(idempotencyKeys.key, 'isolation-1')));
   expect(record?.state).toBe('done');
   const replay = await api.post('/patients', { body: { first_name: 'Real', last_name: 'Committed' }, headers: { 'idempotency-key': 'isolation-1' } });
   expect(replay.headers['idempotent-replayed']).toBe('true');
   expect(replay.body.data.id).toBe(created.body.data.id);
-  const [bucket] = await db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.bucket, `rest:${clinic.account.id}`));
+  const [bucket] = await db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.bucket, `rest:${t.clinic.account.id}`));
   expect(bucket?.count).toBe(2); // the read and the write made while the transaction was open
   expect((await api.get('/patients?last_name=Uncommitted')).body.meta.total).toBe(0);
   expect((await api.get('/patients?last_name=Committed')).body.meta.total).toBe(1);
