@@ -100,6 +100,14 @@ describe('patients', () => {
     expect(replaced.body.data.address).toBeNull();
     const foreign = await api.patch(`/patients/${created.id}`, { body: { numbers: [{ id: 999999, number: '07700 900015', type: 'mobile' }] } });
     expectError(foreign, 422, 'invalid_input');
+    expect(Object.keys(foreign.body.errors)).toEqual(['numbers.0.id']);
+    // One stored number named twice is refused, as a line named twice on an invoice is; nothing changes.
+    const kept = replaced.body.data.numbers[0];
+    const entry = { id: kept.id, number: kept.number, type: kept.type };
+    const twice = await api.patch(`/patients/${created.id}`, { body: { numbers: [entry, { ...entry, number: '07700 900017' }] } });
+    expectError(twice, 422, 'invalid_input');
+    expect(Object.keys(twice.body.errors)).toEqual(['numbers.1.id']);
+    expect((await api.get(`/patients/${created.id}`)).body.data.numbers).toEqual([kept]);
     expectError(await api.patch(`/patients/${created.id}`, { body: { numbers: [{ number: '12', type: 'mobile' }] } }), 422, 'validation_failed');
     expectError(await api.patch(`/patients/${created.id}`, { body: { numbers: [{ number: '07700 900016' }] } }), 422, 'validation_failed');
   });

@@ -12,6 +12,7 @@ import { parseMoney } from '../money';
 import { assertLivePatient } from '../references';
 import { loadLocation, loadPractitioner } from '../scheduling/calendar';
 import { clockFor } from '../scheduling/wall-time';
+import { reconcileById } from '../reconcile';
 import { checkpoint, recorded, type WriteContext } from '../write-context';
 import { insertLines, priceLines, type LineInput } from './lines';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
@@ -131,17 +132,8 @@ async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: (Li
     .select({ id: linesTable.id })
     .from(linesTable)
     .where(and(eq(linesTable.account_id, acc), eq(linesTable.invoice_id, invoiceId)));
-  const storedIds = new Set(stored.map((s) => s.id));
-  const seen = new Set<number>();
-  lines.forEach((l, i) => {
-    if (l.id === undefined) return;
-    if (!storedIds.has(l.id)) throw invalid(`line_items.${i}.id`, 'is not a line of this invoice', 'invalid_input');
-    if (seen.has(l.id)) throw invalid(`line_items.${i}.id`, 'names a line already listed', 'invalid_input');
-    seen.add(l.id);
-  });
+  const removed = reconcileById(stored.map((s) => s.id), lines, 'line_items', 'a line of this invoice');
   const priced = await priceLines(tx, acc, lines, (i, a) => `line_items.${i}.${a}`);
-  const kept = new Set(lines.map((l) => l.id).filter((x): x is number => x !== undefined));
-  const removed = [...storedIds].filter((x) => !kept.has(x));
   const now = new Date().toISOString();
   if (removed.length) await tx.delete(linesTable).where(and(eq(linesTable.account_id, acc), inArray(linesTable.id, removed)));
   // Lines have no events of their own (they are announced as their invoice), but pollers learn of removals.

@@ -1,13 +1,14 @@
 /** Patient writes: create, patch (numbers reconciled by id, address merged) and soft delete. */
-import { and, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { addresses, numbers, patients, referralSources } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
-import { announce, changedFields, markDeleted, recordWrite } from '../../events/record';
+import { announce, announceDeleted, changedFields, markDeleted, recordWrite } from '../../events/record';
 import type { Row } from '../../resources/define';
 import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
 import { findRow, getRow } from '../../resources/queries';
+import { reconcileById } from '../reconcile';
 import { recorded, type WriteContext } from '../write-context';
 import { assertLivePatient } from '../references';
 import { loadLocation } from '../scheduling/calendar';
@@ -141,21 +142,11 @@ async function saveNumbers(tx: Db, w: WriteContext, patientId: number, list: Num
     .select({ id: numbers.id })
     .from(numbers)
     .where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId)));
-  const storedIds = new Set(stored.map((n) => n.id));
-  list.forEach((n, i) => {
-    if (n.id !== undefined && !storedIds.has(n.id)) {
-      throw new ApiError('invalid_input', `numbers[${i}].id is not a number of this patient`, { [`numbers.${i}.id`]: ['is not a number of this patient'] });
-    }
-  });
+  const removed = reconcileById(stored.map((n) => n.id), list, 'numbers', 'a number of this patient');
   const normalized = list.map((n, i) => ({ id: n.id, type: n.type, ...normalizeNumber(n, i, w.account.region) }));
-  const keep = normalized.filter((n) => n.id !== undefined).map((n) => n.id!);
-  const removed = [...storedIds].filter((id) => !keep.includes(id));
   if (removed.length) {
-    await tx.delete(numbers).where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId), keep.length ? notInArray(numbers.id, keep) : inArray(numbers.id, removed)));
-    for (const id of removed) {
-      await announce(tx, acc, 'numbers.deleted', 'numbers', id, now);
-      await markDeleted(tx, acc, 'numbers', id, now);
-    }
+    await tx.delete(numbers).where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId), inArray(numbers.id, removed)));
+    for (const id of removed) await announceDeleted(tx, acc, 'numbers', id, now);
   }
   for (const { id, ...n } of normalized) {
     if (id !== undefined) {
