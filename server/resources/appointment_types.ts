@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const appointmentTypes = defineResource({
   name: 'appointment_types',
+  singular: 'appointment type',
   description: 'Kinds of appointment with their duration and booking rules. Read-only.',
   table: t.appointmentTypes,
   fields: {

@@ -49,6 +49,7 @@ export const APPOINTMENT_ACTIONS: Record<'cancel' | 'arrive' | 'miss' | 'reinsta
 
 export const appointments = defineResource({
   name: 'appointments',
+  singular: 'appointment',
   description:
     'Appointments in practitioner diaries. Times are clinic wall times in the account timezone. status: booked → arrived | missed | cancelled; ' +
     'POST /appointments/{id}/cancel, /arrive, /miss, /reinstate move it; PATCH reschedules. DELETE removes it.',

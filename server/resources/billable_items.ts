@@ -5,6 +5,7 @@ import { f, standardFields } from './fields';
 
 export const billableItems = defineResource({
   name: 'billable_items',
+  singular: 'billable item',
   description: 'Services and products that invoice lines are made from. Read-only.',
   table: t.billableItems,
   fields: {

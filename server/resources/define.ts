@@ -16,6 +16,8 @@ export interface ResourceAction {
 
 export interface ResourceOptions<F extends Record<string, Field>> {
   name: string;
+  /** The name of one record in prose (patients → patient, addresses → address): declared, not guessed. */
+  singular: string;
   description: string;
   table: AnyTable;
   fields: F;
@@ -42,8 +44,6 @@ export interface Resource<F extends Record<string, Field> = Record<string, Field
   read: boolean;
   list: boolean;
   write: readonly WriteOperation[];
-  /** The name of one record in prose: patients → patient, referral_sources → referral source. */
-  singular: string;
   readSchema: z.ZodObject;
   createInput: z.ZodObject;
   updateInput: z.ZodObject;
@@ -80,7 +80,6 @@ export function defineResource<F extends Record<string, Field>>(opts: ResourceOp
   let selection: Record<string, PgColumn | SQL> | undefined;
   return {
     ...opts,
-    singular: opts.name.replace(/ies$/, 'y').replace(/s$/, '').replace(/_/g, ' '),
     selection: () => (opts.extraColumns ? (selection ??= { ...getTableColumns(opts.table), ...opts.extraColumns() }) : undefined),
     read: opts.read ?? true,
     list: opts.list ?? true,

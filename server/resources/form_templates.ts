@@ -13,6 +13,7 @@ const question = z.object({
 
 export const formTemplates = defineResource({
   name: 'form_templates',
+  singular: 'form template',
   description: 'Templates of the forms a clinic sends patients (intake, consent, outcome measures). Read-only.',
   table: t.formTemplates,
   fields: {

@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const locations = defineResource({
   name: 'locations',
+  singular: 'location',
   description: 'Clinic sites. Read-only.',
   table: t.locations,
   fields: {

@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const modalities = defineResource({
   name: 'modalities',
+  singular: 'modality',
   description: 'Treatment modalities (used by care plan phases). Read-only.',
   table: t.modalities,
   fields: {

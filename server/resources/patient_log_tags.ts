@@ -5,6 +5,7 @@ import { f, standardFields } from './fields';
 
 export const patientLogTags = defineResource({
   name: 'patient_log_tags',
+  singular: 'patient log tag',
   description: 'Tags on patient timeline entries. Read-only. ' + LIVE_PATIENT_RULE,
   table: t.patientLogTags,
   scope: ofLogOfLivePatient,

@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const paymentAllocations = defineResource({
   name: 'payment_allocations',
+  singular: 'payment allocation',
   description: 'Parts of payments applied to invoices. DELETE gives the amount back to both the payment and the invoice.',
   table: t.paymentAllocations,
   write: ['create', 'delete'],

@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const paymentMethods = defineResource({
   name: 'payment_methods',
+  singular: 'payment method',
   description: 'Ways a payment is taken. Only active, non-card methods can be used for payments through the API. Read-only.',
   table: t.paymentMethods,
   fields: {

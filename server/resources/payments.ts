@@ -22,6 +22,7 @@ const ALLOCATIONS = isPg
 
 export const payments = defineResource({
   name: 'payments',
+  singular: 'payment',
   description:
     'Payments received from patients or third parties. status follows from allocations and refunds (unallocated, partially_allocated, allocated, refunded); ' +
     'DELETE voids the payment and releases its allocations (404 afterwards).',

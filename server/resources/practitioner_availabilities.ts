@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const practitionerAvailabilities = defineResource({
   name: 'practitioner_availabilities',
+  singular: 'practitioner availability',
   description: 'Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only.',
   table: t.practitionerAvailabilities,
   fields: {

@@ -5,6 +5,7 @@ import { f, standardFields } from './fields';
 
 export const practitioners = defineResource({
   name: 'practitioners',
+  singular: 'practitioner',
   description: 'Clinicians whose diaries hold appointments. Read-only.',
   table: t.practitioners,
   fields: {

@@ -5,6 +5,7 @@ import { f, standardFields } from './fields';
 
 export const refunds = defineResource({
   name: 'refunds',
+  singular: 'refund',
   description: 'Money paid back from a payment: at most its unallocated amount.',
   table: t.refunds,
   write: ['create'],

@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const resources = defineResource({
   name: 'resources',
+  singular: 'resource',
   description: 'Calendar resources: rooms, tables, benches. Read-only.',
   table: t.resources,
   fields: {

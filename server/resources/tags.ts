@@ -4,6 +4,7 @@ import { f, standardFields } from './fields';
 
 export const tags = defineResource({
   name: 'tags',
+  singular: 'tag',
   description: 'Patient tags. Read-only; placed on patients through patient_tags.',
   table: t.tags,
   fields: {

@@ -28,6 +28,9 @@ describe('routing', () => {
   it('a missing record → 404 not_found', async () => {
     expectError(await api.get('/patients/999999999'), 404, 'not_found');
     expectError(await api.get('/locations/999999999'), 404, 'not_found');
+    // Names of one record are declared, not guessed from the plural.
+    expect((await api.get('/addresses/999999999')).body.message).toBe('Address not found');
+    expect((await api.get('/practitioner_availabilities/999999999')).body.message).toBe('Practitioner availability not found');
   });
   it('an unknown query parameter on a single read → 422', async () => {
     const res = await api.get(`/patients/${patientId}?expand=all`);
