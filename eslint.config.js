@@ -13,4 +13,30 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Layers point down only: routers → domain → resources (declarations, data access) → list → values → db.
+  layer('server/domain/**', ['routers', 'rest', 'trpc']),
+  layer('server/resources/**', ['domain', 'routers', 'rest', 'trpc']),
+  layer('server/list/**', ['domain', 'routers', 'rest', 'trpc'], ['resources']),
+  layer('server/values/**', ['domain', 'resources', 'list', 'routers', 'rest', 'trpc', 'db']),
+  layer('db/**', ['server']),
 );
+
+/** Files under `files` may not import from the folders named (nor, but for types, from `typesOnly`). */
+function layer(files, forbidden, typesOnly = []) {
+  const group = (name) => [`**/${name}`, `**/${name}/**`];
+  return {
+    files: [files],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: forbidden.flatMap(group), message: 'Layers point down only (eslint.config.js).' },
+            ...typesOnly.map((name) => ({ group: group(name), allowTypeImports: true, message: 'Only types may come from a higher layer.' })),
+          ],
+        },
+      ],
+    },
+  };
+}

@@ -11,7 +11,7 @@ import { openDb, type Db } from '../db/client';
 import { appointmentTypes, locations, patients, practitionerAvailabilities, practitioners } from '../db/schema';
 import { createAccount, findAccount } from '../server/domain/accounts';
 import { createKey } from '../server/domain/api-keys';
-import { addDays, clockFor, weekday } from '../server/domain/scheduling/wall-time';
+import { addDays, clockFor, weekday } from '../server/values/wall-time';
 
 export const DIARY_PRACTITIONERS = 10;
 export const DIARY_APPOINTMENTS = 5_000;

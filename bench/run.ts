@@ -11,7 +11,7 @@
  * (and does not rewrite the results). Any non-2xx response fails the run.
  */
 import path from 'node:path';
-import { addDays } from '../server/domain/scheduling/wall-time';
+import { addDays } from '../server/values/wall-time';
 import { LAST_NAMES } from './names';
 import { doubleBookings, DIARY_APPOINTMENTS, DIARY_DAYS, DIARY_PRACTITIONERS, prepareDiary, type DiaryData } from './diary-data';
 import { getJson, getOk, load, percentiles, postJson, sequential, startServer, stopServers, type Stats, type Target } from './measure';

@@ -6,7 +6,7 @@ import { fromDbJson } from '../../db/dialect';
 import { billableItems, modalities, type CarePlanBilling, type CarePlanSchedule } from '../../db/schema';
 import type { Row } from '../resources/define';
 import { carePlans } from '../resources/care_plans';
-import { formatMoney } from './money';
+import { formatMoney } from '../values/money';
 
 type Member = { id: number; patient_id: number; schedule_override: { schedule_id?: number; visits_planned?: number } | null; visits_used: number };
 

@@ -8,7 +8,7 @@ import { appointmentTypes, locations, practitioners } from '../../db/schema';
 import { moveAppointment } from './appointments/lifecycle';
 import { bookAppointment } from './appointments/write';
 import { findAvailability } from './scheduling/availability';
-import { addDays, clockFor, weekday } from './scheduling/wall-time';
+import { addDays, clockFor, weekday } from '../values/wall-time';
 import type { WriteContext } from './write-context';
 
 export async function seedAppointments(w: WriteContext, patientIds: number[]): Promise<void> {

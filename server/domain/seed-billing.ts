@@ -7,7 +7,7 @@ import { asc, eq } from 'drizzle-orm';
 import { billableItems, paymentMethods } from '../../db/schema';
 import { createInvoice, updateInvoice, voidInvoice } from './billing/invoices';
 import { createPayment, createRefund } from './billing/payments';
-import { formatMoney, parseMoney } from './money';
+import { formatMoney, parseMoney } from '../values/money';
 import type { WriteContext } from './write-context';
 
 export async function seedBilling(w: WriteContext, patientIds: number[]): Promise<void> {

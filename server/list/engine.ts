@@ -10,11 +10,16 @@ import { prepared } from '../../db/prepared';
 import { isPg } from '../../db/dialect';
 import { invalid as fail } from '../errors';
 import type { Resource, Row } from '../resources/define';
-import { select } from '../resources/queries';
 import { Binder } from './binder';
 import { filterConditions, usesSearchIndex } from './conditions';
 import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
 import { parseFilters, parseSort, type SortKey } from './grammar';
+
+/** A select of the resource's selection (its columns and any computed ones). */
+export const select = (db: Db, resource: Resource) => {
+  const selection = resource.selection();
+  return selection ? db.select(selection as never) : db.select();
+};
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 

@@ -1,7 +1,7 @@
 /** Parses filter operands by attribute kind. Each returns the typed value or throws a 422 naming the attribute. */
 import { ApiError } from '../errors';
-import { MONEY_PATTERN, parseMoney } from '../domain/money';
-import { isWallTime } from '../domain/scheduling/wall-time';
+import { MONEY_PATTERN, parseMoney } from '../values/money';
+import { isWallTime } from '../values/wall-time';
 import type { Field } from '../resources/fields';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z$/;

@@ -4,7 +4,10 @@
  */
 import { z } from 'zod';
 import { INT_MAX } from './fields';
-import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../domain/scheduling/availability';
+
+/** GET /availability searches at most this many days, and a week when `to` is not sent. */
+export const MAX_RANGE_DAYS = 31;
+export const DEFAULT_RANGE_DAYS = 7;
 
 export const AVAILABILITY_DESCRIPTION =
   `Free slots of one appointment type at one location over up to ${MAX_RANGE_DAYS} days, ordered by time then practitioner. ` +

@@ -1,5 +1,5 @@
 import * as t from '../../db/schema';
-import { formatMoney } from '../domain/money';
+import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 

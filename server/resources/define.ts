@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { formatMoney } from '../domain/money';
+import { formatMoney } from '../values/money';
 import type { Field } from './fields';
 
 export type WriteOperation = 'create' | 'update' | 'delete';

@@ -4,8 +4,8 @@
  * From these the read schema, the write schemas, the list engine, /schema, OpenAPI and MCP are derived.
  */
 import { z } from 'zod';
-import { MONEY_PATTERN, parseMoney } from '../domain/money';
-import { isWallTime } from '../domain/scheduling/wall-time';
+import { MONEY_PATTERN, parseMoney } from '../values/money';
+import { isWallTime } from '../values/wall-time';
 import { metadataInput, metadataRead } from './metadata';
 
 /** Integer columns are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */

@@ -1,7 +1,7 @@
 import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { patientEmbedColumns, patientEmbeds } from '../domain/patients/embed';
+import { patientEmbedColumns, patientEmbeds } from './patient-embeds';
 import { addressInput, addressRead } from './addresses';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';

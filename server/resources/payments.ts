@@ -2,7 +2,7 @@ import { isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson, isPg } from '../../db/dialect';
-import { formatMoney } from '../domain/money';
+import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 import { paymentAllocations } from './payment_allocations';

@@ -5,15 +5,13 @@ import { INT_MAX } from './fields';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { notFound } from '../errors';
-import { baseConditions } from '../list/engine';
+import { baseConditions, select } from '../list/engine';
+
+export { select };
 import { OPERATORS } from '../list/grammar';
 import type { Resource, Row } from './define';
 
 /** A select of the resource's selection (its columns and any computed ones). */
-export const select = (db: Db, resource: Resource) => {
-  const selection = resource.selection();
-  return selection ? db.select(selection as never) : db.select();
-};
 
 export const idParam = z.coerce.number().int().min(1).max(INT_MAX).describe('Record id');
 

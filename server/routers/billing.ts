@@ -1,10 +1,9 @@
 /** Routers of billing: invoices, their lines, payments, allocations and refunds. */
 import { z } from 'zod';
-import { addLines, deleteLine, updateLine, type LineInput } from '../domain/billing/lines';
+import { addLineItems, deleteLine, updateLine } from '../domain/billing/lines';
 import { createInvoice, updateInvoice, voidInvoice, type InvoiceInput } from '../domain/billing/invoices';
 import { createAllocation, createPayment, createRefund, removeAllocation, voidPayment, type PaymentInput } from '../domain/billing/payments';
 import { writeContext } from '../domain/write-context';
-import { ApiError } from '../errors';
 import { invoices } from '../resources/invoices';
 import { lineInput, lineItems } from '../resources/line_items';
 import { paymentAllocations } from '../resources/payment_allocations';
@@ -52,18 +51,7 @@ export const lineItemsRouter = router({
     writeProcedure
       .meta({ openapi: { method: 'POST', path: '/line_items', tags: ['line_items'], summary: 'Add one line, or several (lines: [...]) atomically, to an invoice', successDescription: 'Created' } })
       .input(addLinesInput)
-      .mutation(async ({ ctx, input }) => {
-        const { invoice_id, lines, ...one } = input as z.infer<typeof addLinesInput>;
-        if (lines) {
-          const stray = Object.keys(one);
-          if (stray.length) throw new ApiError('validation_failed', 'Send either lines or one line, not both', Object.fromEntries(stray.map((k) => [k, ['is not allowed with lines']])));
-          return { data: await addLines(writeContext(ctx), invoice_id as number, lines as LineInput[], true) };
-        }
-        const missing = (['billable_item_id', 'quantity'] as const).filter((k) => one[k] === undefined);
-        if (missing.length) throw new ApiError('validation_failed', 'A line needs billable_item_id and quantity', Object.fromEntries(missing.map((k) => [k, ['is required']])));
-        const [line] = await addLines(writeContext(ctx), invoice_id as number, [one as LineInput], false);
-        return { data: line };
-      }),
+      .mutation(async ({ ctx, input }) => ({ data: await addLineItems(writeContext(ctx), input as Parameters<typeof addLineItems>[1]) })),
     z.object({ data: z.union([lineItems.readSchema, z.array(lineItems.readSchema)]).describe('The line, or the lines when lines: [...] was sent') }),
   ),
   update: updateProcedure(lineItems, (ctx, id, input) => updateLine(writeContext(ctx), id, input)),

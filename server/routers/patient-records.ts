@@ -1,9 +1,6 @@
 /** Routers of the records around a patient file: tags placed on patients, timeline entries, clinical notes. */
 import { addPatientTag, removePatientTag } from '../domain/patient-tags';
-import { assertLivePatient } from '../domain/references';
-import { loadPractitioner } from '../domain/scheduling/calendar';
-import { createRecord } from '../domain/records';
-import { invalid } from '../errors';
+import { createClinicalNote, createPatientLog } from '../domain/clinical-notes';
 import { writeContext } from '../domain/write-context';
 import { clinicalNotes } from '../resources/clinical_notes';
 import { patientLogs } from '../resources/patient_logs';
@@ -19,24 +16,10 @@ export const patientTagsRouter = router({
 
 export const patientLogsRouter = router({
   ...readProcedures(patientLogs),
-  create: createProcedure(patientLogs, (ctx, input) =>
-    createRecord(writeContext(ctx), patientLogs, input, {
-      check: (tx) => assertLivePatient(tx, ctx.account.id, input.patient_id),
-      defaults: { source: 'api', created_by: ctx.principal.name },
-    }),
-  ),
+  create: createProcedure(patientLogs, (ctx, input) => createPatientLog(writeContext(ctx), input)),
 });
 
 export const clinicalNotesRouter = router({
   ...readProcedures(clinicalNotes),
-  create: createProcedure(clinicalNotes, (ctx, input) =>
-    createRecord(writeContext(ctx), clinicalNotes, input, {
-      check: async (tx) => {
-        await assertLivePatient(tx, ctx.account.id, input.patient_id);
-        if (input.practitioner_id != null) await loadPractitioner(tx, ctx.account.id, input.practitioner_id);
-        if (input.created_at && Date.parse(input.created_at) > Date.now()) throw invalid('created_at', 'must be in the past (it imports a historical note)', 'invalid_input');
-      },
-      defaults: { created_by: ctx.principal.name },
-    }),
-  ),
+  create: createProcedure(clinicalNotes, (ctx, input) => createClinicalNote(writeContext(ctx), input)),
 });

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { appointments, auditLog, deletedEntities, resources } from '../../db/schema';
 import { client, eventTypes, expectError, newClinic, useClinic } from './helpers';
-import { addDays } from '../domain/scheduling/wall-time';
+import { addDays } from '../values/wall-time';
 import { calendarFixture, D, DST, SUMMER_MONDAY, type Calendar } from './scheduling-fixture';
 
 const t = useClinic();

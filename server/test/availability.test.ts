@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, expectError, newClinic, useClinic } from './helpers';
 import { practitionerAvailabilities } from '../../db/schema';
-import { addDays, clockFor, weekday } from '../domain/scheduling/wall-time';
+import { addDays, clockFor, weekday } from '../values/wall-time';
 import { calendarFixture, D, DST, type Calendar } from './scheduling-fixture';
 
 const t = useClinic();

@@ -8,7 +8,7 @@ import { and, asc, count, eq, gt, inArray, isNotNull } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import { auditLog, events, invoices, paymentAllocations, payments } from '../../db/schema';
-import { formatMoney, parseMoney } from '../domain/money';
+import { formatMoney, parseMoney } from '../values/money';
 import { billingFixture, type Billing } from './billing-fixture';
 import { type Res, useClinic } from './helpers';
 

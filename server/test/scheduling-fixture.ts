@@ -3,7 +3,7 @@
  * straight into the database: these resources are read-only through the API.
  */
 import { appointmentTypes, locations, practitionerAvailabilities, practitioners, resources } from '../../db/schema';
-import { addDays, weekday } from '../domain/scheduling/wall-time';
+import { addDays, weekday } from '../values/wall-time';
 import type { Db } from '../../db/client';
 import type { Clinic, TestServer } from './helpers';
 

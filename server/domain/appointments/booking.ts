@@ -16,7 +16,7 @@ import { ApiError, invalid } from '../../errors';
 import { activeResources, assertResourceUsable, bookable, loadAppointmentType, loadLocation, loadPractitioner, offers, type AppointmentType } from '../scheduling/calendar';
 import { loadDiary, MAX_APPOINTMENT_MS } from '../scheduling/diary';
 import { place } from '../scheduling/placement';
-import type { ZoneClock } from '../scheduling/wall-time';
+import type { ZoneClock } from '../../values/wall-time';
 
 export async function lockDiaries(tx: Db, accountId: number, locationIds: number[], practitionerIds: number[]): Promise<void> {
   if (!isPg) return;

@@ -14,7 +14,7 @@ import { appointments as table, type AppointmentStatus } from '../../../db/schem
 import { ApiError, notFound } from '../../errors';
 import { appointments } from '../../resources/appointments';
 import { findRow } from '../../resources/queries';
-import { clockFor } from '../scheduling/wall-time';
+import { clockFor } from '../../values/wall-time';
 import { checkpoint, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot } from './booking';
 import { readAppointment, recordAppointmentWrite } from './write';

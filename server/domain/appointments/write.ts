@@ -10,7 +10,7 @@ import { findRow, getRow } from '../../resources/queries';
 import { assertLivePatient } from '../references';
 import { bookable } from '../scheduling/calendar';
 import { bumpDiaryVersion } from '../scheduling/diary-version';
-import { clockFor } from '../scheduling/wall-time';
+import { clockFor } from '../../values/wall-time';
 import { checkpoint, recorded, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot, slotColumns } from './booking';
 

@@ -2,12 +2,12 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { billableItems, invoices, lineItems as table } from '../../../db/schema';
-import { invalid, notFound } from '../../errors';
+import { ApiError, invalid, notFound } from '../../errors';
 import { recordWrite } from '../../events/record';
 import { lineItems } from '../../resources/line_items';
 import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
 import { findRow, select } from '../../resources/queries';
-import { parseMoney } from '../money';
+import { parseMoney } from '../../values/money';
 import { recorded, type WriteContext } from '../write-context';
 import { lockedRow } from './lock';
 import { billingRule, lineAmounts, MAX_LINE_MINOR, retotalInvoice } from './totals';
@@ -85,8 +85,25 @@ export async function lineCount(tx: Db, accountId: number, invoiceId: number): P
 
 const announceInvoice = (invoiceId: number) => ({ eventType: 'invoices.updated', eventEntity: 'invoices', eventEntityId: invoiceId });
 
-/** POST /line_items: one line, or several atomically. */
-export async function addLines(w: WriteContext, invoiceId: number, lines: LineInput[], several: boolean) {
+/**
+ * POST /line_items: `lines: [...]` adds several atomically (then no single-line attribute may be sent);
+ * otherwise the body is one line, which needs billable_item_id and quantity.
+ */
+export async function addLineItems(w: WriteContext, input: { invoice_id: number; lines?: LineInput[] } & Partial<LineInput>) {
+  const { invoice_id, lines, ...one } = input;
+  if (lines) {
+    const stray = Object.keys(one);
+    if (stray.length) throw new ApiError('validation_failed', 'Send either lines or one line, not both', Object.fromEntries(stray.map((k) => [k, ['is not allowed with lines']])));
+    return addLines(w, invoice_id, lines, true);
+  }
+  const missing = (['billable_item_id', 'quantity'] as const).filter((k) => one[k] === undefined);
+  if (missing.length) throw new ApiError('validation_failed', 'A line needs billable_item_id and quantity', Object.fromEntries(missing.map((k) => [k, ['is required']])));
+  const [line] = await addLines(w, invoice_id, [one as LineInput], false);
+  return line;
+}
+
+/** One line, or several atomically. */
+async function addLines(w: WriteContext, invoiceId: number, lines: LineInput[], several: boolean) {
   const acc = w.account.id;
   const ids = await w.db.transaction(async (tx) => {
     await writableInvoice(tx, acc, invoiceId);

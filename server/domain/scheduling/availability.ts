@@ -13,16 +13,15 @@ import type { Db } from '../../../db/client';
 import type { Account } from '../../context';
 import { invalid } from '../../errors';
 import { appointments } from '../../resources/appointments';
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../resources/availability';
 import { findRow } from '../../resources/queries';
 import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioners, offers, practitionerNotFound } from './calendar';
 import { loadDiary } from './diary';
 import { place } from './placement';
 import { diaryVersion } from './diary-version';
-import { addDays, clockFor, daysBetween, type ZoneClock } from './wall-time';
+import { addDays, clockFor, daysBetween, type ZoneClock } from '../../values/wall-time';
 import { hasCalendar } from './working-time';
 
-export const MAX_RANGE_DAYS = 31;
-export const DEFAULT_RANGE_DAYS = 7;
 const CACHE_TTL_MS = 60_000;
 const CACHE_ENTRIES = 1_000;
 

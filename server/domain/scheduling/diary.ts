@@ -7,7 +7,7 @@ import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'd
 import type { Db } from '../../../db/client';
 import { appointments, practitionerAvailabilities } from '../../../db/schema';
 import { overlaps, resourceClosures, workingTime, type CalendarRow, type Interval, type WorkInterval } from './working-time';
-import { addDays, type ZoneClock } from './wall-time';
+import { addDays, type ZoneClock } from '../../values/wall-time';
 
 /** No appointment is longer than this (POST refuses longer ones), which bounds the overlap search. */
 export const MAX_APPOINTMENT_MS = 24 * 3_600_000;

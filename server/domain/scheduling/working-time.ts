@@ -12,7 +12,7 @@
  * - `appt_guide` rows steer bookings on the calendar; they neither open nor close time.
  * - A `resource_id` on an opening row puts the slots of that window in that resource.
  */
-import { addDays, weekday, type ZoneClock } from './wall-time';
+import { addDays, weekday, type ZoneClock } from '../../values/wall-time';
 
 export interface CalendarRow {
   type: string | null;

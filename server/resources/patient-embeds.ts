@@ -4,7 +4,7 @@
  * (measured on the single read: four queries became one). The SQL is each dialect's own.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { fromDbJson, isPg } from '../../../db/dialect';
+import { fromDbJson, isPg } from '../../db/dialect';
 
 const SQLITE = {
   numbers: sql`(SELECT json_group_array(json_object('id', n.id, 'number', n.number, 'country_code', n.country_code, 'iso2', n.iso2,

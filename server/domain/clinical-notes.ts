@@ -1,0 +1,32 @@
+/** Clinical notes and timeline entries: records on a live patient's file, written as the integration. */
+import { invalid } from '../errors';
+import { clinicalNotes } from '../resources/clinical_notes';
+import { patientLogs } from '../resources/patient_logs';
+import { createRecord } from './records';
+import { assertLivePatient } from './references';
+import { loadPractitioner } from './scheduling/calendar';
+import type { WriteContext } from './write-context';
+
+// The inputs are validated by the resources' declarations before they get here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Input = Record<string, any>;
+
+/** A note on a live patient; `created_at`, when sent, imports a historical note and must be in the past. */
+export function createClinicalNote(w: WriteContext, input: Input) {
+  return createRecord(w, clinicalNotes, input, {
+    check: async (tx) => {
+      await assertLivePatient(tx, w.account.id, input.patient_id);
+      if (input.practitioner_id != null) await loadPractitioner(tx, w.account.id, input.practitioner_id);
+      if (input.created_at && Date.parse(input.created_at) > Date.now()) throw invalid('created_at', 'must be in the past (it imports a historical note)', 'invalid_input');
+    },
+    defaults: { created_by: w.actor.actor_name },
+  });
+}
+
+/** A timeline entry on a live patient, marked as coming from the API. */
+export function createPatientLog(w: WriteContext, input: Input) {
+  return createRecord(w, patientLogs, input, {
+    check: (tx) => assertLivePatient(tx, w.account.id, input.patient_id),
+    defaults: { source: 'api', created_by: w.actor.actor_name },
+  });
+}
