@@ -10,7 +10,7 @@ import Database, { type SqliteDatabase } from '../db/sqlite-driver';
 import { openDb, type Db } from '../db/client';
 import { appointmentTypes, locations, patients, practitionerAvailabilities, practitioners } from '../db/schema';
 import { createAccount, findAccount } from '../server/domain/accounts';
-import { createKey } from '../server/domain/api-keys';
+import { createKey } from '../server/domain/api_keys';
 import { addDays, clockFor, weekday } from '../server/values/wall-time';
 
 export const DIARY_PRACTITIONERS = 10;

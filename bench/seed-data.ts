@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import Database, { type SqliteDatabase } from '../db/sqlite-driver';
 import { openDb, type DbHandle } from '../db/client';
 import { createAccount, findAccount } from '../server/domain/accounts';
-import { createKey } from '../server/domain/api-keys';
+import { createKey } from '../server/domain/api_keys';
 import type { Account } from '../server/context';
 import { firstNameOf, lastNameOf } from './names';
 

@@ -4,9 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import { openDb, type DbHandle } from '../../db/client';
-import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Expiry } from '../domain/api-keys';
+import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Expiry } from '../domain/api_keys';
 import { AccountError, createAccount, findAccount } from '../domain/accounts';
-import { seedAccount } from '../domain/seed';
+import { seedAccount } from '../seed';
 import { LocalDiskStore, type FileStore } from '../files/store';
 import type { Actor } from '../events/record';
 import { ConfigError, loadEnv } from '../env';

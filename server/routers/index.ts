@@ -2,14 +2,20 @@ import { RESOURCES } from '../resources';
 import { router } from '../trpc';
 import { appointmentsRouter } from './appointments';
 import { availabilityRouter } from './availability';
-import { invoicesRouter, lineItemsRouter, paymentAllocationsRouter, paymentsRouter, refundsRouter } from './billing';
-import { carePlansRouter } from './care-plans';
+import { carePlansRouter } from './care_plans';
+import { clinicalNotesRouter } from './clinical_notes';
 import { filesRouter } from './files';
+import { invoicesRouter } from './invoices';
+import { lineItemsRouter } from './line_items';
 import { metaRouter } from './meta';
-import { clinicalNotesRouter, patientLogsRouter, patientTagsRouter } from './patient-records';
+import { patientLogsRouter } from './patient_logs';
+import { patientTagsRouter } from './patient_tags';
 import { patientsRouter } from './patients';
-import { referralSourcesRouter } from './referral-sources';
+import { paymentAllocationsRouter } from './payment_allocations';
+import { paymentsRouter } from './payments';
+import { referralSourcesRouter } from './referral_sources';
 import { readProcedures } from './read';
+import { refundsRouter } from './refunds';
 
 /** Resources served with their own router: writes, or reads with embedded data. */
 const OWN = {

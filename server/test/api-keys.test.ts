@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { apiKeys, auditLog } from '../../db/schema';
 import { displayStart, generateKey, hashSecret, isWellFormedKey } from '../auth/keys';
-import { createKey, KeyError, revokeKey, rotateKey } from '../domain/api-keys';
+import { createKey, KeyError, revokeKey, rotateKey } from '../domain/api_keys';
 import { client, expectError, issueKey, newClinic, useClinic } from './helpers';
 
 const t = useClinic();

@@ -18,8 +18,8 @@ import { openDb, type DbHandle } from '../../db/client';
 import { events, invoices, numbers, patients, paymentAllocations, payments } from '../../db/schema';
 import type { Account } from '../context';
 import { createAccount } from '../domain/accounts';
-import { createKey } from '../domain/api-keys';
-import { seedAccount } from '../domain/seed';
+import { createKey } from '../domain/api_keys';
+import { seedAccount } from '../seed';
 import { LocalDiskStore } from '../files/store';
 import { exited, root, spawnServer, type Spawned } from './support/spawn';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { events } from '../../db/schema';
 import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
-import { createKey, type Expiry } from '../domain/api-keys';
+import { createKey, type Expiry } from '../domain/api_keys';
 import { loadEnv } from '../env';
 import type { Account, PauseHook } from '../context';
 import type { FileStore } from '../files/store';
@@ -58,7 +58,7 @@ export async function newClinic(server: TestServer, opts: { seed?: boolean } & P
     currency: 'GBP',
     ...fields,
   });
-  if (seed) await (await import('../domain/seed')).seedAccount(server.app.db, account, server.app.files);
+  if (seed) await (await import('../seed')).seedAccount(server.app.db, account, server.app.files);
   const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'test' };
   const key = (await createKey(server.app.db, account, actor, { name: 'Test integration', access: 'read_write' })).secret;
   const readOnlyKey = (await createKey(server.app.db, account, actor, { name: 'Read only', access: 'read_only' })).secret;

@@ -114,8 +114,8 @@ describe.runIf(!onPg)('two server processes on one SQLite file (only on SQLite)'
     try {
       const { openDb } = await import('../../db/client');
       const { createAccount } = await import('../domain/accounts');
-      const { createKey } = await import('../domain/api-keys');
-      const { seedAccount } = await import('../domain/seed');
+      const { createKey } = await import('../domain/api_keys');
+      const { seedAccount } = await import('../seed');
       const db = await openDb(env.DATABASE_URL);
       const account = await createAccount(db, { subdomain: `locks${process.pid}`, region: 'neptune', name: 'Locks', timezone: 'Europe/London', currency: 'GBP' });
       await seedAccount(db, account);

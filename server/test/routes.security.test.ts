@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { apiKeys, events } from '../../db/schema';
-import { createKey, revokeKey } from '../domain/api-keys';
+import { createKey, revokeKey } from '../domain/api_keys';
 import { RouteTable, type Route } from '../rest/routes';
 import { appRouter } from '../routers';
 import { client, expectError, multipart, newClinic, request, startServer, type Clinic, type Res, type TestServer } from './helpers';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, idempotencyKeys } from '../../db/schema';
-import { createKey, revokeKey, rotateKey } from '../domain/api-keys';
+import { createKey, revokeKey, rotateKey } from '../domain/api_keys';
 import { fingerprint } from '../rest/idempotency';
 import { client, type Clinic, expectError, newClinic, request, startServer, type TestServer, useClinic } from './helpers';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { carePlanDetail, carePlanDetailSchema } from '../domain/care-plans';
+import { carePlanDetail, carePlanDetailSchema } from '../domain/care_plans';
 import { carePlans } from '../resources/care_plans';
 import { getRow, idParam } from '../resources/queries';
 import { documentOutput, procedure, router } from '../trpc';

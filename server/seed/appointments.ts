@@ -5,11 +5,11 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { appointmentTypes, locations, practitioners } from '../../db/schema';
-import { moveAppointment } from './appointments/lifecycle';
-import { bookAppointment } from './appointments/write';
-import { findAvailability } from './scheduling/availability';
+import { moveAppointment } from '../domain/appointments/lifecycle';
+import { bookAppointment } from '../domain/appointments/write';
+import { findAvailability } from '../domain/scheduling/availability';
 import { addDays, clockFor, weekday } from '../values/wall-time';
-import type { WriteContext } from './write-context';
+import type { WriteContext } from '../domain/write-context';
 
 export async function seedAppointments(w: WriteContext, patientIds: number[]): Promise<void> {
   const db = w.db.db;

@@ -33,11 +33,11 @@ import {
 } from '../../db/schema';
 import type { Account } from '../context';
 import type { FileStore } from '../files/store';
-import { uploadFile } from './files';
-import { seedAppointments } from './seed-appointments';
-import { seedBilling } from './seed-billing';
-import { createPatient } from './patients/write';
-import type { WriteContext } from './write-context';
+import { uploadFile } from '../domain/files';
+import { seedAppointments } from './appointments';
+import { seedBilling } from './billing';
+import { createPatient } from '../domain/patients/write';
+import type { WriteContext } from '../domain/write-context';
 
 export async function seedAccount(db: DbHandle, account: Account, store?: FileStore): Promise<{ created: boolean }> {
   const profile = PROFILES[account.region] ?? PROFILES.neptune;

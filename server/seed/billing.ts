@@ -5,10 +5,10 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { billableItems, paymentMethods } from '../../db/schema';
-import { createInvoice, updateInvoice, voidInvoice } from './billing/invoices';
-import { createPayment, createRefund } from './billing/payments';
+import { createInvoice, updateInvoice, voidInvoice } from '../domain/billing/invoices';
+import { createPayment, createRefund } from '../domain/billing/payments';
 import { formatMoney, parseMoney } from '../values/money';
-import type { WriteContext } from './write-context';
+import type { WriteContext } from '../domain/write-context';
 
 export async function seedBilling(w: WriteContext, patientIds: number[]): Promise<void> {
   const db = w.db.db;

@@ -1,7 +1,6 @@
-/** Clinical notes and timeline entries: records on a live patient's file, written as the integration. */
+/** Clinical notes: records on a live patient's file, written as the integration. */
 import { invalid } from '../errors';
 import { clinicalNotes } from '../resources/clinical_notes';
-import { patientLogs } from '../resources/patient_logs';
 import { createRecord } from './records';
 import { assertLivePatient } from './references';
 import { loadPractitioner } from './scheduling/calendar';
@@ -20,13 +19,5 @@ export function createClinicalNote(w: WriteContext, input: Input) {
       if (input.created_at && Date.parse(input.created_at) > Date.now()) throw invalid('created_at', 'must be in the past (it imports a historical note)', 'invalid_input');
     },
     defaults: { created_by: w.actor.actor_name },
-  });
-}
-
-/** A timeline entry on a live patient, marked as coming from the API. */
-export function createPatientLog(w: WriteContext, input: Input) {
-  return createRecord(w, patientLogs, input, {
-    check: (tx) => assertLivePatient(tx, w.account.id, input.patient_id),
-    defaults: { source: 'api', created_by: w.actor.actor_name },
   });
 }
