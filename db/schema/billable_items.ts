@@ -1,0 +1,16 @@
+import { bool, index, int, table, tenantColumns, text } from '../dialect';
+
+export const billableItems = table(
+  'billable_items',
+  {
+    ...tenantColumns(),
+    name: text().notNull(),
+    item_code: text(),
+    item_type: text<'service' | 'product' | 'other'>().notNull(),
+    /** Unit price in the account currency's minor units. */
+    price_minor: int().notNull(),
+    tax_rate_bp: int().notNull(),
+    active: bool().notNull(),
+  },
+  (t) => [index('billable_items_account_idx').on(t.account_id, t.id)],
+);

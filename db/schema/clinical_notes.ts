@@ -1,0 +1,15 @@
+import { index, int, table, tenantColumns, text } from '../dialect';
+
+/** Clinical notes on a patient file, written by a practitioner. */
+export const clinicalNotes = table(
+  'clinical_notes',
+  {
+    ...tenantColumns(),
+    patient_id: int().notNull(),
+    practitioner_id: int(),
+    title: text().notNull(),
+    body: text().notNull(),
+    created_by: text(),
+  },
+  (t) => [index('clinical_notes_account_idx').on(t.account_id, t.id), index('clinical_notes_patient_idx').on(t.account_id, t.patient_id, t.id)],
+);

@@ -1,0 +1,67 @@
+import { bigint, day, partialIndex, int, table, tenantColumns, text, timestamp, uniqueIndex } from '../dialect';
+
+/**
+ * Billing. Money is integer minor units everywhere (`*_minor`); the API sends decimal strings. An
+ * invoice's totals and balances are stored beside it, recomputed from its lines and allocations in the
+ * same transaction as every change to them (server/domain/billing/totals.ts), so lists can filter and
+ * sort on them through indexes. Voided invoices and payments are kept (numbers are never reused) but
+ * no longer returned.
+ */
+/** States an invoice is read with; `void` is kept in the database only (voided invoices are not returned). */
+export const INVOICE_READ_STATES = ['open', 'partially_paid', 'paid'] as const;
+export const INVOICE_STATES = [...INVOICE_READ_STATES, 'void'] as const;
+export const INVOICE_TYPES = ['patient', 'split', 'third_party'] as const;
+
+export const invoices = table(
+  'invoices',
+  {
+    ...tenantColumns(),
+    number: int().notNull(),
+    patient_id: int().notNull(),
+    practitioner_id: int(),
+    location_id: int(),
+    appointment_id: int(),
+    invoice_date: day().notNull(),
+    note: text(),
+    third_party_payer: text(),
+    third_party_minor: bigint().notNull(),
+    subtotal_minor: bigint().notNull(),
+    discount_minor: bigint().notNull(),
+    tax_minor: bigint().notNull(),
+    total_minor: bigint().notNull(),
+    paid_minor: bigint().notNull(),
+    patient_paid_minor: bigint().notNull(),
+    third_party_paid_minor: bigint().notNull(),
+    balance_minor: bigint().notNull(),
+    patient_balance_minor: bigint().notNull(),
+    third_party_balance_minor: bigint().notNull(),
+    state: text<(typeof INVOICE_STATES)[number]>().notNull(),
+    type: text<(typeof INVOICE_TYPES)[number]>().notNull(),
+    created_by: text(),
+    voided_at: timestamp(),
+  },
+  (t) => {
+    const on = partialIndex('voided_at IS NULL');
+    return [
+      uniqueIndex('invoices_number_uq').on(t.account_id, t.number),
+      on('invoices_account_id_idx', t.account_id, t.id),
+      on('invoices_patient_idx', t.account_id, t.patient_id, t.id),
+      on('invoices_number_idx', t.account_id, t.number, t.id),
+      on('invoices_date_idx', t.account_id, t.invoice_date, t.id),
+      on('invoices_balance_idx', t.account_id, t.balance_minor, t.id),
+      on('invoices_patient_balance_idx', t.account_id, t.patient_balance_minor, t.id),
+      on('invoices_third_party_balance_idx', t.account_id, t.third_party_balance_minor, t.id),
+      on('invoices_total_idx', t.account_id, t.total_minor, t.id),
+      on('invoices_subtotal_idx', t.account_id, t.subtotal_minor, t.id),
+      on('invoices_paid_idx', t.account_id, t.paid_minor, t.id),
+      on('invoices_type_idx', t.account_id, t.type, t.id),
+      on('invoices_note_idx', t.account_id, t.note, t.id),
+      on('invoices_practitioner_idx', t.account_id, t.practitioner_id, t.id),
+      on('invoices_location_idx', t.account_id, t.location_id, t.id),
+      on('invoices_appointment_idx', t.account_id, t.appointment_id, t.id),
+      on('invoices_state_idx', t.account_id, t.state, t.id),
+      on('invoices_created_at_idx', t.account_id, t.created_at, t.id),
+      on('invoices_updated_at_idx', t.account_id, t.updated_at, t.id),
+    ];
+  },
+);

@@ -1,0 +1,17 @@
+import { bool, index, table, tenantColumns, text } from '../dialect';
+
+export const locations = table(
+  'locations',
+  {
+    ...tenantColumns(),
+    name: text().notNull(),
+    line_1: text(),
+    city: text(),
+    postal_code: text(),
+    country: text(),
+    phone: text(),
+    email: text(),
+    online_booking: bool().notNull(),
+  },
+  (t) => [index('locations_account_idx').on(t.account_id, t.id)],
+);

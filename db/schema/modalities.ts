@@ -1,0 +1,11 @@
+import { index, table, tenantColumns, text } from '../dialect';
+
+export const modalities = table(
+  'modalities',
+  {
+    ...tenantColumns(),
+    name: text().notNull(),
+    color: text(),
+  },
+  (t) => [index('modalities_account_idx').on(t.account_id, t.id)],
+);

@@ -1,0 +1,20 @@
+import { bigint, index, int, table, tenantColumns, text } from '../dialect';
+
+export const ALLOCATION_PAYERS = ['patient', 'third_party'] as const;
+
+export const paymentAllocations = table(
+  'payment_allocations',
+  {
+    ...tenantColumns(),
+    payment_id: int().notNull(),
+    invoice_id: int().notNull(),
+    amount_minor: bigint().notNull(),
+    payer: text<(typeof ALLOCATION_PAYERS)[number]>().notNull(),
+  },
+  (t) => [
+    index('payment_allocations_account_idx').on(t.account_id, t.id),
+    index('payment_allocations_payment_idx').on(t.account_id, t.payment_id),
+    index('payment_allocations_invoice_idx').on(t.account_id, t.invoice_id),
+    index('payment_allocations_payer_idx').on(t.account_id, t.payer, t.id),
+  ],
+);

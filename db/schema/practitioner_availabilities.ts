@@ -1,0 +1,25 @@
+import { bool, index, int, table, tenantColumns, text } from '../dialect';
+
+export const AVAILABILITY_TYPES = ['open', 'appt_guide', 'custom_availability', 'blockout', 'break', 'closed'] as const;
+
+export const practitionerAvailabilities = table(
+  'practitioner_availabilities',
+  {
+    ...tenantColumns(),
+    type: text<(typeof AVAILABILITY_TYPES)[number]>(),
+    starts_at: text(),
+    ends_at: text(),
+    day: text(),
+    online_booking: bool(),
+    description: text(),
+    color: text(),
+    resource_id: int(),
+    span_all_columns: bool(),
+    practitioner_id: int(),
+    location_id: int(),
+  },
+  (t) => [
+    index('practitioner_availabilities_account_idx').on(t.account_id, t.id),
+    index('practitioner_availabilities_practitioner_idx').on(t.account_id, t.practitioner_id, t.location_id),
+  ],
+);

@@ -1,0 +1,12 @@
+import { bool, index, table, tenantColumns, text } from '../dialect';
+
+export const referralSources = table(
+  'referral_sources',
+  {
+    ...tenantColumns(),
+    name: text().notNull(),
+    category: text(),
+    active: bool().notNull(),
+  },
+  (t) => [index('referral_sources_account_idx').on(t.account_id, t.id)],
+);

@@ -1,0 +1,17 @@
+import { bool, index, int, table, tenantColumns, text } from '../dialect';
+
+export const resources = table(
+  'resources',
+  {
+    ...tenantColumns(),
+    location_id: int().notNull(),
+    name: text().notNull(),
+    public_name: text(),
+    description: text(),
+    color: text(),
+    sort_order: int().notNull(),
+    status: text<'active' | 'inactive' | 'archived'>().notNull(),
+    locked: bool().notNull(),
+  },
+  (t) => [index('resources_account_idx').on(t.account_id, t.id), index('resources_location_idx').on(t.account_id, t.location_id)],
+);

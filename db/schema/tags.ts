@@ -1,0 +1,12 @@
+import { index, int, table, tenantColumns, text } from '../dialect';
+
+export const tags = table(
+  'tags',
+  {
+    ...tenantColumns(),
+    name: text().notNull(),
+    color: text(),
+    sort_order: int().notNull(),
+  },
+  (t) => [index('tags_account_idx').on(t.account_id, t.id)],
+);
