@@ -2,8 +2,8 @@
  * One schema, two dialects. Every table is written once with the helpers below; at runtime they build
  * SQLite or PostgreSQL columns depending on DATABASE_URL. Types are those of the PostgreSQL builders
  * (the production path), and the SQLite objects are cast to them: drizzle's query builders have the
- * same surface on both, and the few places where the dialects differ go through `dialect` checks in
- * db/sql.ts and server/list/. See docs/decisions.md ("One drizzle schema for two dialects").
+ * same surface on both, and the few places where the dialects differ go through the `isPg` checks here,
+ * in db/client.ts and in server/list/. See docs/decisions.md ("One drizzle schema for two dialects").
  */
 import { sql } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
