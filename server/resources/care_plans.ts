@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { fromDbJson, isPg } from '../../db/dialect';
+import { fromDbJson } from '../../db/dialect';
+import { jsonArray, jsonStored, jsonSubquery } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -16,16 +16,11 @@ const member = z.object({
 });
 
 // Members of live patients, in one subquery selected with the plan (JSON built by the database).
-const MEMBERS = isPg
-  ? sql`(SELECT coalesce(json_agg(json_build_object('id', m.id, 'patient_id', m.patient_id, 'schedule_override', m.schedule_override,
-        'visits_used', m.visits_used) ORDER BY m.id), '[]')
-      FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
-      WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id")`
-  : sql`(SELECT json_group_array(json_object('id', x.id, 'patient_id', x.patient_id, 'schedule_override', json(x.schedule_override),
-        'visits_used', x.visits_used))
-      FROM (SELECT m.* FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
-            WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id" ORDER BY m.id) x)`;
-
+const MEMBERS = jsonSubquery(
+  jsonArray({ id: 'm.id', patient_id: 'm.patient_id', schedule_override: jsonStored('m.schedule_override'), visits_used: 'm.visits_used' }, 'm.id'),
+  `FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
+   WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id"`,
+);
 
 export const carePlans = defineResource({
   name: 'care_plans',

@@ -1,22 +1,19 @@
-import { isNull, sql } from 'drizzle-orm';
+import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { fromDbJson, isPg } from '../../db/dialect';
+import { fromDbJson } from '../../db/dialect';
+import { jsonArray, jsonSubquery } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 import { lineInput } from './line_items';
 
 // The lines, selected with the invoice in the same statement (JSON built by the database).
-const LINES = isPg
-  ? sql`(SELECT coalesce(json_agg(json_build_object('id', l.id, 'billable_item_id', l.billable_item_id, 'description', l.description, 'quantity', l.quantity,
-        'unit_price_minor', l.unit_price_minor, 'discount_minor', l.discount_minor, 'tax_rate_bp', l.tax_rate_bp, 'subtotal_minor', l.subtotal_minor,
-        'tax_minor', l.tax_minor, 'total_minor', l.total_minor) ORDER BY l.id), '[]')
-      FROM line_items l WHERE l.account_id = "invoices"."account_id" AND l.invoice_id = "invoices"."id")`
-  : sql`(SELECT json_group_array(json_object('id', l.id, 'billable_item_id', l.billable_item_id, 'description', l.description, 'quantity', l.quantity,
-        'unit_price_minor', l.unit_price_minor, 'discount_minor', l.discount_minor, 'tax_rate_bp', l.tax_rate_bp, 'subtotal_minor', l.subtotal_minor,
-        'tax_minor', l.tax_minor, 'total_minor', l.total_minor))
-      FROM (SELECT * FROM line_items l WHERE l.account_id = "invoices"."account_id" AND l.invoice_id = "invoices"."id" ORDER BY l.id) l)`;
+const LINE_FIELDS = ['id', 'billable_item_id', 'description', 'quantity', 'unit_price_minor', 'discount_minor', 'tax_rate_bp', 'subtotal_minor', 'tax_minor', 'total_minor'];
+const LINES = jsonSubquery(
+  jsonArray(Object.fromEntries(LINE_FIELDS.map((c) => [c, `l.${c}`])), 'l.id'),
+  `FROM line_items l WHERE l.account_id = "invoices"."account_id" AND l.invoice_id = "invoices"."id"`,
+);
 
 const lineRead = z.object({
   id: z.number().int(),
