@@ -1,33 +1,44 @@
 /**
  * JSON built by the database inside a query (a record's embedded children, selected with it in one
- * statement), written once for both dialects. The functions differ (json_build_object / json_agg on
- * PostgreSQL, json_object / json_group_array on SQLite, which orders inside the aggregate since 3.44),
- * and so do booleans, stored JSON and timestamps inside them. Results come back as text on SQLite and
- * parsed on PostgreSQL: read them with fromDbJson (db/dialect.ts).
+ * statement as correlated subqueries), written once for both dialects. The functions differ
+ * (json_build_object / json_agg on PostgreSQL, json_object / json_group_array on SQLite), and so do
+ * booleans, stored JSON and timestamps inside them. Results come back as text on SQLite and parsed on
+ * PostgreSQL: read them with fromDbJson (db/dialect.ts).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { isPg } from './dialect';
 
 /** Key → SQL expression, in the order the object's keys are to appear. */
 export type JsonFields = Record<string, string>;
+/** Values that need converting to come out as JSON of the right type. */
+export type JsonKinds = Record<string, 'bool' | 'json' | 'timestamp'>;
 
-const pairs = (fields: JsonFields) => Object.entries(fields).map(([k, expr]) => `'${k}', ${expr}`).join(', ');
+const pgValue = (expr: string, kind?: JsonKinds[string]) =>
+  kind === 'timestamp' ? `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : expr;
+// SQLite stores booleans as 0/1 and JSON and timestamps as text; json() makes JSON text a JSON value.
+const sqliteValue = (expr: string, kind?: JsonKinds[string]) =>
+  kind === 'bool' ? `json(CASE WHEN ${expr} THEN 'true' ELSE 'false' END)` : kind === 'json' ? `json(${expr})` : expr;
 
-/** One JSON object. */
-export const jsonObject = (fields: JsonFields): string => (isPg ? `json_build_object(${pairs(fields)})` : `json_object(${pairs(fields)})`);
+const pairs = (fields: JsonFields, value: (key: string, expr: string) => string) =>
+  Object.entries(fields)
+    .map(([k, expr]) => `'${k}', ${value(k, expr)}`)
+    .join(', ');
 
-/** A JSON array of one object per row, in `orderBy` order; `[]` when there are no rows. */
-export const jsonArray = (fields: JsonFields, orderBy: string): string =>
-  isPg ? `coalesce(json_agg(${jsonObject(fields)} ORDER BY ${orderBy}), '[]')` : `json_group_array(${jsonObject(fields)} ORDER BY ${orderBy})`;
+/** One JSON object from the first row of `from` (null when there is none). */
+export function jsonObject(fields: JsonFields, from: string, kinds: JsonKinds = {}): SQL {
+  const object = isPg ? `json_build_object(${pairs(fields, (k, e) => pgValue(e, kinds[k]))})` : `json_object(${pairs(fields, (k, e) => sqliteValue(e, kinds[k]))})`;
+  return sql.raw(`(SELECT ${object} ${from} LIMIT 1)`);
+}
 
-/** A boolean column as a JSON true/false (SQLite stores 0/1). */
-export const jsonBool = (expr: string): string => (isPg ? expr : `json(CASE WHEN ${expr} THEN 'true' ELSE 'false' END)`);
-
-/** A column holding JSON, embedded as JSON rather than as a string (SQLite stores it as text). */
-export const jsonStored = (expr: string): string => (isPg ? expr : `json(${expr})`);
-
-/** A timestamp column as our ISO 8601 text (SQLite stores it so already). */
-export const jsonTimestamp = (expr: string): string => (isPg ? `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : expr);
-
-/** A correlated subquery selecting `json` (built with the helpers above) `from` the rest of the query. */
-export const jsonSubquery = (json: string, from: string): SQL => sql.raw(`(SELECT ${json} ${from})`);
+/**
+ * A JSON array of one object per row of `from`, in `orderBy` order; `[]` when there are no rows. On
+ * SQLite the rows are ordered in a subquery rather than inside the aggregate: measured on the patient
+ * read, json_group_array(... ORDER BY ...) cost about a tenth of its throughput.
+ */
+export function jsonArray(fields: JsonFields, from: string, orderBy: string, kinds: JsonKinds = {}): SQL {
+  if (isPg) return sql.raw(`(SELECT coalesce(json_agg(json_build_object(${pairs(fields, (k, e) => pgValue(e, kinds[k]))}) ORDER BY ${orderBy}), '[]') ${from})`);
+  const columns = Object.entries(fields)
+    .map(([k, expr]) => `${expr} AS "${k}"`)
+    .join(', ');
+  return sql.raw(`(SELECT json_group_array(json_object(${pairs(fields, (k) => sqliteValue(`x."${k}"`, kinds[k]))})) FROM (SELECT ${columns} ${from} ORDER BY ${orderBy}) x)`);
+}

@@ -2,7 +2,7 @@ import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonObject, jsonSubquery } from '../../db/json';
+import { jsonObject } from '../../db/json';
 import { defineResource, type ResourceAction } from './define';
 import { f, standardFields } from './fields';
 
@@ -16,8 +16,8 @@ const embeddedPatient = z.object({
 
 // The patient, selected with the appointment in the same statement (JSON built by the database); null
 // once the patient is deleted (the appointment stays in the diary and the books; docs/decisions.md).
-const PATIENT = jsonSubquery(
-  jsonObject({ id: 'p.id', first_name: 'p.first_name', last_name: 'p.last_name', preferred_name: 'p.preferred_name' }),
+const PATIENT = jsonObject(
+  { id: 'p.id', first_name: 'p.first_name', last_name: 'p.last_name', preferred_name: 'p.preferred_name' },
   `FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id" AND p.deleted_at IS NULL`,
 );
 

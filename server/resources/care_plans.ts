@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonArray, jsonStored, jsonSubquery } from '../../db/json';
+import { jsonArray } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -16,10 +16,12 @@ const member = z.object({
 });
 
 // Members of live patients, in one subquery selected with the plan (JSON built by the database).
-const MEMBERS = jsonSubquery(
-  jsonArray({ id: 'm.id', patient_id: 'm.patient_id', schedule_override: jsonStored('m.schedule_override'), visits_used: 'm.visits_used' }, 'm.id'),
+const MEMBERS = jsonArray(
+  { id: 'm.id', patient_id: 'm.patient_id', schedule_override: 'm.schedule_override', visits_used: 'm.visits_used' },
   `FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
    WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id"`,
+  'm.id',
+  { schedule_override: 'json' },
 );
 
 export const carePlans = defineResource({

@@ -2,7 +2,7 @@ import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonArray, jsonSubquery } from '../../db/json';
+import { jsonArray } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -10,9 +10,10 @@ import { lineInput } from './line_items';
 
 // The lines, selected with the invoice in the same statement (JSON built by the database).
 const LINE_FIELDS = ['id', 'billable_item_id', 'description', 'quantity', 'unit_price_minor', 'discount_minor', 'tax_rate_bp', 'subtotal_minor', 'tax_minor', 'total_minor'];
-const LINES = jsonSubquery(
-  jsonArray(Object.fromEntries(LINE_FIELDS.map((c) => [c, `l.${c}`])), 'l.id'),
+const LINES = jsonArray(
+  Object.fromEntries(LINE_FIELDS.map((c) => [c, `l.${c}`])),
   `FROM line_items l WHERE l.account_id = "invoices"."account_id" AND l.invoice_id = "invoices"."id"`,
+  'l.id',
 );
 
 const lineRead = z.object({

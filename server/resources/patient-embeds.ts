@@ -5,23 +5,23 @@
  */
 import type { SQL } from 'drizzle-orm';
 import { fromDbJson } from '../../db/dialect';
-import { jsonArray, jsonBool, jsonObject, jsonSubquery, jsonTimestamp } from '../../db/json';
+import { jsonArray, jsonObject } from '../../db/json';
 
 const EMBEDS = {
-  numbers: jsonSubquery(
-    jsonArray({ id: 'n.id', number: 'n.number', country_code: 'n.country_code', iso2: 'n.iso2', type: 'n.type', intl_number: 'n.intl_number' }, 'n.id'),
+  numbers: jsonArray(
+    { id: 'n.id', number: 'n.number', country_code: 'n.country_code', iso2: 'n.iso2', type: 'n.type', intl_number: 'n.intl_number' },
     `FROM numbers n WHERE n.account_id = "patients"."account_id" AND n.patient_id = "patients"."id"`,
+    'n.id',
   ),
-  address: jsonSubquery(
-    jsonObject({ line_1: 'a.line_1', line_2: 'a.line_2', city: 'a.city', state: 'a.state', postal_code: 'a.postal_code', country: 'a.country' }),
-    `FROM addresses a WHERE a.account_id = "patients"."account_id" AND a.entity_type = 'Patient' AND a.entity_id = "patients"."id" LIMIT 1`,
+  address: jsonObject(
+    { line_1: 'a.line_1', line_2: 'a.line_2', city: 'a.city', state: 'a.state', postal_code: 'a.postal_code', country: 'a.country' },
+    `FROM addresses a WHERE a.account_id = "patients"."account_id" AND a.entity_type = 'Patient' AND a.entity_id = "patients"."id"`,
   ),
-  tags: jsonSubquery(
-    jsonArray(
-      { id: 't.id', name: 't.name', color: 't.color', patient_tag_id: 'pt.id', editable: jsonBool('pt.editable'), added_at: jsonTimestamp('pt.created_at') },
-      'pt.id',
-    ),
+  tags: jsonArray(
+    { id: 't.id', name: 't.name', color: 't.color', patient_tag_id: 'pt.id', editable: 'pt.editable', added_at: 'pt.created_at' },
     `FROM patient_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.account_id = "patients"."account_id" AND pt.patient_id = "patients"."id"`,
+    'pt.id',
+    { editable: 'bool', added_at: 'timestamp' },
   ),
 };
 

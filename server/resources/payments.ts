@@ -2,7 +2,7 @@ import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonArray, jsonSubquery } from '../../db/json';
+import { jsonArray } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -15,9 +15,10 @@ const allocationRead = z.object({ id: z.number().int(), invoice_id: z.number().i
 type StoredAllocation = { id: number; invoice_id: number; amount_minor: number; payer: (typeof t.ALLOCATION_PAYERS)[number] };
 
 // The allocations, selected with the payment in the same statement (JSON built by the database).
-const ALLOCATIONS = jsonSubquery(
-  jsonArray({ id: 'a.id', invoice_id: 'a.invoice_id', amount_minor: 'a.amount_minor', payer: 'a.payer' }, 'a.id'),
+const ALLOCATIONS = jsonArray(
+  { id: 'a.id', invoice_id: 'a.invoice_id', amount_minor: 'a.amount_minor', payer: 'a.payer' },
   `FROM payment_allocations a WHERE a.account_id = "payments"."account_id" AND a.payment_id = "payments"."id"`,
+  'a.id',
 );
 
 export const payments = defineResource({
