@@ -64,10 +64,8 @@ let billableItemId: number;
 let cashMethodId: number;
 const host = () => `${account.subdomain}.${account.region}.localhost`;
 
-type Server = Spawned;
 /** bench/app-server.ts: the real API server in its own process, rate limits lifted. */
 const startServer = () => spawnServer('bench/app-server.ts', { DATABASE_URL: url, FILES_DIR: path.join(work, 'files') });
-const stopped = exited;
 
 interface Reply {
   status: number;
@@ -75,7 +73,7 @@ interface Reply {
   text: string;
 }
 /** One request on a fresh connection; a reset or refused connection is `null`. */
-function send(s: Server, method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply | null> {
+function send(s: Spawned, method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply | null> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve) => {
     const req = http.request(
@@ -110,7 +108,7 @@ interface Acked {
 }
 
 /** Writers in parallel until `stop()`; every 2xx is recorded. */
-async function writeLoad(s: Server, workers: number, isStopped: () => boolean): Promise<{ acked: Acked[]; sent: number }> {
+async function writeLoad(s: Spawned, workers: number, isStopped: () => boolean): Promise<{ acked: Acked[]; sent: number }> {
   const acked: Acked[] = [];
   let sent = 0;
   let n = 0;
@@ -165,7 +163,7 @@ beforeAll(async () => {
   billableItemId = (await get('/billable_items?active=true'))[0].id;
   cashMethodId = (await get('/payment_methods?active=true&name=Cash'))[0].id;
   s.child.kill('SIGTERM');
-  await stopped(s);
+  await exited(s);
 }, 120_000);
 
 afterAll(async () => {
@@ -183,7 +181,7 @@ describe(`crash safety (${onPg ? 'PostgreSQL' : 'SQLite'})`, () => {
     first.child.kill('SIGKILL');
     killed = true;
     const { acked, sent } = await load;
-    await stopped(first);
+    await exited(first);
     expect(acked.length, 'the load got writes acknowledged before the kill').toBeGreaterThan(20);
 
     const second = await startServer();
@@ -244,7 +242,7 @@ describe(`crash safety (${onPg ? 'PostgreSQL' : 'SQLite'})`, () => {
       console.log(`crash (${onPg ? 'PostgreSQL' : 'SQLite'}): ${sent} writes sent, ${acked.length} acknowledged (${found.patient} patients, ${found.appointment} appointments, ${found.payment} payments), ${acked.length} found after restart, 0 lost`);
     } finally {
       second.child.kill('SIGTERM');
-      await stopped(second);
+      await exited(second);
     }
   });
 
@@ -283,7 +281,7 @@ describe(`crash safety (${onPg ? 'PostgreSQL' : 'SQLite'})`, () => {
       console.log(`PostgreSQL restart: ${replies.length} requests during the restart, ${replies.filter((r) => r!.status >= 500).length} failed cleanly as JSON`);
     } finally {
       s.child.kill('SIGTERM');
-      await stopped(s);
+      await exited(s);
     }
   });
 });

@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { addresses, numbers, patients, referralSources } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
-import { announce, announceDeleted, changedFields, markDeleted, recordWrite } from '../../events/record';
+import { announce, announceDeleted, changedFields, recordWrite } from '../../events/record';
 import type { Row } from '../../resources/define';
 import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
@@ -173,8 +173,7 @@ async function saveAddress(tx: Db, w: WriteContext, patientId: number, input: Ad
   if (input === null) {
     if (stored) {
       await tx.delete(addresses).where(and(where, eq(addresses.id, stored.id)));
-      await announce(tx, acc, 'addresses.deleted', 'addresses', stored.id, now);
-      await markDeleted(tx, acc, 'addresses', stored.id, now);
+      await announceDeleted(tx, acc, 'addresses', stored.id, now);
     }
     return;
   }
