@@ -1,16 +1,9 @@
 import type { DbHandle } from '../db/client';
+import type { accounts } from '../db/schema';
 import type { FileStore } from './files/store';
 
-export interface Account {
-  id: number;
-  subdomain: string;
-  region: string;
-  name: string;
-  timezone: string;
-  currency: string;
-  locale: string;
-  generation: 'current' | 'legacy';
-}
+/** The tenant of a request, as stored (the invoice counter and timestamps are the domain's own business). */
+export type Account = Omit<typeof accounts.$inferSelect, 'invoice_counter' | 'created_at' | 'updated_at'>;
 
 export type Scope = 'read' | 'write';
 

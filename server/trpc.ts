@@ -4,7 +4,17 @@ import type { z } from 'zod';
 import type { Ctx, Principal } from './context';
 import { ApiError } from './errors';
 
-const t = initTRPC.meta<OpenApiMeta>().context<Ctx>().create({ isServer: true });
+/** What a procedure declares about its REST route, besides trpc-to-openapi's own `openapi` block. */
+export type RouteMeta = OpenApiMeta & {
+  /** Success status when it is not the method's default (201 POST, 204 DELETE, else 200). */
+  status?: number;
+  /** Takes multipart/form-data (uploads) instead of JSON. */
+  multipart?: boolean;
+  /** Answers raw bytes ({ content_type, file_name, bytes }) instead of JSON. */
+  binary?: boolean;
+};
+
+const t = initTRPC.meta<RouteMeta>().context<Ctx>().create({ isServer: true });
 
 export const router = t.router;
 export const procedure = t.procedure;
@@ -27,3 +37,10 @@ export function documentOutput<P>(proc: P, schema: z.ZodType): P {
   (proc as unknown as { _def: { output: z.ZodType } })._def.output = schema;
   return proc;
 }
+
+/**
+ * The input a procedure's schema parsed, typed as the schema's output. tRPC types a procedure's input
+ * with a conditional type it cannot resolve when the schema is generic (the procedure factories of
+ * server/routers/write.ts); the value is exactly what the schema returned.
+ */
+export const parsedBy = <T>(_schema: z.ZodType<T>, input: unknown): T => input as T;

@@ -2,6 +2,9 @@ import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect'
 
 export const REGIONS = ['neptune', 'mercury', 'vulcan', 'jupiter', 'apollo'] as const;
 export type Region = (typeof REGIONS)[number];
+/** Languages of an account and of a patient file. */
+export const LOCALES = ['en', 'ca', 'dk', 'de', 'es', 'fr', 'is', 'it', 'hu', 'my', 'nl', 'no', 'po', 'fi', 'se', 'el', 'he'] as const;
+export type Locale = (typeof LOCALES)[number];
 
 /** A clinic: the tenant. `generation` is `legacy` for accounts not yet native to this API generation. */
 export const accounts = table(
@@ -13,7 +16,7 @@ export const accounts = table(
     name: text().notNull(),
     timezone: text().notNull(),
     currency: text().notNull(),
-    locale: text().notNull(),
+    locale: text<Locale>().notNull(),
     generation: text<'current' | 'legacy'>().notNull(),
     invoice_counter: int().notNull().default(0),
     created_at: timestamp().notNull(),

@@ -1,7 +1,7 @@
 import { bool, day, index, partialIndex, int, json, table, tenantColumns, text, timestamp, uniqueIndex } from '../dialect';
+import type { Locale } from './accounts';
 
 export const SEXES = ['male', 'female', 'other'] as const;
-export const LOCALES = ['en', 'ca', 'dk', 'de', 'es', 'fr', 'is', 'it', 'hu', 'my', 'nl', 'no', 'po', 'fi', 'se', 'el', 'he'] as const;
 
 export type CommunicationPreferences = {
   appointment_reminders?: boolean;
@@ -19,7 +19,7 @@ export const patients = table(
     dob: day(),
     email: text(),
     sex: text<(typeof SEXES)[number]>(),
-    locale: text<(typeof LOCALES)[number]>(),
+    locale: text<Locale>(),
     note: text(),
     custom_reference: text(),
     blocked: bool().notNull(),

@@ -1,7 +1,8 @@
 /** Accounts (tenants): creation and lookup by clinic subdomain and region. */
 import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbHandle } from '../../db/client';
-import { accounts, LOCALES, REGIONS, type Region } from '../../db/schema';
+import { accounts, LOCALES, REGIONS } from '../../db/schema';
 import type { Account } from '../context';
 
 export class AccountError extends Error {}
@@ -16,9 +17,11 @@ export interface NewAccount {
   generation?: 'current' | 'legacy';
 }
 
-export function validateNewAccount(a: NewAccount): void {
+/** The account as it will be stored, or an AccountError naming the first CLI option at fault. */
+export function validateNewAccount(a: NewAccount) {
   if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(a.subdomain)) throw new AccountError('--clinic must be a DNS label: lowercase letters, digits and hyphens');
-  if (!(REGIONS as readonly string[]).includes(a.region)) throw new AccountError(`--region must be one of ${REGIONS.join(', ')}`);
+  const region = z.enum(REGIONS).safeParse(a.region);
+  if (!region.success) throw new AccountError(`--region must be one of ${REGIONS.join(', ')}`);
   if (!a.name.trim() || a.name.length > 255) throw new AccountError('--name must be 1 to 255 characters');
   try {
     new Intl.DateTimeFormat('en', { timeZone: a.timezone });
@@ -26,11 +29,13 @@ export function validateNewAccount(a: NewAccount): void {
     throw new AccountError(`--timezone must be an IANA time zone such as Europe/London (got ${a.timezone})`);
   }
   if (!/^[A-Z]{3}$/.test(a.currency)) throw new AccountError('--currency must be an ISO 4217 code such as GBP');
-  if (a.locale && !(LOCALES as readonly string[]).includes(a.locale)) throw new AccountError(`--locale must be one of ${LOCALES.join(', ')}`);
+  const locale = z.enum(LOCALES).safeParse(a.locale ?? 'en');
+  if (!locale.success) throw new AccountError(`--locale must be one of ${LOCALES.join(', ')}`);
+  return { ...a, region: region.data, locale: locale.data, generation: a.generation ?? 'current' };
 }
 
-export async function createAccount(db: DbHandle, a: NewAccount): Promise<Account> {
-  validateNewAccount(a);
+export async function createAccount(db: DbHandle, input: NewAccount): Promise<Account> {
+  const a = validateNewAccount(input);
   const now = new Date().toISOString();
   const existing = await findAccount(db, a.subdomain);
   if (existing) throw new AccountError(`an account with clinic ${a.subdomain} already exists (region ${existing.region})`);
@@ -39,24 +44,26 @@ export async function createAccount(db: DbHandle, a: NewAccount): Promise<Accoun
       .insert(accounts)
       .values({
         subdomain: a.subdomain,
-        region: a.region as Region,
+        region: a.region,
         name: a.name,
         timezone: a.timezone,
         currency: a.currency,
-        locale: a.locale ?? 'en',
-        generation: a.generation ?? 'current',
+        locale: a.locale,
+        generation: a.generation,
         created_at: now,
         updated_at: now,
       })
       .returning(),
   );
-  return row as Account;
+  return row;
 }
 
-export async function findAccount(db: DbHandle, subdomain: string, region?: string): Promise<Account | null> {
+export async function findAccount(db: DbHandle, subdomain: string, regionName?: string): Promise<Account | null> {
+  const region = regionName === undefined ? undefined : z.enum(REGIONS).safeParse(regionName).data;
+  if (regionName !== undefined && !region) return null;
   const [row] = await db.db
     .select()
     .from(accounts)
-    .where(region ? and(eq(accounts.subdomain, subdomain), eq(accounts.region, region as Region)) : eq(accounts.subdomain, subdomain));
-  return (row as Account | undefined) ?? null;
+    .where(region ? and(eq(accounts.subdomain, subdomain), eq(accounts.region, region)) : eq(accounts.subdomain, subdomain));
+  return row ?? null;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { fromDbJson } from '../../db/dialect';
 import { billableItems, modalities, type CarePlanBilling, type CarePlanSchedule } from '../../db/schema';
-import type { Row } from '../resources/define';
+import type { RowType } from '../resources/define';
 import { carePlans } from '../resources/care_plans';
 import { formatMoney } from '../values/money';
 
@@ -50,7 +50,7 @@ export const carePlanDetailSchema = carePlans.readSchema.extend({
 });
 
 
-export async function carePlanDetail(db: Db, accountId: number, row: Row) {
+export async function carePlanDetail(db: Db, accountId: number, row: RowType<typeof carePlans>) {
   const summary = carePlans.toRecord(row);
   const billing = fromDbJson<CarePlanBilling>(row.billing);
   const schedules = fromDbJson<CarePlanSchedule[]>(row.schedules);
@@ -94,11 +94,11 @@ export async function carePlanDetail(db: Db, accountId: number, row: Row) {
       };
     }),
     billing: {
-      ...(summary.billing as object),
+      ...summary.billing,
       periods: billing.periods.map((p) => ({ starts_on: p.starts_on, ends_on: p.ends_on, amount: formatMoney(p.amount_minor) })),
       services: lines(billing.services),
       products: lines(billing.products),
     },
-    tracking: schedules.length ? null : track(members, (m) => m.schedule_override?.visits_planned ?? (row.visits_planned as number | null) ?? 0),
+    tracking: schedules.length ? null : track(members, (m) => m.schedule_override?.visits_planned ?? row.visits_planned ?? 0),
   };
 }

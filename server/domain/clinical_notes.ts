@@ -1,17 +1,15 @@
 /** Clinical notes: records on a live patient's file, written as the integration. */
 import { invalid } from '../errors';
 import { clinicalNotes } from '../resources/clinical_notes';
+import type { CreateInput } from '../resources/define';
 import { createRecord } from './records';
 import { assertLivePatient } from './references';
 import { loadPractitioner } from './scheduling/calendar';
 import type { WriteContext } from './write-context';
 
-// The inputs are validated by the resources' declarations before they get here.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Input = Record<string, any>;
 
 /** A note on a live patient; `created_at`, when sent, imports a historical note and must be in the past. */
-export function createClinicalNote(w: WriteContext, input: Input) {
+export function createClinicalNote(w: WriteContext, input: CreateInput<typeof clinicalNotes>) {
   return createRecord(w, clinicalNotes, input, {
     check: async (tx) => {
       await assertLivePatient(tx, w.account.id, input.patient_id);

@@ -5,7 +5,8 @@ import { ApiError, invalid, notFound } from '../errors';
 import type { FileStore } from '../files/store';
 import { sniffContentType } from '../files/sniff';
 import { changedFields, recordWrite } from '../events/record';
-import { files as resource } from '../resources/files';
+import { storedValues, type UpdateInput } from '../resources/define';
+import { files as resource, type Upload } from '../resources/files';
 import { mergedMetadataOrFail } from '../resources/metadata';
 import { baseConditions } from '../list/engine';
 import { getRow } from '../resources/queries';
@@ -14,15 +15,6 @@ import { recorded, type WriteContext } from './write-context';
 
 /** Categories a file may move between after upload; the others are fixed at upload. */
 const MOVABLE: FileType[] = ['generic', 'custom_content', 'diagnostic_image'];
-
-export interface Upload {
-  patient_id: number;
-  file_type: FileType;
-  patient_log_id?: number;
-  description?: string;
-  patient_viewable?: boolean;
-  file: { name: string; bytes: Buffer };
-}
 
 export async function uploadFile(w: WriteContext, store: FileStore, u: Upload) {
   const acc = w.account.id;
@@ -87,17 +79,14 @@ async function checkUpload(tx: WriteContext['db']['db'], acc: number, u: Upload)
   }
 }
 
-export async function updateFile(w: WriteContext, id: number, input: { description?: string | null; patient_viewable?: boolean; file_type?: FileType; metadata?: Record<string, string | number | boolean | null> }) {
+export async function updateFile(w: WriteContext, id: number, input: UpdateInput<typeof resource>) {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
     const before = await loadFile(tx, acc, id);
     if (input.file_type !== undefined && input.file_type !== before.file_type && (!MOVABLE.includes(before.file_type) || !MOVABLE.includes(input.file_type))) {
       throw invalid('file_type', `the category moves only among ${MOVABLE.join(', ')}; patient_profile and patient_log are fixed at upload`, 'file_type_not_allowed');
     }
-    const set: Record<string, unknown> = { updated_at: new Date().toISOString() };
-    if (input.description !== undefined) set.description = input.description;
-    if (input.patient_viewable !== undefined) set.patient_viewable = input.patient_viewable;
-    if (input.file_type !== undefined) set.file_type = input.file_type;
+    const set = { ...storedValues(resource, input), updated_at: new Date().toISOString() };
     if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
     await tx
       .update(files)

@@ -6,47 +6,45 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { changedFields, recordWrite } from '../events/record';
-import type { Resource, Row } from '../resources/define';
-import { mergedMetadataOrFail, type Metadata } from '../resources/metadata';
+import { storedValues, type AnyResource, type AnyTable, type CreateInput, type RowType, type UpdateInput } from '../resources/define';
 import { findRow, getRow } from '../resources/queries';
 import { notFound } from '../errors';
 import { recorded, type WriteContext } from './write-context';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Input = Record<string, any>;
-
-export interface WriteHooks {
+export interface WriteHooks<R extends AnyResource> {
   /** Domain checks before the write, in the transaction; `before` is the stored row on update. */
-  check?: (tx: Db, input: Input, before: Row | null) => Promise<void>;
+  check?: (tx: Db, before: RowType<R> | null) => Promise<void>;
   /** Stored values the client does not send (defaults, derived columns). */
-  defaults?: Record<string, unknown>;
+  defaults?: Partial<R['table']['$inferInsert']>;
 }
 
-export async function createRecord(w: WriteContext, resource: Resource, input: Input, hooks: WriteHooks = {}): Promise<Record<string, unknown>> {
+export async function createRecord<R extends AnyResource>(w: WriteContext, resource: R, input: CreateInput<R>, hooks: WriteHooks<R> = {}) {
+  const table: AnyTable = resource.table;
   const id = await w.db.transaction(async (tx) => {
-    await hooks.check?.(tx, input, null);
+    await hooks.check?.(tx, null);
     const now = new Date().toISOString();
     // created_at is writable only where a resource declares it (historical imports); it is stored canonical.
-    const createdAt = input.created_at ? new Date(input.created_at).toISOString() : now;
-    const values = { ...hooks.defaults, ...input, account_id: w.account.id, metadata: mergedMetadataOrFail({}, input.metadata), created_at: createdAt, updated_at: now };
-    const [row] = (await tx.insert(resource.table).values(values).returning({ id: resource.table.id })) as { id: number }[];
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: row.id, action: 'created', changes: input });
-    return row.id;
+    const sent = storedValues(resource, input, null);
+    const createdAt = typeof sent.created_at === 'string' ? new Date(sent.created_at).toISOString() : now;
+    const values = { ...hooks.defaults, ...sent, account_id: w.account.id, created_at: createdAt, updated_at: now };
+    const [row] = await tx.insert(table).values(values).returning({ id: table.id });
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input });
+    return Number(row.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id));
 }
 
-export async function updateRecord(w: WriteContext, resource: Resource, id: number, input: Input, hooks: WriteHooks = {}): Promise<Record<string, unknown>> {
+export async function updateRecord<R extends AnyResource>(w: WriteContext, resource: R, id: number, input: UpdateInput<R>, hooks: WriteHooks<R> = {}) {
+  const table: AnyTable = resource.table;
   await w.db.transaction(async (tx) => {
     const before = await findRow(tx, resource, w.account.id, id);
     if (!before) throw notFound();
-    await hooks.check?.(tx, input, before);
-    const set: Input = { ...input, updated_at: new Date().toISOString() };
-    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata);
+    await hooks.check?.(tx, before);
+    const set = { ...storedValues(resource, input, before), updated_at: new Date().toISOString() };
     await tx
-      .update(resource.table)
+      .update(table)
       .set(set)
-      .where(and(eq(resource.table.account_id, w.account.id), eq(resource.table.id, id)));
+      .where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
     const after = (await findRow(tx, resource, w.account.id, id))!;
     await recordWrite(tx, {
       ...recorded(w),

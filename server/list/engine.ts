@@ -23,6 +23,15 @@ export const select = (db: Db, resource: Resource) => {
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
+/** The query parameters of a list request as the grammar reads them: text values, repeated or not. */
+export function rawQuery(params: Record<string, unknown>): RawQuery {
+  const out: RawQuery = Object.create(null);
+  for (const [k, v] of Object.entries(params)) {
+    if (typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))) out[k] = v;
+  }
+  return out;
+}
+
 export const PAGE_MAX = 10_000;
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 25;

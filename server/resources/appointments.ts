@@ -24,7 +24,7 @@ const PATIENT = jsonObject(
 type Embedded = Omit<z.infer<typeof embeddedPatient>, 'name'>;
 
 /** The lifecycle actions, POST /appointments/{id}/{action} (docs/decisions.md, "Appointment states"). */
-export const APPOINTMENT_ACTIONS: Record<'cancel' | 'arrive' | 'miss' | 'reinstate', ResourceAction> = {
+export const APPOINTMENT_ACTIONS = {
   cancel: {
     summary: 'Cancel an appointment',
     description: 'booked → cancelled; the slot becomes free. 409 appointment_rule from any other status.',
@@ -45,7 +45,8 @@ export const APPOINTMENT_ACTIONS: Record<'cancel' | 'arrive' | 'miss' | 'reinsta
     description: 'cancelled | missed → booked, only if the slot is still free (409 slot_unavailable).',
     input: z.strictObject({}),
   },
-};
+} satisfies Record<string, ResourceAction>;
+export type LifecycleAction = keyof typeof APPOINTMENT_ACTIONS;
 
 export const appointments = defineResource({
   name: 'appointments',

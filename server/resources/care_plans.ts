@@ -50,9 +50,9 @@ export const carePlans = defineResource({
     ...standardFields(),
   },
   compute: (row) => {
-    const billing = fromDbJson(row.billing) as t.CarePlanBilling;
-    const schedules = fromDbJson(row.schedules) as t.CarePlanSchedule[];
-    const members = (fromDbJson(row.members) ?? []) as { id: number; patient_id: number; schedule_override: unknown }[];
+    const billing = fromDbJson<t.CarePlanBilling>(row.billing);
+    const schedules = fromDbJson<t.CarePlanSchedule[]>(row.schedules);
+    const members = fromDbJson<z.infer<typeof member>[] | null>(row.members) ?? [];
     return {
       billing: { type: billing.type, amount: formatMoney(billing.amount_minor), period: billing.period },
       schedules: schedules.map((s) => ({ id: s.id, name: s.name, visits_planned: s.visits_planned })),

@@ -1,12 +1,32 @@
 import { z } from 'zod';
 import { getTableColumns, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { formatMoney } from '../values/money';
-import type { Field } from './fields';
+import { formatMoney, parseMoney } from '../values/money';
+import type { Field, WriteMode } from './fields';
+import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from './metadata';
 
 export type WriteOperation = 'create' | 'update' | 'delete';
+/** A stored row of no particular resource (the list engine, generic writes). */
 export type Row = Record<string, unknown>;
-type AnyTable = PgTable & { id: PgColumn; account_id: PgColumn };
+export type AnyTable = PgTable & { id: PgColumn; account_id: PgColumn };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a field of any value types: the widest Field
+type AnyField = Field<any, any, WriteMode | undefined>;
+export type Fields = Record<string, AnyField>;
+/** Computed columns selected with a row: name → SQL expression of its value. */
+export type ExtraColumns = Record<string, SQL<unknown>>;
+
+type ReadValue<Fl> = Fl extends Field<infer R, infer _I, infer _W> ? R : never;
+type InputValue<Fl> = Fl extends Field<infer _R, infer I, infer _W> ? I : never;
+type WrittenKeys<F extends Fields> = { [K in keyof F]: F[K]['write'] extends WriteMode ? K : never }[keyof F];
+type CreateShape<F extends Fields> = {
+  [K in WrittenKeys<F>]: F[K]['write'] extends 'required' ? z.ZodType<InputValue<F[K]>> : z.ZodOptional<z.ZodType<InputValue<F[K]>>>;
+};
+type UpdateShape<F extends Fields> = { [K in WrittenKeys<F>]: z.ZodOptional<z.ZodType<InputValue<F[K]>>> };
+
+/** A record as the API reads it: each declared attribute with its read type. */
+export type RecordOf<F extends Fields> = { [K in keyof F]: ReadValue<F[K]> };
+/** A stored row as selected for a resource: the table's columns and the extra (computed) columns. */
+export type RowOf<T extends AnyTable, E extends ExtraColumns> = T['$inferSelect'] & { [K in keyof E]: E[K] extends SQL<infer V> ? V : unknown };
 
 export interface ResourceAction {
   summary: string;
@@ -14,12 +34,12 @@ export interface ResourceAction {
   input: z.ZodObject;
 }
 
-export interface ResourceOptions<F extends Record<string, Field>> {
+export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends ExtraColumns> {
   name: string;
   /** The name of one record in prose (patients → patient, addresses → address): declared, not guessed. */
   singular: string;
   description: string;
-  table: AnyTable;
+  table: T;
   fields: F;
   read?: boolean;
   list?: boolean;
@@ -29,32 +49,47 @@ export interface ResourceOptions<F extends Record<string, Field>> {
   /** SQLite FTS5 trigram table (rowid = record id) indexing the attributes marked searchable. */
   searchTable?: string;
   /** Always-on condition besides the tenant (e.g. soft-deleted rows are gone). */
-  scope?: (table: AnyTable) => SQL;
+  scope?(table: T): SQL;
   /** Computed columns selected with every row (e.g. embedded records built by the database). */
-  extraColumns?: () => Record<string, SQL>;
+  extraColumns?(): E;
   /** Attributes computed from a stored row, for those the row does not hold as-is. */
-  compute?: (row: Row) => Partial<Record<keyof F, unknown>>;
+  compute?(row: RowOf<T, E>): Partial<RecordOf<F>>;
   /** State changes served as POST /{resource}/{id}/{action}, each with its own body. */
   actions?: Record<string, ResourceAction>;
   /** Input rules besides the per-field ones, stated in /schema (e.g. fields that go together). */
   rules?: Partial<Record<WriteOperation, string[]>>;
 }
 
-export interface Resource<F extends Record<string, Field> = Record<string, Field>> extends ResourceOptions<F> {
+/**
+ * A declared resource. Its type parameters carry the declaration's static types: `CreateInput<R>`,
+ * `UpdateInput<R>`, `RecordOf`, and the row `findRow`/`getRow` return (`RowType<R>`).
+ */
+export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTable, E extends ExtraColumns = ExtraColumns>
+  extends ResourceOptions<F, T, E> {
   read: boolean;
   list: boolean;
   write: readonly WriteOperation[];
-  readSchema: z.ZodObject;
-  createInput: z.ZodObject;
-  updateInput: z.ZodObject;
+  readSchema: z.ZodObject<{ [K in keyof F]: z.ZodType<ReadValue<F[K]>> }>;
+  createInput: z.ZodObject<CreateShape<F>, z.core.$strict>;
+  updateInput: z.ZodObject<UpdateShape<F>, z.core.$strict>;
   /** What every read selects: the table's columns, plus extraColumns. Undefined: the plain table. */
   selection(): Record<string, PgColumn | SQL> | undefined;
   /** Column of the table behind an attribute, or undefined for computed ones. */
   column(attribute: string): PgColumn | undefined;
-  toRecord(row: Row): Record<string, unknown>;
+  toRecord(row: RowOf<T, E>): RecordOf<F>;
 }
 
-export function defineResource<F extends Record<string, Field>>(opts: ResourceOptions<F>): Resource<F> {
+/** Any declared resource, whatever its fields (the list engine, /schema, OpenAPI). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the widest resource: every declaration is one
+export type AnyResource = Resource<any, any, any>;
+export type CreateInput<R extends AnyResource> = z.output<R['createInput']>;
+export type UpdateInput<R extends AnyResource> = z.output<R['updateInput']>;
+export type RowType<R extends AnyResource> = Parameters<R['toRecord']>[0];
+export type RecordType<R extends AnyResource> = ReturnType<R['toRecord']>;
+
+export function defineResource<F extends Fields, T extends AnyTable, E extends ExtraColumns = Record<never, SQL>>(
+  opts: ResourceOptions<F, T, E>,
+): Resource<F, T, E> {
   const entries = Object.entries(opts.fields);
   const writable = entries.filter(([, fld]) => fld.write && fld.input);
   const readSchema = z.object(Object.fromEntries(entries.map(([k, fld]) => [k, fld.read])));
@@ -71,11 +106,12 @@ export function defineResource<F extends Record<string, Field>>(opts: ResourceOp
   }
   // Computed attributes are read from the row under their own name (put there by a loader) unless `compute` gives them.
   const stored = entries.map(([k, fld]) => [k, fld.column || k, fld.kind === 'money'] as const);
-  const toRecord = (row: Row) => {
-    const out: Record<string, unknown> = {};
-    for (const [k, col, money] of stored) out[k] = row[col] == null ? null : money ? formatMoney(row[col] as number) : row[col];
+  const toRecord = (row: RowOf<T, E>) => {
+    const values = row as Row;
+    const out: Row = {};
+    for (const [k, col, money] of stored) out[k] = values[col] == null ? null : money ? formatMoney(values[col] as number) : values[col];
     if (opts.compute) Object.assign(out, opts.compute(row));
-    return out;
+    return out as RecordOf<F>;
   };
   let selection: Record<string, PgColumn | SQL> | undefined;
   return {
@@ -84,10 +120,37 @@ export function defineResource<F extends Record<string, Field>>(opts: ResourceOp
     read: opts.read ?? true,
     list: opts.list ?? true,
     write: opts.write ?? [],
-    readSchema,
-    createInput,
-    updateInput,
+    // The schemas are built from the fields exactly as the mapped types above describe them.
+    readSchema: readSchema as unknown as Resource<F, T, E>['readSchema'],
+    createInput: createInput as unknown as Resource<F, T, E>['createInput'],
+    updateInput: updateInput as unknown as Resource<F, T, E>['updateInput'],
     column: (a) => columns.get(a),
     toRecord,
   };
 }
+
+/**
+ * The table values an input sets: every writable attribute stored in the resource's own table (money
+ * converted to minor units in its column). Computed attributes (column: false) are the domain's to
+ * write. Derived from the declaration, so a declared field cannot be accepted by validation and then
+ * dropped by the write. Metadata merges into `before`'s (the stored row; null on create, where it
+ * starts empty); without `before` it is left to the caller.
+ */
+export function storedValues<R extends AnyResource>(resource: R, input: Partial<UpdateInput<R>>, before?: RowType<R> | null): Partial<R['table']['$inferInsert']> {
+  const values: Row = {};
+  for (const [k, fld] of Object.entries(resource.fields as Fields)) {
+    const v = (input as Row)[k];
+    if (fld.kind === 'metadata') {
+      if (before !== undefined && (before === null || v !== undefined)) values[k] = mergedMetadataOrFail(before ? (before as Row)[k] as Metadata : {}, v as MetadataPatch);
+      continue;
+    }
+    if (!fld.write || fld.column === false || v === undefined) continue;
+    values[fld.column ?? k] = fld.kind === 'money' && v !== null ? parseMoney(v as string) : v;
+  }
+  return values as Partial<R['table']['$inferInsert']>;
+}
+
+/** The create schema of a resource, typed by its input (for code generic over resources). */
+export const createSchema = <R extends AnyResource>(resource: R) => resource.createInput as unknown as z.ZodType<CreateInput<R>>;
+/** The update schema of a resource, typed by its input (for code generic over resources). */
+export const updateSchema = <R extends AnyResource>(resource: R) => resource.updateInput as unknown as z.ZodType<UpdateInput<R>>;

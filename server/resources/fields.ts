@@ -1,12 +1,14 @@
 /**
  * Field builders for resource declarations. A field says, once, what an attribute is: its type,
  * whether it is nullable, its limits, whether it can be filtered and sorted, and how it is written.
- * From these the read schema, the write schemas, the list engine, /schema, OpenAPI and MCP are derived.
+ * From these the read schema, the write schemas, the list engine, /schema, OpenAPI and MCP are derived,
+ * and so are the static types: a field's read and write value types follow from its builder and options.
  */
 import { z } from 'zod';
+import type { Metadata } from '../../db/dialect';
 import { MONEY_PATTERN, parseMoney } from '../values/money';
 import { isWallTime } from '../values/wall-time';
-import { metadataInput, metadataRead } from './metadata';
+import { metadataInput, metadataRead, type MetadataPatch } from './metadata';
 
 /** Integer columns are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */
 export const INT_MAX = 2_147_483_647;
@@ -14,8 +16,10 @@ export const INT_MAX = 2_147_483_647;
 const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account timezone, with no zone suffix';
 
 export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'money' | 'object' | 'array' | 'metadata';
+export type WriteMode = 'required' | 'optional';
 
-export interface Field {
+/** An attribute: R is its value as read, I as written, W how it is written (undefined: read-only). */
+export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined = WriteMode | undefined> {
   kind: FieldKind;
   nullable: boolean;
   filterable: boolean;
@@ -25,24 +29,44 @@ export interface Field {
   maxLength?: number;
   values?: readonly string[];
   description?: string;
-  /** How the attribute is written: absent = read-only. */
-  write?: 'required' | 'optional';
+  write: W;
   /** Storage column when it differs from the attribute name; `false` for computed attributes. */
   column?: string | false;
   /** Zod schema of the value as read. */
-  read: z.ZodType;
-  /** Zod schema of the value as written (create and update). */
+  read: z.ZodType<R>;
+  /** Zod schema of the value as written (create and update); present exactly when `write` is. */
+  input?: z.ZodType<I>;
+}
+
+interface Opts {
+  nullable?: boolean;
+  filterable?: boolean;
+  sortable?: boolean;
+  searchable?: boolean;
+  description?: string;
+  write?: WriteMode;
+  column?: string | false;
+  /** The write schema, when it is stricter than the builder's (trimmed names, an email...). */
   input?: z.ZodType;
 }
 
-type Opts = Partial<Pick<Field, 'nullable' | 'filterable' | 'sortable' | 'searchable' | 'description' | 'write' | 'column' | 'input'>>;
+type Nullable<O, T> = O extends { nullable: true } ? T | null : T;
+type Written<O, T> = O extends { input: infer S extends z.ZodType } ? z.output<S> : T;
+type WriteOf<O> = O extends { write: infer W extends WriteMode } ? W : undefined;
+/** The field a builder makes from options O, for read type R and written type I. */
+type FieldOf<O, R, I = R> = Field<Nullable<O, R>, Written<O, Nullable<O, I>>, WriteOf<O>>;
 
-function field(kind: FieldKind, base: z.ZodType, opts: Opts & { maxLength?: number; values?: readonly string[] }, input?: z.ZodType): Field {
+function field<O extends Opts, R, I = R>(
+  kind: FieldKind,
+  base: z.ZodType<R>,
+  opts: O & { maxLength?: number; values?: readonly string[] },
+  input?: z.ZodType<I>,
+): FieldOf<O, R, I> {
   const nullable = opts.nullable ?? false;
   const described = <T extends z.ZodType>(s: T) => (opts.description ? s.describe(opts.description) : s);
   const read = described(nullable ? base.nullable() : base);
   const writeSchema = opts.input ?? (input ? (nullable ? input.nullable() : input) : undefined);
-  return {
+  const built: Field = {
     kind,
     nullable,
     filterable: opts.filterable ?? false,
@@ -56,47 +80,53 @@ function field(kind: FieldKind, base: z.ZodType, opts: Opts & { maxLength?: numb
     read,
     input: opts.write ? described(writeSchema ?? read) : undefined,
   };
+  // The schemas above are built from O at run time exactly as FieldOf<O, R, I> states at compile time.
+  return built as FieldOf<O, R, I>;
 }
 
+/* eslint-disable @typescript-eslint/no-empty-object-type -- {} is "no options" in the builders' defaults */
 export const f = {
-  id: (opts: Opts = {}) => field('integer', z.number().int(), { filterable: true, sortable: true, ...opts }),
-  integer: (opts: Opts = {}) => field('integer', z.number().int(), opts, z.number().int().min(-INT_MAX - 1).max(INT_MAX)),
+  id: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { filterable: true, sortable: true, ...(opts as O) }),
+  integer: <const O extends Opts = {}>(opts?: O) =>
+    field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(-INT_MAX - 1).max(INT_MAX)),
   /** A reference to another record: integer >= 1. */
-  ref: (opts: Opts = {}) => field('integer', z.number().int(), opts, z.number().int().min(1).max(INT_MAX)),
-  string: (opts: Opts & { maxLength?: number } = {}) =>
-    field('string', z.string(), opts, opts.maxLength ? z.string().max(opts.maxLength) : z.string()),
-  boolean: (opts: Opts = {}) => field('boolean', z.boolean(), opts, z.boolean()),
-  timestamp: (opts: Opts = {}) => field('timestamp', z.string().describe('UTC timestamp, ISO 8601 ending in Z'), opts, z.iso.datetime()),
-  date: (opts: Opts = {}) => field('date', z.iso.date(), opts, z.iso.date()),
+  ref: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(1).max(INT_MAX)),
+  string: <const O extends Opts & { maxLength?: number } = {}>(opts?: O) =>
+    field<O, string>('string', z.string(), { ...(opts as O) }, opts?.maxLength ? z.string().max(opts.maxLength) : z.string()),
+  boolean: <const O extends Opts = {}>(opts?: O) => field<O, boolean>('boolean', z.boolean(), { ...(opts as O) }, z.boolean()),
+  timestamp: <const O extends Opts = {}>(opts?: O) =>
+    field<O, string>('timestamp', z.string().describe('UTC timestamp, ISO 8601 ending in Z'), { ...(opts as O) }, z.iso.datetime()),
+  date: <const O extends Opts = {}>(opts?: O) => field<O, string>('date', z.iso.date(), { ...(opts as O) }, z.iso.date()),
   /** Clinic wall time in the account timezone (GET /me); a zone suffix is refused. */
-  wallTime: (opts: Opts = {}) =>
-    field('walltime', z.string().describe(WALL_TIME_RULE), opts, z.string().refine(isWallTime, `must be ${WALL_TIME_RULE}`)),
-  enum: <T extends readonly [string, ...string[]]>(values: T, opts: Opts = {}) =>
-    field('enum', z.enum(values), { ...opts, values }, z.enum(values)),
-  decimal: (opts: Opts = {}) =>
-    field('decimal', z.string().describe('Decimal amount as a string, at the currency precision'), opts, z.string().regex(/^-?\d+(\.\d+)?$/)),
+  wallTime: <const O extends Opts = {}>(opts?: O) =>
+    field<O, string>('walltime', z.string().describe(WALL_TIME_RULE), { ...(opts as O) }, z.string().refine(isWallTime, `must be ${WALL_TIME_RULE}`)),
+  enum: <const T extends readonly [string, ...string[]], const O extends Opts = {}>(values: T, opts?: O) =>
+    field<O, T[number]>('enum', z.enum(values) as z.ZodType<T[number]>, { ...(opts as O), values }, z.enum(values) as z.ZodType<T[number]>),
+  decimal: <const O extends Opts = {}>(opts?: O) =>
+    field<O, string>('decimal', z.string().describe('Decimal amount as a string, at the currency precision'), { ...(opts as O) }, z.string().regex(/^-?\d+(\.\d+)?$/)),
   /**
    * An amount of the account currency: stored as integer minor units in `column`, read and written as a
    * decimal string ("12.50"), filtered with decimal operands.
    */
-  money: ({ positive, ...opts }: Opts & { column: string; positive?: boolean }) => {
+  money: <const O extends Opts & { column: string; positive?: boolean }>({ positive, ...opts }: O) => {
     const amount = z.string().regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"');
-    return field(
+    return field<O, string>(
       'money',
       z.string().describe('Amount in the account currency, a decimal string with two decimals'),
-      opts,
+      opts as O,
       positive ? amount.refine((s) => parseMoney(s) > 0, 'must be greater than 0') : amount,
     );
   },
-  object: (read: z.ZodType, opts: Opts = {}) => field('object', read, opts),
-  array: (read: z.ZodType, opts: Opts = {}) => field('array', read, opts),
+  object: <T, const O extends Opts = {}>(read: z.ZodType<T>, opts?: O) => field<O, T>('object', read, { ...(opts as O) }),
+  array: <T, const O extends Opts = {}>(read: z.ZodType<T>, opts?: O) => field<O, T>('array', read, { ...(opts as O) }),
   metadata: () =>
-    field('metadata', metadataRead, {
+    field<{ write: 'optional'; input: typeof metadataInput; description: string }, Metadata, MetadataPatch>('metadata', metadataRead, {
       write: 'optional',
       input: metadataInput,
       description: 'Up to 50 keys; values string (≤ 500), number or boolean. Writes merge keys; null removes one.',
     }),
 };
+/* eslint-enable @typescript-eslint/no-empty-object-type */
 
 /** The columns every record shares. */
 export const standardFields = () => ({

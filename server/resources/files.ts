@@ -36,3 +36,16 @@ export const files = defineResource({
   },
   compute: (row) => ({ size: String(row.size) }),
 });
+
+/** The upload's multipart fields arrive as text; the file part as { name, bytes } (server/rest/multipart.ts). */
+export const uploadInput = z.strictObject({
+  patient_id: z.coerce.number().int().min(1),
+  file_type: z.enum(t.FILE_TYPES),
+  patient_log_id: z.coerce.number().int().min(1).optional(),
+  description: z.string().max(255).optional(),
+  patient_viewable: z.stringbool().optional(),
+  file: z
+    .custom<{ name: string; bytes: Buffer }>((v) => typeof v === 'object' && v !== null && 'bytes' in v && Buffer.isBuffer(v.bytes), 'a file part named file is required')
+    .describe('The file (binary)'),
+});
+export type Upload = z.output<typeof uploadInput>;

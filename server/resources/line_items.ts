@@ -38,3 +38,10 @@ export const lineItems = defineResource({
 
 /** One line as written nested in an invoice or in `lines: [...]`: the create input without invoice_id. */
 export const lineInput = lineItems.createInput.omit({ invoice_id: true });
+export type LineInput = z.output<typeof lineInput>;
+
+/** POST /line_items: the one-line body, or { invoice_id, lines: [...] } (then no single-line attribute). */
+export const addLinesInput = lineItems.createInput.partial().extend({
+  invoice_id: lineItems.createInput.shape.invoice_id,
+  lines: z.array(lineInput).min(1).max(100).optional().describe('Several lines, added all or nothing; then no single-line attributes'),
+});

@@ -3,7 +3,10 @@
  * patient row itself: one statement per single read or page, with the JSON built by the database
  * (measured on the single read: four queries became one), written once for both dialects (db/json.ts).
  */
-import type { SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { addressRead } from './addresses';
+import type { numberRead } from './numbers';
+import type { tagRead } from './patients';
 import { fromDbJson } from '../../db/dialect';
 import { jsonArray, jsonObject } from '../../db/json';
 
@@ -26,12 +29,11 @@ const EMBEDS = {
 };
 
 /** Extra columns of a patient select: numbers, address, tags. */
-export const patientEmbedColumns = (): Record<string, SQL> => EMBEDS;
-
+export const patientEmbedColumns = () => EMBEDS;
 
 /** The embedded attributes of a selected row (JSON text on SQLite, parsed JSON on PostgreSQL). */
-export const patientEmbeds = (row: Record<string, unknown>) => ({
-  numbers: fromDbJson(row.numbers) ?? [],
-  address: fromDbJson(row.address) ?? null,
-  tags: fromDbJson(row.tags) ?? [],
+export const patientEmbeds = (row: Record<keyof typeof EMBEDS, unknown>) => ({
+  numbers: fromDbJson<z.infer<typeof numberRead>[] | null>(row.numbers) ?? [],
+  address: fromDbJson<z.infer<typeof addressRead> | null>(row.address) ?? null,
+  tags: fromDbJson<z.infer<typeof tagRead>[] | null>(row.tags) ?? [],
 });

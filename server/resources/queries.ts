@@ -1,5 +1,5 @@
 /** Read helpers shared by every resource: fetch one record of the account, and schemas of list I/O. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { INT_MAX } from './fields';
 import type { Db } from '../../db/client';
@@ -7,26 +7,35 @@ import { prepared } from '../../db/prepared';
 import { notFound } from '../errors';
 import { baseConditions, select } from '../list/engine';
 
-export { select };
 import { OPERATORS } from '../list/grammar';
-import type { Resource, Row } from './define';
+import type { AnyResource, Resource, RowType } from './define';
 
-/** A select of the resource's selection (its columns and any computed ones). */
+export { select };
 
 export const idParam = z.coerce.number().int().min(1).max(INT_MAX).describe('Record id');
 
 const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);
 
-export async function findRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row | undefined> {
+/** One stored row of the account, as the resource selects it, or undefined. Usable inside a transaction. */
+export async function findRow<R extends AnyResource>(db: Db, resource: R, accountId: number, id: number): Promise<RowType<R> | undefined> {
   const [row] = await select(db, resource)
     .from(resource.table)
     .where(and(...baseConditions(resource, accountId), eq(resource.table.id, id)))
     .limit(1);
-  return row as Row | undefined;
+  return row as RowType<R> | undefined;
+}
+
+/** Stored rows of the account by id, in id order (the ids missing from the account are left out). */
+export async function findRows<R extends AnyResource>(db: Db, resource: R, accountId: number, ids: number[]): Promise<RowType<R>[]> {
+  const rows = await select(db, resource)
+    .from(resource.table)
+    .where(and(...baseConditions(resource, accountId), inArray(resource.table.id, ids)))
+    .orderBy(resource.table.id);
+  return rows as RowType<R>[];
 }
 
 /** The hot single read: a prepared query per resource. Not for use inside a transaction (see db/prepared.ts). */
-export async function getRow(db: Db, resource: Resource, accountId: number, id: number): Promise<Row> {
+export async function getRow<R extends AnyResource>(db: Db, resource: R, accountId: number, id: number): Promise<RowType<R>> {
   const query = prepared(db, `${resource.name}_by_id`, () =>
     select(db, resource)
       .from(resource.table)
@@ -34,7 +43,7 @@ export async function getRow(db: Db, resource: Resource, accountId: number, id: 
       // placeholders runs ~8x slower on SQLite (measured: 165 µs against 20 µs).
       .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id')))),
   );
-  const [row] = (await query.execute({ account: accountId, id })) as Row[];
+  const [row] = (await query.execute({ account: accountId, id })) as RowType<R>[];
   if (!row) throw notFound(capitalised(resource.singular));
   return row;
 }

@@ -4,7 +4,8 @@
  * with `Allow` for a known path and another method.
  */
 import type { AnyProcedure } from '@trpc/server';
-import { forEachOpenApiProcedure, getPathRegExp, normalizePath, type OpenApiMeta, type OpenApiProcedureRecord } from 'trpc-to-openapi';
+import { forEachOpenApiProcedure, getPathRegExp, normalizePath, type OpenApiProcedureRecord } from 'trpc-to-openapi';
+import type { RouteMeta } from '../trpc';
 import type { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
 
@@ -35,8 +36,9 @@ export class RouteTable {
 
   constructor(router: AnyRouter) {
     forEachOpenApiProcedure(router._def.procedures as OpenApiProcedureRecord, ({ path, type, procedure, meta }) => {
-      const openapi = (meta as OpenApiMeta).openapi!;
-      const status = (meta as { status?: number }).status ?? (openapi.method === 'POST' ? 201 : openapi.method === 'DELETE' ? 204 : 200);
+      const route: RouteMeta = meta;
+      const openapi = route.openapi!;
+      const status = route.status ?? (openapi.method === 'POST' ? 201 : openapi.method === 'DELETE' ? 204 : 200);
       this.routes.push({
         method: openapi.method,
         path: normalizePath(openapi.path),
@@ -47,8 +49,8 @@ export class RouteTable {
         protect: openapi.protect ?? true,
         status,
         output: (procedure as unknown as { _def: { output?: z.ZodType } })._def.output,
-        multipart: (meta as { multipart?: boolean }).multipart === true,
-        binary: (meta as { binary?: boolean }).binary === true,
+        multipart: route.multipart === true,
+        binary: route.binary === true,
       });
     });
     // Literal segments beat parameters: /schema before /schema/{resource}, /patients/{id} after static paths.

@@ -1,6 +1,6 @@
 /** The invoices router: reads, create, PATCH (header and lines reconciled by id), DELETE voids. */
 import { z } from 'zod';
-import { createInvoice, updateInvoice, voidInvoice, type InvoiceInput } from '../domain/billing/invoices';
+import { createInvoice, updateInvoice, voidInvoice } from '../domain/billing/invoices';
 import { writeContext } from '../domain/write-context';
 import { invoices } from '../resources/invoices';
 import { idParam } from '../resources/queries';
@@ -10,7 +10,7 @@ import { createProcedure, updateProcedure } from './write';
 
 export const invoicesRouter = router({
   ...readProcedures(invoices),
-  create: createProcedure(invoices, (ctx, input) => createInvoice(writeContext(ctx), input as InvoiceInput)),
+  create: createProcedure(invoices, (ctx, input) => createInvoice(writeContext(ctx), input)),
   update: updateProcedure(invoices, (ctx, id, input) => updateInvoice(writeContext(ctx), id, input)),
   // DELETE takes one query parameter, so it is not the generic delete.
   delete: documentOutput(

@@ -6,6 +6,6 @@ import { router } from '../trpc';
 import { createProcedure, deleteProcedure } from './write';
 
 export const patientTagsRouter = router({
-  create: createProcedure(patientTags, (ctx, input) => addPatientTag(writeContext(ctx), input as { patient_id: number; tag_id: number })),
+  create: createProcedure(patientTags, (ctx, input) => addPatientTag(writeContext(ctx), input)),
   delete: deleteProcedure(patientTags, (ctx, id) => removePatientTag(writeContext(ctx), id)),
 });

@@ -8,6 +8,6 @@ import { createProcedure, deleteProcedure } from './write';
 
 export const paymentAllocationsRouter = router({
   ...readProcedures(paymentAllocations),
-  create: createProcedure(paymentAllocations, (ctx, input) => createAllocation(writeContext(ctx), input as Parameters<typeof createAllocation>[1])),
+  create: createProcedure(paymentAllocations, (ctx, input) => createAllocation(writeContext(ctx), input)),
   delete: deleteProcedure(paymentAllocations, (ctx, id) => removeAllocation(writeContext(ctx), id)),
 });

@@ -1,5 +1,5 @@
 /** The payments router: reads, create (with allocations), DELETE voids. */
-import { createPayment, voidPayment, type PaymentInput } from '../domain/billing/payments';
+import { createPayment, voidPayment } from '../domain/billing/payments';
 import { writeContext } from '../domain/write-context';
 import { payments } from '../resources/payments';
 import { router } from '../trpc';
@@ -8,6 +8,6 @@ import { createProcedure, deleteProcedure } from './write';
 
 export const paymentsRouter = router({
   ...readProcedures(payments),
-  create: createProcedure(payments, (ctx, input) => createPayment(writeContext(ctx), input as PaymentInput)),
+  create: createProcedure(payments, (ctx, input) => createPayment(writeContext(ctx), input)),
   delete: deleteProcedure(payments, (ctx, id) => voidPayment(writeContext(ctx), id)),
 });

@@ -1,7 +1,7 @@
 /** List and single-read procedures, generated for any resource from its declaration. */
 import type { Resource } from '../resources/define';
 import { getRow, idParam, listOutput, listQuerySchema, oneOutput } from '../resources/queries';
-import { listRecords, type RawQuery } from '../list/engine';
+import { listRecords, rawQuery } from '../list/engine';
 import { documentOutput, procedure } from '../trpc';
 import { z } from 'zod';
 
@@ -11,7 +11,7 @@ export function readProcedures(resource: Resource) {
     .meta({ openapi: { method: 'GET', path: `/${name}`, tags: [name], summary: `List ${name}`, description: resource.description } })
     .input(listQuerySchema(resource))
     .query(({ ctx, input }) =>
-      listRecords(resource, { db: ctx.db.db, accountId: ctx.account.id, url: `${ctx.baseUrl}/${name}` }, input as RawQuery),
+      listRecords(resource, { db: ctx.db.db, accountId: ctx.account.id, url: `${ctx.baseUrl}/${name}` }, rawQuery(input)),
     );
   const get = procedure
     .meta({ openapi: { method: 'GET', path: `/${name}/{id}`, tags: [name], summary: `Get one of ${name}` } })

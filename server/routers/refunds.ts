@@ -8,5 +8,5 @@ import { createProcedure } from './write';
 
 export const refundsRouter = router({
   ...readProcedures(refunds),
-  create: createProcedure(refunds, (ctx, input) => createRefund(writeContext(ctx), input as Parameters<typeof createRefund>[1])),
+  create: createProcedure(refunds, (ctx, input) => createRefund(writeContext(ctx), input)),
 });

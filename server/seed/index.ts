@@ -38,6 +38,8 @@ import { seedAppointments } from './appointments';
 import { seedBilling } from './billing';
 import { createPatient } from '../domain/patients/write';
 import type { WriteContext } from '../domain/write-context';
+import type { CreateInput } from '../resources/define';
+import type { patients as patientResource } from '../resources/patients';
 
 export async function seedAccount(db: DbHandle, account: Account, store?: FileStore): Promise<{ created: boolean }> {
   const profile = PROFILES[account.region] ?? PROFILES.neptune;
@@ -61,7 +63,7 @@ export async function seedAccount(db: DbHandle, account: Account, store?: FileSt
   const patientIds: number[] = [];
   for (let i = 0; i < PATIENTS.length; i++) {
     const p = await createPatient(w, patientInput(i, profile, refs, patientIds));
-    patientIds.push(p.id as number);
+    patientIds.push(p.id);
   }
   await db.transaction(async (tx) => {
     await tx.insert(patientTags).values(patientTagRows(patientIds, refs.tagIds).map((r) => ({ ...base, ...r })));
@@ -567,18 +569,17 @@ const PATIENTS: [string, string, Sex, string?][] = [
 
 const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.net'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- createPatient takes the validated API input shape
-function patientInput(i: number, profile: Profile, refs: Refs, earlierPatientIds: number[]): Record<string, any> {
+function patientInput(i: number, profile: Profile, refs: Refs, earlierPatientIds: number[]): CreateInput<typeof patientResource> {
   const [first_name, last_name, sex, preferred_name] = PATIENTS[i];
   const n = i + 1;
   // Spread birthdays over 1944–2013 so the list has children, working-age adults and retirees.
   const dob = `${1944 + ((i * 17) % 70)}-${pad(((i * 5) % 12) + 1, 2)}-${pad(((i * 11) % 28) + 1, 2)}`;
   const street = profile.streets[i % profile.streets.length];
-  const numbers = [];
+  const numbers: NonNullable<CreateInput<typeof patientResource>['numbers']> = [];
   if (i % 11 !== 10) numbers.push({ number: profile.mobile(100 + n), type: 'mobile' });
   if (i % 4 === 0 || i % 11 === 10) numbers.push({ number: profile.home(100 + n), type: 'home' });
 
-  const input: Record<string, unknown> = {
+  const input: CreateInput<typeof patientResource> = {
     first_name,
     last_name,
     preferred_name: preferred_name ?? null,

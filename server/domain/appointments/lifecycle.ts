@@ -12,14 +12,15 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { appointments as table, type AppointmentStatus } from '../../../db/schema';
 import { ApiError, notFound } from '../../errors';
-import { appointments } from '../../resources/appointments';
+import { appointments, type LifecycleAction } from '../../resources/appointments';
+import type { RowType } from '../../resources/define';
 import { findRow } from '../../resources/queries';
 import { clockFor } from '../../values/wall-time';
 import { checkpoint, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot } from './booking';
 import { readAppointment, recordAppointmentWrite } from './write';
 
-export type LifecycleAction = 'cancel' | 'arrive' | 'miss' | 'reinstate';
+export type { LifecycleAction };
 
 const PAST: Record<LifecycleAction, 'cancelled' | 'arrived' | 'missed' | 'reinstated'> = { cancel: 'cancelled', arrive: 'arrived', miss: 'missed', reinstate: 'reinstated' };
 
@@ -38,17 +39,17 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
     await lockAppointment(tx, acc, id);
     const before = await findRow(tx, appointments, acc, id);
     if (!before) throw notFound('Appointment');
-    const refused = refusal(action, before.status as AppointmentStatus);
+    const refused = refusal(action, before.status);
     if (refused) throw new ApiError('appointment_rule', refused);
     await checkpoint(w, 'appointment_change');
     const now = new Date();
-    const set: Record<string, unknown> = { updated_at: now.toISOString() };
+    const set: Partial<typeof table.$inferInsert> = { updated_at: now.toISOString() };
     if (action === 'arrive') {
       const clock = clockFor(w.account.timezone);
-      if ((before.starts_at as string).slice(0, 10) > clock.today()) throw new ApiError('appointment_rule', 'The patient cannot arrive before the day of the appointment');
+      if (before.starts_at.slice(0, 10) > clock.today()) throw new ApiError('appointment_rule', 'The patient cannot arrive before the day of the appointment');
       Object.assign(set, { status: 'arrived', arrived_at: set.updated_at });
     } else if (action === 'miss') {
-      if (Date.parse(before.starts_utc as string) > now.getTime()) throw new ApiError('appointment_rule', 'The appointment has not started yet, so it cannot be marked missed');
+      if (Date.parse(before.starts_utc) > now.getTime()) throw new ApiError('appointment_rule', 'The appointment has not started yet, so it cannot be marked missed');
       set.status = 'missed';
     } else if (action === 'cancel') {
       Object.assign(set, { status: 'cancelled', cancelled_at: set.updated_at, cancellation_reason: reason ?? null });
@@ -63,18 +64,11 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
 }
 
 /** A reinstated appointment takes its slot back only if nobody else has it (unless it was an overbooking). */
-async function assertStillFree(w: WriteContext, tx: Db, a: Record<string, unknown>) {
+async function assertStillFree(w: WriteContext, tx: Db, a: RowType<typeof appointments>) {
   const acc = w.account.id;
   const clock = clockFor(w.account.timezone);
-  await lockDiaries(tx, acc, [a.location_id as number], [a.practitioner_id as number]);
-  const slot = {
-    practitioner_id: a.practitioner_id as number,
-    location_id: a.location_id as number,
-    appointment_type_id: a.appointment_type_id as number,
-    starts_at: a.starts_at as string,
-    ends_at: a.ends_at as string,
-    resource_id: a.resource_id as number | null,
-  };
+  await lockDiaries(tx, acc, [a.location_id], [a.practitioner_id]);
+  const slot = { practitioner_id: a.practitioner_id, location_id: a.location_id, appointment_type_id: a.appointment_type_id, starts_at: a.starts_at, ends_at: a.ends_at, resource_id: a.resource_id };
   const resolved = await resolveSlot(tx, clock, acc, slot);
-  await checkDiary(tx, clock, acc, { practitionerId: slot.practitioner_id, locationId: slot.location_id, slot: resolved, resourceId: slot.resource_id, allowClash: a.allow_clash === true, excludeId: a.id as number });
+  await checkDiary(tx, clock, acc, { practitionerId: slot.practitioner_id, locationId: slot.location_id, slot: resolved, resourceId: slot.resource_id, allowClash: a.allow_clash, excludeId: a.id });
 }

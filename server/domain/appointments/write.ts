@@ -5,7 +5,8 @@ import { ApiError, invalid, notFound } from '../../errors';
 import type { Db } from '../../../db/client';
 import { changedFields, recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
-import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
+import type { CreateInput, UpdateInput } from '../../resources/define';
+import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
 import { assertLivePatient } from '../references';
 import { bookable } from '../scheduling/calendar';
@@ -14,19 +15,8 @@ import { clockFor } from '../../values/wall-time';
 import { checkpoint, recorded, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot, slotColumns } from './booking';
 
-export interface BookingInput {
-  patient_id: number;
-  practitioner_id: number;
-  location_id: number;
-  appointment_type_id: number;
-  starts_at: string;
-  ends_at?: string;
-  resource_id?: number | null;
-  notes?: string | null;
-  allow_clash?: boolean;
-  group_master_id?: number | null;
-  metadata?: Record<string, string | number | boolean | null>;
-}
+export type BookingInput = CreateInput<typeof appointments>;
+type AppointmentUpdate = UpdateInput<typeof appointments>;
 
 const TIMING = ['practitioner_id', 'location_id', 'appointment_type_id', 'starts_at', 'ends_at', 'resource_id'] as const;
 
@@ -85,11 +75,11 @@ async function assertJoinsSession(tx: Db, acc: number, input: BookingInput, star
     master.practitioner_id === input.practitioner_id &&
     master.location_id === input.location_id &&
     master.appointment_type_id === input.appointment_type_id &&
-    Date.parse(master.starts_utc as string) === start;
+    Date.parse(master.starts_utc) === start;
   if (!same) throw invalid('group_master_id', 'names a session at another time, practitioner, location or type than this booking', 'invalid_input');
 }
 
-export async function updateAppointment(w: WriteContext, id: number, input: Partial<BookingInput>) {
+export async function updateAppointment(w: WriteContext, id: number, input: AppointmentUpdate) {
   const acc = w.account.id;
   const clock = clockFor(w.account.timezone);
   await w.db.transaction(async (tx) => {
@@ -98,25 +88,25 @@ export async function updateAppointment(w: WriteContext, id: number, input: Part
     if (!before) throw notFound('Appointment');
     if (input.group_master_id !== undefined) throw invalid('group_master_id', 'is set only when booking', 'invalid_input');
     if (input.patient_id !== undefined) await assertLivePatient(tx, acc, input.patient_id);
-    const set: Record<string, unknown> = { updated_at: new Date().toISOString() };
+    const set: Partial<typeof table.$inferInsert> = { updated_at: new Date().toISOString() };
     if (input.notes !== undefined) set.notes = input.notes;
     if (input.patient_id !== undefined) set.patient_id = input.patient_id;
-    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata);
+    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
 
     const moves = TIMING.some((k) => input[k] !== undefined && input[k] !== before[k]);
     if (moves) {
       if (before.status !== 'booked') throw new ApiError('appointment_rule', `Only a booked appointment can be rescheduled; this one is ${before.status}`);
       const next = {
-        practitioner_id: input.practitioner_id ?? (before.practitioner_id as number),
-        location_id: input.location_id ?? (before.location_id as number),
-        appointment_type_id: input.appointment_type_id ?? (before.appointment_type_id as number),
-        starts_at: input.starts_at ?? (before.starts_at as string),
+        practitioner_id: input.practitioner_id ?? before.practitioner_id,
+        location_id: input.location_id ?? before.location_id,
+        appointment_type_id: input.appointment_type_id ?? before.appointment_type_id,
+        starts_at: input.starts_at ?? before.starts_at,
         ends_at: input.ends_at ?? null,
-        resource_id: input.resource_id !== undefined ? input.resource_id : (before.resource_id as number | null),
+        resource_id: input.resource_id !== undefined ? input.resource_id : before.resource_id,
       };
       // A moved appointment keeps its length unless its type changes or a new end is sent.
-      const keptLength = input.appointment_type_id === undefined ? Date.parse(before.ends_utc as string) - Date.parse(before.starts_utc as string) : undefined;
-      await lockDiaries(tx, acc, [before.location_id as number, next.location_id], [before.practitioner_id as number, next.practitioner_id]);
+      const keptLength = input.appointment_type_id === undefined ? Date.parse(before.ends_utc) - Date.parse(before.starts_utc) : undefined;
+      await lockDiaries(tx, acc, [before.location_id, next.location_id], [before.practitioner_id, next.practitioner_id]);
       const slot = await resolveSlot(tx, clock, acc, next, keptLength);
       const allowClash = input.allow_clash ?? false;
       const placed = await checkDiary(tx, clock, acc, { practitionerId: next.practitioner_id, locationId: next.location_id, slot, resourceId: next.resource_id, allowClash, excludeId: id });

@@ -6,31 +6,22 @@ import { invalid, notFound } from '../../errors';
 import { announce, announceDeleted, changedFields, markDeleted, recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
 import { invoices } from '../../resources/invoices';
-import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from '../../resources/metadata';
+import { storedValues, type CreateInput, type UpdateInput } from '../../resources/define';
+import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
-import { parseMoney } from '../../values/money';
 import { assertLivePatient } from '../references';
 import { loadLocation, loadPractitioner } from '../scheduling/calendar';
 import { clockFor } from '../../values/wall-time';
 import { reconcileById } from '../reconcile';
 import { checkpoint, recorded, type WriteContext } from '../write-context';
-import { insertLines, priceLines, type LineInput } from './lines';
+import { insertLines, priceLines } from './lines';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
 
-export interface InvoiceInput {
-  patient_id: number;
-  invoice_date?: string;
-  note?: string | null;
-  practitioner_id?: number | null;
-  location_id?: number | null;
-  appointment_id?: number | null;
-  third_party_payer?: string | null;
-  third_party_amount?: string;
-  line_items?: (LineInput & { id?: number })[];
-  metadata?: MetadataPatch;
-}
+type InvoiceCreate = CreateInput<typeof invoices>;
+type InvoiceUpdate = UpdateInput<typeof invoices>;
+type InvoiceLine = NonNullable<InvoiceUpdate['line_items']>[number];
 
 export const readInvoice = async (w: WriteContext, id: number) => invoices.toRecord(await getRow(w.db.db, invoices, w.account.id, id));
 
@@ -44,7 +35,7 @@ async function nextNumber(tx: Db, accountId: number): Promise<number> {
   return row.n;
 }
 
-async function checkLinks(tx: Db, accountId: number, input: Partial<InvoiceInput>) {
+async function checkLinks(tx: Db, accountId: number, input: InvoiceUpdate) {
   if (input.practitioner_id != null) await loadPractitioner(tx, accountId, input.practitioner_id);
   if (input.location_id != null) await loadLocation(tx, accountId, input.location_id);
   if (input.appointment_id != null && !(await findRow(tx, appointments, accountId, input.appointment_id))) {
@@ -52,17 +43,7 @@ async function checkLinks(tx: Db, accountId: number, input: Partial<InvoiceInput
   }
 }
 
-/** The header columns an input sets (absent keys stay as they are; null clears). */
-function headerColumns(input: Partial<InvoiceInput>) {
-  const out: Record<string, unknown> = {};
-  for (const k of ['patient_id', 'invoice_date', 'note', 'practitioner_id', 'location_id', 'appointment_id', 'third_party_payer'] as const) {
-    if (input[k] !== undefined) out[k] = input[k];
-  }
-  if (input.third_party_amount !== undefined) out.third_party_minor = parseMoney(input.third_party_amount);
-  return out;
-}
-
-export async function createInvoice(w: WriteContext, input: InvoiceInput) {
+export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
   const acc = w.account.id;
   if (!input.line_items?.length) throw billingRule('An invoice needs at least one line', { line_items: ['must hold at least one line'] }, 422);
   if (input.line_items.some((l) => l.id !== undefined)) throw invalid('line_items', 'new lines have no id', 'validation_failed');
@@ -82,7 +63,7 @@ export async function createInvoice(w: WriteContext, input: InvoiceInput) {
         number,
         invoice_date: input.invoice_date ?? clockFor(w.account.timezone).today(),
         third_party_minor: 0,
-        ...headerColumns(input),
+        ...storedValues(invoices, input),
         ...zero,
         balance_minor: 0,
         patient_balance_minor: 0,
@@ -104,18 +85,18 @@ export async function createInvoice(w: WriteContext, input: InvoiceInput) {
   return readInvoice(w, id);
 }
 
-export async function updateInvoice(w: WriteContext, id: number, input: Partial<InvoiceInput>) {
+export async function updateInvoice(w: WriteContext, id: number, input: InvoiceUpdate) {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
     const before = await lockedRow(tx, acc, () => findRow(tx, invoices, acc, id));
     if (!before) throw notFound('Invoice');
     if (input.patient_id !== undefined && input.patient_id !== before.patient_id) {
-      if ((before.paid_minor as number) > 0) throw billingRule('Payments are allocated to this invoice: remove them before changing the patient');
+      if (before.paid_minor > 0) throw billingRule('Payments are allocated to this invoice: remove them before changing the patient');
       await assertLivePatient(tx, acc, input.patient_id);
     }
     await checkLinks(tx, acc, input);
-    const set: Record<string, unknown> = { ...headerColumns(input), updated_at: new Date().toISOString() };
-    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata);
+    const set = { ...storedValues(invoices, input), updated_at: new Date().toISOString() };
+    if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
     await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
     if (input.line_items !== undefined) await reconcileLines(tx, acc, id, input.line_items);
     await retotalInvoice(tx, acc, id);
@@ -126,7 +107,7 @@ export async function updateInvoice(w: WriteContext, id: number, input: Partial<
 }
 
 /** Lines by id: a stored id updates that line, no id adds one, a stored line left out is removed. */
-async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: (LineInput & { id?: number })[]) {
+async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: InvoiceLine[]) {
   if (!lines.length) throw billingRule('An invoice keeps at least one line; void the invoice instead', { line_items: ['must hold at least one line'] });
   const stored = await tx
     .select({ id: linesTable.id })

@@ -1,31 +1,27 @@
 /** Invoice lines: priced from billable items, added, changed and removed with the invoice re-totalled. */
 import { and, count, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Db } from '../../../db/client';
 import { billableItems, invoices, lineItems as table } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
 import { recordWrite } from '../../events/record';
-import { lineItems } from '../../resources/line_items';
-import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
-import { findRow, select } from '../../resources/queries';
+import { lineItems, type addLinesInput, type LineInput } from '../../resources/line_items';
+import type { UpdateInput } from '../../resources/define';
+import { mergedMetadataOrFail } from '../../resources/metadata';
+import { findRow, findRows } from '../../resources/queries';
 import { parseMoney } from '../../values/money';
 import { recorded, type WriteContext } from '../write-context';
 import { lockedRow } from './lock';
 import { billingRule, lineAmounts, MAX_LINE_MINOR, retotalInvoice } from './totals';
 
-export interface LineInput {
-  billable_item_id: number;
-  quantity: number;
-  unit_price?: string;
-  discount?: string;
-  description?: string;
-  metadata?: Record<string, string | number | boolean | null>;
-}
+/** A line to price: what a client sends, or a stored line's values for a re-price. */
+type LineValues = Pick<LineInput, 'billable_item_id' | 'quantity' | 'unit_price' | 'discount' | 'description' | 'metadata'>;
 
 /**
  * The stored columns of lines, priced from their billable items. `key(i)` names line i in errors
  * (`line_items.2` on an invoice, `lines.2` on POST /line_items, or nothing for a single line).
  */
-export async function priceLines(tx: Db, accountId: number, lines: LineInput[], key: (i: number, attribute: string) => string) {
+export async function priceLines(tx: Db, accountId: number, lines: LineValues[], key: (i: number, attribute: string) => string) {
   const ids = [...new Set(lines.map((l) => l.billable_item_id))];
   const items = ids.length
     ? await tx
@@ -89,16 +85,19 @@ const announceInvoice = (invoiceId: number) => ({ eventType: 'invoices.updated',
  * POST /line_items: `lines: [...]` adds several atomically (then no single-line attribute may be sent);
  * otherwise the body is one line, which needs billable_item_id and quantity.
  */
-export async function addLineItems(w: WriteContext, input: { invoice_id: number; lines?: LineInput[] } & Partial<LineInput>) {
+export async function addLineItems(w: WriteContext, input: z.output<typeof addLinesInput>) {
   const { invoice_id, lines, ...one } = input;
   if (lines) {
     const stray = Object.keys(one);
     if (stray.length) throw new ApiError('validation_failed', 'Send either lines or one line, not both', Object.fromEntries(stray.map((k) => [k, ['is not allowed with lines']])));
     return addLines(w, invoice_id, lines, true);
   }
-  const missing = (['billable_item_id', 'quantity'] as const).filter((k) => one[k] === undefined);
-  if (missing.length) throw new ApiError('validation_failed', 'A line needs billable_item_id and quantity', Object.fromEntries(missing.map((k) => [k, ['is required']])));
-  const [line] = await addLines(w, invoice_id, [one as LineInput], false);
+  const { billable_item_id, quantity } = one;
+  if (billable_item_id === undefined || quantity === undefined) {
+    const missing = Object.entries({ billable_item_id, quantity }).filter(([, v]) => v === undefined);
+    throw new ApiError('validation_failed', 'A line needs billable_item_id and quantity', Object.fromEntries(missing.map(([k]) => [k, ['is required']])));
+  }
+  const [line] = await addLines(w, invoice_id, [{ ...one, billable_item_id, quantity }], false);
   return line;
 }
 
@@ -113,20 +112,16 @@ async function addLines(w: WriteContext, invoiceId: number, lines: LineInput[], 
     await recordWrite(tx, { ...recorded(w), entity: 'line_items', entityId: created[0], action: 'created', changes: { invoice_id: invoiceId, lines: created }, ...announceInvoice(invoiceId) });
     return created;
   });
-  const rows = await select(w.db.db, lineItems)
-    .from(table)
-    .where(and(eq(table.account_id, acc), inArray(table.id, ids)))
-    .orderBy(table.id);
-  return (rows as Record<string, unknown>[]).map((r) => lineItems.toRecord(r));
+  return (await findRows(w.db.db, lineItems, acc, ids)).map((r) => lineItems.toRecord(r));
 }
 
-export async function updateLine(w: WriteContext, id: number, input: Partial<LineInput> & { invoice_id?: number }) {
+export async function updateLine(w: WriteContext, id: number, input: UpdateInput<typeof lineItems>) {
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
     const found = await findRow(tx, lineItems, acc, id);
     if (!found) throw notFound('Line item');
     if (input.invoice_id !== undefined && input.invoice_id !== found.invoice_id) throw invalid('invoice_id', 'a line cannot move to another invoice', 'invalid_input');
-    const invoiceId = found.invoice_id as number;
+    const invoiceId = found.invoice_id;
     await writableInvoice(tx, acc, invoiceId);
     // Read again under the lock: a concurrent write may have changed or removed the line.
     const before = await findRow(tx, lineItems, acc, id);
@@ -139,17 +134,17 @@ export async function updateLine(w: WriteContext, id: number, input: Partial<Lin
       acc,
       [
         {
-          billable_item_id: input.billable_item_id ?? (stored.billable_item_id as number),
-          quantity: input.quantity ?? (stored.quantity as number),
-          unit_price: input.unit_price ?? (sameItem ? (stored.unit_price as string) : undefined),
-          discount: input.discount ?? (stored.discount as string),
-          description: input.description ?? (sameItem ? (stored.description as string) : undefined),
+          billable_item_id: input.billable_item_id ?? stored.billable_item_id,
+          quantity: input.quantity ?? stored.quantity,
+          unit_price: input.unit_price ?? (sameItem ? stored.unit_price : undefined),
+          discount: input.discount ?? stored.discount,
+          description: input.description ?? (sameItem ? stored.description : undefined),
         },
       ],
       (_, a) => a,
     );
     const { metadata: _m, ...columns } = priced;
-    const metadata = input.metadata !== undefined ? mergedMetadataOrFail(before.metadata as Metadata, input.metadata) : undefined;
+    const metadata = input.metadata !== undefined ? mergedMetadataOrFail(before.metadata, input.metadata) : undefined;
     await tx
       .update(table)
       .set({ ...columns, ...(metadata ? { metadata } : {}), updated_at: new Date().toISOString() })
@@ -165,7 +160,7 @@ export async function deleteLine(w: WriteContext, id: number): Promise<void> {
   await w.db.transaction(async (tx) => {
     const found = await findRow(tx, lineItems, acc, id);
     if (!found) throw notFound('Line item');
-    const invoiceId = found.invoice_id as number;
+    const invoiceId = found.invoice_id;
     await writableInvoice(tx, acc, invoiceId);
     if (!(await findRow(tx, lineItems, acc, id))) throw notFound('Line item');
     if ((await lineCount(tx, acc, invoiceId)) <= 1) throw billingRule('An invoice keeps at least one line; void the invoice instead');

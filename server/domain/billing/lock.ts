@@ -24,10 +24,10 @@ export async function lockPatientBilling(tx: Db, accountId: number, patientId: n
  * A billing record read for a change: found (its patient is needed to lock), locked, then read again
  * so the amounts checked are those no concurrent write can still change. Undefined when missing.
  */
-export async function lockedRow<T extends Record<string, unknown>>(tx: Db, accountId: number, read: () => Promise<T | undefined>): Promise<T | undefined> {
+export async function lockedRow<T extends { patient_id: number }>(tx: Db, accountId: number, read: () => Promise<T | undefined>): Promise<T | undefined> {
   const first = await read();
   if (!first) return undefined;
-  await lockPatientBilling(tx, accountId, first.patient_id as number);
+  await lockPatientBilling(tx, accountId, first.patient_id);
   return isPg ? read() : first;
 }
 

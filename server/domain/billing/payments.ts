@@ -5,7 +5,8 @@ import { paymentAllocations as allocationsTable, paymentMethods, payments as tab
 import { ApiError, invalid, notFound } from '../../errors';
 import { announce, announceDeleted, recordWrite } from '../../events/record';
 import { invoices } from '../../resources/invoices';
-import { mergedMetadataOrFail, type MetadataPatch } from '../../resources/metadata';
+import type { CreateInput, RowType } from '../../resources/define';
+import { mergedMetadataOrFail } from '../../resources/metadata';
 import { paymentAllocations } from '../../resources/payment_allocations';
 import { payments } from '../../resources/payments';
 import { refunds } from '../../resources/refunds';
@@ -18,15 +19,7 @@ import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
 
-export interface PaymentInput {
-  patient_id: number;
-  payment_method_id: number;
-  amount: string;
-  payment_date?: string;
-  note?: string | null;
-  allocations?: { invoice_id: number; amount: string }[];
-  metadata?: MetadataPatch;
-}
+type PaymentRow = RowType<typeof payments>;
 
 async function loadMethod(tx: Db, accountId: number, id: number) {
   const [m] = await tx
@@ -59,7 +52,7 @@ async function lockedPayment(tx: Db, accountId: number, id: number, missing: () 
  * Allocates part of a payment to an invoice of the same patient, to the part its payer pays; never
  * more than the payment has unallocated nor more than that part's balance (409 billing_rule).
  */
-async function allocate(w: WriteContext, tx: Db, payment: Record<string, unknown>, payer: Payer, invoiceId: number, amount: number, key = '') {
+async function allocate(w: WriteContext, tx: Db, payment: PaymentRow, payer: Payer, invoiceId: number, amount: number, key = '') {
   const accountId = w.account.id;
   const invoice = await findRow(tx, invoices, accountId, invoiceId);
   if (!invoice) throw await voidedOrMissing(tx, accountId, 'invoices', invoiceId, () => invalid(`${key}invoice_id`, 'is not an invoice of this account', 'invalid_input'));
@@ -67,22 +60,22 @@ async function allocate(w: WriteContext, tx: Db, payment: Record<string, unknown
   const [{ unallocated }] = await tx
     .select({ unallocated: table.unallocated_minor })
     .from(table)
-    .where(and(eq(table.account_id, accountId), eq(table.id, payment.id as number)));
+    .where(and(eq(table.account_id, accountId), eq(table.id, payment.id)));
   if (amount > unallocated) throw billingRule('The payment has not that much left to allocate', { [`${key}amount`]: [`is more than the unallocated ${unallocated / 100}`] });
-  const part = payer === 'patient' ? (invoice.patient_balance_minor as number) : (invoice.third_party_balance_minor as number);
+  const part = payer === 'patient' ? invoice.patient_balance_minor : invoice.third_party_balance_minor;
   if (amount > part) throw billingRule(`The invoice's ${payer === 'patient' ? 'patient' : 'third-party'} balance is less than that`, { [`${key}amount`]: [`is more than the balance ${part / 100}`] });
   await checkpoint(w, 'allocation');
   const now = new Date().toISOString();
   const [row] = await tx
     .insert(allocationsTable)
-    .values({ account_id: accountId, payment_id: payment.id as number, invoice_id: invoiceId, amount_minor: amount, payer, metadata: {}, created_at: now, updated_at: now })
+    .values({ account_id: accountId, payment_id: payment.id, invoice_id: invoiceId, amount_minor: amount, payer, metadata: {}, created_at: now, updated_at: now })
     .returning({ id: allocationsTable.id });
   await retotalInvoice(tx, accountId, invoiceId);
-  await refreshPayment(tx, accountId, payment.id as number);
+  await refreshPayment(tx, accountId, payment.id);
   return row.id;
 }
 
-export async function createPayment(w: WriteContext, input: PaymentInput) {
+export async function createPayment(w: WriteContext, input: CreateInput<typeof payments>) {
   const acc = w.account.id;
   const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
@@ -127,7 +120,7 @@ export async function voidPayment(w: WriteContext, id: number): Promise<void> {
   await w.db.transaction(async (tx) => {
     const payment = await lockedRow(tx, acc, () => findRow(tx, payments, acc, id));
     if (!payment) throw await voidedOrMissing(tx, acc, 'payments', id);
-    if ((payment.refunded_minor as number) > 0) throw billingRule('Money was refunded from this payment: it cannot be voided');
+    if (payment.refunded_minor > 0) throw billingRule('Money was refunded from this payment: it cannot be voided');
     const released = await tx
       .delete(allocationsTable)
       .where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.payment_id, id)))
@@ -149,12 +142,12 @@ async function announceBalances(tx: Db, accountId: number, invoiceId: number, pa
   await announce(tx, accountId, 'payments.updated', 'payments', paymentId);
 }
 
-export async function createAllocation(w: WriteContext, input: { payment_id: number; invoice_id: number; amount: string; metadata?: MetadataPatch }) {
+export async function createAllocation(w: WriteContext, input: CreateInput<typeof paymentAllocations>) {
   const acc = w.account.id;
   const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
     const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
-    const payer = payerOf(await loadMethod(tx, acc, payment.payment_method_id as number));
+    const payer = payerOf(await loadMethod(tx, acc, payment.payment_method_id));
     const allocationId = await allocate(w, tx, payment, payer, input.invoice_id, amount);
     if (input.metadata) {
       await tx
@@ -179,28 +172,28 @@ export async function removeAllocation(w: WriteContext, id: number): Promise<voi
   await w.db.transaction(async (tx) => {
     const found = await findRow(tx, paymentAllocations, acc, id);
     if (!found) throw notFound('Payment allocation');
-    const payment = await lockedPayment(tx, acc, found.payment_id as number, () => notFound('Payment allocation'));
+    const payment = await lockedPayment(tx, acc, found.payment_id, () => notFound('Payment allocation'));
     // Read again under the lock: a concurrent void may have released it.
     const row = await findRow(tx, paymentAllocations, acc, id);
     if (!row) throw notFound('Payment allocation');
-    if ((payment.refunded_minor as number) > 0) {
+    if (payment.refunded_minor > 0) {
       throw new ApiError('allocation_remove_failed', 'The payment has been refunded: its allocations are settled and cannot be removed');
     }
     await tx.delete(allocationsTable).where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.id, id)));
-    await retotalInvoice(tx, acc, row.invoice_id as number);
-    await refreshPayment(tx, acc, row.payment_id as number);
+    await retotalInvoice(tx, acc, row.invoice_id);
+    await refreshPayment(tx, acc, row.payment_id);
     await recordWrite(tx, { ...recorded(w), entity: 'payment_allocations', entityId: id, action: 'deleted', changes: { payment_id: row.payment_id, invoice_id: row.invoice_id } });
-    await announceBalances(tx, acc, row.invoice_id as number, row.payment_id as number);
+    await announceBalances(tx, acc, row.invoice_id, row.payment_id);
   });
 }
 
 /** POST /refunds: at most the payment's unallocated amount (409 billing_rule). Announced as payments.updated. */
-export async function createRefund(w: WriteContext, input: { payment_id: number; amount: string; reason?: string | null; metadata?: MetadataPatch }) {
+export async function createRefund(w: WriteContext, input: CreateInput<typeof refunds>) {
   const acc = w.account.id;
   const amount = parseMoney(input.amount);
   const id = await w.db.transaction(async (tx) => {
     const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
-    const refundable = payment.unallocated_minor as number;
+    const refundable = payment.unallocated_minor;
     if (amount > refundable) throw billingRule('That is more than the payment has unallocated; remove allocations first', { amount: [`is more than the refundable ${refundable / 100}`] });
     const now = new Date().toISOString();
     const [row] = await tx

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import { ApiError } from '../../errors';
 
 /** Default country for numbers sent without one, by the account's region. */
@@ -12,11 +12,13 @@ export interface NumberIn {
 
 /** Completes a number with its country and E.164 form; an unparseable number is a 422 naming its index. */
 export function normalizeNumber(n: NumberIn, index: number, region: string) {
-  const iso2 = n.iso2?.toUpperCase() as CountryCode | undefined;
+  const iso2 = n.iso2?.toUpperCase();
   const dial = n.country_code?.replace(/^\+/, '');
   const raw = n.number.trim();
   const text = dial && !raw.startsWith('+') && !iso2 ? `+${dial}${raw.replace(/^0/, '')}` : raw;
-  const parsed = parsePhoneNumberFromString(text, iso2 ?? REGION_COUNTRY[region]);
+  // An iso2 the library does not know still counts as sent: only numbers with a leading + parse then.
+  const defaultCountry = iso2 === undefined ? REGION_COUNTRY[region] : isSupportedCountry(iso2) ? iso2 : undefined;
+  const parsed = parsePhoneNumberFromString(text, defaultCountry);
   if (!parsed || !parsed.isPossible()) {
     const msg = 'is not a recognisable phone number (send iso2 or country_code for numbers without a leading +)';
     throw new ApiError('validation_failed', `numbers[${index}].number ${msg}`, { [`numbers.${index}.number`]: [msg] });
@@ -25,6 +27,6 @@ export function normalizeNumber(n: NumberIn, index: number, region: string) {
     number: raw,
     country_code: dial ?? parsed.countryCallingCode,
     iso2: parsed.country ?? iso2 ?? null,
-    intl_number: parsed.number as string,
+    intl_number: String(parsed.number),
   };
 }

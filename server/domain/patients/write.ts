@@ -4,8 +4,8 @@ import type { Db } from '../../../db/client';
 import { addresses, numbers, patients, referralSources } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
 import { announce, announceDeleted, changedFields, recordWrite } from '../../events/record';
-import type { Row } from '../../resources/define';
-import { mergedMetadataOrFail, type Metadata } from '../../resources/metadata';
+import { storedValues, type CreateInput, type RowType, type UpdateInput } from '../../resources/define';
+import { mergedMetadataOrFail } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
 import { findRow, getRow } from '../../resources/queries';
 import { reconcileById } from '../reconcile';
@@ -14,65 +14,52 @@ import { assertLivePatient } from '../references';
 import { loadLocation } from '../scheduling/calendar';
 import { normalizeNumber } from './phone';
 
-// The shapes are validated by the resource's zod schemas before they get here; the declarations are
-// generic, so the domain sees them as records of the declared attribute names.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type UpdateInput = Record<string, any>;
-type CreateInput = UpdateInput;
-type NumberInput = { id?: number; number: string; country_code?: string | null; iso2?: string | null; type: 'mobile' | 'home' | 'work' | 'other' };
-type AddressInput = Partial<Record<'line_1' | 'line_2' | 'city' | 'state' | 'postal_code' | 'country', string | null>>;
+type PatientCreate = CreateInput<typeof patientResource>;
+type PatientUpdate = UpdateInput<typeof patientResource>;
+type PatientRow = RowType<typeof patientResource>;
+type NumberInput = NonNullable<PatientUpdate['numbers']>[number];
+type AddressInput = NonNullable<PatientUpdate['address']>;
 
-const SCALARS = [
-  'first_name',
-  'last_name',
-  'preferred_name',
-  'dob',
-  'email',
-  'sex',
-  'locale',
-  'note',
-  'custom_reference',
-  'blocked',
-  'default_location_id',
-  'referral_source_id',
-  'referral_source_type',
-] as const;
-
-export async function createPatient(w: WriteContext, input: CreateInput): Promise<Record<string, unknown>> {
+export async function createPatient(w: WriteContext, input: PatientCreate) {
   const id = await w.db.transaction(async (tx) => {
     await checkReferences(tx, w, input, null);
     const now = new Date().toISOString();
-    const values: Record<string, unknown> = { account_id: w.account.id, created_at: now, updated_at: now, created_by: w.actor.actor_name };
-    for (const k of SCALARS) if (input[k] !== undefined) values[k] = input[k];
-    values.sex = input.sex === 'prefer_not_to_say' ? null : (input.sex ?? null);
-    values.locale = input.locale === undefined ? w.account.locale : input.locale;
-    values.blocked = input.blocked ?? false;
-    values.communication_preferences = input.communication_preferences ?? {};
-    values.metadata = mergedMetadataOrFail({}, input.metadata as never);
     const [row] = await tx
       .insert(patients)
-      .values(values as typeof patients.$inferInsert)
+      .values({
+        ...storedValues(patientResource, input),
+        first_name: input.first_name,
+        last_name: input.last_name,
+        sex: input.sex === 'prefer_not_to_say' ? null : (input.sex ?? null),
+        locale: input.locale === undefined ? w.account.locale : input.locale,
+        blocked: input.blocked ?? false,
+        communication_preferences: input.communication_preferences ?? {},
+        metadata: mergedMetadataOrFail({}, input.metadata),
+        account_id: w.account.id,
+        created_at: now,
+        updated_at: now,
+        created_by: w.actor.actor_name,
+      })
       .returning({ id: patients.id });
-    await saveNumbers(tx, w, row.id, (input.numbers as NumberInput[] | null | undefined) ?? undefined, now);
-    if (input.address) await saveAddress(tx, w, row.id, input.address as AddressInput, now);
-    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: row.id, action: 'created', changes: input as Record<string, unknown> });
+    await saveNumbers(tx, w, row.id, input.numbers ?? undefined, now);
+    if (input.address) await saveAddress(tx, w, row.id, input.address, now);
+    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: row.id, action: 'created', changes: input });
     return row.id;
   });
   return readPatient(w, id);
 }
 
-export async function updatePatient(w: WriteContext, id: number, input: UpdateInput): Promise<Record<string, unknown>> {
+export async function updatePatient(w: WriteContext, id: number, input: PatientUpdate) {
   await w.db.transaction(async (tx) => {
     const before = await loadPatient(tx, w, id);
     await checkReferences(tx, w, input, before);
     const now = new Date().toISOString();
-    const set: Record<string, unknown> = {};
-    for (const k of SCALARS) if (input[k] !== undefined) set[k] = input[k];
+    const set = storedValues(patientResource, input);
     if (input.sex === 'prefer_not_to_say') set.sex = null;
-    if (input.communication_preferences) set.communication_preferences = { ...(before.communication_preferences as object), ...input.communication_preferences };
-    if (input.metadata) set.metadata = mergedMetadataOrFail(before.metadata as Metadata, input.metadata as never);
-    if (input.numbers !== undefined) await saveNumbers(tx, w, id, (input.numbers as NumberInput[] | null) ?? [], now);
-    if (input.address !== undefined) await saveAddress(tx, w, id, input.address as AddressInput | null, now);
+    if (input.communication_preferences) set.communication_preferences = { ...before.communication_preferences, ...input.communication_preferences };
+    if (input.metadata) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
+    if (input.numbers !== undefined) await saveNumbers(tx, w, id, input.numbers ?? [], now);
+    if (input.address !== undefined) await saveAddress(tx, w, id, input.address, now);
     await tx
       .update(patients)
       .set({ ...set, updated_at: now })
@@ -95,11 +82,11 @@ export async function deletePatient(w: WriteContext, id: number): Promise<void> 
   });
 }
 
-async function readPatient(w: Pick<WriteContext, 'db' | 'account'>, id: number): Promise<Record<string, unknown>> {
+async function readPatient(w: Pick<WriteContext, 'db' | 'account'>, id: number) {
   return patientResource.toRecord(await getRow(w.db.db, patientResource, w.account.id, id));
 }
 
-async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number): Promise<Row> {
+async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number): Promise<PatientRow> {
   const row = await findRow(tx, patientResource, w.account.id, id);
   if (!row) throw notFound('Patient');
   return row;
@@ -107,7 +94,7 @@ async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number)
 
 
 /** The referential rules of a patient write; `before` is the stored patient on update. */
-async function checkReferences(tx: Db, w: WriteContext, input: UpdateInput, before: Row | null) {
+async function checkReferences(tx: Db, w: WriteContext, input: PatientUpdate, before: PatientRow | null) {
   const acc = w.account.id;
   if (input.default_location_id != null) await loadLocation(tx, acc, input.default_location_id, 'default_location_id');
   const idSent = input.referral_source_id !== undefined;

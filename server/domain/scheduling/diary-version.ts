@@ -16,6 +16,6 @@ export async function diaryVersion(db: Db, accountId: number): Promise<number> {
   const query = prepared(db, 'diary_version', () =>
     db.select({ version: diaryVersions.version }).from(diaryVersions).where(eq(diaryVersions.account_id, sql.placeholder('account'))),
   );
-  const [row] = (await query.execute({ account: accountId })) as { version: number }[];
+  const [row] = await query.execute({ account: accountId });
   return row?.version ?? 0;
 }

@@ -164,7 +164,7 @@ export async function loadDiary(db: Db, clock: ZoneClock, scope: DiaryScope): Pr
         // Weekly rows always; dated rows (wall times, which sort as text) when they touch the days.
         or(isNotNull(a.day), and(lt(a.starts_at, `${addDays(scope.to, 1)}T24`), gt(a.ends_at, scope.from))),
       ),
-    )) as CalendarRow[];
+    ));
 
   // A window may put its slots in a resource: that resource's bookings and closures matter too.
   const resourceIds = [...new Set([...scope.resourceIds, ...rows.filter((r) => r.resource_id != null && r.practitioner_id != null && scope.practitionerIds.includes(r.practitioner_id)).map((r) => r.resource_id!)])];
