@@ -15,12 +15,17 @@ import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
 import { purgeExpired } from './rest/idempotency';
+import { RequestLog } from './rest/request-log';
+import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
+import { TenantResolver } from './tenancy';
 
 export interface App {
   server: http.Server;
   db: DbHandle;
   files: FileStore;
   gateway: Gateway;
+  portal: Portal;
+  requestLog: RequestLog;
   close(): Promise<void>;
 }
 
@@ -35,16 +40,31 @@ async function initSecrets(db: DbHandle, env: Env) {
   setCursorSecret(row.value);
 }
 
-export async function createApp(env: Env, opts: { fallback?: Fallback; validateResponses?: boolean; files?: FileStore; pause?: PauseHook } = {}): Promise<App> {
+export interface AppOptions {
+  fallback?: Fallback;
+  validateResponses?: boolean;
+  files?: FileStore;
+  pause?: PauseHook;
+  /** The clock; tests move it to prove session expiry, throttling windows and log retention. */
+  now?: () => number;
+}
+
+export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
   const db = await openDb(env.DATABASE_URL, { migrate: true, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
   const files = opts.files ?? new LocalDiskStore(env.FILES_DIR);
-  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses, pause: opts.pause });
+  const now = opts.now ?? Date.now;
+  const onError = (err: unknown) => logger.error({ err }, 'background task failed');
+  const requestLog = new RequestLog(db, now, onError);
+  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog });
+  const portal = createPortal({ db, env, logger, files, now, tenants: new TenantResolver(db, env.SERVICE_DOMAIN) });
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
       void gateway.handle(req, res);
+    } else if (url.startsWith(`${PORTAL_TRPC}/`)) {
+      void portal.handle(req, res);
     } else if (opts.fallback) {
       void opts.fallback(req, res);
     } else {
@@ -62,10 +82,13 @@ export async function createApp(env: Env, opts: { fallback?: Fallback; validateR
     db,
     files,
     gateway,
+    portal,
+    requestLog,
     async close() {
       clearInterval(sweep);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
+      await requestLog.close();
       await db.close();
     },
   };

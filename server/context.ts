@@ -1,5 +1,6 @@
 import type { DbHandle } from '../db/client';
 import type { accounts } from '../db/schema';
+import type { MemberGrant } from './auth/permissions';
 import type { FileStore } from './files/store';
 
 /** The tenant of a request, as stored (the invoice counter and timestamps are the domain's own business). */
@@ -7,12 +8,36 @@ export type Account = Omit<typeof accounts.$inferSelect, 'invoice_counter' | 'cr
 
 export type Scope = 'read' | 'write';
 
-/** Who is calling: for now an API key (integration); staff sessions and OAuth connectors come later. */
-export interface Principal {
+/** An integration calling the REST API with its key. */
+export interface KeyPrincipal {
   type: 'api_key';
   id: number;
   name: string;
   scopes: Scope[];
+}
+
+/** A team member signed in to the portal (and, later, an AI connector acting as one). */
+export interface MemberPrincipal extends MemberGrant {
+  type: 'user';
+  id: number;
+  name: string;
+  email: string;
+  practitioner_id: number | null;
+}
+
+/** Who is calling. Audit entries and events name them. */
+export type Principal = KeyPrincipal | MemberPrincipal;
+
+/** What only a portal request has: its session cookie to set or clear, and where it comes from. */
+export interface PortalIO {
+  /** The session id behind the request's cookie, when signed in. */
+  sessionId: number | null;
+  clientIp: string;
+  userAgent: string | null;
+  /** Sets (a token) or clears (null) the session cookie on the response. */
+  setSession(token: string | null): void;
+  /** Idle and absolute session lifetimes (SESSION_IDLE_MINUTES, SESSION_MAX_HOURS). */
+  policy: { idleMs: number; maxMs: number };
 }
 
 export interface Ctx {
@@ -25,6 +50,10 @@ export interface Ctx {
   baseUrl: string;
   /** Test-only (createApp's `pause` option; no request can set it): see domain/write-context.ts. */
   pause?: PauseHook;
+  /** The clock (tests move it to prove expiry and retention). */
+  now: () => number;
+  /** Portal requests only (server/portal/handler.ts). */
+  portal?: PortalIO;
 }
 
 /** The critical sections of the domain: a check, then a write that must not be raced. */

@@ -34,6 +34,10 @@ export const envSchema = z.object({
   FILES_DIR: z.string().min(1).default('data/files'),
   /** Every API request is answered by then: a JSON 503 request_timeout if the work is still running. */
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  /** A portal session ends after this long without a request... */
+  SESSION_IDLE_MINUTES: positiveInt(120),
+  /** ...and this long after sign-in, whatever happens. */
+  SESSION_MAX_HOURS: positiveInt(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   key_read_only: 403,
   connector_not_permitted: 403,
   permission_denied: 403,
+  /** A portal write whose Origin is not the portal's own (cross-site request forgery). */
+  csrf_failed: 403,
   not_found: 404,
   unsupported_operation: 405,
   method_not_allowed: 405,

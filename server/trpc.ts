@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx, Principal } from './context';
 import { ApiError } from './errors';
+import { toApiError } from './rest/errors';
 
 /** What a procedure declares about its REST route, besides trpc-to-openapi's own `openapi` block. */
 export type RouteMeta = OpenApiMeta & {
@@ -14,14 +15,25 @@ export type RouteMeta = OpenApiMeta & {
   binary?: boolean;
 };
 
-const t = initTRPC.meta<RouteMeta>().context<Ctx>().create({ isServer: true });
+const t = initTRPC
+  .meta<RouteMeta>()
+  .context<Ctx>()
+  .create({
+    isServer: true,
+    // Portal clients (server/portal/handler.ts) get the API's own error: code, message, errors. The REST
+    // gateway maps errors itself and never sees this shape.
+    errorFormatter: ({ shape, error }) => {
+      const api = toApiError(error).error;
+      return { ...shape, message: api.message, data: { ...api.toBody(), status: api.status } };
+    },
+  });
 
 export const router = t.router;
 export const procedure = t.procedure;
 
 /** Writes need the write scope: a read-only key gets 403 key_read_only. */
 export function assertCanWrite(principal: Principal): void {
-  if (!principal.scopes.includes('write')) throw new ApiError('key_read_only', 'This API key is read-only; writes need a read & write key');
+  if (principal.type !== 'api_key' || !principal.scopes.includes('write')) throw new ApiError('key_read_only', 'This API key is read-only; writes need a read & write key');
 }
 
 export const writeProcedure = t.procedure.use(({ ctx, next }) => {

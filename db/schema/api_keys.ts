@@ -24,6 +24,8 @@ export const apiKeys = table(
     revoked_at: timestamp(),
     last_used_at: timestamp(),
     rotated_at: timestamp(),
+    /** Who created it: a team member's name, or `cli`. */
+    created_by: text(),
     created_at: timestamp().notNull(),
     updated_at: timestamp().notNull(),
   },

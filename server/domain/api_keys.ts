@@ -46,6 +46,7 @@ export async function createKey(
         hash: hashSecret(secret),
         start: format === 'bare' ? displayStart(secret) : secret.slice(0, 4),
         expires_at: expires,
+        created_by: actor.actor_name,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
@@ -99,7 +100,9 @@ export async function revokeKey(db: DbHandle, account: Account, actor: Actor, ke
   });
 }
 
-export async function listKeys(db: DbHandle, account: Account) {
+/** The account's keys, newest first, with what the portal shows: status, rotation grace, last use. */
+export async function listKeys(db: DbHandle, account: Account, now = Date.now()) {
+  const at = new Date(now).toISOString();
   const rows = await db.db
     .select()
     .from(apiKeys)
@@ -110,8 +113,11 @@ export async function listKeys(db: DbHandle, account: Account) {
     name: r.name,
     access: r.access,
     start: r.start,
-    status: r.revoked_at ? 'revoked' : r.expires_at && r.expires_at <= new Date().toISOString() ? 'expired' : 'active',
+    status: r.revoked_at ? 'revoked' : r.expires_at && r.expires_at <= at ? 'expired' : r.previous_expires_at && r.previous_expires_at > at ? 'rotating' : 'active',
+    /** While rotating: until when the previous secret still works. */
+    previous_valid_until: r.previous_expires_at && r.previous_expires_at > at ? r.previous_expires_at : null,
     expires_at: r.expires_at,
+    created_by: r.created_by,
     last_used_at: r.last_used_at,
     rotated_at: r.rotated_at,
     created_at: r.created_at,

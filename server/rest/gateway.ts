@@ -6,7 +6,6 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { Authenticator } from '../auth/authenticate';
@@ -16,6 +15,7 @@ import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
 import { RESOURCES } from '../resources';
 import { appRouter } from '../routers';
+import { requestInfo } from '../request-info';
 import { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
 import { parseJsonObject, parseQuery, readBody } from './body';
@@ -25,6 +25,7 @@ import { isMultipart, readMultipart } from './multipart';
 import { buildOpenApiDocument } from './openapi';
 import { binaryOutcome, errorOutcome, rateLimited, send, timeoutError, type Outcome } from './outcome';
 import { RateLimiter, type RateDecision } from './ratelimit';
+import type { RequestLog } from './request-log';
 import { RouteTable, type Route } from './routes';
 
 export const API_PREFIX = '/v3/api';
@@ -40,6 +41,10 @@ export interface GatewayOptions {
   validateResponses?: boolean;
   /** Test-only hook inside the domain's critical sections (server/domain/write-context.ts). */
   pause?: PauseHook;
+  /** The clock; tests move it (request-log retention). */
+  now: () => number;
+  /** Where each answered request of a known clinic is logged (the portal's request log). */
+  requestLog?: RequestLog;
 }
 
 export interface Gateway {
@@ -58,6 +63,8 @@ interface Exchange {
   answered: boolean;
   rate: RateDecision | null;
   principal: Principal | null;
+  /** The clinic of the host, once resolved. */
+  account: Account | null;
 }
 
 /** The method, path (below /v3/api, no trailing slash) and query string of a request. */
@@ -91,11 +98,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   }, Math.max(25, Math.min(1000, env.REQUEST_TIMEOUT_MS / 4)));
   sweeper.unref();
 
-  const clientIp = (req: IncomingMessage) =>
-    (env.TRUST_PROXY && String(req.headers['x-forwarded-for'] ?? '').split(',')[0].trim()) || req.socket.remoteAddress || 'unknown';
-  const hostOf = (req: IncomingMessage) => (env.TRUST_PROXY && (req.headers['x-forwarded-host'] as string | undefined)) || req.headers.host;
-  const protoOf = (req: IncomingMessage) =>
-    (env.TRUST_PROXY && (req.headers['x-forwarded-proto'] as string | undefined)) || ((req.socket as TLSSocket).encrypted ? 'https' : 'http');
+  const { clientIp, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
 
   /**
    * Every request is answered once, as JSON, within REQUEST_TIMEOUT_MS: a failure anywhere, even while
@@ -105,7 +108,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
    */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hrStart = process.hrtime.bigint();
-    const x: Exchange = { req, res, requestId: randomUUID(), started: Date.now(), answered: false, rate: null, principal: null };
+    const x: Exchange = { req, res, requestId: randomUUID(), started: Date.now(), answered: false, rate: null, principal: null, account: null };
     pending.add(x);
     let outcome: Outcome;
     try {
@@ -124,16 +127,27 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (!res.headersSent) send(res, errorOutcome(internalError()), x.requestId, null);
       else res.destroy();
     }
-    if (logger.isLevelEnabled('info')) {
-      const ms = Number(process.hrtime.bigint() - hrStart) / 1e6;
-      logger.info({ requestId: x.requestId, method: req.method, path: req.url?.split('?')[0], status: outcome.status, ms, key: x.principal?.id }, 'request');
+    const ms = Number(process.hrtime.bigint() - hrStart) / 1e6;
+    const path = req.url?.split('?')[0] ?? '/';
+    if (logger.isLevelEnabled('info')) logger.info({ requestId: x.requestId, method: req.method, path, status: outcome.status, ms, key: x.principal?.id }, 'request');
+    if (x.account && opts.requestLog) {
+      opts.requestLog.add({
+        account_id: x.account.id,
+        api_key_id: x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null,
+        method: req.method ?? 'GET',
+        path: path.slice(0, 500),
+        status: outcome.status,
+        duration_ms: Math.round(ms),
+        request_id: x.requestId,
+        created_at: new Date(opts.now()).toISOString(),
+      });
     }
   }
 
   async function run(x: Exchange): Promise<Outcome> {
     const target = targetOf(x.req);
     if (target.path === '/openapi.json' && target.method === 'GET') return serveDocs(x);
-    const account = await tenants.resolve(hostOf(x.req));
+    const account = (x.account = await tenants.resolve(hostOf(x.req)));
     const found = routes.match(target.method, target.path);
     await admit(x, account, 'route' in found ? found.route : null);
     if (!('route' in found)) throw notRouted(target, found.allow);
@@ -187,6 +201,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       requestId: x.requestId,
       baseUrl: `${protoOf(x.req)}://${hostOf(x.req)}${API_PREFIX}`,
       pause: opts.pause,
+      now: opts.now,
     };
   }
 

@@ -16,6 +16,7 @@ import { paymentsRouter } from './payments';
 import { referralSourcesRouter } from './referral_sources';
 import { readProcedures } from './read';
 import { refundsRouter } from './refunds';
+import { portalRouter } from './portal';
 
 /** Resources served with their own router: writes, or reads with embedded data. */
 const OWN = {
@@ -39,6 +40,8 @@ const READ_ONLY = Object.values(RESOURCES).filter((r) => !(r.name in OWN));
 
 export const appRouter = router({
   meta: metaRouter,
+  // The portal's procedures: no OpenAPI meta, so never on the REST surface (server/portal/handler.ts).
+  portal: portalRouter,
   availability: availabilityRouter,
   ...OWN,
   ...Object.fromEntries(READ_ONLY.map((r) => [r.name, router(readProcedures(r))])),

@@ -22,7 +22,7 @@ export const metaRouter = router({
           type: ctx.principal.type,
           id: ctx.principal.id,
           name: ctx.principal.name,
-          scopes: ctx.principal.scopes,
+          scopes: ctx.principal.type === 'api_key' ? ctx.principal.scopes : [],
           account: { id: ctx.account.id, name: ctx.account.name, timezone: ctx.account.timezone, currency: ctx.account.currency },
         },
       })),

@@ -1,0 +1,21 @@
+import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+
+/**
+ * Portal sessions. Only the SHA-256 of the cookie's token is stored. A session ends at `expires_at`
+ * (absolute), after the idle window since `last_seen_at`, on sign-out, or when its member is deactivated.
+ */
+export const sessions = table(
+  'sessions',
+  {
+    id: id(),
+    account_id: int().notNull(),
+    user_id: int().notNull(),
+    token_hash: text().notNull(),
+    ip: text(),
+    user_agent: text(),
+    created_at: timestamp().notNull(),
+    last_seen_at: timestamp().notNull(),
+    expires_at: timestamp().notNull(),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.token_hash), index('sessions_user_idx').on(t.account_id, t.user_id)],
+);

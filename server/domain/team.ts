@@ -1,0 +1,185 @@
+/**
+ * Team members and roles: the same functions serve the CLI (`clinic user ...`) and the portal. Each
+ * change goes to the account activity log. Exactly one owner per account: the owner cannot be
+ * deactivated or given another role except by handing ownership to someone else.
+ */
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type { Db, DbHandle } from '../../db/client';
+import { practitioners, roles, sessions, users, type RecordScope, type RoleKey } from '../../db/schema';
+import { DEFAULT_ROLES, PERMISSION_KEYS, type MemberGrant, type Permission } from '../auth/permissions';
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/passwords';
+import type { Account } from '../context';
+import { ApiError, invalid } from '../errors';
+import { recordWrite, type Actor } from '../events/record';
+
+export interface NewMember {
+  name: string;
+  email: string;
+  role: RoleKey;
+  practitioner_id?: number | null;
+  password: string;
+}
+
+const activity = (tx: Db, account: Account, actor: Actor, entity: 'users' | 'roles', id: number, action: string, changes?: Record<string, unknown>) =>
+  recordWrite(tx, { accountId: account.id, actor, entity, entityId: id, action, changes, eventType: null });
+
+export const normalEmail = (email: string) => email.trim().toLowerCase();
+
+/** The roles every account starts with; safe to call again (existing roles are kept as edited). */
+export async function ensureRoles(tx: Db, accountId: number): Promise<void> {
+  const now = new Date().toISOString();
+  const rows = Object.entries(DEFAULT_ROLES).map(([key, r]) => ({ account_id: accountId, key: key as RoleKey, name: r.name, permissions: r.permissions, record_scope: r.record_scope, created_at: now, updated_at: now }));
+  await tx.insert(roles).values(rows).onConflictDoNothing();
+}
+
+export async function listRoles(db: Db, accountId: number) {
+  const rows = await db.select().from(roles).where(eq(roles.account_id, accountId)).orderBy(asc(roles.id));
+  return rows.map((r) => ({ key: r.key, name: r.name, permissions: r.key === 'owner' ? PERMISSION_KEYS : r.permissions, record_scope: r.record_scope, editable: r.key !== 'owner' }));
+}
+
+/** What a member's role grants right now (roles change in the portal; a session sees the change at once). */
+export async function grantOf(db: Db, accountId: number, role: RoleKey): Promise<MemberGrant> {
+  const [row] = await db.select({ permissions: roles.permissions, record_scope: roles.record_scope }).from(roles).where(and(eq(roles.account_id, accountId), eq(roles.key, role)));
+  const fallback = DEFAULT_ROLES[role];
+  return { role, permissions: row?.permissions ?? fallback.permissions, record_scope: row?.record_scope ?? fallback.record_scope };
+}
+
+export function checkPassword(password: string, attribute = 'password'): void {
+  if (password.length < PASSWORD_MIN) throw invalid(attribute, `must be at least ${PASSWORD_MIN} characters`, 'validation_failed');
+  if (password.length > PASSWORD_MAX) throw invalid(attribute, `must be at most ${PASSWORD_MAX} characters`, 'validation_failed');
+}
+
+async function checkPractitioner(tx: Db, accountId: number, practitionerId: number | null | undefined) {
+  if (practitionerId == null) return;
+  const [p] = await tx.select({ id: practitioners.id }).from(practitioners).where(and(eq(practitioners.account_id, accountId), eq(practitioners.id, practitionerId)));
+  if (!p) throw invalid('practitioner_id', 'is not a practitioner of this account', 'practitioner_not_found');
+}
+
+export async function createMember(db: DbHandle, account: Account, actor: Actor, m: NewMember) {
+  const email = normalEmail(m.email);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255) throw invalid('email', 'must be an email address', 'validation_failed');
+  if (!m.name.trim() || m.name.length > 255) throw invalid('name', 'must be 1 to 255 characters', 'validation_failed');
+  checkPassword(m.password);
+  const passwordHash = await hashPassword(m.password);
+  return db.transaction(async (tx) => {
+    await ensureRoles(tx, account.id);
+    const [taken] = await tx.select({ id: users.id }).from(users).where(and(eq(users.account_id, account.id), eq(users.email, email)));
+    if (taken) throw invalid('email', 'is already a member of this account', 'invalid_input');
+    if (m.role === 'owner' && (await ownerOf(tx, account.id))) throw invalid('role', 'the account has an owner: transfer ownership instead', 'invalid_input');
+    await checkPractitioner(tx, account.id, m.practitioner_id);
+    const now = new Date().toISOString();
+    const [row] = await tx
+      .insert(users)
+      .values({ account_id: account.id, name: m.name.trim(), email, role: m.role, practitioner_id: m.practitioner_id ?? null, active: true, password_hash: passwordHash, created_at: now, updated_at: now })
+      .returning();
+    await activity(tx, account, actor, 'users', row.id, 'created', { name: row.name, email, role: m.role });
+    return memberView(row);
+  });
+}
+
+async function ownerOf(tx: Db, accountId: number) {
+  const [row] = await tx.select({ id: users.id }).from(users).where(and(eq(users.account_id, accountId), eq(users.role, 'owner')));
+  return row;
+}
+
+type UserRow = typeof users.$inferSelect;
+const memberView = (u: UserRow) => ({
+  id: u.id,
+  name: u.name,
+  email: u.email,
+  role: u.role,
+  practitioner_id: u.practitioner_id,
+  active: u.active,
+  last_sign_in_at: u.last_sign_in_at,
+  created_at: u.created_at,
+});
+export type Member = ReturnType<typeof memberView>;
+
+export async function listMembers(db: Db, accountId: number): Promise<Member[]> {
+  const rows = await db.select().from(users).where(eq(users.account_id, accountId)).orderBy(asc(users.id));
+  return rows.map(memberView);
+}
+
+export async function findMember(db: Db, accountId: number, by: { id: number } | { email: string }): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.account_id, accountId), 'id' in by ? eq(users.id, by.id) : eq(users.email, normalEmail(by.email))));
+  return row;
+}
+
+async function memberOrFail(tx: Db, accountId: number, id: number) {
+  const row = await findMember(tx, accountId, { id });
+  if (!row) throw new ApiError('not_found', 'No such team member');
+  return row;
+}
+
+/** A new role for a member; the owner's role changes only by transferring ownership. */
+export async function setRole(db: DbHandle, account: Account, actor: Actor, userId: number, role: RoleKey) {
+  return db.transaction(async (tx) => {
+    const before = await memberOrFail(tx, account.id, userId);
+    if (before.role === 'owner') throw new ApiError('conflict', 'The owner keeps the owner role: transfer ownership to another member first');
+    if (role === 'owner') throw invalid('role', 'ownership is transferred, not assigned', 'invalid_input');
+    if (before.role === role) return memberView(before);
+    const [row] = await tx.update(users).set({ role, updated_at: new Date().toISOString() }).where(and(eq(users.account_id, account.id), eq(users.id, userId))).returning();
+    await activity(tx, account, actor, 'users', userId, 'role_changed', { role: { from: before.role, to: role } });
+    return memberView(row);
+  });
+}
+
+/** Deactivating ends the member's sessions at once; the owner cannot be deactivated. */
+export async function setActive(db: DbHandle, account: Account, actor: Actor, userId: number, active: boolean) {
+  return db.transaction(async (tx) => {
+    const before = await memberOrFail(tx, account.id, userId);
+    if (!active && before.role === 'owner') throw new ApiError('conflict', 'The owner cannot be deactivated: transfer ownership first');
+    if (before.active === active) return memberView(before);
+    const now = new Date().toISOString();
+    const [row] = await tx
+      .update(users)
+      .set({ active, deactivated_at: active ? null : now, updated_at: now })
+      .where(and(eq(users.account_id, account.id), eq(users.id, userId)))
+      .returning();
+    if (!active) await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
+    await activity(tx, account, actor, 'users', userId, active ? 'reactivated' : 'deactivated');
+    return memberView(row);
+  });
+}
+
+/** The owner hands the account to another active member, and becomes an admin. */
+export async function transferOwnership(db: DbHandle, account: Account, actor: Actor, fromId: number, toId: number) {
+  return db.transaction(async (tx) => {
+    const from = await memberOrFail(tx, account.id, fromId);
+    const to = await memberOrFail(tx, account.id, toId);
+    if (from.role !== 'owner') throw new ApiError('permission_denied', 'Only the owner can transfer ownership');
+    if (!to.active) throw invalid('user_id', 'is deactivated: reactivate them first', 'invalid_input');
+    if (from.id === to.id) return;
+    const now = new Date().toISOString();
+    await tx.update(users).set({ role: 'admin', updated_at: now }).where(and(eq(users.account_id, account.id), eq(users.id, from.id)));
+    await tx.update(users).set({ role: 'owner', updated_at: now }).where(and(eq(users.account_id, account.id), eq(users.id, to.id)));
+    await activity(tx, account, actor, 'users', to.id, 'ownership_transferred', { from: from.email, to: to.email });
+  });
+}
+
+/** An admin edits what a role may do; the owner role always has everything. */
+export async function updateRole(db: DbHandle, account: Account, actor: Actor, key: RoleKey, change: { permissions: Permission[]; record_scope: RecordScope }) {
+  if (key === 'owner') throw new ApiError('conflict', 'The owner role always has every permission');
+  return db.transaction(async (tx) => {
+    await ensureRoles(tx, account.id);
+    const [before] = await tx.select().from(roles).where(and(eq(roles.account_id, account.id), eq(roles.key, key)));
+    const permissions = PERMISSION_KEYS.filter((p) => change.permissions.includes(p));
+    const [row] = await tx
+      .update(roles)
+      .set({ permissions, record_scope: change.record_scope, updated_at: new Date().toISOString() })
+      .where(and(eq(roles.account_id, account.id), eq(roles.key, key)))
+      .returning();
+    const added = permissions.filter((p) => !before.permissions.includes(p));
+    const removed = before.permissions.filter((p) => !permissions.includes(p as Permission));
+    await activity(tx, account, actor, 'roles', row.id, 'updated', { role: key, added, removed, record_scope: { from: before.record_scope, to: row.record_scope } });
+    return { key: row.key, name: row.name, permissions: row.permissions, record_scope: row.record_scope, editable: true };
+  });
+}
+
+/** Members other than `userId` with an active account (for the ownership choice). */
+export async function otherActiveMembers(db: Db, accountId: number, userId: number) {
+  return db.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.account_id, accountId), ne(users.id, userId), eq(users.active, true)));
+}

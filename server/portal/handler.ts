@@ -1,0 +1,131 @@
+/**
+ * The portal's transport: the portal router over HTTP at /developers/trpc on the clinic host, for the
+ * pages' client components (@trpc/client). The tenant comes from the host as for the API; the member
+ * from the session cookie. Every state-changing call must come from the portal's own origin (the Origin
+ * header, which browsers always send on a cross-site POST), besides the SameSite=Lax cookie: a forged
+ * form or fetch from another site is 403 csrf_failed before anything runs.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import type { Logger } from 'pino';
+import type { DbHandle } from '../../db/client';
+import { resumeSession, type SessionPolicy } from '../auth/sessions';
+import type { Account, Ctx, PortalIO, Principal } from '../context';
+import type { Env } from '../env';
+import { ApiError } from '../errors';
+import type { FileStore } from '../files/store';
+import { requestInfo } from '../request-info';
+import { toApiError } from '../rest/errors';
+import { portalRouter } from '../routers/portal';
+import type { TenantResolver } from '../tenancy';
+
+export const PORTAL_PREFIX = '/developers';
+export const PORTAL_TRPC = `${PORTAL_PREFIX}/trpc`;
+const API_PREFIX = '/v3/api';
+
+const anonymous: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes: [] };
+
+export interface PortalOptions {
+  db: DbHandle;
+  files: FileStore;
+  env: Env;
+  logger: Logger;
+  tenants: TenantResolver;
+  now: () => number;
+}
+
+/** The session cookie: `__Host-` prefixed and Secure under https (where browsers enforce both). */
+export const cookieName = (secure: boolean) => (secure ? '__Host-clinic_session' : 'clinic_session');
+
+export function sessionToken(cookieHeader: string | undefined, secure: boolean): string | null {
+  const name = cookieName(secure);
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim()) || null;
+  }
+  return null;
+}
+
+export function createPortal(opts: PortalOptions) {
+  const { db, env, tenants, now } = opts;
+  const info = requestInfo(env.TRUST_PROXY);
+  const policy: SessionPolicy = { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxMs: env.SESSION_MAX_HOURS * 3_600_000 };
+
+  const fail = (res: ServerResponse, error: ApiError) => {
+    res.statusCode = error.status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify({ error: { message: error.message, data: { ...error.toBody(), status: error.status } } }));
+  };
+
+  /** Who is signed in on this host, for the pages' server components (server/portal/bridge.ts). */
+  async function contextFor(host: string | undefined, cookie: string | undefined, secure: boolean): Promise<{ account: Account; member: Principal | null } | null> {
+    const account = await tenants.resolve(host);
+    if (!account) return null;
+    const token = sessionToken(cookie, secure);
+    const session = token ? await resumeSession(db, account.id, token, now(), policy) : null;
+    return { account, member: session?.member ?? null };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const host = info.host(req);
+      const proto = info.proto(req);
+      const account = await tenants.resolve(host);
+      if (!account) return fail(res, new ApiError('not_found', 'No clinic at this address'));
+      if (req.method !== 'GET' && req.method !== 'HEAD' && req.headers.origin !== `${proto}://${host}`) {
+        return fail(res, new ApiError('csrf_failed', 'This request did not come from the portal page: reload the page and try again'));
+      }
+      const secure = proto === 'https';
+      const token = sessionToken(req.headers.cookie, secure);
+      const session = token ? await resumeSession(db, account.id, token, now(), policy) : null;
+      const portal: PortalIO = {
+        sessionId: session?.sessionId ?? null,
+        clientIp: info.clientIp(req),
+        userAgent: req.headers['user-agent'] ?? null,
+        policy,
+        setSession: (value) => {
+          const attrs = ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
+          const cookie = value === null ? `${cookieName(secure)}=; Max-Age=0` : `${cookieName(secure)}=${value}; Max-Age=${Math.floor(policy.maxMs / 1000)}`;
+          res.setHeader('Set-Cookie', [cookie, ...attrs].join('; '));
+        },
+      };
+      // A session that just ended (expired, idle, member deactivated) clears its cookie.
+      if (token && !session) portal.setSession(null);
+      const ctx: Ctx = {
+        db,
+        files: opts.files,
+        account,
+        principal: session?.member ?? anonymous,
+        requestId: randomUUID(),
+        baseUrl: `${proto}://${host}${API_PREFIX}`,
+        now,
+        portal,
+      };
+      res.setHeader('Cache-Control', 'no-store');
+      await nodeHTTPRequestHandler({
+        req,
+        res,
+        path: (req.url ?? '').split('?')[0].slice(PORTAL_TRPC.length + 1),
+        router: portalRouter,
+        createContext: () => ctx,
+        responseMeta: ({ errors }) => {
+          if (!errors.length) return {};
+          const { error } = toApiError(errors[0]);
+          return { status: error.status, headers: error.headers };
+        },
+        onError: ({ error }) => {
+          if (toApiError(error).internal) opts.logger.error({ err: error }, 'portal request failed');
+        },
+      });
+    } catch (err) {
+      opts.logger.error({ err }, 'portal request failed');
+      if (!res.headersSent) fail(res, toApiError(err).error);
+      else res.destroy();
+    }
+  }
+
+  return { handle, contextFor, policy };
+}
+
+export type Portal = ReturnType<typeof createPortal>;

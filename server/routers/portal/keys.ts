@@ -1,0 +1,43 @@
+/** API keys in the portal (Manage API keys): the same domain functions as `clinic key ...`. */
+import { z } from 'zod';
+import { createKey, KeyError, listKeys, revokeKey, rotateKey, ROTATION_GRACE_MS } from '../../domain/api_keys';
+import { ApiError } from '../../errors';
+import { router } from '../../trpc';
+import { permitted } from './base';
+
+const keyId = z.strictObject({ id: z.number().int().min(1) });
+
+/** The domain's refusals (legacy account, expired or revoked key) as the API's 409. */
+async function refusing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof KeyError) throw new ApiError('conflict', err.message.replace(/^./, (c) => c.toUpperCase()));
+    throw err;
+  }
+}
+
+const manage = permitted('api_keys.manage');
+
+export const keysRouter = router({
+  list: manage.query(async ({ ctx }) => ({ data: await listKeys(ctx.db, ctx.account, ctx.now()), can_create: ctx.account.generation === 'current' })),
+  create: manage
+    .input(
+      z.strictObject({
+        name: z.string().trim().min(1, 'Name the integration').max(255),
+        access: z.enum(['read_write', 'read_only']),
+        expires: z.enum(['never', '90d', '1y']),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      refusing(() => createKey(ctx.db, ctx.account, ctx.actor, { name: input.name, access: input.access, expires: input.expires === 'never' ? undefined : input.expires })),
+    ),
+  rotate: manage.input(keyId).mutation(async ({ ctx, input }) => {
+    const issued = await refusing(() => rotateKey(ctx.db, ctx.account, ctx.actor, input.id));
+    return { ...issued, previous_valid_until: new Date(Date.now() + ROTATION_GRACE_MS).toISOString() };
+  }),
+  revoke: manage.input(keyId).mutation(async ({ ctx, input }) => {
+    await refusing(() => revokeKey(ctx.db, ctx.account, ctx.actor, input.id));
+    return { revoked: true };
+  }),
+});
