@@ -10,6 +10,11 @@ import { seedAccount } from '../seed';
 import { LocalDiskStore, type FileStore } from '../files/store';
 import type { Actor } from '../events/record';
 import { ConfigError, loadEnv } from '../env';
+import { z } from 'zod';
+import { ROLE_KEYS } from '../../db/schema';
+import { generatePassword } from '../auth/passwords';
+import { createMember, findMember, listMembers, resetPassword, setActive } from '../domain/team';
+import { ApiError } from '../errors';
 
 class UsageError extends Error {}
 
@@ -18,6 +23,9 @@ const USAGE = `usage:
   clinic key create --clinic NAME --region REGION --name "Integration" --access read_write|read_only [--expires 90d|1y]
   clinic key rotate|revoke --clinic NAME --region REGION --key-id N
   clinic key list --clinic NAME --region REGION
+  clinic user create --clinic NAME --region REGION --email EMAIL --name "Name" --role owner|admin|practitioner|receptionist [--practitioner-id N] [--password-stdin]
+  clinic user deactivate|reactivate --clinic NAME --region REGION --email EMAIL
+  clinic user list --clinic NAME --region REGION
   clinic seed --clinic NAME --region REGION
   clinic migrate
   clinic demo`;
@@ -140,10 +148,54 @@ async function run(argv: string[]): Promise<void> {
     }
     return;
   }
+  if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list'].includes(sub)) return user(await open(), sub, rest);
   throw new UsageError(cmd ? `unknown command: ${[cmd, sub].filter(Boolean).join(' ')}` : 'no command given');
 }
 
-/** `npm run demo`: the demo clinic, seeded, with a fresh key printed for the newcomer. */
+/** `clinic user ...`: team members, through the same domain functions as the portal's Team page. */
+async function user(db: DbHandle, sub: string, args: string[]) {
+  try {
+    const values = options(args, { ...tenantSpec, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, 'practitioner-id': { type: 'string' }, 'password-stdin': { type: 'boolean' } });
+    const account = await tenant(db, values);
+    if (sub === 'list') {
+      console.log(JSON.stringify(await listMembers(db.db, account.id), null, 2));
+      return;
+    }
+    const [email] = required(values, 'email');
+    if (sub === 'create') {
+      const [name, role] = required(values, 'name', 'role');
+      const parsedRole = z.enum(ROLE_KEYS).safeParse(role);
+      if (!parsedRole.success) throw new UsageError(`--role must be one of ${ROLE_KEYS.join(', ')}`);
+      const practitioner = values['practitioner-id'];
+      if (practitioner !== undefined && !/^\d+$/.test(String(practitioner))) throw new UsageError('--practitioner-id must be a number');
+      const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : generatePassword();
+      await createMember(db, account, cliActor, { name, email, role: parsedRole.data, practitioner_id: practitioner === undefined ? null : Number(practitioner), password });
+      if (!values['password-stdin']) console.log(password);
+      else console.error(`member ${email} created`);
+      return;
+    }
+    const member = await findMember(db.db, account.id, { email });
+    if (!member) throw new UsageError(`no member ${email} on ${account.subdomain}.${account.region}`);
+    await setActive(db, account, cliActor, member.id, sub === 'reactivate');
+    console.error(`member ${member.email} ${sub}d`);
+  } finally {
+    await db.close();
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const DEMO_OWNER = { name: 'Demo Owner', email: 'owner@demo.example' };
+
+/**
+ * `npm run demo`: the demo clinic, seeded, with a fresh key and the owner's portal sign-in printed for
+ * the newcomer. The owner is created when absent; when present, their password is reset so that what is
+ * printed works (the demo clinic is a local playground).
+ */
 async function demo(db: DbHandle, port: number, domain: string, store: FileStore) {
   try {
     const account =
@@ -151,8 +203,16 @@ async function demo(db: DbHandle, port: number, domain: string, store: FileStore
       (await createAccount(db, { subdomain: 'demo', region: 'neptune', name: 'Demo Physiotherapy', timezone: 'Europe/London', currency: 'GBP' }));
     await seedAccount(db, account, store);
     const key = await createKey(db, account, cliActor, { name: `Demo key ${new Date().toISOString().slice(0, 16)}`, access: 'read_write' });
-    const base = `http://demo.neptune.${domain}:${port}/v3/api`;
-    console.log(`\nDemo clinic ready.\n  Base URL: ${base}\n  API key:  ${key.secret}\n\n  curl -H "Authorization: Bearer ${key.secret}" ${base}/patients?page_size=5\n`);
+    const password = generatePassword();
+    const owner = await findMember(db.db, account.id, { email: DEMO_OWNER.email });
+    if (owner) await resetPassword(db, account, cliActor, owner.id, password);
+    else await createMember(db, account, cliActor, { ...DEMO_OWNER, role: 'owner', password });
+    const host = `http://demo.neptune.${domain}:${port}`;
+    const base = `${host}/v3/api`;
+    console.log(
+      `\nDemo clinic ready.\n  Base URL: ${base}\n  API key:  ${key.secret}\n\n  curl -H "Authorization: Bearer ${key.secret}" ${base}/patients?page_size=5\n` +
+        `\nDeveloper portal: ${host}/developers\n  Email:    ${DEMO_OWNER.email}\n  Password: ${password}\n`,
+    );
   } finally {
     await db.close();
   }
@@ -161,6 +221,11 @@ async function demo(db: DbHandle, port: number, domain: string, store: FileStore
 run(process.argv.slice(2)).catch((err) => {
   if (err instanceof UsageError || err instanceof AccountError || err instanceof KeyError || err instanceof ConfigError) {
     console.error(`clinic: ${err.message.split('\n').join(' ')} (clinic help lists the commands)`);
+    process.exit(2);
+  }
+  if (err instanceof ApiError) {
+    const detail = Object.entries(err.errors ?? {}).map(([k, v]) => `${k} ${v.join(', ')}`);
+    console.error(`clinic: ${detail.length ? detail.join('; ') : err.message}`);
     process.exit(2);
   }
   console.error(err);

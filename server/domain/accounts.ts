@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { DbHandle } from '../../db/client';
 import { accounts, LOCALES, REGIONS } from '../../db/schema';
 import type { Account } from '../context';
+import { ensureRoles } from './team';
 
 export class AccountError extends Error {}
 
@@ -39,8 +40,8 @@ export async function createAccount(db: DbHandle, input: NewAccount): Promise<Ac
   const now = new Date().toISOString();
   const existing = await findAccount(db, a.subdomain);
   if (existing) throw new AccountError(`an account with clinic ${a.subdomain} already exists (region ${existing.region})`);
-  const [row] = await db.transaction((tx) =>
-    tx
+  const [row] = await db.transaction(async (tx) => {
+    const inserted = await tx
       .insert(accounts)
       .values({
         subdomain: a.subdomain,
@@ -53,8 +54,10 @@ export async function createAccount(db: DbHandle, input: NewAccount): Promise<Ac
         created_at: now,
         updated_at: now,
       })
-      .returning(),
-  );
+      .returning();
+    await ensureRoles(tx, inserted[0].id);
+    return inserted;
+  });
   return row;
 }
 

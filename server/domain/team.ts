@@ -3,7 +3,7 @@
  * change goes to the account activity log. Exactly one owner per account: the owner cannot be
  * deactivated or given another role except by handing ownership to someone else.
  */
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { practitioners, roles, sessions, users, type RecordScope, type RoleKey } from '../../db/schema';
 import { DEFAULT_ROLES, PERMISSION_KEYS, type MemberGrant, type Permission } from '../auth/permissions';
@@ -179,7 +179,14 @@ export async function updateRole(db: DbHandle, account: Account, actor: Actor, k
   });
 }
 
-/** Members other than `userId` with an active account (for the ownership choice). */
-export async function otherActiveMembers(db: Db, accountId: number, userId: number) {
-  return db.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.account_id, accountId), ne(users.id, userId), eq(users.active, true)));
+/** A new password for a member (the demo's owner on every `npm run demo`); their sessions end. */
+export async function resetPassword(db: DbHandle, account: Account, actor: Actor, userId: number, password: string) {
+  checkPassword(password);
+  const hash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await memberOrFail(tx, account.id, userId);
+    await tx.update(users).set({ password_hash: hash, updated_at: new Date().toISOString() }).where(and(eq(users.account_id, account.id), eq(users.id, userId)));
+    await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
+    await activity(tx, account, actor, 'users', userId, 'password_reset');
+  });
 }
