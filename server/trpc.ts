@@ -2,6 +2,7 @@ import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx, Principal } from './context';
+import type { Permission } from './auth/permissions';
 import { ApiError } from './errors';
 import { toApiError } from './rest/errors';
 
@@ -13,6 +14,8 @@ export type RouteMeta = OpenApiMeta & {
   multipart?: boolean;
   /** Answers raw bytes ({ content_type, file_name, bytes }) instead of JSON. */
   binary?: boolean;
+  /** Portal procedures: the permissions of which a member needs one (set by `permitted`; tests read it). */
+  permissions?: readonly Permission[];
 };
 
 const t = initTRPC

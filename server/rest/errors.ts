@@ -1,4 +1,5 @@
 /** Turns anything thrown on the request path into our `{ message, code, errors? }`. */
+import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ApiError, addFieldError, fieldErrors, type FieldErrors } from '../errors';
 
@@ -37,9 +38,20 @@ export function toApiError(err: unknown): { error: ApiError; internal: boolean }
   }
 }
 
+/** tRPC's own refusals (the portal's transport: malformed JSON, unknown procedure, wrong method). */
+const TRPC_REFUSALS: Partial<Record<TRPCError['code'], () => ApiError>> = {
+  PARSE_ERROR: () => new ApiError('validation_failed', 'The request body is not valid JSON'),
+  BAD_REQUEST: () => new ApiError('validation_failed', 'The request is malformed'),
+  NOT_FOUND: () => new ApiError('not_found', 'No such procedure'),
+  METHOD_NOT_SUPPORTED: () => new ApiError('method_not_allowed', 'Queries are GET and mutations POST'),
+  PAYLOAD_TOO_LARGE: () => new ApiError('payload_too_large', 'The request body is too large'),
+};
+
 function mapError(err: unknown): { error: ApiError; internal: boolean } {
   const cause = findCause(err);
   if (cause instanceof ApiError) return { error: cause, internal: false };
+  const refusal = cause instanceof TRPCError ? TRPC_REFUSALS[cause.code] : undefined;
+  if (refusal) return { error: refusal(), internal: false };
   if (cause instanceof ZodError) {
     const errors = zodErrors(cause);
     const first = Object.entries(errors)[0];

@@ -23,7 +23,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(overrides: Record<string, string> = {}, opts: { files?: FileStore; pause?: PauseHook } = {}): Promise<TestServer> {
+export async function startServer(overrides: Record<string, string> = {}, opts: { files?: FileStore; pause?: PauseHook; now?: () => number } = {}): Promise<TestServer> {
   const env = loadEnv({
     ...process.env,
     PORT: '0',
@@ -33,7 +33,7 @@ export async function startServer(overrides: Record<string, string> = {}, opts: 
     FILES_DIR: path.join(os.tmpdir(), 'clinic-test-files'),
     ...overrides,
   });
-  const app = await createApp(env, { validateResponses: true, files: opts.files, pause: opts.pause });
+  const app = await createApp(env, { validateResponses: true, files: opts.files, pause: opts.pause, now: opts.now });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const port = (app.server.address() as AddressInfo).port;
   return { app, port, close: () => app.close() };
@@ -94,7 +94,7 @@ export function request(server: TestServer, method: string, path: string, opts: 
     headers['content-type'] ??= 'application/json';
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
-  const url = path.startsWith('/v3/') ? path : `/v3/api${path}`;
+  const url = path.startsWith('/v3/') || path.startsWith('/developers/') ? path : `/v3/api${path}`;
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: server.port, method, path: url, headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -162,7 +162,7 @@ export interface ClinicHarness {
  * started before the file's tests and closed after them. `const t = useClinic({ seed: true })`, then
  * `t.api`, `t.server`, `t.clinic` inside tests and hooks.
  */
-export function useClinic(opts: { env?: Record<string, string>; seed?: boolean; files?: FileStore; pause?: PauseHook; clinic?: Partial<NewAccount> } = {}): ClinicHarness {
+export function useClinic(opts: { env?: Record<string, string>; seed?: boolean; files?: FileStore; pause?: PauseHook; now?: () => number; clinic?: Partial<NewAccount> } = {}): ClinicHarness {
   let server: TestServer | undefined;
   let clinic: Clinic | undefined;
   const ready = <T>(v: T | undefined): T => {
@@ -170,7 +170,7 @@ export function useClinic(opts: { env?: Record<string, string>; seed?: boolean; 
     return v;
   };
   beforeAll(async () => {
-    server = await startServer(opts.env, { files: opts.files, pause: opts.pause });
+    server = await startServer(opts.env, { files: opts.files, pause: opts.pause, now: opts.now });
     clinic = await newClinic(server, { seed: opts.seed, ...opts.clinic });
   }, 60_000);
   afterAll(() => server?.close());

@@ -25,7 +25,7 @@ export const memberProcedure = portalProcedure.use(({ ctx, next }) => {
 
 /** A member whose role grants one of the permissions. */
 export const permitted = (...permissions: Permission[]) =>
-  memberProcedure.use(({ ctx, next }) => {
+  memberProcedure.meta({ permissions }).use(({ ctx, next }) => {
     authorize(ctx.member, ...permissions);
     return next();
   });
