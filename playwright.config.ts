@@ -5,13 +5,17 @@ import { defineConfig } from '@playwright/test';
 // Browser tests drive Debian's Chromium (never a downloaded browser) against the real server: Next for
 // the portal and the REST gateway in the same process (server/main.ts), on a throwaway SQLite file.
 const port = Number(process.env.E2E_PORT ?? 3999);
-const database = path.join(os.tmpdir(), `clinic-e2e-${process.pid}.db`);
+// Set once by the runner and inherited by its workers (which evaluate this file again), so tests reach
+// the same database as the server, e.g. to add team members with the CLI.
+process.env.E2E_DATABASE ??= path.join(os.tmpdir(), `clinic-e2e-${process.pid}.db`);
+const database = process.env.E2E_DATABASE;
 
 export default defineConfig({
   testDir: 'e2e',
   forbidOnly: true,
   timeout: 30_000,
   reporter: [['list']],
+  outputDir: 'test-results',
   use: {
     baseURL: `http://localhost:${port}`,
     launchOptions: {

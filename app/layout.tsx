@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
+import './globals.css';
 
 export const metadata = { title: 'Clinic API — developer portal' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 880, margin: '2rem auto', padding: '0 1rem', lineHeight: 1.5 }}>{children}</body>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">{children}</body>
     </html>
   );
 }

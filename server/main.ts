@@ -4,6 +4,7 @@
  */
 import next from 'next';
 import { createApp } from './app';
+import { installPortalBridge } from './portal/bridge';
 import { ConfigError, loadEnv } from './env';
 
 async function main() {
@@ -13,6 +14,7 @@ async function main() {
   await nextApp.prepare();
   const handleNext = nextApp.getRequestHandler();
   const app = await createApp(env, { fallback: (req, res) => handleNext(req, res) });
+  installPortalBridge(app.portal);
   app.server.listen(env.PORT, env.HOST, () => {
     console.log(`Clinic API listening on http://localhost:${env.PORT} (API under /v3/api on {clinic}.{region}.${env.SERVICE_DOMAIN})`);
   });

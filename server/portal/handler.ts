@@ -11,16 +11,22 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { resumeSession, type SessionPolicy } from '../auth/sessions';
-import type { Account, Ctx, PortalIO, Principal } from '../context';
+import type { Ctx, MemberPrincipal, PortalIO, Principal } from '../context';
 import type { Env } from '../env';
 import { ApiError } from '../errors';
 import type { FileStore } from '../files/store';
-import { requestInfo } from '../request-info';
+import { requestInfo, type RequestLike } from '../request-info';
 import { toApiError } from '../rest/errors';
 import { portalRouter } from '../routers/portal';
 import type { TenantResolver } from '../tenancy';
 
 export const PORTAL_PREFIX = '/developers';
+
+/** What a page needs to know before it renders: whose portal, and who is signed in. */
+export interface PageContext {
+  account: { name: string; generation: 'current' | 'legacy' };
+  member: MemberPrincipal | null;
+}
 export const PORTAL_TRPC = `${PORTAL_PREFIX}/trpc`;
 const API_PREFIX = '/v3/api';
 
@@ -58,13 +64,13 @@ export function createPortal(opts: PortalOptions) {
     res.end(JSON.stringify({ error: { message: error.message, data: { ...error.toBody(), status: error.status } } }));
   };
 
-  /** Who is signed in on this host, for the pages' server components (server/portal/bridge.ts). */
-  async function contextFor(host: string | undefined, cookie: string | undefined, secure: boolean): Promise<{ account: Account; member: Principal | null } | null> {
-    const account = await tenants.resolve(host);
+  /** The clinic of the host and who is signed in, for the pages' server components (server/portal/bridge.ts). */
+  async function contextFor(req: RequestLike): Promise<PageContext | null> {
+    const account = await tenants.resolve(info.host(req));
     if (!account) return null;
-    const token = sessionToken(cookie, secure);
+    const token = sessionToken(req.headers.cookie, info.proto(req) === 'https');
     const session = token ? await resumeSession(db, account.id, token, now(), policy) : null;
-    return { account, member: session?.member ?? null };
+    return { account: { name: account.name, generation: account.generation }, member: session?.member ?? null };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,0 +1,250 @@
+'use client';
+/** Team members (add, change role, deactivate, reactivate, hand over ownership) and what each role may do. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Alert, Badge, Button, Card, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
+import { portal, portalError, type PortalError } from '../../_lib/trpc';
+
+type Team = Awaited<ReturnType<typeof portal.team.list.query>>;
+type Assignable = 'admin' | 'practitioner' | 'receptionist';
+type Scope = 'all' | 'own_patients' | 'own_calendar';
+const ROLES: Record<Assignable, string> = { admin: 'Admin', practitioner: 'Practitioner', receptionist: 'Receptionist' };
+const SCOPES: Record<Scope, string> = { all: 'All records', own_patients: 'Own patients only', own_calendar: 'Own calendar only' };
+
+function useRefresh() {
+  const queries = useQueryClient();
+  return () => queries.invalidateQueries({ queryKey: ['team'] });
+}
+
+function AddMember({ team }: { team: Team }) {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Assignable>('receptionist');
+  const [practitioner, setPractitioner] = useState('');
+  const [error, setError] = useState<PortalError | null>(null);
+  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  const refresh = useRefresh();
+  const add = useMutation({
+    mutationFn: () => portal.team.create.mutate({ name, email, role, practitioner_id: practitioner ? Number(practitioner) : null }),
+    onSuccess: (r) => {
+      setCreated({ email: r.member.email, password: r.password });
+      setName('');
+      setEmail('');
+      setError(null);
+      void refresh();
+    },
+    onError: (err) => setError(portalError(err)),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate();
+  };
+  return (
+    <Card title="Add a member">
+      {created && (
+        <div className="mb-4">
+          <Alert tone="success">
+            <p className="font-semibold">{created.email} can now sign in.</p>
+            <p>
+              Their password, shown once: <code className="rounded bg-white px-1 font-mono">{created.password}</code>. Hand it over in person or over a secure channel.
+            </p>
+          </Alert>
+        </div>
+      )}
+      <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end">
+        <Field id="member-name" label="Name" error={error?.errors.name?.[0]}>
+          <TextInput id="member-name" value={name} onChange={(e) => setName(e.target.value)} error={error?.errors.name?.[0]} />
+        </Field>
+        <Field id="member-email" label="Email" error={error?.errors.email?.[0]}>
+          <TextInput id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error?.errors.email?.[0]} />
+        </Field>
+        <Field id="member-role" label="Role">
+          <Select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Assignable)}>
+            {Object.entries(ROLES).map(([k, label]) => (
+              <option key={k} value={k}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field id="member-practitioner" label="Practitioner (optional)" error={error?.errors.practitioner_id?.[0]}>
+          <Select id="member-practitioner" value={practitioner} onChange={(e) => setPractitioner(e.target.value)}>
+            <option value="">None</option>
+            {team.practitioners.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name} {p.last_name}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Button type="submit" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add member'}
+        </Button>
+      </form>
+      {error && !Object.keys(error.errors).length && (
+        <div className="mt-3">
+          <Alert>{error.message}</Alert>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; role: string } }) {
+  const [error, setError] = useState<string | null>(null);
+  const refresh = useRefresh();
+  const onError = (err: unknown) => setError(portalError(err).message);
+  const setRole = useMutation({ mutationFn: (role: Assignable) => portal.team.setRole.mutate({ user_id: m.id, role }), onSuccess: () => void refresh(), onError });
+  const setActive = useMutation({ mutationFn: (active: boolean) => portal.team.setActive.mutate({ user_id: m.id, active }), onSuccess: () => void refresh(), onError });
+  const transfer = useMutation({
+    mutationFn: () => portal.team.transferOwnership.mutate({ user_id: m.id }),
+    onSuccess: () => window.location.reload(),
+    onError,
+  });
+  const isOwner = m.role === 'owner';
+  return (
+    <tr className="align-top">
+      <td className="px-2 py-3">
+        <span className="font-medium">{m.name}</span>
+        {m.id === me.id && <span className="text-xs text-slate-500"> (you)</span>}
+        <span className="block text-xs text-slate-500">{m.email}</span>
+      </td>
+      <td className="px-2 py-3">
+        {isOwner ? (
+          <Badge tone="slate">Owner</Badge>
+        ) : (
+          <>
+            <label htmlFor={`role-${m.id}`} className="sr-only">
+              Role of {m.name}
+            </label>
+            <Select id={`role-${m.id}`} value={m.role} onChange={(e) => setRole.mutate(e.target.value as Assignable)} disabled={setRole.isPending}>
+              {Object.entries(ROLES).map(([k, label]) => (
+                <option key={k} value={k}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          </>
+        )}
+      </td>
+      <td className="px-2 py-3">{m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}</td>
+      <td className="px-2 py-3">{m.last_sign_in_at ? when(m.last_sign_in_at) : 'Never'}</td>
+      <td className="px-2 py-3">
+        <div className="flex flex-wrap gap-2">
+          {!isOwner &&
+            (m.active ? (
+              <Button tone="secondary" onClick={() => setActive.mutate(false)} disabled={setActive.isPending} aria-label={`Deactivate ${m.name}`}>
+                Deactivate
+              </Button>
+            ) : (
+              <Button tone="secondary" onClick={() => setActive.mutate(true)} disabled={setActive.isPending} aria-label={`Reactivate ${m.name}`}>
+                Reactivate
+              </Button>
+            ))}
+          {me.role === 'owner' && !isOwner && m.active && (
+            <Button tone="secondary" onClick={() => transfer.mutate()} disabled={transfer.isPending} aria-label={`Make ${m.name} the owner`}>
+              Make owner
+            </Button>
+          )}
+        </div>
+        {error && (
+          <p role="alert" className="mt-1 text-xs text-red-700">
+            {error}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function RoleEditor({ role, permissions }: { role: Team['roles'][number]; permissions: Team['permissions'] }) {
+  const [granted, setGranted] = useState<string[]>(role.permissions);
+  const [scope, setScope] = useState<Scope>(role.record_scope);
+  const [saved, setSaved] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const refresh = useRefresh();
+  const save = useMutation({
+    mutationFn: () => portal.team.updateRole.mutate({ key: role.key as Assignable, permissions: granted as Team['permissions'][number]['key'][], record_scope: scope }),
+    onSuccess: () => {
+      setSaved(true);
+      setError(null);
+      void refresh();
+    },
+    onError: (err) => setError(portalError(err).message),
+  });
+  const toggle = (key: string) => {
+    setSaved(false);
+    setGranted((g) => (g.includes(key) ? g.filter((p) => p !== key) : [...g, key]));
+  };
+  return (
+    <fieldset className="rounded-md border border-slate-200 p-4">
+      <legend className="px-1 font-semibold">{role.name}</legend>
+      <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+        {permissions.map((p) => (
+          <label key={p.key} className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={granted.includes(p.key)} onChange={() => toggle(p.key)} disabled={!role.editable} />
+            {p.label}
+          </label>
+        ))}
+      </div>
+      <div className="mt-3 flex flex-wrap items-end gap-3">
+        <Field id={`scope-${role.key}`} label="Records">
+          <Select id={`scope-${role.key}`} value={scope} onChange={(e) => (setSaved(false), setScope(e.target.value as Scope))} disabled={!role.editable}>
+            {Object.entries(SCOPES).map(([k, label]) => (
+              <option key={k} value={k}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        {role.editable ? (
+          <Button onClick={() => save.mutate()} disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : `Save ${role.name}`}
+          </Button>
+        ) : (
+          <p className="text-sm text-slate-600">The owner always has every permission.</p>
+        )}
+        {saved && (
+          <p role="status" className="text-sm text-emerald-700">
+            Saved
+          </p>
+        )}
+        {error && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
+      </div>
+    </fieldset>
+  );
+}
+
+export function TeamManager({ me }: { me: { id: number; role: string } }) {
+  const team = useQuery({ queryKey: ['team'], queryFn: () => portal.team.list.query() });
+  return (
+    <div className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold">Team</h1>
+      {team.isPending && <Loading what="the team" />}
+      {team.isError && <LoadFailed message={portalError(team.error).message} retry={() => void team.refetch()} />}
+      {team.data && (
+        <>
+          <AddMember team={team.data} />
+          <Card title="Members">
+            <Table caption="Team members" head={['Member', 'Role', 'Status', 'Last sign-in', 'Actions']}>
+              {team.data.members.map((m) => (
+                <MemberRow key={m.id} m={m} me={me} />
+              ))}
+            </Table>
+          </Card>
+          <Card title="Roles">
+            <div className="flex flex-col gap-4">
+              {team.data.roles.map((r) => (
+                <RoleEditor key={`${r.key}:${r.permissions.join()}:${r.record_scope}`} role={r} permissions={team.data.permissions} />
+              ))}
+            </div>
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+/** The portal's pages, and the permission each needs (one of; none: every member). */
+import { can, PERMISSIONS, type MemberGrant, type Permission } from '../../../server/auth/permissions';
+
+export const PAGES: { href: string; label: string; permissions: Permission[] }[] = [
+  { href: '/developers/keys', label: 'API keys', permissions: ['api_keys.manage'] },
+  { href: '/developers/activity', label: 'Activity log', permissions: ['api_keys.manage', 'team.manage'] },
+  { href: '/developers/requests', label: 'Request log', permissions: ['api_keys.manage'] },
+  { href: '/developers/team', label: 'Team', permissions: ['team.manage'] },
+  { href: '/developers/reference', label: 'API reference', permissions: [] },
+];
+
+export const allowed = (member: MemberGrant, permissions: Permission[]) => permissions.length === 0 || permissions.some((p) => can(member, p));
+export const permissionLabels = (permissions: Permission[]) => permissions.map((p) => `“${PERMISSIONS[p]}”`).join(' or ');

@@ -1,0 +1,40 @@
+'use client';
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Field, TextInput } from '../_components/ui';
+import { portal, portalError, type PortalError } from '../_lib/trpc';
+
+export function SignInForm() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<PortalError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await portal.session.signIn.mutate({ email, password });
+      // A full load, so the server renders the pages with the new session.
+      window.location.assign('/developers');
+    } catch (err) {
+      setError(portalError(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
+      <Field id="email" label="Email" error={error?.errors.email?.[0]}>
+        <TextInput id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={error?.errors.email?.[0]} />
+      </Field>
+      <Field id="password" label="Password" error={error?.errors.password?.[0]}>
+        <TextInput id="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={error?.errors.password?.[0]} />
+      </Field>
+      <Button type="submit" disabled={busy}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </Button>
+    </form>
+  );
+}
