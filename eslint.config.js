@@ -19,6 +19,25 @@ export default tseslint.config(
   layer('server/list/**', ['domain', 'routers', 'rest', 'trpc'], ['resources']),
   layer('server/values/**', ['domain', 'resources', 'list', 'routers', 'rest', 'trpc', 'db']),
   layer('db/**', ['server']),
+  // The portal pages are bundled by Next: server code reaches them as types only, but for the bridge to the
+  // running server and the permission table (two small modules without dependencies).
+  {
+    files: ['app/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(server|db)/(?!portal/bridge$|auth/permissions$)',
+              allowTypeImports: true,
+              message: 'Portal pages reach the server through server/portal/bridge.ts or the portal router over HTTP (eslint.config.js).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );
 
 /** Files under `files` may not import from the folders named (nor, but for types, from `typesOnly`). */
