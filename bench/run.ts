@@ -49,7 +49,12 @@ async function main() {
   const data = await prepareData(DB_FILE, { fresh: process.argv.includes('--fresh') });
   const diary = await prepareDiary(DB_FILE);
   const serverEnv = { DATABASE_URL: DB_FILE };
-  const [app, baseline] = await Promise.all([startServer('app', 'app-server.ts', serverEnv), startServer('baseline', 'baseline-server.ts', serverEnv)]);
+  const [app, baseline, unlogged] = await Promise.all([
+    startServer('app', 'app-server.ts', serverEnv),
+    startServer('baseline', 'baseline-server.ts', serverEnv),
+    // The same app without the portal's request log, to show what logging every request costs.
+    startServer('app without request log', 'app-server.ts', { ...serverEnv, REQUEST_LOG: 'off' }),
+  ]);
   const headers = { host: data.host, authorization: `Bearer ${data.key}` };
   const appT: Target = { port: app.port, headers };
   const baseT: Target = { port: baseline.port, headers };
@@ -78,9 +83,26 @@ async function main() {
     // a. single read
     const oneApp = await measure('a. single read, app', appT, CONNECTIONS, randomPatient);
     const oneBase = await measure('a. single read, baseline', baseT, CONNECTIONS, randomPatient);
+    // The request log's cost: the app with and without it, measured alternately (app, without, app, without) so that drift
+    // on a shared machine falls on both sides.
+    const unloggedT = { ...appT, port: unlogged.port };
+    const unlogged1 = await measure('a. single read, app without request log', unloggedT, CONNECTIONS, randomPatient);
+    const logged2 = await measure('a. single read, app (again)', appT, CONNECTIONS, randomPatient);
+    const unlogged2 = await measure('a. single read, app without request log (again)', unloggedT, CONNECTIONS, randomPatient);
+    const [withLog, withoutLog] = [oneApp.rps + logged2.rps, unlogged1.rps + unlogged2.rps];
+    const oneUnlogged = { ...unlogged1, rps: Math.round(withoutLog / 2) };
     rows.push(
       { scenario: 'a. GET /patients/{id}', server: 'app', connections: CONNECTIONS, ...oneApp, compare: `${pct(oneApp.rps, oneBase.rps)} of baseline`, target: 'req/s >= 40% of baseline, p99 <= 20 ms', pass: oneApp.rps >= 0.4 * oneBase.rps && oneApp.p99 <= 20 },
       { scenario: 'a. GET /patients/{id}', server: 'baseline', connections: CONNECTIONS, ...oneBase },
+      {
+        scenario: 'a. the same, request log off',
+        server: 'app',
+        connections: CONNECTIONS,
+        ...oneUnlogged,
+        compare: `logging costs ${pct(withoutLog - withLog, withoutLog)} (mean of two runs each)`,
+        target: 'request log costs <= 5% of req/s',
+        pass: withLog >= 0.95 * withoutLog,
+      },
     );
   }
 

@@ -64,6 +64,8 @@ export async function prepareData(file: string, opts: { fresh: boolean }): Promi
     } else {
       log(`reusing ${file} (${have} + ${haveOther} patients; --fresh rebuilds)`);
     }
+    // Each run logs its own requests; the last run's log would only grow the file.
+    raw.prepare('DELETE FROM request_log').run();
     const range = raw.prepare('SELECT min(id) AS lo, max(id) AS hi FROM patients WHERE account_id = ?').get(bench.id) as { lo: number; hi: number };
     if (range.hi - range.lo + 1 !== BENCH_PATIENTS) throw new Error(`bench patient ids are not contiguous (${range.lo}..${range.hi}); run with --fresh`);
     // Keys are shown only once, so every run issues its own.

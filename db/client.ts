@@ -4,17 +4,24 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from './sqlite-driver';
+import Database, { type SqliteStatement } from './sqlite-driver';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
-import type { SQL } from 'drizzle-orm';
+import { getTableName, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { dialectOf, isPg, type Dialect } from './dialect';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
+
+/** A value appendRows binds: what a column of ours holds. */
+export type Scalar = string | number | boolean | null;
+
+const APPEND_CHUNK = 100;
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export interface DbHandle {
   db: Db;
@@ -24,6 +31,12 @@ export interface DbHandle {
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Raw SQL returning rows, outside a transaction (dialect-specific SQL goes through here; inside one, allIn). */
   all<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  /**
+   * Appends rows to a table in one transaction, with statements prepared once instead of a query built
+   * per batch (the request log writes thousands of rows a second: built by drizzle, a row cost about
+   * 15 µs of the event loop; this way about 3 on SQLite). `columns` and `table` are code, never input.
+   */
+  appendRows(table: PgTable, columns: readonly PgColumn[], rows: readonly (readonly Scalar[])[]): Promise<void>;
 
   close(): Promise<void>;
 }
@@ -82,6 +95,14 @@ function openPg(url: string, poolSize = 10, onIdleError: (err: Error) => void = 
     dialect: 'pg',
     transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
     all: async <T>(query: SQL) => (await db.execute(query)).rows as T[],
+    appendRows: async (table, columns, rows) => {
+      const width = columns.length;
+      for (let at = 0; at < rows.length; at += APPEND_CHUNK) {
+        const chunk = rows.slice(at, at + APPEND_CHUNK);
+        const values = chunk.map((_, i) => `(${columns.map((_, j) => `$${i * width + j + 1}`).join(', ')})`).join(', ');
+        await pool.query(`INSERT INTO ${quoted(getTableName(table))} (${columns.map((c) => quoted(c.name)).join(', ')}) VALUES ${values}`, chunk.flat());
+      }
+    },
     close: () => pool.end(),
   };
 }
@@ -127,10 +148,36 @@ function openSqlite(file: string): SqliteHandle {
     queue = result.catch(() => undefined);
     return result;
   };
+  // Prepared multi-row inserts by table, columns and row count (a full chunk, or one row for the rest).
+  const appends = new Map<string, SqliteStatement>();
+  const appendStatement = (table: PgTable, columns: readonly PgColumn[], n: number) => {
+    const key = `${getTableName(table)}(${columns.map((c) => c.name).join()})x${n}`;
+    let stmt = appends.get(key);
+    if (!stmt) {
+      const row = `(${columns.map(() => '?').join(', ')})`;
+      stmt = conn.prepare(`INSERT INTO ${quoted(getTableName(table))} (${columns.map((c) => quoted(c.name)).join(', ')}) VALUES ${Array(n).fill(row).join(', ')}`);
+      appends.set(key, stmt);
+    }
+    return stmt;
+  };
+  // better-sqlite3 binds no booleans: they are stored as 0/1 (drizzle's boolean mode reads them back).
+  const bindable = (v: Scalar) => (v === true ? 1 : v === false ? 0 : v);
   return {
     db,
     writer,
     dialect: 'sqlite',
+    appendRows: (table, columns, rows) =>
+      transaction(async () => {
+        const full = appendStatement(table, columns, APPEND_CHUNK);
+        const params: Scalar[] = new Array(APPEND_CHUNK * columns.length);
+        let at = 0;
+        for (; at + APPEND_CHUNK <= rows.length; at += APPEND_CHUNK) {
+          let i = 0;
+          for (let r = at; r < at + APPEND_CHUNK; r++) for (const v of rows[r]) params[i++] = bindable(v);
+          full.run(params);
+        }
+        for (; at < rows.length; at++) appendStatement(table, columns, 1).run(rows[at].map(bindable));
+      }),
     transaction,
     all: async <T>(query: SQL) => (db as unknown as { all: (q: SQL) => T[] }).all(query),
     close: async () => {

@@ -18,4 +18,5 @@ export const sqlitePackage = nodeMajor >= 22 ? 'better-sqlite3-13' : 'better-sql
 const Database: typeof BetterSqlite3 = require(sqlitePackage);
 
 export type SqliteDatabase = BetterSqlite3.Database;
+export type SqliteStatement = BetterSqlite3.Statement;
 export default Database;

@@ -57,7 +57,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const now = opts.now ?? Date.now;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const requestLog = new RequestLog(db, now, onError);
-  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog });
+  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
   const portal = createPortal({ db, env, logger, files, now, tenants: new TenantResolver(db, env.SERVICE_DOMAIN) });
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';

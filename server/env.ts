@@ -2,10 +2,11 @@ import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
-const flag = z
-  .enum(['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off', ''])
-  .default('')
-  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+const flag = (fallback: 'on' | 'off' = 'off') =>
+  z
+    .enum(['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off', ''])
+    .default(fallback)
+    .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
 export const envSchema = z.object({
   DATABASE_URL: z
@@ -24,7 +25,7 @@ export const envSchema = z.object({
   RATE_LIMIT_REST_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_MCP_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_UNAUTH_PER_MINUTE: positiveInt(2),
-  TRUST_PROXY: flag,
+  TRUST_PROXY: flag(),
   /** Secret that signs pagination cursors; when unset, one is generated once and kept in the database. */
   CURSOR_SECRET: z.string().min(16).optional(),
   MAX_BODY_BYTES: positiveInt(1_048_576),
@@ -34,6 +35,8 @@ export const envSchema = z.object({
   FILES_DIR: z.string().min(1).default('data/files'),
   /** Every API request is answered by then: a JSON 503 request_timeout if the work is still running. */
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
+  /** The portal's request log (every REST request of a known clinic, kept 90 days); off: none is kept. */
+  REQUEST_LOG: flag('on'),
   /** A portal session ends after this long without a request... */
   SESSION_IDLE_MINUTES: positiveInt(120),
   /** ...and this long after sign-in, whatever happens. */

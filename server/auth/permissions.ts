@@ -22,7 +22,7 @@ export const PERMISSIONS = {
   'billing.delete': 'Delete billing',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
-export const PERMISSION_KEYS = Object.keys(PERMISSIONS) as Permission[];
+export const PERMISSION_KEYS = Object.keys(PERMISSIONS) as [Permission, ...Permission[]];
 
 const records = (areas: string[], verbs: string[]) => areas.flatMap((a) => verbs.map((v) => `${a}.${v}` as Permission));
 

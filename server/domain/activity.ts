@@ -6,9 +6,10 @@ import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 
+export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles'] as const;
+export type ActivityKind = (typeof ACTIVITY_KIND_NAMES)[number];
 /** Kinds the portal filters by → the audited entities behind each. */
-export const ACTIVITY_KINDS = { api_keys: ['api_keys'], sign_ins: ['sessions'], team: ['users'], roles: ['roles'] } as const;
-export type ActivityKind = keyof typeof ACTIVITY_KINDS;
+export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = { api_keys: ['api_keys'], sign_ins: ['sessions'], team: ['users'], roles: ['roles'] };
 const ALL = Object.values(ACTIVITY_KINDS).flat();
 
 export async function listActivity(db: Db, accountId: number, q: { kind?: ActivityKind; before?: number; limit: number }) {
@@ -23,7 +24,7 @@ export async function listActivity(db: Db, accountId: number, q: { kind?: Activi
   return {
     data: page.map((r) => ({
       id: r.id,
-      kind: (Object.entries(ACTIVITY_KINDS).find(([, es]) => (es as readonly string[]).includes(r.entity))?.[0] ?? r.entity) as ActivityKind,
+      kind: ACTIVITY_KIND_NAMES.find((k) => ACTIVITY_KINDS[k].includes(r.entity)) ?? null,
       action: r.action,
       entity_id: r.entity_id,
       actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },

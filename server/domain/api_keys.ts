@@ -16,6 +16,8 @@ export class KeyError extends Error {}
 export interface IssuedKey {
   id: number;
   secret: string;
+  /** After a rotation: until when the previous secret still works. */
+  previous_valid_until?: string;
 }
 
 const activity = (db: DbHandle['db'], account: Account, actor: Actor, action: string, keyId: number, changes?: Record<string, unknown>) =>
@@ -86,7 +88,7 @@ export async function rotateKey(db: DbHandle, account: Account, actor: Actor, ke
       })
       .where(eq(apiKeys.id, row.id));
     await activity(tx, account, actor, 'rotated', row.id, { previous_secret_valid_until: graceEnd });
-    return { id: row.id, secret: row.format === 'bare' ? fresh : `${row.id}|${fresh}` };
+    return { id: row.id, secret: row.format === 'bare' ? fresh : `${row.id}|${fresh}`, previous_valid_until: graceEnd };
   });
 }
 

@@ -114,6 +114,7 @@ export function createPortal(opts: PortalOptions) {
         res,
         path: (req.url ?? '').split('?')[0].slice(PORTAL_TRPC.length + 1),
         router: portalRouter,
+        maxBodySize: env.MAX_BODY_BYTES,
         createContext: () => ctx,
         responseMeta: ({ errors }) => {
           if (!errors.length) return {};

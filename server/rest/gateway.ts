@@ -131,16 +131,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const path = req.url?.split('?')[0] ?? '/';
     if (logger.isLevelEnabled('info')) logger.info({ requestId: x.requestId, method: req.method, path, status: outcome.status, ms, key: x.principal?.id }, 'request');
     if (x.account && opts.requestLog) {
-      opts.requestLog.add({
-        account_id: x.account.id,
-        api_key_id: x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null,
-        method: req.method ?? 'GET',
-        path: path.slice(0, 500),
-        status: outcome.status,
-        duration_ms: Math.round(ms),
-        request_id: x.requestId,
-        created_at: new Date(opts.now()).toISOString(),
-      });
+      const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
+      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path.slice(0, 500), outcome.status, Math.round(ms), x.requestId, new Date(opts.now()).toISOString()]);
     }
   }
 

@@ -52,6 +52,16 @@ export function Alert({ tone = 'error', children }: { tone?: 'error' | 'warning'
   );
 }
 
+/** An action's refusal, next to the control that caused it. */
+export function InlineError({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="mt-1 text-xs text-red-700">
+      {message}
+    </p>
+  );
+}
+
 export function Badge({ tone, children }: { tone: 'green' | 'amber' | 'red' | 'slate'; children: ReactNode }) {
   const styles = { green: 'bg-emerald-100 text-emerald-800', amber: 'bg-amber-100 text-amber-900', red: 'bg-red-100 text-red-800', slate: 'bg-slate-200 text-slate-700' };
   return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${styles[tone]}`}>{children}</span>;

@@ -1,6 +1,6 @@
 /** API keys in the portal (Manage API keys): the same domain functions as `clinic key ...`. */
 import { z } from 'zod';
-import { createKey, KeyError, listKeys, revokeKey, rotateKey, ROTATION_GRACE_MS } from '../../domain/api_keys';
+import { createKey, KeyError, listKeys, revokeKey, rotateKey } from '../../domain/api_keys';
 import { ApiError } from '../../errors';
 import { router } from '../../trpc';
 import { permitted } from './base';
@@ -32,10 +32,7 @@ export const keysRouter = router({
     .mutation(({ ctx, input }) =>
       refusing(() => createKey(ctx.db, ctx.account, ctx.actor, { name: input.name, access: input.access, expires: input.expires === 'never' ? undefined : input.expires })),
     ),
-  rotate: manage.input(keyId).mutation(async ({ ctx, input }) => {
-    const issued = await refusing(() => rotateKey(ctx.db, ctx.account, ctx.actor, input.id));
-    return { ...issued, previous_valid_until: new Date(Date.now() + ROTATION_GRACE_MS).toISOString() };
-  }),
+  rotate: manage.input(keyId).mutation(({ ctx, input }) => refusing(() => rotateKey(ctx.db, ctx.account, ctx.actor, input.id))),
   revoke: manage.input(keyId).mutation(async ({ ctx, input }) => {
     await refusing(() => revokeKey(ctx.db, ctx.account, ctx.actor, input.id));
     return { revoked: true };

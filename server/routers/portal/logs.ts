@@ -1,6 +1,6 @@
 /** The activity log and the request log, read in the portal. */
 import { z } from 'zod';
-import { ACTIVITY_KINDS, listActivity, type ActivityKind } from '../../domain/activity';
+import { ACTIVITY_KIND_NAMES, listActivity } from '../../domain/activity';
 import { listRequests, STATUS_CLASSES } from '../../domain/request_log';
 import { router } from '../../trpc';
 import { permitted } from './base';
@@ -10,7 +10,7 @@ const before = z.number().int().min(1).optional();
 
 export const activityRouter = router({
   list: permitted('api_keys.manage', 'team.manage')
-    .input(z.strictObject({ kind: z.enum(Object.keys(ACTIVITY_KINDS) as [ActivityKind, ...ActivityKind[]]).optional(), before }))
+    .input(z.strictObject({ kind: z.enum(ACTIVITY_KIND_NAMES).optional(), before }))
     .query(({ ctx, input }) => listActivity(ctx.db.db, ctx.account.id, { ...input, limit: PAGE })),
 });
 

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { practitioners, RECORD_SCOPES, ROLE_KEYS } from '../../../db/schema';
 import { generatePassword } from '../../auth/passwords';
-import { PERMISSION_KEYS, PERMISSIONS, type Permission } from '../../auth/permissions';
+import { PERMISSION_KEYS, PERMISSIONS } from '../../auth/permissions';
 import { createMember, listMembers, listRoles, setActive, setRole, transferOwnership, updateRole } from '../../domain/team';
 import { router } from '../../trpc';
 import { memberProcedure, permitted } from './base';
@@ -51,7 +51,7 @@ export const teamRouter = router({
     .input(
       z.strictObject({
         key: assignable,
-        permissions: z.array(z.enum(PERMISSION_KEYS as [Permission, ...Permission[]])).max(PERMISSION_KEYS.length),
+        permissions: z.array(z.enum(PERMISSION_KEYS)).max(PERMISSION_KEYS.length),
         record_scope: z.enum(RECORD_SCOPES),
       }),
     )

@@ -60,7 +60,7 @@ export function ActivityLog() {
                 <td className="whitespace-nowrap px-2 py-2">{when(e.created_at)}</td>
                 <td className="px-2 py-2">{e.actor.name}</td>
                 <td className="px-2 py-2">
-                  {VERBS[e.action] ?? e.action} {SUBJECT[e.kind] ? `${SUBJECT[e.kind]} #${e.entity_id}` : ''}
+                  {VERBS[e.action] ?? e.action} {e.kind && SUBJECT[e.kind] ? `${SUBJECT[e.kind]} #${e.entity_id}` : ''}
                 </td>
                 <td className="px-2 py-2 font-mono text-xs text-slate-600">{e.changes ? JSON.stringify(e.changes) : ''}</td>
               </tr>

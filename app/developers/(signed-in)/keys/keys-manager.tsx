@@ -2,7 +2,7 @@
 /** API keys: list, create (secret shown once), rotate (new secret shown once, the old one valid 24 h), revoke. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Card, Empty, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
+import { Alert, Badge, Button, InlineError, Card, Empty, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
 import { portal, portalError, type PortalError } from '../../_lib/trpc';
 
 type Key = Awaited<ReturnType<typeof portal.keys.list.query>>['data'][number];
@@ -96,7 +96,7 @@ function CreateKey({ onCreated }: { onCreated: (secret: string) => void }) {
   );
 }
 
-function KeyRow({ k, onRotated }: { k: Key; onRotated: (secret: string, until: string) => void }) {
+function KeyRow({ k, onRotated }: { k: Key; onRotated: (secret: string, until: string | undefined) => void }) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const queries = useQueryClient();
@@ -156,11 +156,7 @@ function KeyRow({ k, onRotated }: { k: Key; onRotated: (secret: string, until: s
             </div>
           </div>
         )}
-        {error && (
-          <p role="alert" className="mt-1 text-xs text-red-700">
-            {error}
-          </p>
-        )}
+        <InlineError message={error} />
       </td>
     </tr>
   );
@@ -191,7 +187,7 @@ export function KeysManager() {
         {keys.data && keys.data.data.length > 0 && (
           <Table caption="API keys of this account" head={['Integration', 'Key', 'Access', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}>
             {keys.data.data.map((k) => (
-              <KeyRow key={k.id} k={k} onRotated={(secret, until) => setShown({ title: `New secret for ${k.name}`, secret, note: `The previous secret keeps working until ${when(until)}.` })} />
+              <KeyRow key={k.id} k={k} onRotated={(secret, until) => setShown({ title: `New secret for ${k.name}`, secret, note: `The previous secret keeps working until ${when(until ?? null)}.` })} />
             ))}
           </Table>
         )}

@@ -25,7 +25,7 @@ export function RequestLog() {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Request log</h1>
-      <p className="text-sm text-slate-600">REST requests to this clinic, kept for 90 days. Entries appear within a few seconds of the request.</p>
+      <p className="text-sm text-slate-600">REST requests to this clinic, kept for 90 days. Entries appear within about five seconds of the request.</p>
       <Card title="Filters">
         <div className="grid gap-4 sm:grid-cols-3">
           <Field id="filter-key" label="API key">

@@ -2,7 +2,7 @@
 /** Team members (add, change role, deactivate, reactivate, hand over ownership) and what each role may do. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Card, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
+import { Alert, Badge, Button, InlineError, Card, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
 import { portal, portalError, type PortalError } from '../../_lib/trpc';
 
 type Team = Awaited<ReturnType<typeof portal.team.list.query>>;
@@ -147,11 +147,7 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
             </Button>
           )}
         </div>
-        {error && (
-          <p role="alert" className="mt-1 text-xs text-red-700">
-            {error}
-          </p>
-        )}
+        <InlineError message={error} />
       </td>
     </tr>
   );
