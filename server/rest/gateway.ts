@@ -132,7 +132,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (logger.isLevelEnabled('info')) logger.info({ requestId: x.requestId, method: req.method, path, status: outcome.status, ms, key: x.principal?.id }, 'request');
     if (x.account && opts.requestLog) {
       const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
-      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path.slice(0, 500), outcome.status, Math.round(ms), x.requestId, new Date(opts.now()).toISOString()]);
+      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path.slice(0, 500), outcome.status, Math.round(ms), x.requestId, opts.requestLog.timestamp()]);
     }
   }
 

@@ -187,4 +187,22 @@ describe('CSRF', () => {
     expect(portalCode(invalid)).toBe('validation_failed');
     expect(Object.keys(invalid.body.error.data.errors)).toEqual(expect.arrayContaining(['name', 'access', 'extra']));
   });
+
+  test('every odd body gets an answer in the API error shape: oversized, prototype-named keys, bad query input', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const big = await portal.mutate('keys.create', { name: 'x'.repeat(2_000_000), access: 'read_write', expires: 'never' });
+    expect(big.status).toBe(413);
+    expect(portalCode(big)).toBe('payload_too_large');
+    const proto = await request(t.server, 'POST', '/developers/trpc/keys.create', {
+      host: t.clinic.host,
+      raw: '{"name":"P","access":"read_write","expires":"never","__proto__":{"admin":true}}',
+      headers: { origin: `http://${t.clinic.host}`, cookie: portal.cookie },
+    });
+    expect(proto.status).toBe(422);
+    expect(portalCode(proto)).toBe('validation_failed');
+    const badQuery = await request(t.server, 'GET', '/developers/trpc/activity.list?input=%7Bnot', { host: t.clinic.host, headers: { cookie: portal.cookie } });
+    expect(badQuery.status).toBe(422);
+    const keys = portalData(await portal.query('keys.list')).data.map((k: { name: string }) => k.name);
+    expect(keys).not.toContain('P');
+  });
 });

@@ -66,5 +66,4 @@ CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("account_id","user_i
 CREATE INDEX "sign_in_attempts_email_idx" ON "sign_in_attempts" USING btree ("account_id","email","created_at");--> statement-breakpoint
 CREATE INDEX "sign_in_attempts_ip_idx" ON "sign_in_attempts" USING btree ("ip","created_at");--> statement-breakpoint
 CREATE INDEX "request_log_account_idx" ON "request_log" USING btree ("account_id","id");--> statement-breakpoint
-CREATE INDEX "request_log_key_idx" ON "request_log" USING btree ("account_id","api_key_id","id");--> statement-breakpoint
-CREATE INDEX "request_log_created_idx" ON "request_log" USING btree ("created_at");
+CREATE INDEX "request_log_key_idx" ON "request_log" USING btree ("account_id","api_key_id","id");

@@ -66,5 +66,4 @@ CREATE TABLE `request_log` (
 --> statement-breakpoint
 CREATE INDEX `request_log_account_idx` ON `request_log` (`account_id`,`id`);--> statement-breakpoint
 CREATE INDEX `request_log_key_idx` ON `request_log` (`account_id`,`api_key_id`,`id`);--> statement-breakpoint
-CREATE INDEX `request_log_created_idx` ON `request_log` (`created_at`);--> statement-breakpoint
 ALTER TABLE `api_keys` ADD `created_by` text;
