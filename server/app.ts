@@ -18,6 +18,8 @@ import { purgeExpired } from './rest/idempotency';
 import { RequestLog } from './rest/request-log';
 import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
 import { TenantResolver } from './tenancy';
+import { loadSecretsKey } from './webhooks/secrets';
+import { policyOf, WebhookWorker } from './webhooks/worker';
 
 export interface App {
   server: http.Server;
@@ -26,6 +28,8 @@ export interface App {
   gateway: Gateway;
   portal: Portal;
   requestLog: RequestLog;
+  /** The webhook delivery worker (running when WEBHOOK_WORKER is on; tests drain it by hand). */
+  webhooks: WebhookWorker;
   close(): Promise<void>;
 }
 
@@ -53,12 +57,15 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
   const db = await openDb(env.DATABASE_URL, { migrate: true, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
+  await loadSecretsKey(db, env.SECRETS_KEY);
   const files = opts.files ?? new LocalDiskStore(env.FILES_DIR);
   const now = opts.now ?? Date.now;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const requestLog = new RequestLog(db, now, onError);
   const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
   const portal = createPortal({ db, env, logger, files, now, tenants: new TenantResolver(db, env.SERVICE_DOMAIN) });
+  const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
+  if (env.WEBHOOK_WORKER) webhooks.start();
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
@@ -84,8 +91,10 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     gateway,
     portal,
     requestLog,
+    webhooks,
     async close() {
       clearInterval(sweep);
+      await webhooks.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
       await requestLog.close();

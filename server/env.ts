@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
 const positiveInt = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
 
 const flag = (fallback: 'on' | 'off' = 'off') =>
@@ -37,6 +39,26 @@ export const envSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
   /** The portal's request log (every REST request of a known clinic, kept 90 days); off: none is kept. */
   REQUEST_LOG: flag('on'),
+  /** Webhook delivery: the receiver must answer 2xx within this... */
+  WEBHOOK_TIMEOUT_MS: positiveInt(15_000),
+  /** ...retried after these delays (seconds; the first is before the first attempt)... */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .refine((v) => v.split(',').every((s) => /^\s*\d+(\.\d+)?\s*$/.test(s)), 'must be seconds, comma-separated (e.g. 0,5,300)')
+    .default('0,5,300,1800,7200,18000,36000,36000')
+    .transform((v) => v.split(',').map(Number)),
+  /** ...and an endpoint whose deliveries all failed for this long is disabled (seconds, or 30m, 12h, 5d). */
+  WEBHOOK_DISABLE_AFTER: z
+    .string()
+    .regex(/^\d+[smhd]?$/, 'must be seconds or a number with s, m, h or d (e.g. 5d)')
+    .default('5d')
+    .transform((v) => Number.parseInt(v, 10) * UNIT_MS[v.match(/[smhd]$/)?.[0] ?? 's']),
+  /** The delivery worker runs inside the server (off: run `clinic worker` on its own). */
+  WEBHOOK_WORKER: flag('on'),
+  /** Development and tests only: allow http and loopback/private webhook targets. */
+  WEBHOOKS_ALLOW_PRIVATE: flag(),
+  /** Key (base64 of 32 bytes) that encrypts stored webhook signing secrets; generated and kept in the database when unset. */
+  SECRETS_KEY: z.string().optional(),
   /** A portal session ends after this long without a request... */
   SESSION_IDLE_MINUTES: positiveInt(120),
   /** ...and this long after sign-in, whatever happens. */

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { auditLog, deletedEntities, events } from '../../db/schema';
+import { fanOut } from './fan-out';
 
 export interface Actor {
   actor_type: 'api_key' | 'user' | 'system' | 'connector';
@@ -49,7 +50,9 @@ export async function recordWrite(tx: Db, w: WriteRecord): Promise<void> {
 
 /** An outbox event alone, for records saved as part of another record's operation (a patient's numbers). */
 export async function announce(tx: Db, accountId: number, type: string, entity: string, entityId: number, at = new Date().toISOString()) {
-  await tx.insert(events).values({ event_id: randomUUID(), account_id: accountId, type, entity, entity_id: entityId, occurred_at: at });
+  const event = { event_id: randomUUID(), type, entity, entity_id: entityId, occurred_at: at };
+  await tx.insert(events).values({ ...event, account_id: accountId });
+  await fanOut(tx, accountId, event);
 }
 
 /** A record removed as part of another record's operation (a released allocation): tombstone and event. */

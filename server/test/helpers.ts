@@ -30,6 +30,9 @@ export async function startServer(overrides: Record<string, string> = {}, opts: 
     RATE_LIMIT_REST_PER_MINUTE: '1000000',
     RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000',
     LOG_LEVEL: 'silent',
+    // Webhook tests drain the worker themselves (app.webhooks.drain()); other files need no poller.
+    WEBHOOK_WORKER: 'off',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
     FILES_DIR: path.join(os.tmpdir(), 'clinic-test-files'),
     ...overrides,
   });

@@ -1,0 +1,33 @@
+import { id, index, int, table, text, timestamp } from '../dialect';
+
+export type MessageStatus = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One event for one endpoint: written in the transaction of the event itself (server/events/record.ts),
+ * so nothing announced is ever missed, and claimed by a delivery worker with a lease: a worker that dies
+ * mid-delivery leaves a lease that expires, and the message is claimed again.
+ */
+export const webhookMessages = table(
+  'webhook_messages',
+  {
+    id: id(),
+    account_id: int().notNull(),
+    endpoint_id: int().notNull(),
+    event_id: text().notNull(),
+    event_type: text().notNull(),
+    /** The exact body sent (signed as is). */
+    payload: text().notNull(),
+    status: text<MessageStatus>().notNull(),
+    attempts: int().notNull(),
+    next_attempt_at: timestamp(),
+    lease_until: timestamp(),
+    last_status: int(),
+    created_at: timestamp().notNull(),
+    updated_at: timestamp().notNull(),
+  },
+  (t) => [
+    index('webhook_messages_due_idx').on(t.status, t.next_attempt_at),
+    index('webhook_messages_endpoint_idx').on(t.account_id, t.endpoint_id, t.id),
+    index('webhook_messages_event_idx').on(t.account_id, t.event_id),
+  ],
+);

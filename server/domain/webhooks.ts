@@ -1,0 +1,235 @@
+/**
+ * Webhook endpoints and their messages: the same functions serve the CLI (`clinic webhook ...`) and the
+ * portal. Every change goes to the activity log. Messages are created in the transaction of the event
+ * they carry (fanOut, from server/events/record.ts), so an event is never lost between the write and the
+ * delivery; the worker (server/webhooks/worker.ts) delivers them.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
+import type { Db, DbHandle } from '../../db/client';
+import { events, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
+import type { Account } from '../context';
+import { ApiError, invalid } from '../errors';
+import { recordWrite, type Actor } from '../events/record';
+import { payloadOf } from '../events/fan-out';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/types';
+import { BlockedTarget, resolveTarget } from '../webhooks/send';
+import { open, seal } from '../webhooks/secrets';
+
+export const SECRET_GRACE_MS = 24 * 3_600_000;
+
+export interface EndpointInput {
+  url: string;
+  description?: string | null;
+  /** 'all', or event types of the spec's table. */
+  events: 'all' | string[];
+}
+
+const activity = (tx: Db, account: Account, actor: Actor, id: number, action: string, changes?: Record<string, unknown>) =>
+  recordWrite(tx, { accountId: account.id, actor, entity: 'webhook_endpoints', entityId: id, action, changes, eventType: null });
+
+export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+async function checkInput(input: EndpointInput, allowPrivate: boolean) {
+  if (input.url.length > 2000) throw invalid('url', 'must be at most 2000 characters');
+  try {
+    await resolveTarget(input.url, allowPrivate);
+  } catch (err) {
+    if (err instanceof BlockedTarget) throw invalid('url', err.message, 'invalid_input');
+    throw err;
+  }
+  if (input.events !== 'all') {
+    if (!input.events.length) throw invalid('events', 'choose at least one event type, or all');
+    const unknown = input.events.filter((t) => !EVENT_TYPES.includes(t));
+    if (unknown.length) throw invalid('events', `unknown event types: ${unknown.join(', ')}`);
+  }
+}
+
+const endpointView = (e: typeof webhookEndpoints.$inferSelect) => ({
+  id: e.id,
+  url: e.url,
+  description: e.description,
+  events: e.event_types ?? ('all' as const),
+  enabled: e.enabled,
+  disabled_reason: e.disabled_reason,
+  failing_since: e.failing_since,
+  rotating_until: e.previous_expires_at && e.previous_expires_at > new Date().toISOString() ? e.previous_expires_at : null,
+  created_at: e.created_at,
+});
+export type Endpoint = ReturnType<typeof endpointView>;
+
+export async function createEndpoint(db: DbHandle, account: Account, actor: Actor, input: EndpointInput, allowPrivate: boolean) {
+  await checkInput(input, allowPrivate);
+  const secret = newSigningSecret();
+  const now = new Date().toISOString();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(webhookEndpoints)
+      .values({ account_id: account.id, url: input.url, description: input.description ?? null, event_types: input.events === 'all' ? null : input.events, enabled: true, secret: seal(secret), created_at: now, updated_at: now })
+      .returning();
+    await activity(tx, account, actor, row.id, 'created', { url: row.url, events: input.events });
+    return { endpoint: endpointView(row), secret };
+  });
+}
+
+export async function updateEndpoint(db: DbHandle, account: Account, actor: Actor, id: number, input: EndpointInput, allowPrivate: boolean) {
+  await checkInput(input, allowPrivate);
+  return db.transaction(async (tx) => {
+    await endpointOrFail(tx, account.id, id);
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({ url: input.url, description: input.description ?? null, event_types: input.events === 'all' ? null : input.events, updated_at: new Date().toISOString() })
+      .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)))
+      .returning();
+    await activity(tx, account, actor, id, 'updated', { url: row.url, events: input.events });
+    return endpointView(row);
+  });
+}
+
+async function endpointOrFail(tx: Db, accountId: number, id: number) {
+  const [row] = await tx.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, accountId), eq(webhookEndpoints.id, id)));
+  if (!row) throw new ApiError('not_found', `No webhook endpoint ${id} on this account`);
+  return row;
+}
+
+export async function listEndpoints(db: Db, accountId: number) {
+  const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.account_id, accountId)).orderBy(asc(webhookEndpoints.id));
+  return rows.map(endpointView);
+}
+
+/** The signing secret, for those permitted to see it. */
+export async function endpointSecret(db: Db, accountId: number, id: number): Promise<string> {
+  return open((await endpointOrFail(db, accountId, id)).secret);
+}
+
+/** A new secret; for SECRET_GRACE_MS the previous one signs every message too. */
+export async function rotateSecret(db: DbHandle, account: Account, actor: Actor, id: number) {
+  const secret = newSigningSecret();
+  return db.transaction(async (tx) => {
+    const row = await endpointOrFail(tx, account.id, id);
+    const until = new Date(Date.now() + SECRET_GRACE_MS).toISOString();
+    await tx
+      .update(webhookEndpoints)
+      .set({ secret: seal(secret), previous_secret: row.secret, previous_expires_at: until, updated_at: new Date().toISOString() })
+      .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)));
+    await activity(tx, account, actor, id, 'secret_rotated', { previous_secret_valid_until: until });
+    return { secret, previous_valid_until: until };
+  });
+}
+
+/** Enabling clears the failure streak; disabling keeps the messages, which wait until it is enabled again. */
+export async function setEndpointEnabled(db: DbHandle | Db, account: Account, actor: Actor, id: number, enabled: boolean, reason: string | null = null) {
+  const run = async (tx: Db) => {
+    const before = await endpointOrFail(tx, account.id, id);
+    if (before.enabled === enabled) return endpointView(before);
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({ enabled, disabled_reason: enabled ? null : reason, failing_since: enabled ? null : before.failing_since, updated_at: new Date().toISOString() })
+      .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)))
+      .returning();
+    await activity(tx, account, actor, id, enabled ? 'enabled' : 'disabled', reason ? { reason } : undefined);
+    return endpointView(row);
+  };
+  return 'transaction' in db ? db.transaction(run) : run(db);
+}
+
+export async function deleteEndpoint(db: DbHandle, account: Account, actor: Actor, id: number) {
+  await db.transaction(async (tx) => {
+    await endpointOrFail(tx, account.id, id);
+    await tx.delete(webhookMessages).where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.endpoint_id, id)));
+    await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)));
+    await activity(tx, account, actor, id, 'deleted');
+  });
+}
+
+/**
+ * Sends an event again now: to one endpoint, or to every endpoint that got it. A message is made from
+ * the outbox when the endpoint never had one (subscribed later, or filtered then).
+ */
+export async function replayEvent(db: DbHandle, account: Account, actor: Actor, eventId: string, endpointId?: number) {
+  return db.transaction(async (tx) => {
+    const [event] = await tx.select().from(events).where(and(eq(events.account_id, account.id), eq(events.event_id, eventId)));
+    const existing = await tx
+      .select()
+      .from(webhookMessages)
+      .where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.event_id, eventId), endpointId ? eq(webhookMessages.endpoint_id, endpointId) : undefined));
+    if (!event && !existing.length) throw new ApiError('not_found', `No event ${eventId} on this account`);
+    const now = new Date().toISOString();
+    const ids = existing.map((m) => m.id);
+    if (ids.length) await tx.update(webhookMessages).set({ status: 'pending', next_attempt_at: now, lease_until: null, updated_at: now }).where(inArray(webhookMessages.id, ids));
+    if (!ids.length && endpointId && event) {
+      await endpointOrFail(tx, account.id, endpointId);
+      const [m] = await tx
+        .insert(webhookMessages)
+        .values({ account_id: account.id, endpoint_id: endpointId, event_id: event.event_id, event_type: event.type, payload: payloadOf({ ...event }), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })
+        .returning({ id: webhookMessages.id });
+      ids.push(m.id);
+    }
+    if (!ids.length) throw new ApiError('not_found', `Event ${eventId} was sent to no endpoint: name one with --endpoint-id`);
+    await activity(tx, account, actor, endpointId ?? 0, 'replayed', { event_id: eventId, messages: ids.length });
+    return { messages: ids.length };
+  });
+}
+
+/** Failed messages of an endpoint since a time are queued again (after an outage, on re-enabling). */
+export async function recoverSince(db: DbHandle, account: Account, actor: Actor, endpointId: number, since: string) {
+  return db.transaction(async (tx) => {
+    await endpointOrFail(tx, account.id, endpointId);
+    const now = new Date().toISOString();
+    const rows = await tx
+      .update(webhookMessages)
+      .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null, updated_at: now })
+      .where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.endpoint_id, endpointId), eq(webhookMessages.status, 'failed'), gte(webhookMessages.created_at, since)))
+      .returning({ id: webhookMessages.id });
+    await activity(tx, account, actor, endpointId, 'recovered', { since, messages: rows.length });
+    return { messages: rows.length };
+  });
+}
+
+/** A test event for one endpoint, queued for delivery now. */
+export async function sendTestEvent(db: DbHandle, account: Account, actor: Actor, endpointId: number) {
+  return db.transaction(async (tx) => {
+    await endpointOrFail(tx, account.id, endpointId);
+    const now = new Date().toISOString();
+    const eventId = randomUUID();
+    const [m] = await tx
+      .insert(webhookMessages)
+      .values({
+        account_id: account.id,
+        endpoint_id: endpointId,
+        event_id: eventId,
+        event_type: TEST_EVENT_TYPE,
+        payload: payloadOf({ event_id: eventId, type: TEST_EVENT_TYPE, occurred_at: now, entity: 'webhook_endpoints', entity_id: endpointId }),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning({ id: webhookMessages.id });
+    await activity(tx, account, actor, endpointId, 'test_sent', { event_id: eventId });
+    return { event_id: eventId, message_id: m.id };
+  });
+}
+
+/** An endpoint's messages, newest first, with their attempts. */
+export async function listMessages(db: Db, accountId: number, endpointId: number, limit = 50) {
+  const messages = await db
+    .select()
+    .from(webhookMessages)
+    .where(and(eq(webhookMessages.account_id, accountId), eq(webhookMessages.endpoint_id, endpointId)))
+    .orderBy(desc(webhookMessages.id))
+    .limit(limit);
+  const attempts = messages.length
+    ? await db.select().from(webhookAttempts).where(and(eq(webhookAttempts.account_id, accountId), inArray(webhookAttempts.message_id, messages.map((m) => m.id)))).orderBy(asc(webhookAttempts.id))
+    : [];
+  return messages.map((m) => ({
+    id: m.id,
+    event_id: m.event_id,
+    event_type: m.event_type,
+    status: m.status,
+    attempts: attempts.filter((a) => a.message_id === m.id).map(({ id, trigger, status_code, duration_ms, response_body, error, created_at }) => ({ id, trigger, status_code, duration_ms, response_body, error, created_at })),
+    next_attempt_at: m.status === 'pending' ? m.next_attempt_at : null,
+    created_at: m.created_at,
+  }));
+}

@@ -1,0 +1,203 @@
+/**
+ * Webhook delivery end to end: a receiver on loopback verifies every request with the standardwebhooks
+ * package, as an integrator would. The server's worker is drained by the test (retry delays of 0 s).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { auditLog, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
+import { createEndpoint, recoverSince, replayEvent, rotateSecret, sendTestEvent, type EndpointInput } from '../domain/webhooks';
+import { blockedAddress, resolveTarget } from '../webhooks/send';
+import { newClinic, request, useClinic, type Clinic } from './helpers';
+
+const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '400' } });
+const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver whose answers are queued per path: [status, delay ms]; 200 at once when the queue is empty. */
+const received = new Map<string, Received[]>();
+const answers = new Map<string, [number, number][]>();
+const receiver = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const path = req.url ?? '/';
+    received.set(path, [...(received.get(path) ?? []), { headers: req.headers, body: Buffer.concat(chunks).toString() }]);
+    const [status, delay] = answers.get(path)?.shift() ?? [200, 0];
+    setTimeout(() => {
+      res.statusCode = status;
+      res.end(`answer ${status}`);
+    }, delay).unref();
+  });
+});
+let base = '';
+beforeAll(async () => {
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
+
+let n = 0;
+/** An endpoint on its own path of the receiver, and its secret. */
+async function endpoint(clinic: Clinic = t.clinic, events: EndpointInput['events'] = 'all') {
+  const path = `/hook${++n}`;
+  const { endpoint, secret } = await createEndpoint(t.server.app.db, clinic.account, actor, { url: `${base}${path}`, events }, true);
+  return { id: endpoint.id, secret, path, got: () => received.get(path) ?? [] };
+}
+
+const verify = (secret: string, r: Received) =>
+  new Webhook(secret).verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+
+const drain = () => t.server.app.webhooks.drain();
+const messagesOf = (endpointId: number) => t.server.app.db.db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpointId));
+const attemptsOf = (endpointId: number) => t.server.app.db.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpoint_id, endpointId)).orderBy(webhookAttempts.id);
+
+describe('delivery', () => {
+  test('a patient created over REST arrives as patients.created: signed, thin, with the Standard Webhooks headers', async () => {
+    const clinic = await newClinic(t.server);
+    const hook = await endpoint(clinic);
+    const res = await request(t.server, 'POST', '/patients', { host: clinic.host, key: clinic.key, body: { first_name: 'Ada', last_name: 'Hook' } });
+    expect(res.status).toBe(201);
+    await drain();
+    const got = hook.got();
+    const patientEvents = got.map((r) => verify(hook.secret, r) as { type: string; data: { entity: string; id: number } }).filter((p) => p.data.id === res.body.data.id);
+    expect(patientEvents.map((p) => p.type)).toEqual(['patients.created']);
+    const one = got.find((r) => JSON.parse(r.body).data.id === res.body.data.id)!;
+    const payload = JSON.parse(one.body);
+    expect(Object.keys(payload).sort()).toEqual(['data', 'id', 'occurred_at', 'type']);
+    expect(payload.data).toEqual({ entity: 'patients', id: res.body.data.id });
+    expect(one.headers['webhook-id']).toBe(payload.id);
+    expect(one.headers['content-type']).toBe('application/json');
+    expect(one.headers['user-agent']).toMatch(/ClinicAPI-Webhooks/);
+    expect(Math.abs(Number(one.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+  });
+
+  test('500, 500, then 200: delivered on the third attempt with the same webhook-id; every attempt recorded', async () => {
+    const hook = await endpoint();
+    answers.set(hook.path, [
+      [500, 0],
+      [500, 0],
+    ]);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const got = hook.got();
+    expect(got).toHaveLength(3);
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    const [message] = await messagesOf(hook.id);
+    expect(message).toMatchObject({ status: 'delivered', attempts: 3, last_status: 200 });
+    const attempts = await attemptsOf(hook.id);
+    expect(attempts.map((a) => a.status_code)).toEqual([500, 500, 200]);
+    expect(attempts.every((a) => a.trigger === 'test')).toBe(true);
+    expect(attempts[0].response_body).toBe('answer 500');
+  });
+
+  test('after the last scheduled attempt the message is failed', async () => {
+    const hook = await endpoint();
+    answers.set(hook.path, [
+      [503, 0],
+      [503, 0],
+      [503, 0],
+    ]);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const [message] = await messagesOf(hook.id);
+    expect(message).toMatchObject({ status: 'failed', attempts: 3, next_attempt_at: null });
+  });
+
+  test('410 Gone disables the endpoint at once, with an activity-log entry', async () => {
+    const hook = await endpoint();
+    answers.set(hook.path, [[410, 0]]);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    expect(hook.got()).toHaveLength(1);
+    const [row] = await t.server.app.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id));
+    expect(row).toMatchObject({ enabled: false, disabled_reason: 'The endpoint answered 410 Gone' });
+    const log = await t.server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'webhook_endpoints'), eq(auditLog.entity_id, hook.id)));
+    expect(log.map((l) => l.action)).toContain('disabled');
+  });
+
+  test('a receiver slower than WEBHOOK_TIMEOUT_MS: the attempt is a timeout, and it is retried', async () => {
+    const hook = await endpoint();
+    answers.set(hook.path, [[200, 1500]]);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const attempts = await attemptsOf(hook.id);
+    expect(attempts[0]).toMatchObject({ status_code: null, error: 'timeout' });
+    expect(attempts[0].duration_ms).toBeGreaterThanOrEqual(350);
+    expect(attempts.at(-1)!.status_code).toBe(200);
+  });
+
+  test('an endpoint subscribed to some types gets only those', async () => {
+    const clinic = await newClinic(t.server);
+    const hook = await endpoint(clinic, ['appointments.created']);
+    const res = await request(t.server, 'POST', '/patients', { host: clinic.host, key: clinic.key, body: { first_name: 'Not', last_name: 'Sent' } });
+    expect(res.status).toBe(201);
+    await drain();
+    expect(hook.got()).toHaveLength(0);
+    expect(await messagesOf(hook.id)).toHaveLength(0);
+  });
+});
+
+describe('secrets, replay, recovery', () => {
+  test('during a rotation both the previous and the new secret verify each message', async () => {
+    const hook = await endpoint();
+    const { secret: fresh } = await rotateSecret(t.server.app.db, t.clinic.account, actor, hook.id);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const [r] = hook.got();
+    expect(String(r.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verify(hook.secret, r)).toBeTruthy();
+    expect(verify(fresh, r)).toBeTruthy();
+    expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  });
+
+  test('replay sends a delivered message again, with the same webhook-id', async () => {
+    const hook = await endpoint();
+    const { event_id } = await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    await replayEvent(t.server.app.db, t.clinic.account, actor, event_id, hook.id);
+    await drain();
+    expect(hook.got().map((r) => r.headers['webhook-id'])).toEqual([event_id, event_id]);
+  });
+
+  test('recover queues the failed messages since a time again', async () => {
+    const hook = await endpoint();
+    answers.set(hook.path, [
+      [500, 0],
+      [500, 0],
+      [500, 0],
+    ]);
+    const since = new Date(Date.now() - 1000).toISOString();
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    expect((await messagesOf(hook.id))[0].status).toBe('failed');
+    expect(await recoverSince(t.server.app.db, t.clinic.account, actor, hook.id, since)).toEqual({ messages: 1 });
+    await drain();
+    expect((await messagesOf(hook.id))[0].status).toBe('delivered');
+    expect(hook.got()).toHaveLength(4);
+  });
+});
+
+describe('SSRF', () => {
+  test('every non-public address class is refused', () => {
+    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', 'fd00::1', 'fe80::1', '224.0.0.1', 'ff02::1', '0.0.0.0', '::', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+      expect(blockedAddress(address), address).not.toBeNull();
+    }
+    for (const address of ['8.8.8.8', '2001:4860:4860::8888', '1.1.1.1']) expect(blockedAddress(address), address).toBeNull();
+  });
+
+  test('without the development flag: only https, and no private target, at creation and at delivery', async () => {
+    await expect(resolveTarget('http://example.com/hook', false)).rejects.toThrow(/only https/);
+    await expect(resolveTarget('https://127.0.0.1/hook', false)).rejects.toThrow(/non-public/);
+    await expect(resolveTarget('https://[::ffff:169.254.169.254]/hook', false)).rejects.toThrow(/non-public/);
+    await expect(resolveTarget('https://user:pw@example.com/hook', false)).rejects.toThrow(/credentials/);
+    const refused = createEndpoint(t.server.app.db, t.clinic.account, actor, { url: 'https://10.0.0.5/hook', events: 'all' }, false);
+    await expect(refused).rejects.toMatchObject({ code: 'invalid_input', errors: { url: [expect.stringMatching(/non-public/)] } });
+  });
+});

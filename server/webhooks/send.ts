@@ -1,0 +1,110 @@
+/**
+ * One HTTP POST to a webhook endpoint, safe against server-side request forgery: only https (http too
+ * when private targets are allowed for development), the host resolved once, every address checked
+ * (loopback, private, link-local incl. 169.254.169.254, CGNAT, unique-local, multicast, unspecified and
+ * their IPv4-mapped forms are refused), and the connection made to the address that was checked, so a
+ * second DNS answer cannot point it elsewhere. Redirects are never followed; the body is read up to 1 KB.
+ */
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export const RESPONSE_KEEP = 1024;
+
+export interface Sent {
+  status: number | null;
+  body: string | null;
+  /** timeout, dns, refused, tls, blocked, or another network error's code. */
+  error: string | null;
+  /** Seconds, from Retry-After, when the receiver gave one. */
+  retryAfter: number | null;
+  durationMs: number;
+}
+
+export class BlockedTarget extends Error {}
+
+/** Why an address may not be called, or null when it is a public unicast address. */
+export function blockedAddress(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const range = ip.range();
+  return range === 'unicast' ? null : `${address} is a ${range} address`;
+}
+
+/** The URL's protocol and host as allowed, and the address to connect to (throws BlockedTarget). */
+export async function resolveTarget(raw: string, allowPrivate: boolean): Promise<{ url: URL; address: string; family: number }> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BlockedTarget('not a URL');
+  }
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new BlockedTarget('only https URLs are accepted');
+  if (url.username || url.password) throw new BlockedTarget('credentials in the URL are not accepted');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await lookup(host, { all: true, verbatim: true }).catch(() => []);
+  if (!addresses.length) throw new BlockedTarget(`${host} does not resolve`);
+  if (!allowPrivate) {
+    for (const a of addresses) {
+      const why = blockedAddress(a.address);
+      if (why) throw new BlockedTarget(`${host} resolves to a non-public address (${why})`);
+    }
+  }
+  return { url, ...addresses[0] };
+}
+
+export async function send(raw: string, body: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<Sent> {
+  const started = Date.now();
+  const done = (s: Omit<Sent, 'durationMs'>): Sent => ({ ...s, durationMs: Date.now() - started });
+  let target: Awaited<ReturnType<typeof resolveTarget>>;
+  try {
+    target = await resolveTarget(raw, opts.allowPrivate);
+  } catch (err) {
+    return done({ status: null, body: null, error: err instanceof BlockedTarget ? `blocked: ${err.message}` : 'dns', retryAfter: null });
+  }
+  const { url, address, family } = target;
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<Sent>((resolve) => {
+    const req = client.request(
+      {
+        method: 'POST',
+        host: address,
+        family,
+        port: url.port || (url.protocol === 'https:' ? 443 : 80),
+        path: `${url.pathname}${url.search}`,
+        // TLS checks the certificate against the URL's host, not the address connected to.
+        servername: net.isIP(url.hostname) ? undefined : url.hostname,
+        headers: { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = () => {
+          clearTimeout(timer);
+          const retry = Number(res.headers['retry-after']);
+          resolve(done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_KEEP), error: null, retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : null }));
+          res.destroy();
+        };
+        res.on('data', (c: Buffer) => {
+          if (size < RESPONSE_KEEP) chunks.push(c);
+          size += c.length;
+          if (size >= RESPONSE_KEEP) finish();
+        });
+        res.on('end', finish);
+        res.on('error', finish);
+      },
+    );
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })), opts.timeoutMs);
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const code = err.code ?? '';
+      const error = code === 'TIMEOUT' ? 'timeout' : code === 'ECONNREFUSED' ? 'refused' : /CERT|SSL|TLS/.test(code) ? `tls: ${code}` : code || err.message;
+      resolve(done({ status: null, body: null, error, retryAfter: null }));
+    });
+    req.end(body);
+  });
+}

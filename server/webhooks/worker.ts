@@ -1,0 +1,213 @@
+/**
+ * The delivery worker: claims due messages with a lease, delivers them concurrently (a slow endpoint
+ * holds only its own messages), records every attempt, and schedules the next one on the retry
+ * schedule. On PostgreSQL several workers claim with FOR UPDATE SKIP LOCKED and never share a message;
+ * on SQLite the claim runs in the one writer's transaction. A worker that dies mid-delivery leaves a
+ * lease that expires: the message is claimed again (at-least-once).
+ */
+import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import type { Db, DbHandle } from '../../db/client';
+import { isPg } from '../../db/dialect';
+import { webhookAttempts, webhookEndpoints, webhookMessages, type AttemptTrigger } from '../../db/schema';
+import type { Env } from '../env';
+import { TEST_EVENT_TYPE } from '../events/types';
+import { recordWrite } from '../events/record';
+import { open } from './secrets';
+import { send, type Sent } from './send';
+
+export interface DeliveryPolicy {
+  timeoutMs: number;
+  /** Seconds before each attempt: the first is the delay of the first attempt (0: at once). */
+  delays: number[];
+  disableAfterMs: number;
+  allowPrivate: boolean;
+}
+
+const CLAIM_BATCH = 20;
+const MAX_IN_FLIGHT = 50;
+const IDLE_POLL_MS = 500;
+const ATTEMPTS_KEPT_DAYS = 30;
+const USER_AGENT = 'ClinicAPI-Webhooks/1.0 (+https://www.standardwebhooks.com)';
+const RETRYABLE_WITH_HINT = new Set([429, 502, 503, 504]);
+
+type Message = typeof webhookMessages.$inferSelect;
+type Endpoint = typeof webhookEndpoints.$inferSelect;
+
+/** `webhook-signature`: one `v1,` signature per live secret (two during a rotation's grace). */
+export function signatures(endpoint: Pick<Endpoint, 'secret' | 'previous_secret' | 'previous_expires_at'>, id: string, at: Date, payload: string, now: number): string {
+  const secrets = [endpoint.secret, ...(endpoint.previous_secret && endpoint.previous_expires_at && Date.parse(endpoint.previous_expires_at) > now ? [endpoint.previous_secret] : [])];
+  return secrets.map((s) => new Webhook(open(s)).sign(id, at, payload)).join(' ');
+}
+
+export class WebhookWorker {
+  private inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: DbHandle,
+    private readonly policy: DeliveryPolicy,
+    private readonly now: () => number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops claiming; waits for the deliveries in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private schedule(ms: number) {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.tick().catch(this.onError).finally(() => this.schedule(IDLE_POLL_MS)), ms);
+    this.timer.unref();
+  }
+
+  /** One round: claim what is due (within the in-flight cap) and start delivering it. Resolves when claimed. */
+  async tick(): Promise<number> {
+    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    if (room <= 0) return 0;
+    const claimed = await this.claim(Math.min(room, CLAIM_BATCH));
+    for (const m of claimed) {
+      const p: Promise<void> = this.deliver(m, 'scheduled')
+        .then(() => undefined, this.onError)
+        .finally(() => this.inFlight.delete(p));
+      this.inFlight.add(p);
+    }
+    if (this.now() - this.lastSweep > 3_600_000) {
+      this.lastSweep = this.now();
+      await this.sweep();
+    }
+    return claimed.length;
+  }
+
+  /** Delivers everything due now and waits for it (tests, the CLI): returns how many were attempted. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.tick();
+      await Promise.allSettled([...this.inFlight]);
+      total += n;
+      if (n === 0) return total;
+    }
+  }
+
+  private async claim(limit: number): Promise<Message[]> {
+    const now = new Date(this.now()).toISOString();
+    // A read first: an idle worker does not open a write transaction every round.
+    const [any] = await this.db.db
+      .select({ id: webhookMessages.id })
+      .from(webhookMessages)
+      .where(and(eq(webhookMessages.status, 'pending'), lte(webhookMessages.next_attempt_at, now)))
+      .limit(1);
+    if (!any) return [];
+    const leaseUntil = new Date(this.now() + this.policy.timeoutMs + 30_000).toISOString();
+    return this.db.transaction(async (tx) => {
+      const due = tx
+        .select({ id: webhookMessages.id })
+        .from(webhookMessages)
+        .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.id, webhookMessages.endpoint_id), eq(webhookEndpoints.enabled, true)))
+        .where(and(eq(webhookMessages.status, 'pending'), lte(webhookMessages.next_attempt_at, now), or(isNull(webhookMessages.lease_until), lt(webhookMessages.lease_until, now))))
+        .orderBy(webhookMessages.next_attempt_at)
+        .limit(limit);
+      const ids = (await (isPg ? due.for('update', { of: webhookMessages, skipLocked: true }) : due)).map((r) => r.id);
+      if (!ids.length) return [];
+      return tx
+        .update(webhookMessages)
+        .set({ lease_until: leaseUntil, attempts: sql`${webhookMessages.attempts} + 1`, updated_at: now })
+        .where(inArray(webhookMessages.id, ids))
+        .returning();
+    });
+  }
+
+  /** One attempt of a claimed message: send, record, and decide what comes next. */
+  async deliver(m: Message, trigger: AttemptTrigger): Promise<Sent | null> {
+    const [endpoint] = await this.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, m.endpoint_id));
+    if (!endpoint) return null;
+    const at = new Date(this.now());
+    const sent = await send(
+      endpoint.url,
+      m.payload,
+      {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'webhook-id': m.event_id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signatures(endpoint, m.event_id, at, m.payload, at.getTime()),
+      },
+      { timeoutMs: this.policy.timeoutMs, allowPrivate: this.policy.allowPrivate },
+    );
+    await this.record(m, endpoint, sent, m.event_type === TEST_EVENT_TYPE ? 'test' : trigger);
+    return sent;
+  }
+
+  private async record(m: Message, endpoint: Endpoint, sent: Sent, trigger: AttemptTrigger) {
+    const now = this.now();
+    const at = new Date(now).toISOString();
+    const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
+    const gone = sent.status === 410;
+    const last = m.attempts >= this.policy.delays.length;
+    const hinted = sent.status !== null && RETRYABLE_WITH_HINT.has(sent.status) && sent.retryAfter !== null ? sent.retryAfter : null;
+    // Jitter (±20%) keeps the retries of many messages from arriving together.
+    const delay = hinted ?? (this.policy.delays[m.attempts] ?? 0) * (0.8 + Math.random() * 0.4);
+    await this.db.transaction(async (tx) => {
+      await tx.insert(webhookAttempts).values({
+        account_id: m.account_id,
+        endpoint_id: m.endpoint_id,
+        message_id: m.id,
+        trigger,
+        status_code: sent.status,
+        duration_ms: sent.durationMs,
+        response_body: sent.body,
+        error: sent.error,
+        created_at: at,
+      });
+      await tx
+        .update(webhookMessages)
+        .set({
+          status: ok ? 'delivered' : gone || last ? 'failed' : 'pending',
+          next_attempt_at: ok || gone || last ? null : new Date(now + delay * 1000).toISOString(),
+          lease_until: null,
+          last_status: sent.status,
+          updated_at: at,
+        })
+        .where(eq(webhookMessages.id, m.id));
+      if (ok) {
+        if (endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
+        return;
+      }
+      const failingSince = endpoint.failing_since ?? at;
+      if (!endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: at }).where(eq(webhookEndpoints.id, endpoint.id));
+      const reason = gone ? 'The endpoint answered 410 Gone' : now - Date.parse(failingSince) >= this.policy.disableAfterMs ? `Every delivery failed since ${failingSince}` : null;
+      if (reason && endpoint.enabled) await disable(tx, endpoint, reason, at);
+    });
+  }
+
+  /** Attempts are kept 30 days. */
+  private async sweep() {
+    const cutoff = new Date(this.now() - ATTEMPTS_KEPT_DAYS * 86_400_000).toISOString();
+    await this.db.transaction((tx) => tx.delete(webhookAttempts).where(lt(webhookAttempts.created_at, cutoff)));
+  }
+}
+
+async function disable(tx: Db, endpoint: Endpoint, reason: string, at: string) {
+  await tx.update(webhookEndpoints).set({ enabled: false, disabled_reason: reason, updated_at: at }).where(eq(webhookEndpoints.id, endpoint.id));
+  const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'webhook delivery' };
+  await recordWrite(tx, { accountId: endpoint.account_id, actor, entity: 'webhook_endpoints', entityId: endpoint.id, action: 'disabled', changes: { reason }, eventType: null });
+}
+
+/** The delivery policy from the environment. */
+export const policyOf = (env: Pick<Env, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_DISABLE_AFTER' | 'WEBHOOKS_ALLOW_PRIVATE'>): DeliveryPolicy => ({
+  timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+  delays: env.WEBHOOK_RETRY_DELAYS,
+  disableAfterMs: env.WEBHOOK_DISABLE_AFTER,
+  allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE,
+});
