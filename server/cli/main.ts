@@ -9,7 +9,10 @@ import { AccountError, createAccount, findAccount } from '../domain/accounts';
 import { seedAccount } from '../seed';
 import { LocalDiskStore, type FileStore } from '../files/store';
 import type { Actor } from '../events/record';
-import { ConfigError, loadEnv } from '../env';
+import { ConfigError, loadEnv, type Env } from '../env';
+import { createEndpoint, listEndpoints, recoverSince, replayEvent, rotateSecret, setEndpointEnabled } from '../domain/webhooks';
+import { loadSecretsKey } from '../webhooks/secrets';
+import { policyOf, WebhookWorker } from '../webhooks/worker';
 import { z } from 'zod';
 import { ROLE_KEYS } from '../../db/schema';
 import { generatePassword } from '../auth/passwords';
@@ -26,6 +29,12 @@ const USAGE = `usage:
   clinic user create --clinic NAME --region REGION --email EMAIL --name "Name" --role owner|admin|practitioner|receptionist [--practitioner-id N] [--password-stdin]
   clinic user deactivate|reactivate --clinic NAME --region REGION --email EMAIL
   clinic user list --clinic NAME --region REGION
+  clinic webhook create --clinic NAME --region REGION --url URL [--events all|a,b] [--description D]
+  clinic webhook list --clinic NAME --region REGION
+  clinic webhook rotate|disable|enable --clinic NAME --region REGION --endpoint-id N
+  clinic webhook replay --clinic NAME --region REGION --event-id ID [--endpoint-id N]
+  clinic webhook recover --clinic NAME --region REGION --endpoint-id N --since ISO8601
+  clinic worker
   clinic seed --clinic NAME --region REGION
   clinic migrate
   clinic demo`;
@@ -149,6 +158,8 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list'].includes(sub)) return user(await open(), sub, rest);
+  if (cmd === 'webhook' && ['create', 'list', 'rotate', 'disable', 'enable', 'replay', 'recover'].includes(sub)) return webhook(await open(), env, sub, rest);
+  if (cmd === 'worker') return worker(await open(), env);
   throw new UsageError(cmd ? `unknown command: ${[cmd, sub].filter(Boolean).join(' ')}` : 'no command given');
 }
 
@@ -181,6 +192,58 @@ async function user(db: DbHandle, sub: string, args: string[]) {
   } finally {
     await db.close();
   }
+}
+
+/** `clinic webhook ...`: endpoints, through the same domain functions as the portal's Webhooks page. */
+async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
+  try {
+    await loadSecretsKey(db, env.SECRETS_KEY);
+    const values = options(args, { ...tenantSpec, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, 'endpoint-id': { type: 'string' }, 'event-id': { type: 'string' }, since: { type: 'string' } });
+    const account = await tenant(db, values);
+    const endpointId = () => {
+      const [raw] = required(values, 'endpoint-id');
+      if (!/^\d+$/.test(raw)) throw new UsageError('--endpoint-id must be a number');
+      return Number(raw);
+    };
+    if (sub === 'create') {
+      const [url] = required(values, 'url');
+      const events = typeof values.events === 'string' && values.events !== 'all' ? values.events.split(',').map((e) => e.trim()) : 'all';
+      const description = typeof values.description === 'string' ? values.description : null;
+      console.log((await createEndpoint(db, account, cliActor, { url, events, description }, env.WEBHOOKS_ALLOW_PRIVATE)).secret);
+    } else if (sub === 'list') {
+      console.log(JSON.stringify(await listEndpoints(db.db, account.id), null, 2));
+    } else if (sub === 'rotate') {
+      console.log((await rotateSecret(db, account, cliActor, endpointId())).secret);
+    } else if (sub === 'disable' || sub === 'enable') {
+      await setEndpointEnabled(db, account, cliActor, endpointId(), sub === 'enable', sub === 'disable' ? 'Disabled from the command line' : null);
+      console.error(`endpoint ${sub}d`);
+    } else if (sub === 'replay') {
+      const [eventId] = required(values, 'event-id');
+      const { messages } = await replayEvent(db, account, cliActor, eventId, values['endpoint-id'] === undefined ? undefined : endpointId());
+      console.error(`${messages} message(s) queued for delivery`);
+    } else {
+      const [since] = required(values, 'since');
+      if (Number.isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO 8601 time');
+      const { messages } = await recoverSince(db, account, cliActor, endpointId(), new Date(since).toISOString());
+      console.error(`${messages} failed message(s) queued for delivery`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+/** `clinic worker`: the webhook delivery worker alone (with WEBHOOK_WORKER=off on the servers), until SIGTERM or SIGINT. */
+async function worker(db: DbHandle, env: Env) {
+  await loadSecretsKey(db, env.SECRETS_KEY);
+  const w = new WebhookWorker(db, policyOf(env), Date.now, (err) => console.error('clinic worker:', err));
+  w.start();
+  console.error('webhook worker running (Ctrl-C stops it after the deliveries in flight)');
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await w.stop();
+  await db.close();
 }
 
 async function readStdin(): Promise<string> {

@@ -118,8 +118,8 @@ export async function rotateSecret(db: DbHandle, account: Account, actor: Actor,
 }
 
 /** Enabling clears the failure streak; disabling keeps the messages, which wait until it is enabled again. */
-export async function setEndpointEnabled(db: DbHandle | Db, account: Account, actor: Actor, id: number, enabled: boolean, reason: string | null = null) {
-  const run = async (tx: Db) => {
+export async function setEndpointEnabled(db: DbHandle, account: Account, actor: Actor, id: number, enabled: boolean, reason: string | null = null) {
+  return db.transaction(async (tx) => {
     const before = await endpointOrFail(tx, account.id, id);
     if (before.enabled === enabled) return endpointView(before);
     const [row] = await tx
@@ -129,8 +129,7 @@ export async function setEndpointEnabled(db: DbHandle | Db, account: Account, ac
       .returning();
     await activity(tx, account, actor, id, enabled ? 'enabled' : 'disabled', reason ? { reason } : undefined);
     return endpointView(row);
-  };
-  return 'transaction' in db ? db.transaction(run) : run(db);
+  });
 }
 
 export async function deleteEndpoint(db: DbHandle, account: Account, actor: Actor, id: number) {

@@ -92,4 +92,46 @@ describe('clinic command line', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/not yet native/);
   });
+
+  it('user create prints a generated password alone, or reads one from stdin; deactivate, reactivate and list', async () => {
+    const owner = await clinic('user', 'create', '--clinic', name, '--region', 'mercury', '--email', `owner@${name}.test`, '--name', 'Olga', '--role', 'owner');
+    expect(owner.code).toBe(0);
+    expect(owner.stdout).toMatch(/^[A-Za-z0-9]{20}\n$/);
+    const second = await clinic('user', 'create', '--clinic', name, '--region', 'mercury', '--email', `owner2@${name}.test`, '--name', 'Two', '--role', 'owner');
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/transfer ownership/);
+    const badRole = await clinic('user', 'create', '--clinic', name, '--region', 'mercury', '--email', `x@${name}.test`, '--name', 'X', '--role', 'boss');
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toMatch(/--role must be one of/);
+    const off = await clinic('user', 'deactivate', '--clinic', name, '--region', 'mercury', '--email', `owner@${name}.test`);
+    expect(off.code).toBe(2);
+    const listed = JSON.parse((await clinic('user', 'list', '--clinic', name, '--region', 'mercury')).stdout);
+    expect(listed).toEqual([expect.objectContaining({ email: `owner@${name}.test`, role: 'owner', active: true })]);
+  });
+
+  it('webhook create prints the signing secret alone; list, rotate, disable and enable; refusals exit 2', async () => {
+    const created = await clinic('webhook', 'create', '--clinic', name, '--region', 'mercury', '--url', 'https://8.8.8.8/hooks', '--events', 'patients.created,patients.updated', '--description', 'CRM sync');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^whsec_[A-Za-z0-9+/]{43}=\n$/);
+    const [endpoint] = JSON.parse((await clinic('webhook', 'list', '--clinic', name, '--region', 'mercury')).stdout);
+    expect(endpoint).toMatchObject({ url: 'https://8.8.8.8/hooks', description: 'CRM sync', events: ['patients.created', 'patients.updated'], enabled: true });
+    expect(JSON.stringify(endpoint)).not.toContain(created.stdout.trim());
+    const rotated = await clinic('webhook', 'rotate', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id));
+    expect(rotated.stdout).toMatch(/^whsec_/);
+    expect(rotated.stdout).not.toBe(created.stdout);
+    expect((await clinic('webhook', 'disable', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id))).code).toBe(0);
+    expect(JSON.parse((await clinic('webhook', 'list', '--clinic', name, '--region', 'mercury')).stdout)[0].enabled).toBe(false);
+    expect((await clinic('webhook', 'enable', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id))).code).toBe(0);
+    const privateTarget = await clinic('webhook', 'create', '--clinic', name, '--region', 'mercury', '--url', 'https://10.0.0.1/hooks');
+    expect(privateTarget.code).toBe(2);
+    expect(privateTarget.stderr).toMatch(/url .*non-public/);
+    const unknownType = await clinic('webhook', 'create', '--clinic', name, '--region', 'mercury', '--url', 'https://8.8.8.8/x', '--events', 'patients.exploded');
+    expect(unknownType.code).toBe(2);
+    const replay = await clinic('webhook', 'replay', '--clinic', name, '--region', 'mercury', '--event-id', '00000000-0000-0000-0000-000000000000');
+    expect(replay.code).toBe(2);
+    expect(replay.stderr).toMatch(/No event/);
+    const recover = await clinic('webhook', 'recover', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id), '--since', '2026-01-01T00:00:00Z');
+    expect(recover.code).toBe(0);
+    expect(recover.stderr).toMatch(/0 failed message/);
+  });
 });
