@@ -28,6 +28,6 @@ export default defineConfig({
     url: `http://localhost:${port}/`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { NODE_ENV: 'production', PORT: String(port), DATABASE_URL: database, FILES_DIR: path.join(os.tmpdir(), 'clinic-e2e-files'), LOG_LEVEL: 'warn', RATE_LIMIT_UNAUTH_PER_MINUTE: '1000', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { NODE_ENV: 'production', PORT: String(port), DATABASE_URL: database, FILES_DIR: path.join(os.tmpdir(), 'clinic-e2e-files'), LOG_LEVEL: 'warn', RATE_LIMIT_UNAUTH_PER_MINUTE: '1000', NEXT_TELEMETRY_DISABLED: '1', WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_DELAYS: '0,1,1' },
   },
 });

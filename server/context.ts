@@ -38,6 +38,8 @@ export interface PortalIO {
   setSession(token: string | null): void;
   /** Idle and absolute session lifetimes (SESSION_IDLE_MINUTES, SESSION_MAX_HOURS). */
   policy: { idleMs: number; maxMs: number };
+  /** WEBHOOKS_ALLOW_PRIVATE: http and private webhook targets (development and tests only). */
+  allowPrivateWebhooks: boolean;
 }
 
 export interface Ctx {

@@ -6,10 +6,10 @@ import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema';
 
-export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles'] as const;
+export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles', 'webhooks'] as const;
 export type ActivityKind = (typeof ACTIVITY_KIND_NAMES)[number];
 /** Kinds the portal filters by → the audited entities behind each. */
-export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = { api_keys: ['api_keys'], sign_ins: ['sessions'], team: ['users'], roles: ['roles'] };
+export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = { api_keys: ['api_keys'], sign_ins: ['sessions'], team: ['users'], roles: ['roles'], webhooks: ['webhook_endpoints'] };
 const ALL = Object.values(ACTIVITY_KINDS).flat();
 
 export async function listActivity(db: Db, accountId: number, q: { kind?: ActivityKind; before?: number; limit: number }) {

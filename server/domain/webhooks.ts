@@ -5,7 +5,7 @@
  * delivery; the worker (server/webhooks/worker.ts) delivers them.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { events, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
 import type { Account } from '../context';
@@ -209,6 +209,17 @@ export async function sendTestEvent(db: DbHandle, account: Account, actor: Actor
     await activity(tx, account, actor, endpointId, 'test_sent', { event_id: eventId });
     return { event_id: eventId, message_id: m.id };
   });
+}
+
+/** Per endpoint: messages delivered and failed in the last 30 days (the portal's success rate). */
+export async function deliveryCounts(db: Db, accountId: number) {
+  const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
+  const rows = await db
+    .select({ endpoint_id: webhookMessages.endpoint_id, status: webhookMessages.status, n: count() })
+    .from(webhookMessages)
+    .where(and(eq(webhookMessages.account_id, accountId), gte(webhookMessages.created_at, since)))
+    .groupBy(webhookMessages.endpoint_id, webhookMessages.status);
+  return rows.map((r) => ({ ...r, n: Number(r.n) }));
 }
 
 /** An endpoint's messages, newest first, with their attempts. */

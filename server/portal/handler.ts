@@ -90,6 +90,7 @@ export function createPortal(opts: PortalOptions) {
         clientIp: info.clientIp(req),
         userAgent: req.headers['user-agent'] ?? null,
         policy,
+        allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE,
         setSession: (value) => {
           const attrs = ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
           const cookie = value === null ? `${cookieName(secure)}=; Max-Age=0` : `${cookieName(secure)}=${value}; Max-Age=${Math.floor(policy.maxMs / 1000)}`;

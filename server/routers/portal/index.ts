@@ -4,6 +4,7 @@ import { keysRouter } from './keys';
 import { activityRouter, requestsRouter } from './logs';
 import { sessionRouter } from './session';
 import { teamRouter } from './team';
+import { webhooksRouter } from './webhooks';
 
 export const portalRouter = router({
   session: sessionRouter,
@@ -11,6 +12,7 @@ export const portalRouter = router({
   activity: activityRouter,
   requests: requestsRouter,
   team: teamRouter,
+  webhooks: webhooksRouter,
 });
 
 export type PortalRouter = typeof portalRouter;

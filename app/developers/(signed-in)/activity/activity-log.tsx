@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { Button, Card, Empty, Field, LoadFailed, Loading, Select, Table, when } from '../../_components/ui';
 import { portal, portalError } from '../../_lib/trpc';
 
-type Kind = 'api_keys' | 'sign_ins' | 'team' | 'roles';
-const KINDS: Record<Kind, string> = { api_keys: 'API keys', sign_ins: 'Sign-ins', team: 'Team', roles: 'Roles' };
+type Kind = 'api_keys' | 'sign_ins' | 'team' | 'roles' | 'webhooks';
+const KINDS: Record<Kind, string> = { api_keys: 'API keys', sign_ins: 'Sign-ins', team: 'Team', roles: 'Roles', webhooks: 'Webhooks' };
 
 const VERBS: Record<string, string> = {
   created: 'created',
@@ -19,9 +19,16 @@ const VERBS: Record<string, string> = {
   ownership_transferred: 'transferred ownership to',
   password_reset: 'reset the password of',
   updated: 'updated',
+  secret_rotated: 'rotated the secret of',
+  enabled: 'enabled',
+  disabled: 'disabled',
+  deleted: 'deleted',
+  test_sent: 'sent a test event to',
+  replayed: 'replayed to',
+  recovered: 'recovered failed messages of',
 };
 
-const SUBJECT: Record<Kind, string> = { api_keys: 'API key', sign_ins: '', team: 'member', roles: 'role' };
+const SUBJECT: Record<Kind, string> = { api_keys: 'API key', sign_ins: '', team: 'member', roles: 'role', webhooks: 'endpoint' };
 
 export function ActivityLog() {
   const [kind, setKind] = useState<Kind | ''>('');
