@@ -182,7 +182,7 @@ describe('invoices', () => {
     expect(await typesOf('payments', kept.id)).toEqual(['payments.created', 'payments.updated']);
     expect(await typesOf('payments', voided.id)).toEqual(['payments.created', 'payments.deleted']);
     for (const a of [...kept.allocations, ...voided.allocations]) {
-      expect(await typesOf('payment_allocations', a.id)).toEqual(['payment_allocations.deleted']);
+      expect(await typesOf('payment_allocations', a.id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
       expect(gone.some((g) => g.entity === 'payment_allocations' && g.entity_id === a.id)).toBe(true);
     }
     // Lines of a voided invoice cannot change.
@@ -343,7 +343,7 @@ describe('payments, allocations and refunds', () => {
     const paid = (await pay(p, '5.00', { allocations: [{ invoice_id: inv.id, amount: '5.00' }] })).body.data;
     expect((await api.delete(`/payments/${paid.id}`)).status).toBe(204);
     expect(await typesOf('payments', paid.id)).toEqual(['payments.created', 'payments.deleted']);
-    expect(await typesOf('payment_allocations', paid.allocations[0].id)).toEqual(['payment_allocations.deleted']);
+    expect(await typesOf('payment_allocations', paid.allocations[0].id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
     expect((await typesOf('invoices', inv.id)).slice(3)).toEqual(['invoices.updated', 'invoices.updated']);
   });
 

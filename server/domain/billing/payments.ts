@@ -104,7 +104,9 @@ export async function createPayment(w: WriteContext, input: CreateInput<typeof p
       .returning({ id: table.id });
     const payment = (await findRow(tx, payments, acc, row.id))!;
     for (const [i, a] of (input.allocations ?? []).entries()) {
-      await allocate(w, tx, payment, payer, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
+      const allocationId = await allocate(w, tx, payment, payer, a.invoice_id, parseMoney(a.amount), `allocations.${i}.`);
+      // Made as part of the payment, like a patient's numbers: each allocation announces itself too.
+      await announce(tx, acc, 'payment_allocations.created', 'payment_allocations', allocationId);
     }
     await recordWrite(tx, { ...recorded(w), entity: 'payments', entityId: row.id, action: 'created', changes: { ...input } });
     // Each invoice paid has a new balance and state: announced once, however many allocations it got.
