@@ -57,7 +57,7 @@ test('an admin adds an endpoint, sends a test event, sees a REST change delivere
   await expect(page.getByRole('heading', { name: receiverUrl })).toBeVisible();
 
   await page.getByRole('button', { name: 'Send test event' }).click();
-  await expect(page.getByRole('cell', { name: /webhook\.test/ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('cell', { name: /^webhook\.test/ })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('cell', { name: /200 in \d+ ms \(test\)/ })).toBeVisible({ timeout: 15_000 });
   await shot(page, 'webhooks-test-event');
 
@@ -66,7 +66,7 @@ test('an admin adds an endpoint, sends a test event, sees a REST change delivere
   const port = new URL(origin).port;
   const created = await page.request.fetch(`http://127.0.0.1:${port}/v3/api/patients`, { method: 'POST', headers: { host: new URL(origin).host, authorization: `Bearer ${key}` }, data: { first_name: 'Hook', last_name: 'Patient' } });
   expect(created.status()).toBe(201);
-  await expect(page.getByRole('cell', { name: /patients\.created/ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('cell', { name: /^patients\.created/ })).toBeVisible({ timeout: 15_000 });
   const delivery = received.find((r) => JSON.parse(r.body).type === 'patients.created')!;
   const payload = new Webhook(secret).verify(delivery.body, {
     'webhook-id': String(delivery.headers['webhook-id']),
