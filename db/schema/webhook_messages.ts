@@ -1,4 +1,5 @@
 import { id, index, int, table, text, timestamp } from '../dialect';
+import type { AttemptTrigger } from './webhook_attempts';
 
 export type MessageStatus = 'pending' | 'delivered' | 'failed';
 
@@ -22,6 +23,8 @@ export const webhookMessages = table(
     next_attempt_at: timestamp(),
     lease_until: timestamp(),
     last_status: int(),
+    /** Why the next attempt happens when not the schedule: `manual` after a replay or a recovery. */
+    next_trigger: text<AttemptTrigger>(),
     created_at: timestamp().notNull(),
     updated_at: timestamp().notNull(),
   },

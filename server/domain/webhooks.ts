@@ -155,12 +155,12 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
     if (!event && !existing.length) throw new ApiError('not_found', `No event ${eventId} on this account`);
     const now = new Date().toISOString();
     const ids = existing.map((m) => m.id);
-    if (ids.length) await tx.update(webhookMessages).set({ status: 'pending', next_attempt_at: now, lease_until: null, updated_at: now }).where(inArray(webhookMessages.id, ids));
+    if (ids.length) await tx.update(webhookMessages).set({ status: 'pending', next_attempt_at: now, lease_until: null, next_trigger: 'manual', updated_at: now }).where(inArray(webhookMessages.id, ids));
     if (!ids.length && endpointId && event) {
       await endpointOrFail(tx, account.id, endpointId);
       const [m] = await tx
         .insert(webhookMessages)
-        .values({ account_id: account.id, endpoint_id: endpointId, event_id: event.event_id, event_type: event.type, payload: payloadOf({ ...event }), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })
+        .values({ account_id: account.id, endpoint_id: endpointId, event_id: event.event_id, event_type: event.type, payload: payloadOf({ ...event }), status: 'pending', attempts: 0, next_attempt_at: now, next_trigger: 'manual', created_at: now, updated_at: now })
         .returning({ id: webhookMessages.id });
       ids.push(m.id);
     }
@@ -177,7 +177,7 @@ export async function recoverSince(db: DbHandle, account: Account, actor: Actor,
     const now = new Date().toISOString();
     const rows = await tx
       .update(webhookMessages)
-      .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null, updated_at: now })
+      .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null, next_trigger: 'manual', updated_at: now })
       .where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.endpoint_id, endpointId), eq(webhookMessages.status, 'failed'), gte(webhookMessages.created_at, since)))
       .returning({ id: webhookMessages.id });
     await activity(tx, account, actor, endpointId, 'recovered', { since, messages: rows.length });

@@ -77,7 +77,7 @@ export class WebhookWorker {
     if (room <= 0) return 0;
     const claimed = await this.claim(Math.min(room, CLAIM_BATCH));
     for (const m of claimed) {
-      const p: Promise<void> = this.deliver(m, 'scheduled')
+      const p: Promise<void> = this.deliver(m, m.next_trigger ?? 'scheduled')
         .then(() => undefined, this.onError)
         .finally(() => this.inFlight.delete(p));
       this.inFlight.add(p);
@@ -177,6 +177,7 @@ export class WebhookWorker {
           next_attempt_at: ok || gone || last ? null : new Date(now + delay * 1000).toISOString(),
           lease_until: null,
           last_status: sent.status,
+          next_trigger: null,
           updated_at: at,
         })
         .where(eq(webhookMessages.id, m.id));

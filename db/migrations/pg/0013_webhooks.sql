@@ -26,6 +26,7 @@ CREATE TABLE "webhook_messages" (
 	"next_attempt_at" timestamp(3) with time zone,
 	"lease_until" timestamp(3) with time zone,
 	"last_status" integer,
+	"next_trigger" text,
 	"created_at" timestamp(3) with time zone NOT NULL,
 	"updated_at" timestamp(3) with time zone NOT NULL
 );

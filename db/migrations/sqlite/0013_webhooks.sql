@@ -27,6 +27,7 @@ CREATE TABLE `webhook_messages` (
 	`next_attempt_at` text,
 	`lease_until` text,
 	`last_status` integer,
+	`next_trigger` text,
 	`created_at` text NOT NULL,
 	`updated_at` text NOT NULL
 );
