@@ -12,7 +12,9 @@ import { createEndpoint, recoverSince, replayEvent, rotateSecret, sendTestEvent,
 import { blockedAddress, resolveTarget } from '../webhooks/send';
 import { newClinic, request, useClinic, type Clinic } from './helpers';
 
-const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '400' } });
+/** The server's clock runs with real time, moved ahead by `ahead` (messages are stamped with real time). */
+let ahead = 0;
+const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '400', WEBHOOK_DISABLE_AFTER: '1h' }, now: () => Date.now() + ahead });
 const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
 
 interface Received {
@@ -20,18 +22,19 @@ interface Received {
   body: string;
 }
 
-/** A receiver whose answers are queued per path: [status, delay ms]; 200 at once when the queue is empty. */
+/** A receiver whose answers are queued per path: [status, delay ms, headers]; 200 at once when the queue is empty. */
 const received = new Map<string, Received[]>();
-const answers = new Map<string, [number, number][]>();
+const answers = new Map<string, [number, number, Record<string, string>?][]>();
 const receiver = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const path = req.url ?? '/';
     received.set(path, [...(received.get(path) ?? []), { headers: req.headers, body: Buffer.concat(chunks).toString() }]);
-    const [status, delay] = answers.get(path)?.shift() ?? [200, 0];
+    const [status, delay, headers] = answers.get(path)?.shift() ?? [200, 0];
     setTimeout(() => {
       res.statusCode = status;
+      for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
       res.end(`answer ${status}`);
     }, delay).unref();
   });
@@ -120,6 +123,41 @@ describe('delivery', () => {
     expect(row).toMatchObject({ enabled: false, disabled_reason: 'The endpoint answered 410 Gone' });
     const log = await t.server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'webhook_endpoints'), eq(auditLog.entity_id, hook.id)));
     expect(log.map((l) => l.action)).toContain('disabled');
+  });
+
+  test('429 with Retry-After: the next attempt waits as long as the receiver asked', async () => {
+    const hook = await endpoint();
+    answers.set(hook.path, [[429, 0, { 'retry-after': '120' }]]);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const [message] = await messagesOf(hook.id);
+    expect(message.status).toBe('pending');
+    expect(Date.parse(message.next_attempt_at!) - Date.now()).toBeGreaterThanOrEqual(118_000);
+    expect(Date.parse(message.next_attempt_at!) - Date.now()).toBeLessThanOrEqual(121_000);
+  });
+
+  test('an endpoint whose deliveries all failed for WEBHOOK_DISABLE_AFTER is disabled; a success in between resets the streak', async () => {
+    const hook = await endpoint();
+    const fail = (n: number) => answers.set(hook.path, Array.from({ length: n }, () => [500, 0] as [number, number]));
+    fail(3);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const state = async () => (await t.server.app.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id)))[0];
+    expect((await state()).failing_since).not.toBeNull();
+    ahead += 30 * 60_000;
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    expect((await state()).failing_since).toBeNull();
+    fail(3);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    ahead += 61 * 60_000;
+    fail(3);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    expect(await state()).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/^Every delivery failed since/) });
+    // Back to real time: receivers refuse signatures stamped more than five minutes away.
+    ahead = 0;
   });
 
   test('a receiver slower than WEBHOOK_TIMEOUT_MS: the attempt is a timeout, and it is retried', async () => {
