@@ -238,10 +238,13 @@ async function worker(db: DbHandle, env: Env) {
   const w = new WebhookWorker(db, policyOf(env), Date.now, (err) => console.error('clinic worker:', err));
   w.start();
   console.error('webhook worker running (Ctrl-C stops it after the deliveries in flight)');
+  // The worker's own timers do not hold a server process open; alone, this one does.
+  const alive = setInterval(() => undefined, 60_000);
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
+  clearInterval(alive);
   await w.stop();
   await db.close();
 }

@@ -1,16 +1,25 @@
 /**
  * Webhook delivery end to end: a receiver on loopback verifies every request with the standardwebhooks
  * package, as an integrator would. The server's worker is drained by the test (retry delays of 0 s).
+ * Then delivery workers as separate processes (`clinic worker`): on PostgreSQL two of them share 1,000
+ * events and attempt none twice; one killed with SIGKILL mid-delivery leaves leases that expire, and a
+ * new worker delivers exactly what was not acknowledged. One file, so that no spawned worker ever claims
+ * the messages another test drains.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import path from 'node:path';
+import { and, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { isPg } from '../../db/dialect';
 import { auditLog, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
 import { createEndpoint, recoverSince, replayEvent, rotateSecret, sendTestEvent, type EndpointInput } from '../domain/webhooks';
+import { announce } from '../events/record';
 import { blockedAddress, resolveTarget } from '../webhooks/send';
 import { newClinic, request, useClinic, type Clinic } from './helpers';
+import { root } from './support/spawn';
 
 /** The server's clock runs with real time, moved ahead by `ahead` (messages are stamped with real time). */
 let ahead = 0;
@@ -238,4 +247,98 @@ describe('SSRF', () => {
     const refused = createEndpoint(t.server.app.db, t.clinic.account, actor, { url: 'https://10.0.0.5/hook', events: 'all' }, false);
     await expect(refused).rejects.toMatchObject({ code: 'invalid_input', errors: { url: [expect.stringMatching(/non-public/)] } });
   });
+});
+
+describe('worker processes', () => {
+  /** Requests to the receiver by webhook-id; `hold` ids are answered only after `holdMs`. */
+  const seen = new Map<string, number>();
+  let holdFirst = 0;
+  let holdMs = 0;
+  const workerReceiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      const held = holdFirst > 0 && seen.get(id) === 1 ? (holdFirst--, holdMs) : 0;
+      setTimeout(() => res.end('ok'), held).unref();
+    });
+  });
+  let workerUrl = '';
+  beforeAll(async () => {
+    await new Promise<void>((r) => workerReceiver.listen(0, '127.0.0.1', r));
+    workerUrl = `http://127.0.0.1:${(workerReceiver.address() as AddressInfo).port}/hooks`;
+  });
+  afterAll(() => new Promise<void>((r) => workerReceiver.close(() => r())));
+
+  function startWorker(env: Record<string, string> = {}): ChildProcess {
+    return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli/main.ts'), 'worker'], {
+      cwd: root,
+      env: { ...process.env, WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_DELAYS: '0,1,1,1', LOG_LEVEL: 'silent', ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  const stop = (w: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<void>((r) => (w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill(signal))));
+
+  async function until(check: () => Promise<boolean>, ms: number, what: string) {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if (await check()) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  /** `n` events on a new clinic with one endpoint: the messages' ids. */
+  async function eventsFor(n: number) {
+    const clinic = await newClinic(t.server);
+    const { endpoint } = await createEndpoint(t.server.app.db, clinic.account, actor, { url: workerUrl, events: 'all' }, true);
+    await t.server.app.db.transaction(async (tx) => {
+      for (let i = 0; i < n; i++) await announce(tx, clinic.account.id, 'patients.updated', 'patients', i + 1);
+    });
+    const rows = await t.server.app.db.db.select({ id: webhookMessages.id, event_id: webhookMessages.event_id }).from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpoint.id));
+    expect(rows).toHaveLength(n);
+    return rows;
+  }
+
+  const statuses = async (ids: number[]) => (await t.server.app.db.db.select().from(webhookMessages).where(inArray(webhookMessages.id, ids))).map((m) => ({ event_id: m.event_id, status: m.status }));
+  const delivered = async (ids: number[]) => (await statuses(ids)).every((m) => m.status === 'delivered');
+
+  test.skipIf(!isPg)('two workers on PostgreSQL deliver 1,000 events and attempt none twice (only on PostgreSQL)', async () => {
+    const messages = await eventsFor(1000);
+    const ids = messages.map((m) => m.id);
+    const workers = [startWorker(), startWorker()];
+    try {
+      await until(() => delivered(ids), 90_000, '1,000 deliveries');
+    } finally {
+      await Promise.all(workers.map((w) => stop(w)));
+    }
+    const attempts = await t.server.app.db.db.select({ message_id: webhookAttempts.message_id }).from(webhookAttempts).where(inArray(webhookAttempts.message_id, ids));
+    expect(attempts).toHaveLength(1000);
+    expect(new Set(attempts.map((a) => a.message_id)).size).toBe(1000);
+    for (const m of messages) expect(seen.get(m.event_id)).toBe(1);
+  }, 120_000);
+
+  test('a worker killed with SIGKILL mid-delivery: after its leases expire another delivers exactly what was not acknowledged', async () => {
+    holdFirst = 4;
+    holdMs = 60_000;
+    const messages = await eventsFor(12);
+    const ids = messages.map((m) => m.id);
+    const env = { WEBHOOK_TIMEOUT_MS: '3000' };
+    const first = startWorker(env);
+    // 8 are acknowledged; the receiver holds 4 without answering when the worker dies.
+    await until(async () => messages.every((m) => seen.has(m.event_id)) && (await statuses(ids)).filter((m) => m.status === 'delivered').length === 8, 30_000, 'the first deliveries');
+    await stop(first, 'SIGKILL');
+    const unacknowledged = (await statuses(ids)).filter((m) => m.status !== 'delivered').map((m) => m.event_id);
+    expect(unacknowledged).toHaveLength(4);
+    const before = new Map(seen);
+    const second = startWorker(env);
+    try {
+      await until(() => delivered(ids), 30_000, 'redelivery after the leases expire');
+    } finally {
+      await stop(second);
+    }
+    const resent = messages.filter((m) => (seen.get(m.event_id) ?? 0) > (before.get(m.event_id) ?? 0)).map((m) => m.event_id);
+    expect(resent.sort()).toEqual(unacknowledged.sort());
+    for (const m of messages) expect(seen.get(m.event_id)).toBe(unacknowledged.includes(m.event_id) ? 2 : 1);
+  }, 60_000);
 });

@@ -5,7 +5,7 @@
  * on SQLite the claim runs in the one writer's transaction. A worker that dies mid-delivery leaves a
  * lease that expires: the message is claimed again (at-least-once).
  */
-import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { Db, DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
@@ -26,6 +26,10 @@ export interface DeliveryPolicy {
 
 const CLAIM_BATCH = 20;
 const MAX_IN_FLIGHT = 50;
+/** A slow endpoint holds at most this many of the in-flight slots: it never delays another endpoint. */
+const PER_ENDPOINT = 8;
+/** A lease outlives the longest attempt (the timeout) by this much. */
+const LEASE_MARGIN_MS = 5000;
 const IDLE_POLL_MS = 500;
 const ATTEMPTS_KEPT_DAYS = 30;
 const USER_AGENT = 'ClinicAPI-Webhooks/1.0 (+https://www.standardwebhooks.com)';
@@ -42,6 +46,7 @@ export function signatures(endpoint: Pick<Endpoint, 'secret' | 'previous_secret'
 
 export class WebhookWorker {
   private inFlight = new Set<Promise<void>>();
+  private perEndpoint = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
   private lastSweep = 0;
@@ -67,7 +72,8 @@ export class WebhookWorker {
 
   private schedule(ms: number) {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.tick().catch(this.onError).finally(() => this.schedule(IDLE_POLL_MS)), ms);
+    // Busy: the next round at once; idle: a read every IDLE_POLL_MS.
+    this.timer = setTimeout(() => void this.tick().then((n) => this.schedule(n > 0 ? 0 : IDLE_POLL_MS), (err) => (this.onError(err), this.schedule(IDLE_POLL_MS))), ms);
     this.timer.unref();
   }
 
@@ -77,9 +83,15 @@ export class WebhookWorker {
     if (room <= 0) return 0;
     const claimed = await this.claim(Math.min(room, CLAIM_BATCH));
     for (const m of claimed) {
+      this.perEndpoint.set(m.endpoint_id, (this.perEndpoint.get(m.endpoint_id) ?? 0) + 1);
       const p: Promise<void> = this.deliver(m, m.next_trigger ?? 'scheduled')
         .then(() => undefined, this.onError)
-        .finally(() => this.inFlight.delete(p));
+        .finally(() => {
+          this.inFlight.delete(p);
+          const left = (this.perEndpoint.get(m.endpoint_id) ?? 1) - 1;
+          if (left > 0) this.perEndpoint.set(m.endpoint_id, left);
+          else this.perEndpoint.delete(m.endpoint_id);
+        });
       this.inFlight.add(p);
     }
     if (this.now() - this.lastSweep > 3_600_000) {
@@ -109,13 +121,21 @@ export class WebhookWorker {
       .where(and(eq(webhookMessages.status, 'pending'), lte(webhookMessages.next_attempt_at, now)))
       .limit(1);
     if (!any) return [];
-    const leaseUntil = new Date(this.now() + this.policy.timeoutMs + 30_000).toISOString();
+    const leaseUntil = new Date(this.now() + this.policy.timeoutMs + LEASE_MARGIN_MS).toISOString();
+    const busy = [...this.perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
     return this.db.transaction(async (tx) => {
       const due = tx
         .select({ id: webhookMessages.id })
         .from(webhookMessages)
         .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.id, webhookMessages.endpoint_id), eq(webhookEndpoints.enabled, true)))
-        .where(and(eq(webhookMessages.status, 'pending'), lte(webhookMessages.next_attempt_at, now), or(isNull(webhookMessages.lease_until), lt(webhookMessages.lease_until, now))))
+        .where(
+          and(
+            eq(webhookMessages.status, 'pending'),
+            lte(webhookMessages.next_attempt_at, now),
+            or(isNull(webhookMessages.lease_until), lt(webhookMessages.lease_until, now)),
+            busy.length ? notInArray(webhookMessages.endpoint_id, busy) : undefined,
+          ),
+        )
         .orderBy(webhookMessages.next_attempt_at)
         .limit(limit);
       const ids = (await (isPg ? due.for('update', { of: webhookMessages, skipLocked: true }) : due)).map((r) => r.id);
