@@ -107,7 +107,7 @@ export interface Stats {
  * every request can hit a different row. Any non-2xx, error or timeout fails the run: a fast 404 or
  * 401 is not a result.
  */
-export async function load(t: Target, opts: { seconds: number; connections: number; nextPath: () => string; label: string }): Promise<Stats> {
+export async function load(t: Target, opts: { seconds: number; connections: number; nextPath: () => string; label: string; method?: 'GET' | 'POST'; body?: () => string }): Promise<Stats> {
   const result = await autocannon({
     url: `http://127.0.0.1:${t.port}`,
     connections: opts.connections,
@@ -116,7 +116,12 @@ export async function load(t: Target, opts: { seconds: number; connections: numb
     // Slow endpoints at 32 connections see multi-second stragglers (even a bare node:http server that
     // spends 10 ms per request does); record them in p99 instead of dropping them at the 10 s default.
     timeout: 60,
-    requests: [{ setupRequest: (req) => ({ ...req, path: opts.nextPath() }) }],
+    requests: [
+      {
+        method: opts.method ?? 'GET',
+        setupRequest: (req) => ({ ...req, path: opts.nextPath(), ...(opts.body ? { body: opts.body(), headers: { ...req.headers, 'content-type': 'application/json' } } : {}) }),
+      },
+    ],
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) {

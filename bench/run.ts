@@ -7,6 +7,7 @@
  *   d. GET /patients?first_name=contains:…      app, 1 and 32 connections
  *   e. GET /availability over 31 days            app, 8 connections (10 practitioners, 5,000 booked)
  *   f. booking storm                             200 concurrent POST /appointments at 50 slots
+ *   g. webhooks                                  POST /patients with the delivery worker on vs off; deliveries/s
  * BENCH_SECONDS (default 10) sets the length of each load run; BENCH_ONLY=e,f runs only those scenarios
  * (and does not rewrite the results). Any non-2xx response fails the run.
  */
@@ -16,6 +17,7 @@ import { LAST_NAMES } from './names';
 import { doubleBookings, DIARY_APPOINTMENTS, DIARY_DAYS, DIARY_PRACTITIONERS, prepareDiary, type DiaryData } from './diary-data';
 import { getJson, getOk, load, percentiles, postJson, sequential, startServer, stopServers, type Stats, type Target } from './measure';
 import { markdown, printTable, writeResults, type Row } from './report';
+import { webhookReceiver } from './webhook-receiver';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB_FILE = path.join(ROOT, 'data', 'bench', 'bench.db');
@@ -52,11 +54,13 @@ async function main() {
   const data = await prepareData(DB_FILE, { fresh: process.argv.includes('--fresh') });
   const diary = await prepareDiary(DB_FILE);
   const serverEnv = { DATABASE_URL: DB_FILE };
-  const [app, baseline, unlogged] = await Promise.all([
-    startServer('app', 'app-server.ts', serverEnv),
+  const [app, baseline, unlogged, workerless] = await Promise.all([
+    startServer('app', 'app-server.ts', { ...serverEnv, WEBHOOKS_ALLOW_PRIVATE: '1' }),
     startServer('baseline', 'baseline-server.ts', serverEnv),
     // The same app without the portal's request log, to show what logging every request costs.
-    startServer('app without request log', 'app-server.ts', { ...serverEnv, REQUEST_LOG: 'off' }),
+    startServer('app without request log', 'app-server.ts', { ...serverEnv, REQUEST_LOG: 'off', WEBHOOK_WORKER: 'off' }),
+    // The same app without the webhook delivery worker, for what delivering costs the write path.
+    startServer('app without webhook worker', 'app-server.ts', { ...serverEnv, WEBHOOK_WORKER: 'off' }),
   ]);
   const headers = { host: data.host, authorization: `Bearer ${data.key}` };
   const appT: Target = { port: app.port, headers };
@@ -208,6 +212,48 @@ async function main() {
       target: `${STORM_SLOTS} booked, 0 double bookings`,
       pass: storm.booked === STORM_SLOTS && storm.refused === STORM_REQUESTS - STORM_SLOTS && storm.doubles === 0,
     });
+  }
+
+  if (runs('g')) {
+    // g. webhooks: the write path with the worker delivering (to a local receiver) and without it, in
+    // alternate rounds; then how fast the worker drains what was written.
+    const hooks = await webhookReceiver();
+    const writeT = { port: app.port, headers: hooks.headers };
+    const quietT = { port: workerless.port, headers: hooks.headers };
+    const newPatient = () => JSON.stringify({ first_name: 'Web', last_name: `Hook${Math.floor(Math.random() * 1e6)}` });
+    const write = (t: Target, label: string) => load(t, { seconds: ROUND_SECONDS, connections: CONNECTIONS, nextPath: () => '/v3/api/patients', method: 'POST', body: newPatient, label });
+    await write(quietT, 'g. POST /patients, warm-up');
+    const started = Date.now();
+    let [withWorker, withoutWorker] = [0, 0];
+    let lastWith: Stats | undefined;
+    for (let i = 0; i < 3; i++) {
+      withoutWorker += (await write(quietT, `g. POST /patients without worker, round ${i + 1}`)).rps;
+      lastWith = await write(writeT, `g. POST /patients with worker, round ${i + 1}`);
+      withWorker += lastWith.rps;
+    }
+    const drained = await hooks.drain();
+    await hooks.close();
+    rows.push(
+      {
+        scenario: 'g. POST /patients, webhook worker delivering',
+        server: 'app',
+        connections: CONNECTIONS,
+        ...lastWith!,
+        rps: Math.round(withWorker / 3),
+        compare: `${withWorker <= withoutWorker ? `${pct(withoutWorker - withWorker, withoutWorker)} lower` : `${pct(withWorker - withoutWorker, withoutWorker)} higher`} than without the worker (3 alternate rounds)`,
+        target: 'at most 10% lower',
+        pass: withWorker >= 0.9 * withoutWorker,
+      },
+      {
+        scenario: 'g. webhook deliveries to a local receiver',
+        server: 'app',
+        connections: 1,
+        rps: Math.round(drained.delivered / ((Date.now() - started) / 1000)),
+        p50: 0,
+        p99: 0,
+        compare: `${drained.delivered} patients.created delivered; backlog when the writes stopped: ${drained.backlog}, cleared at ${drained.perSecond.toFixed(0)}/s`,
+      },
+    );
   }
 
   printTable(rows);

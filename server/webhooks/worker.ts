@@ -70,11 +70,33 @@ export class WebhookWorker {
     await Promise.allSettled([...this.inFlight]);
   }
 
+  private ticking = false;
+  private idle = false;
+
+  /** Busy: the next round at once; idle: a read every IDLE_POLL_MS, or sooner when a delivery frees a slot. */
   private schedule(ms: number) {
     if (this.stopped) return;
-    // Busy: the next round at once; idle: a read every IDLE_POLL_MS.
-    this.timer = setTimeout(() => void this.tick().then((n) => this.schedule(n > 0 ? 0 : IDLE_POLL_MS), (err) => (this.onError(err), this.schedule(IDLE_POLL_MS))), ms);
+    if (this.timer) clearTimeout(this.timer);
+    this.idle = ms > 0;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.ticking = true;
+      void this.tick()
+        .then(
+          (n) => n,
+          (err) => (this.onError(err), 0),
+        )
+        .then((n) => {
+          this.ticking = false;
+          this.schedule(n > 0 ? 0 : IDLE_POLL_MS);
+        });
+    }, ms);
     this.timer.unref();
+  }
+
+  /** A delivery ended: its slot is free, so claim again now rather than at the next idle poll. */
+  private kick() {
+    if (!this.stopped && this.idle && !this.ticking) this.schedule(0);
   }
 
   /** One round: claim what is due (within the in-flight cap) and start delivering it. Resolves when claimed. */
@@ -91,6 +113,7 @@ export class WebhookWorker {
           const left = (this.perEndpoint.get(m.endpoint_id) ?? 1) - 1;
           if (left > 0) this.perEndpoint.set(m.endpoint_id, left);
           else this.perEndpoint.delete(m.endpoint_id);
+          this.kick();
         });
       this.inFlight.add(p);
     }
