@@ -1,9 +1,10 @@
 'use client';
 /** API keys: list, create (secret shown once), rotate (new secret shown once, the old one valid 24 h), revoke. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Badge, Button, InlineError, Card, Empty, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
-import { portal, portalError, type PortalError } from '../../_lib/trpc';
+import { useFormAction } from '../../_lib/form';
+import { portal, portalError } from '../../_lib/trpc';
 
 type Key = Awaited<ReturnType<typeof portal.keys.list.query>>['data'][number];
 
@@ -50,22 +51,15 @@ function CreateKey({ onCreated }: { onCreated: (secret: string) => void }) {
   const [name, setName] = useState('');
   const [access, setAccess] = useState<'read_write' | 'read_only'>('read_write');
   const [expires, setExpires] = useState<'never' | '90d' | '1y'>('never');
-  const [error, setError] = useState<PortalError | null>(null);
   const queries = useQueryClient();
-  const create = useMutation({
-    mutationFn: () => portal.keys.create.mutate({ name, access, expires }),
-    onSuccess: (key) => {
+  const { submit, pending, error } = useFormAction(
+    () => portal.keys.create.mutate({ name, access, expires }),
+    (key) => {
       setName('');
-      setError(null);
       onCreated(key.secret);
       void queries.invalidateQueries({ queryKey: ['keys'] });
     },
-    onError: (err) => setError(portalError(err)),
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    create.mutate();
-  };
+  );
   return (
     <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
       <Field id="key-name" label="Integration name" error={error?.errors.name?.[0]}>
@@ -84,8 +78,8 @@ function CreateKey({ onCreated }: { onCreated: (secret: string) => void }) {
           <option value="1y">In 1 year</option>
         </Select>
       </Field>
-      <Button type="submit" disabled={create.isPending}>
-        {create.isPending ? 'Creating…' : 'Create key'}
+      <Button type="submit" disabled={pending}>
+        {pending ? 'Creating…' : 'Create key'}
       </Button>
       {error && !Object.keys(error.errors).length && (
         <div className="sm:col-span-4">

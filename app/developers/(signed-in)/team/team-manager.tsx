@@ -1,9 +1,10 @@
 'use client';
 /** Team members (add, change role, deactivate, reactivate, hand over ownership) and what each role may do. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Badge, Button, InlineError, Card, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
-import { portal, portalError, type PortalError } from '../../_lib/trpc';
+import { useFormAction } from '../../_lib/form';
+import { portal, portalError } from '../../_lib/trpc';
 
 type Team = Awaited<ReturnType<typeof portal.team.list.query>>;
 type Assignable = 'admin' | 'practitioner' | 'receptionist';
@@ -21,24 +22,17 @@ function AddMember({ team }: { team: Team }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Assignable>('receptionist');
   const [practitioner, setPractitioner] = useState('');
-  const [error, setError] = useState<PortalError | null>(null);
   const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
   const refresh = useRefresh();
-  const add = useMutation({
-    mutationFn: () => portal.team.create.mutate({ name, email, role, practitioner_id: practitioner ? Number(practitioner) : null }),
-    onSuccess: (r) => {
+  const { submit, pending, error } = useFormAction(
+    () => portal.team.create.mutate({ name, email, role, practitioner_id: practitioner ? Number(practitioner) : null }),
+    (r) => {
       setCreated({ email: r.member.email, password: r.password });
       setName('');
       setEmail('');
-      setError(null);
       void refresh();
     },
-    onError: (err) => setError(portalError(err)),
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    add.mutate();
-  };
+  );
   return (
     <Card title="Add a member">
       {created && (
@@ -77,8 +71,8 @@ function AddMember({ team }: { team: Team }) {
             ))}
           </Select>
         </Field>
-        <Button type="submit" disabled={add.isPending}>
-          {add.isPending ? 'Adding…' : 'Add member'}
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Adding…' : 'Add member'}
         </Button>
       </form>
       {error && !Object.keys(error.errors).length && (

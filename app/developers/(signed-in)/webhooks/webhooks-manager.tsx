@@ -1,9 +1,10 @@
 'use client';
 /** Webhook endpoints: add, reveal and rotate the secret, test, enable/disable, delete; messages and their attempts, replay, recover. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Badge, Button, Card, Empty, Field, InlineError, LoadFailed, Loading, Table, TextInput, when } from '../../_components/ui';
-import { portal, portalError, type PortalError } from '../../_lib/trpc';
+import { useFormAction } from '../../_lib/form';
+import { portal, portalError } from '../../_lib/trpc';
 
 type List = Awaited<ReturnType<typeof portal.webhooks.list.query>>;
 type Endpoint = List['data'][number];
@@ -18,23 +19,16 @@ function AddEndpoint({ types, onSecret }: { types: readonly string[]; onSecret: 
   const [description, setDescription] = useState('');
   const [all, setAll] = useState(true);
   const [chosen, setChosen] = useState<string[]>([]);
-  const [error, setError] = useState<PortalError | null>(null);
   const refresh = useRefresh();
-  const add = useMutation({
-    mutationFn: () => portal.webhooks.create.mutate({ url, description: description || null, events: all ? 'all' : chosen }),
-    onSuccess: (r) => {
+  const { submit, pending, error } = useFormAction(
+    () => portal.webhooks.create.mutate({ url, description: description || null, events: all ? 'all' : chosen }),
+    (r) => {
       onSecret(r.secret);
       setUrl('');
       setDescription('');
-      setError(null);
       void refresh();
     },
-    onError: (err) => setError(portalError(err)),
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    add.mutate();
-  };
+  );
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
@@ -68,8 +62,8 @@ function AddEndpoint({ types, onSecret }: { types: readonly string[]; onSecret: 
       </fieldset>
       {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
       <div>
-        <Button type="submit" disabled={add.isPending}>
-          {add.isPending ? 'Adding…' : 'Add endpoint'}
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Adding…' : 'Add endpoint'}
         </Button>
       </div>
     </form>
