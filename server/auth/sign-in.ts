@@ -9,7 +9,7 @@ import type { DbHandle } from '../../db/client';
 import { signInAttempts, users } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError } from '../errors';
-import { recordWrite } from '../events/record';
+import { recordActivity } from '../events/record';
 import { normalEmail } from '../domain/team';
 import { DUMMY_HASH, verifyPassword } from './passwords';
 import { startSession, type SessionPolicy } from './sessions';
@@ -38,7 +38,7 @@ export async function signIn(db: DbHandle, account: Account, a: Attempt, now: nu
     await tx.delete(signInAttempts).where(lt(signInAttempts.created_at, new Date(now - 86_400_000).toISOString()));
     if (user && ok) {
       await tx.update(users).set({ last_sign_in_at: at }).where(eq(users.id, user.id));
-      await recordWrite(tx, { accountId: account.id, actor: { actor_type: 'user', actor_id: user.id, actor_name: user.name }, entity: 'sessions', entityId: user.id, action: 'signed_in', changes: { ip: a.ip }, eventType: null });
+      await recordActivity(tx, account.id, { actor_type: 'user', actor_id: user.id, actor_name: user.name }, 'sessions', user.id, 'signed_in', { ip: a.ip });
     }
   });
   // A deactivated member hears the same as a wrong password: nothing tells an outsider who is a member.

@@ -5,7 +5,7 @@ import type { DbHandle } from '../../db/client';
 import { apiKeys, type KeyAccess } from '../../db/schema';
 import { displayStart, generateKey, hashSecret } from '../auth/keys';
 import type { Account } from '../context';
-import { recordWrite, type Actor } from '../events/record';
+import { recordActivity, type Actor } from '../events/record';
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 export const EXPIRIES = { '90d': 90, '1y': 365 } as const;
@@ -21,7 +21,7 @@ export interface IssuedKey {
 }
 
 const activity = (db: DbHandle['db'], account: Account, actor: Actor, action: string, keyId: number, changes?: Record<string, unknown>) =>
-  recordWrite(db, { accountId: account.id, actor, entity: 'api_keys', entityId: keyId, action, changes, eventType: null });
+  recordActivity(db, account.id, actor, 'api_keys', keyId, action, changes);
 
 export async function createKey(
   db: DbHandle,

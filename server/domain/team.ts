@@ -10,7 +10,7 @@ import { DEFAULT_ROLES, PERMISSION_KEYS, type MemberGrant, type Permission } fro
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/passwords';
 import type { Account } from '../context';
 import { ApiError, invalid } from '../errors';
-import { recordWrite, type Actor } from '../events/record';
+import { recordActivity, type Actor } from '../events/record';
 
 export interface NewMember {
   name: string;
@@ -21,7 +21,7 @@ export interface NewMember {
 }
 
 const activity = (tx: Db, account: Account, actor: Actor, entity: 'users' | 'roles', id: number, action: string, changes?: Record<string, unknown>) =>
-  recordWrite(tx, { accountId: account.id, actor, entity, entityId: id, action, changes, eventType: null });
+  recordActivity(tx, account.id, actor, entity, id, action, changes);
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 

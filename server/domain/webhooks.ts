@@ -10,7 +10,7 @@ import type { Db, DbHandle } from '../../db/client';
 import { events, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError, invalid } from '../errors';
-import { recordWrite, type Actor } from '../events/record';
+import { recordActivity, type Actor } from '../events/record';
 import { payloadOf } from '../events/fan-out';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/types';
 import { BlockedTarget, resolveTarget } from '../webhooks/send';
@@ -26,7 +26,7 @@ export interface EndpointInput {
 }
 
 const activity = (tx: Db, account: Account, actor: Actor, id: number, action: string, changes?: Record<string, unknown>) =>
-  recordWrite(tx, { accountId: account.id, actor, entity: 'webhook_endpoints', entityId: id, action, changes, eventType: null });
+  recordActivity(tx, account.id, actor, 'webhook_endpoints', id, action, changes);
 
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 

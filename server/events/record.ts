@@ -48,6 +48,14 @@ export async function recordWrite(tx: Db, w: WriteRecord): Promise<void> {
   if (w.action === 'deleted') await markDeleted(tx, w.accountId, w.entity, w.entityId, now);
 }
 
+/**
+ * An entry of the account activity log with no outbox event: changes to the people side of the account
+ * (keys, members, roles, sign-ins, webhook endpoints), which are not records of the API's resources.
+ */
+export function recordActivity(tx: Db, accountId: number, actor: Actor, entity: string, entityId: number, action: string, changes?: Record<string, unknown>): Promise<void> {
+  return recordWrite(tx, { accountId, actor, entity, entityId, action, changes, eventType: null });
+}
+
 /** An outbox event alone, for records saved as part of another record's operation (a patient's numbers). */
 export async function announce(tx: Db, accountId: number, type: string, entity: string, entityId: number, at = new Date().toISOString()) {
   const event = { event_id: randomUUID(), type, entity, entity_id: entityId, occurred_at: at };

@@ -12,7 +12,7 @@ import { isPg } from '../../db/dialect';
 import { webhookAttempts, webhookEndpoints, webhookMessages, type AttemptTrigger } from '../../db/schema';
 import type { Env } from '../env';
 import { TEST_EVENT_TYPE } from '../events/types';
-import { recordWrite } from '../events/record';
+import { recordActivity } from '../events/record';
 import { open } from './secrets';
 import { send, type Sent } from './send';
 
@@ -245,7 +245,7 @@ export class WebhookWorker {
 async function disable(tx: Db, endpoint: Endpoint, reason: string, at: string) {
   await tx.update(webhookEndpoints).set({ enabled: false, disabled_reason: reason, updated_at: at }).where(eq(webhookEndpoints.id, endpoint.id));
   const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'webhook delivery' };
-  await recordWrite(tx, { accountId: endpoint.account_id, actor, entity: 'webhook_endpoints', entityId: endpoint.id, action: 'disabled', changes: { reason }, eventType: null });
+  await recordActivity(tx, endpoint.account_id, actor, 'webhook_endpoints', endpoint.id, 'disabled', { reason });
 }
 
 /** The delivery policy from the environment. */
