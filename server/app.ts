@@ -62,8 +62,9 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const now = opts.now ?? Date.now;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const requestLog = new RequestLog(db, now, onError);
-  const gateway = createGateway({ db, env, logger, files, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
-  const portal = createPortal({ db, env, logger, files, now, tenants: new TenantResolver(db, env.SERVICE_DOMAIN) });
+  const tenants = new TenantResolver(db, env.SERVICE_DOMAIN);
+  const gateway = createGateway({ db, env, logger, files, tenants, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
+  const portal = createPortal({ db, env, logger, files, now, tenants });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
   if (env.WEBHOOK_WORKER) webhooks.start();
   const server = http.createServer((req, res) => {

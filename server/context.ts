@@ -28,6 +28,9 @@ export interface MemberPrincipal extends MemberGrant {
 /** Who is calling. Audit entries and events name them. */
 export type Principal = KeyPrincipal | MemberPrincipal;
 
+/** The caller before authentication (public routes, a portal request with no session): no scopes. */
+export const ANONYMOUS: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes: [] };
+
 /** What only a portal request has: its session cookie to set or clear, and where it comes from. */
 export interface PortalIO {
   /** The session id behind the request's cookie, when signed in. */

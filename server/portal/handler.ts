@@ -11,7 +11,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { resumeSession, type SessionPolicy } from '../auth/sessions';
-import type { Ctx, MemberPrincipal, PortalIO, Principal } from '../context';
+import { ANONYMOUS, type Ctx, type MemberPrincipal, type PortalIO } from '../context';
 import type { Env } from '../env';
 import { ApiError } from '../errors';
 import type { FileStore } from '../files/store';
@@ -30,7 +30,6 @@ export interface PageContext {
 export const PORTAL_TRPC = `${PORTAL_PREFIX}/trpc`;
 const API_PREFIX = '/v3/api';
 
-const anonymous: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes: [] };
 
 export interface PortalOptions {
   db: DbHandle;
@@ -103,7 +102,7 @@ export function createPortal(opts: PortalOptions) {
         db,
         files: opts.files,
         account,
-        principal: session?.member ?? anonymous,
+        principal: session?.member ?? ANONYMOUS,
         requestId: randomUUID(),
         baseUrl: `${proto}://${host}${API_PREFIX}`,
         now,

@@ -9,14 +9,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { Authenticator } from '../auth/authenticate';
-import type { Account, Ctx, PauseHook, Principal } from '../context';
+import { ANONYMOUS, type Account, type Ctx, type PauseHook, type Principal } from '../context';
 import type { Env } from '../env';
 import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
 import { RESOURCES } from '../resources';
 import { appRouter } from '../routers';
 import { requestInfo } from '../request-info';
-import { TenantResolver } from '../tenancy';
+import type { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
 import { parseJsonObject, parseQuery, readBody } from './body';
 import { internalError, toApiError } from './errors';
@@ -41,6 +41,8 @@ export interface GatewayOptions {
   validateResponses?: boolean;
   /** Test-only hook inside the domain's critical sections (server/domain/write-context.ts). */
   pause?: PauseHook;
+  /** Host → account, shared with the portal (one cache). */
+  tenants: TenantResolver;
   /** The clock; tests move it (request-log retention). */
   now: () => number;
   /** Where each answered request of a known clinic is logged (the portal's request log). */
@@ -74,12 +76,11 @@ interface Target {
   search: string;
 }
 
-const anonymous: Principal = { type: 'api_key', id: 0, name: 'anonymous', scopes: [] };
 
 export function createGateway(opts: GatewayOptions): Gateway {
   const { db, env, logger } = opts;
   const routes = new RouteTable(appRouter);
-  const tenants = new TenantResolver(db, env.SERVICE_DOMAIN);
+  const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const auth = new Authenticator(db, onError);
   const limiter = new RateLimiter(db, onError);
@@ -189,7 +190,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       db,
       files: opts.files,
       account,
-      principal: x.principal ?? anonymous,
+      principal: x.principal ?? ANONYMOUS,
       requestId: x.requestId,
       baseUrl: `${protoOf(x.req)}://${hostOf(x.req)}${API_PREFIX}`,
       pause: opts.pause,
