@@ -66,9 +66,10 @@ async function tenant(db: DbHandle, values: Record<string, string | boolean | un
   return account;
 }
 
-function keyId(values: Record<string, string | boolean | undefined>): number {
-  const [raw] = required(values, 'key-id');
-  if (!/^\d+$/.test(raw)) throw new UsageError('--key-id must be a number');
+/** A required id option (--key-id, --endpoint-id, ...): digits only. */
+function idOption(values: Record<string, string | boolean | undefined>, name: string): number {
+  const [raw] = required(values, name);
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a number`);
   return Number(raw);
 }
 
@@ -145,9 +146,9 @@ async function run(argv: string[]): Promise<void> {
         const key = await createKey(db, account, cliActor, { name, access, expires: expires as Expiry | undefined });
         console.log(key.secret);
       } else if (sub === 'rotate') {
-        console.log((await rotateKey(db, account, cliActor, keyId(values))).secret);
+        console.log((await rotateKey(db, account, cliActor, idOption(values, 'key-id'))).secret);
       } else if (sub === 'revoke') {
-        await revokeKey(db, account, cliActor, keyId(values));
+        await revokeKey(db, account, cliActor, idOption(values, 'key-id'));
         console.error('key revoked');
       } else {
         console.log(JSON.stringify(await listKeys(db, account), null, 2));
@@ -177,10 +178,9 @@ async function user(db: DbHandle, sub: string, args: string[]) {
       const [name, role] = required(values, 'name', 'role');
       const parsedRole = z.enum(ROLE_KEYS).safeParse(role);
       if (!parsedRole.success) throw new UsageError(`--role must be one of ${ROLE_KEYS.join(', ')}`);
-      const practitioner = values['practitioner-id'];
-      if (practitioner !== undefined && !/^\d+$/.test(String(practitioner))) throw new UsageError('--practitioner-id must be a number');
+      const practitioner = values['practitioner-id'] === undefined ? null : idOption(values, 'practitioner-id');
       const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : generatePassword();
-      await createMember(db, account, cliActor, { name, email, role: parsedRole.data, practitioner_id: practitioner === undefined ? null : Number(practitioner), password });
+      await createMember(db, account, cliActor, { name, email, role: parsedRole.data, practitioner_id: practitioner, password });
       if (!values['password-stdin']) console.log(password);
       else console.error(`member ${email} created`);
       return;
@@ -200,11 +200,7 @@ async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
     await loadSecretsKey(db, env.SECRETS_KEY);
     const values = options(args, { ...tenantSpec, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, 'endpoint-id': { type: 'string' }, 'event-id': { type: 'string' }, since: { type: 'string' } });
     const account = await tenant(db, values);
-    const endpointId = () => {
-      const [raw] = required(values, 'endpoint-id');
-      if (!/^\d+$/.test(raw)) throw new UsageError('--endpoint-id must be a number');
-      return Number(raw);
-    };
+    const endpointId = () => idOption(values, 'endpoint-id');
     if (sub === 'create') {
       const [url] = required(values, 'url');
       const events = typeof values.events === 'string' && values.events !== 'all' ? values.events.split(',').map((e) => e.trim()) : 'all';
