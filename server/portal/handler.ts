@@ -63,12 +63,17 @@ export function createPortal(opts: PortalOptions) {
     res.end(JSON.stringify({ error: { message: error.message, data: { ...error.toBody(), status: error.status } } }));
   };
 
+  /** The request's session cookie, and the session it still opens on this account (null once ended). */
+  async function sessionOf(req: RequestLike, accountId: number, secure: boolean) {
+    const token = sessionToken(req.headers.cookie, secure);
+    return { token, session: token ? await resumeSession(db, accountId, token, now(), policy) : null };
+  }
+
   /** The clinic of the host and who is signed in, for the pages' server components (server/portal/bridge.ts). */
   async function contextFor(req: RequestLike): Promise<PageContext | null> {
     const account = await tenants.resolve(info.host(req));
     if (!account) return null;
-    const token = sessionToken(req.headers.cookie, info.proto(req) === 'https');
-    const session = token ? await resumeSession(db, account.id, token, now(), policy) : null;
+    const { session } = await sessionOf(req, account.id, info.proto(req) === 'https');
     return { account: { name: account.name, generation: account.generation }, member: session?.member ?? null };
   }
 
@@ -82,8 +87,7 @@ export function createPortal(opts: PortalOptions) {
         return fail(res, new ApiError('csrf_failed', 'This request did not come from the portal page: reload the page and try again'));
       }
       const secure = proto === 'https';
-      const token = sessionToken(req.headers.cookie, secure);
-      const session = token ? await resumeSession(db, account.id, token, now(), policy) : null;
+      const { token, session } = await sessionOf(req, account.id, secure);
       const portal: PortalIO = {
         sessionId: session?.sessionId ?? null,
         clientIp: info.clientIp(req),
