@@ -15,6 +15,7 @@ import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
 import { purgeExpired } from './rest/idempotency';
+import { sweepEvents } from './events/sweep';
 import { RequestLog } from './rest/request-log';
 import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
 import { TenantResolver } from './tenancy';
@@ -82,8 +83,11 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     }
   });
   server.keepAliveTimeout = 65_000;
-  // Stored idempotent responses are kept 24 hours; sweep the expired ones hourly.
-  const sweep = setInterval(() => purgeExpired(db).catch((err) => logger.error({ err }, 'idempotency sweep failed')), 3_600_000);
+  // Stored idempotent responses are kept 24 hours and events 30 days; sweep the expired ones hourly.
+  const sweep = setInterval(() => {
+    purgeExpired(db).catch((err) => logger.error({ err }, 'idempotency sweep failed'));
+    sweepEvents(db).catch((err) => logger.error({ err }, 'event sweep failed'));
+  }, 3_600_000);
   sweep.unref();
   return {
     server,

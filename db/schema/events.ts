@@ -12,7 +12,14 @@ export const events = table(
     entity_id: int().notNull(),
     occurred_at: timestamp().notNull(),
   },
-  (t) => [uniqueIndex('events_event_id_uq').on(t.event_id), index('events_account_idx').on(t.account_id, t.id)],
+  // Behind GET /events: its filters (type, occurred_at, entity and id) and the sweep.
+  (t) => [
+    uniqueIndex('events_event_id_uq').on(t.event_id),
+    index('events_account_idx').on(t.account_id, t.id),
+    index('events_type_idx').on(t.account_id, t.type, t.id),
+    index('events_occurred_at_idx').on(t.account_id, t.occurred_at, t.id),
+    index('events_entity_idx').on(t.account_id, t.entity, t.entity_id, t.id),
+  ],
 );
 
 /** What polling clients read to learn of deletions and voids. */

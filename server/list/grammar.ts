@@ -88,9 +88,8 @@ export function parseFilters(resource: Resource, query: Record<string, string | 
       }
       continue;
     }
-    const fld = Object.hasOwn(resource.fields, param) ? resource.fields[param] : undefined;
-    if (!fld) throw fail(param, `Unknown attribute "${param}" on ${resource.name}`);
-    if (!fld.filterable) throw fail(param, `Attribute "${param}" is not filterable`);
+    const fld = Object.hasOwn(resource.filters, param) ? resource.filters[param] : undefined;
+    if (!fld) throw fail(param, Object.hasOwn(resource.fields, param) ? `Attribute "${param}" is not filterable` : `Unknown attribute "${param}" on ${resource.name}`);
     for (const raw of raws) {
       const { op, rest } = splitOperator(raw);
       if ((op === 'like' || op === 'contains') && !TEXT_KINDS.has(fld.kind)) throw fail(param, `${op} applies to text attributes only`);

@@ -58,6 +58,11 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
   actions?: Record<string, ResourceAction>;
   /** Input rules besides the per-field ones, stated in /schema (e.g. fields that go together). */
   rules?: Partial<Record<WriteOperation, string[]>>;
+  /**
+   * Filters on stored columns the record shows in another shape, by parameter name (events: `data.entity`
+   * is the `entity` column, read inside `data`). Filterable like fields; never read as attributes.
+   */
+  filterOnly?: Fields;
 }
 
 /**
@@ -74,8 +79,10 @@ export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTab
   updateInput: z.ZodObject<UpdateShape<F>, z.core.$strict>;
   /** What every read selects: the table's columns, plus extraColumns. Undefined: the plain table. */
   selection(): Record<string, PgColumn | SQL> | undefined;
-  /** Column of the table behind an attribute, or undefined for computed ones. */
+  /** Column of the table behind an attribute (or a filter-only parameter), or undefined for computed ones. */
   column(attribute: string): PgColumn | undefined;
+  /** Every filter parameter and its field: the filterable attributes, then the filter-only ones. */
+  filters: Readonly<Record<string, AnyField>>;
   toRecord(row: RowOf<T, E>): RecordOf<F>;
 }
 
@@ -98,7 +105,8 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
   );
   const updateInput = z.strictObject(Object.fromEntries(writable.map(([k, fld]) => [k, fld.input!.optional()])));
   const columns = new Map<string, PgColumn>();
-  for (const [k, fld] of entries) {
+  const filterOnly = Object.entries(opts.filterOnly ?? {});
+  for (const [k, fld] of [...entries, ...filterOnly]) {
     if (fld.column === false) continue;
     const col = (opts.table as unknown as Record<string, PgColumn>)[fld.column ?? k];
     if (!col) throw new Error(`${opts.name}.${k}: table has no column ${fld.column ?? k}`);
@@ -125,6 +133,7 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
     createInput: createInput as unknown as Resource<F, T, E>['createInput'],
     updateInput: updateInput as unknown as Resource<F, T, E>['updateInput'],
     column: (a) => columns.get(a),
+    filters: Object.fromEntries([...entries.filter(([, fld]) => fld.filterable), ...filterOnly]),
     toRecord,
   };
 }

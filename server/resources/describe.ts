@@ -103,7 +103,14 @@ export function describeResource(name: string) {
     attributes,
     filtering: {
       syntax: '?attribute=operator:value; metadata[key]=operator:value (numeric operands compare numerically)',
-      filterable: Object.entries(r.fields).filter(([, f]) => f.filterable).map(([k]) => k),
+      filterable: Object.keys(r.filters),
+      ...(r.filterOnly
+        ? {
+            filter_only: Object.fromEntries(
+              Object.entries(r.filterOnly).map(([k, f]) => [k, { type: f.kind, operators: filterOperators(f), ...(f.description ? { description: f.description } : {}) }]),
+            ),
+          }
+        : {}),
       metadata: 'metadata' in r.fields,
     },
     sorting: {

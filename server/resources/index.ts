@@ -21,6 +21,7 @@ import { refunds } from './refunds';
 import { carePlans } from './care_plans';
 import { clinicalNotes } from './clinical_notes';
 import { deletedEntities } from './deleted_entities';
+import { events } from './events';
 import { files } from './files';
 import { formTemplates } from './form_templates';
 import { patientLogs } from './patient_logs';
@@ -37,6 +38,7 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
     carePlans,
     clinicalNotes,
     deletedEntities,
+    events,
     files,
     formTemplates,
     invoices,

@@ -56,9 +56,7 @@ const filterParam = z
 
 /** Query parameters of a list endpoint: paging, sort and one filter parameter per filterable attribute. */
 export function listQuerySchema(resource: Resource) {
-  const filters = Object.entries(resource.fields)
-    .filter(([, f]) => f.filterable)
-    .map(([k]) => [k, filterParam] as const);
+  const filters = Object.keys(resource.filters).map((k) => [k, filterParam] as const);
   const sortable = Object.entries(resource.fields)
     .filter(([, f]) => f.sortable)
     .map(([k]) => k);

@@ -238,8 +238,8 @@ function describeListParameters(op: Json, resource: Resource) {
       p.description = 'Records per page (offset or cursor paging).';
     }
     else if (name === 'cursor') p.description = 'Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page.';
-    else if (Object.hasOwn(resource.fields, name)) {
-      const f = resource.fields[name];
+    else if (Object.hasOwn(resource.filters, name)) {
+      const f = resource.filters[name];
       const example = filterExample(f);
       p.description = `Filter on ${name} (${f.kind}${f.nullable ? ', nullable' : ''}): operator:value with one of ${filterOperators(f).join(', ')}; a value with no operator is eq. Repeat the parameter to AND conditions. Example: ${name}=${example}`;
       p.example = example;

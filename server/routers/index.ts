@@ -4,6 +4,7 @@ import { appointmentsRouter } from './appointments';
 import { availabilityRouter } from './availability';
 import { carePlansRouter } from './care_plans';
 import { clinicalNotesRouter } from './clinical_notes';
+import { eventsRouter } from './events';
 import { filesRouter } from './files';
 import { invoicesRouter } from './invoices';
 import { lineItemsRouter } from './line_items';
@@ -33,6 +34,7 @@ const OWN = {
   payments: paymentsRouter,
   payment_allocations: paymentAllocationsRouter,
   refunds: refundsRouter,
+  events: eventsRouter,
 };
 
 /** Every other resource is read-only: list and single read generated from its declaration. */

@@ -36,8 +36,8 @@ describe('utility endpoints', () => {
     expect(index.status).toBe(200);
     const names = index.body.data.map((r: { name: string }) => r.name);
     expect(names).toEqual(expect.arrayContaining(['patients', 'locations', 'practitioners', 'addresses', 'numbers', 'deleted_entities']));
-    // Every resource of the specification is listed; those not served yet say so.
-    const spec = 'appointments availability appointment_types practitioner_availabilities resources patients tags patient_tags numbers addresses patient_logs patient_log_tags files care_plans clinical_notes form_templates invoices line_items payments refunds payment_allocations payment_methods billable_items locations practitioners modalities referral_sources deleted_entities';
+    // Every resource of the specification is listed (those not served yet say so), and the additive events feed.
+    const spec = 'events appointments availability appointment_types practitioner_availabilities resources patients tags patient_tags numbers addresses patient_logs patient_log_tags files care_plans clinical_notes form_templates invoices line_items payments refunds payment_allocations payment_methods billable_items locations practitioners modalities referral_sources deleted_entities';
     expect([...names].sort()).toEqual(spec.split(' ').sort());
     for (const r of index.body.data) {
       const described = await api.get(`/schema/${r.name}`);

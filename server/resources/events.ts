@@ -1,0 +1,38 @@
+import { gte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import * as t from '../../db/schema';
+import { isPg } from '../../db/dialect';
+import { EVENT_ENTITIES, EVENT_TYPES } from '../events/types';
+import { defineResource } from './define';
+import { f } from './fields';
+
+/** How far back the feed reaches; older events are swept (server/webhooks/worker.ts). */
+export const EVENTS_KEPT_DAYS = 30;
+
+// The window is computed by the database: the statement is prepared once and runs for days.
+const windowStart = isPg
+  ? sql`now() - make_interval(days => ${sql.raw(String(EVENTS_KEPT_DAYS))})`
+  : sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${sql.raw(`'-${EVENTS_KEPT_DAYS} days'`)})`;
+
+const entity = f.enum(EVENT_ENTITIES, { filterable: true, column: 'entity', description: 'The resource the event is about (data.entity)' });
+const entityId = f.ref({ filterable: true, column: 'entity_id', description: 'The id of the record the event is about (data.id)' });
+
+export const events = defineResource({
+  name: 'events',
+  singular: 'event',
+  description:
+    `The account's events of the last ${EVENTS_KEPT_DAYS} days, in the webhook payload's shape, oldest first: a receiver that missed ` +
+    'deliveries catches up here (cursor paging; filter occurred_at=gte:… to resume). Read-only; any key may read it. ' +
+    'Events are thin: fetch the record itself for its current state.',
+  table: t.events,
+  scope: (table) => gte(table.occurred_at, windowStart),
+  read: true,
+  fields: {
+    id: f.string({ filterable: true, column: 'event_id', description: 'Event id: the webhook-id header of its deliveries, the same on every retry' }),
+    type: f.enum(EVENT_TYPES, { filterable: true, sortable: true, description: 'Event type, e.g. patients.created' }),
+    occurred_at: f.timestamp({ filterable: true, sortable: true }),
+    data: f.object(z.object({ entity: z.string(), id: z.number().int() }), { column: false, description: 'The record the event is about: its resource and id' }),
+  },
+  compute: (row) => ({ data: { entity: row.entity, id: row.entity_id } }),
+  filterOnly: { 'data.entity': entity, entity, 'data.id': entityId },
+});

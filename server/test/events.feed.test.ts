@@ -1,0 +1,126 @@
+/**
+ * GET /events: the feed a receiver catches up from, in the webhook payload's shape. Filters (with the
+ * data.* aliases), cursor paging, the 30-day window and its sweep, any key, the tenant wall.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { events } from '../../db/schema';
+import { sweepEvents } from '../events/sweep';
+import { client, expectError, newClinic, outboxEvents, useClinic, type Clinic } from './helpers';
+
+const t = useClinic();
+const { api } = t;
+let patientId: number;
+
+const DAY = 86_400_000;
+/** An event written straight to the outbox, `daysAgo` days back. */
+async function oldEvent(clinic: Clinic, daysAgo: number) {
+  const event_id = randomUUID();
+  await t.server.app.db.transaction((tx) =>
+    tx.insert(events).values({ event_id, account_id: clinic.account.id, type: 'patients.updated', entity: 'patients', entity_id: patientId, occurred_at: new Date(Date.now() - daysAgo * DAY).toISOString() }),
+  );
+  return event_id;
+}
+
+beforeAll(async () => {
+  const created = await api.post('/patients', { body: { first_name: 'Fay', last_name: 'Feed' } });
+  patientId = created.body.data.id;
+  for (const name of ['Fae', 'Fey']) expect((await api.patch(`/patients/${patientId}`, { body: { first_name: name } })).status).toBe(200);
+});
+
+describe('GET /events', () => {
+  test("a patient's events, in the webhook payload's shape, oldest first, the same ids as the outbox", async () => {
+    const res = await api.get(`/events?data.entity=patients&data.id=${patientId}`);
+    expect(res.status).toBe(200);
+    const outbox = await outboxEvents(t.server, t.clinic, 'patients', patientId);
+    expect(res.body.data).toEqual(outbox.map((e) => ({ id: e.event_id, type: e.type, occurred_at: e.occurred_at, data: { entity: 'patients', id: patientId } })));
+    expect(res.body.data.map((e: { type: string }) => e.type)).toEqual(['patients.created', 'patients.updated', 'patients.updated']);
+  });
+
+  test('filters: type, entity (alias of data.entity), occurred_at, id; combined they AND', async () => {
+    const all = (await api.get(`/events?data.id=${patientId}&entity=patients`)).body.data;
+    const created = await api.get(`/events?type=patients.created&data.id=${patientId}`);
+    expect(created.body.data).toEqual([all[0]]);
+    expect((await api.get(`/events?type=in:patients.created,patients.updated&data.entity=patients&data.id=${patientId}`)).body.data).toEqual(all);
+    expect((await api.get(`/events?id=${all[1].id}`)).body.data).toEqual([all[1]]);
+    const since = await api.get(`/events?data.id=${patientId}&occurred_at=gte:${all[1].occurred_at}&entity=patients`);
+    expect(since.body.data.map((e: { id: string }) => e.id)).toEqual(all.filter((e: { occurred_at: string }) => e.occurred_at >= all[1].occurred_at).map((e: { id: string }) => e.id));
+    expect((await api.get(`/events?data.id=${patientId}&entity=appointments`)).body.data).toEqual([]);
+  });
+
+  test('GET /events/{id}: one event; an unknown id is 404 not_found', async () => {
+    const [first] = (await api.get(`/events?data.id=${patientId}&entity=patients`)).body.data;
+    const one = await api.get(`/events/${first.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ data: first });
+    expectError(await api.get(`/events/${randomUUID()}`), 404, 'not_found');
+    expectError(await api.get('/events/not-an-event'), 404, 'not_found');
+  });
+
+  test('cursor paging walks every event once, page by page', async () => {
+    for (let i = 0; i < 4; i++) await api.patch(`/patients/${patientId}`, { body: { last_name: `Feed ${i}` } });
+    const expected = (await api.get(`/events?data.id=${patientId}&entity=patients&page_size=100`)).body.data.map((e: { id: string }) => e.id);
+    const seen: string[] = [];
+    let next: string | null = `/events?data.id=${patientId}&entity=patients&page_size=2&cursor=`;
+    while (next) {
+      const page = await api.get(next.replace(/^https?:\/\/[^/]+\/v3\/api/, ''));
+      expect(page.status).toBe(200);
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.data.map((e: { id: string }) => e.id));
+      next = page.body.links.next;
+    }
+    expect(seen).toEqual(expected);
+    expect(expected.length).toBe(7);
+  });
+
+  test('unknown types, entities, filters and malformed ids are 422 validation_failed naming the parameter', async () => {
+    for (const [query, param] of [
+      ['type=patients.exploded', 'type'],
+      ['data.entity=spaceships', 'data.entity'],
+      ['entity=spaceships', 'entity'],
+      ['data.id=abc', 'data.id'],
+      ['data.kind=x', 'data.kind'],
+      ['occurred_at=gte:yesterday', 'occurred_at'],
+      ['sort=data', 'sort'],
+    ]) {
+      const res = await api.get(`/events?${query}`);
+      expectError(res, 422, 'validation_failed');
+      expect(Object.keys(res.body.errors), query).toEqual([param]);
+    }
+  });
+
+  test('the feed shows the last 30 days; older events are swept from the outbox', async () => {
+    const recent = await oldEvent(t.clinic, 29);
+    const stale = await oldEvent(t.clinic, 31);
+    expect((await api.get(`/events/${recent}`)).status).toBe(200);
+    expectError(await api.get(`/events/${stale}`), 404, 'not_found');
+    expect((await api.get(`/events?id=in:${recent},${stale}`)).body.data.map((e: { id: string }) => e.id)).toEqual([recent]);
+    await sweepEvents(t.server.app.db);
+    const left = await t.server.app.db.db.select({ id: events.event_id }).from(events).where(eq(events.account_id, t.clinic.account.id));
+    expect(left.map((e) => e.id)).toContain(recent);
+    expect(left.map((e) => e.id)).not.toContain(stale);
+  });
+
+  test('any key reads it (read-only too); another clinic sees only its own events', async () => {
+    const readOnly = await api.get(`/events?data.id=${patientId}&entity=patients`, { key: t.clinic.readOnlyKey });
+    expect(readOnly.status).toBe(200);
+    expect(readOnly.body.data.length).toBeGreaterThan(0);
+    const other = await newClinic(t.server);
+    const theirs = client(t.server, other);
+    const mine = (await api.get(`/events?data.id=${patientId}&entity=patients`)).body.data;
+    expect((await theirs.get(`/events?data.id=${patientId}&entity=patients`)).body.data).toEqual([]);
+    expectError(await theirs.get(`/events/${mine[0].id}`), 404, 'not_found');
+  });
+
+  test('/schema/events and the OpenAPI document state the filters, including the data.* aliases', async () => {
+    const schema = (await api.get('/schema/events')).body.data;
+    expect(schema.operations).toEqual(['list', 'read']);
+    expect(schema.filtering.filterable).toEqual(['id', 'type', 'occurred_at', 'data.entity', 'entity', 'data.id']);
+    expect(Object.keys(schema.filtering.filter_only)).toEqual(['data.entity', 'entity', 'data.id']);
+    expect(schema.attributes.type.enum).toContain('patients.created');
+    const doc = (await api.get('/openapi.json')).body;
+    const params = doc.paths['/events'].get.parameters.map((p: { name: string }) => p.name);
+    expect(params).toEqual(expect.arrayContaining(['type', 'occurred_at', 'data.entity', 'entity', 'data.id', 'cursor']));
+  });
+});
