@@ -35,3 +35,7 @@ export * from './schema/line_items';
 export * from './schema/payments';
 export * from './schema/payment_allocations';
 export * from './schema/refunds';
+export * from './schema/oauth_clients';
+export * from './schema/oauth_grants';
+export * from './schema/oauth_codes';
+export * from './schema/oauth_tokens';

@@ -18,6 +18,10 @@ import { purgeExpired } from './rest/idempotency';
 import { sweepEvents } from './events/sweep';
 import { RequestLog } from './rest/request-log';
 import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
+import { createMcpEndpoint } from './mcp/endpoint';
+import { createOAuthServer, isOAuthPath } from './oauth/handler';
+import { MCP_PATH } from './oauth/urls';
+import { RateLimiter } from './rest/ratelimit';
 import { TenantResolver } from './tenancy';
 import { loadSecretsKey } from './webhooks/secrets';
 import { policyOf, WebhookWorker } from './webhooks/worker';
@@ -66,11 +70,20 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const tenants = new TenantResolver(db, env.SERVICE_DOMAIN);
   const gateway = createGateway({ db, env, logger, files, tenants, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
   const portal = createPortal({ db, env, logger, files, now, tenants });
+  // The MCP budget and the registration limits: buckets of their own, apart from the REST budget.
+  const limiter = new RateLimiter(db, onError);
+  const mcp = createMcpEndpoint({ db, env, logger, tenants, limiter });
+  const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
   if (env.WEBHOOK_WORKER) webhooks.start();
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
-    if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
+    const path = url.split('?')[0];
+    if (path === MCP_PATH || path === `${MCP_PATH}/`) {
+      void mcp.handle(req, res);
+    } else if (isOAuthPath(path)) {
+      void oauth.handle(req, res);
+    } else if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
       void gateway.handle(req, res);
     } else if (url.startsWith(`${PORTAL_TRPC}/`)) {
       void portal.handle(req, res);
@@ -100,8 +113,10 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     async close() {
       clearInterval(sweep);
       await webhooks.stop();
+      await mcp.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
+      await limiter.close();
       await requestLog.close();
       await db.close();
     },

@@ -41,6 +41,8 @@ export interface ListScope {
   accountId: number;
   /** Absolute URL of the collection, for links. */
   url: string;
+  /** A member's record scope (server/auth/record-scope.ts): one more condition, prepared per key. */
+  restrict?: { key: string; condition: SQL };
 }
 
 export interface ListResult {
@@ -96,6 +98,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const b = new Binder();
   const searchDriven = filters.some((f) => usesSearchIndex(resource, f));
   const where = [...baseConditions(resource, b.bind(scope.accountId), searchDriven), ...filterConditions(b, resource, filters)];
+  if (scope.restrict) where.push(scope.restrict.condition);
   const order = orderColumns(resource, sortKeys);
   const digest = cursor === undefined ? '' : queryDigest(resource.name, { q: Object.entries(query).filter(([k]) => k !== 'cursor').sort(([x], [y]) => (x < y ? -1 : 1)), pageSize });
   let keysetValues: CursorValues | null = null;
@@ -111,6 +114,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     filters.map((f) => [f.kind, f.kind === 'field' ? f.attribute : '', f.op, f.values.map((v) => typeof v), usesSearchIndex(resource, f)]),
     sortKeys,
     keysetValues?.map((v) => v === null) ?? null,
+    scope.restrict?.key ?? null,
   ]);
   const rowsQuery = prepared(scope.db, `list:${shape}`, () =>
     select(scope.db, resource)

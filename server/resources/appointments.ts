@@ -51,6 +51,7 @@ export type LifecycleAction = keyof typeof APPOINTMENT_ACTIONS;
 export const appointments = defineResource({
   name: 'appointments',
   singular: 'appointment',
+  area: 'appointments',
   description:
     'Appointments in practitioner diaries. Times are clinic wall times in the account timezone. status: booked → arrived | missed | cancelled; ' +
     'POST /appointments/{id}/cancel, /arrive, /miss, /reinstate move it; PATCH reschedules. DELETE removes it.',

@@ -6,6 +6,8 @@ import type { Field, WriteMode } from './fields';
 import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from './metadata';
 
 export type WriteOperation = 'create' | 'update' | 'delete';
+/** The permission areas of records (server/auth/permissions.ts: patients.read, appointments.read, billing.read). */
+export type RecordArea = 'patients' | 'appointments' | 'billing';
 /** A stored row of no particular resource (the list engine, generic writes). */
 export type Row = Record<string, unknown>;
 export type AnyTable = PgTable & { id: PgColumn; account_id: PgColumn };
@@ -39,6 +41,11 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
   /** The name of one record in prose (patients → patient, addresses → address): declared, not guessed. */
   singular: string;
   description: string;
+  /**
+   * Whose records these are, for team members' roles: reading them needs `${area}.read` (AI connectors
+   * act as a member). Absent: reference data every member may read.
+   */
+  area?: RecordArea;
   table: T;
   fields: F;
   read?: boolean;

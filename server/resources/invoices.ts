@@ -53,6 +53,7 @@ const filtered = { filterable: true } as const;
 export const invoices = defineResource({
   name: 'invoices',
   singular: 'invoice',
+  area: 'billing',
   description:
     'Invoices with their lines. state follows from the balances (open, partially_paid, paid); DELETE voids (404 afterwards). ' +
     'Part of the total may be billed to a third party (third_party_amount): allocations of payments by an insurance method pay that part.',

@@ -6,6 +6,7 @@ import { f, standardFields } from './fields';
 export const lineItems = defineResource({
   name: 'line_items',
   singular: 'line item',
+  area: 'billing',
   description:
     'Lines of invoices. POST adds one line, or several atomically with { invoice_id, lines: [...] }; PATCH and DELETE re-total the invoice. ' +
     'An invoice keeps at least one line (409 billing_rule); lines of a voided invoice cannot change (409 billing_rule).',

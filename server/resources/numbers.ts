@@ -28,6 +28,7 @@ export const numberInput = z.strictObject({
 export const numbers = defineResource({
   name: 'numbers',
   singular: 'number',
+  area: 'patients',
   description: 'Patient phone numbers. Read-only: written only nested in patients (numbers[]). ' + LIVE_PATIENT_RULE,
   table: t.numbers,
   scope: () => ofLivePatient('numbers'),

@@ -6,6 +6,7 @@ import { f, standardFields } from './fields';
 export const patientLogTags = defineResource({
   name: 'patient_log_tags',
   singular: 'patient log tag',
+  area: 'patients',
   description: 'Tags on patient timeline entries. Read-only. ' + LIVE_PATIENT_RULE,
   table: t.patientLogTags,
   scope: ofLogOfLivePatient,

@@ -7,6 +7,7 @@ import { f, standardFields } from './fields';
 export const patientLogs = defineResource({
   name: 'patient_logs',
   singular: 'patient log',
+  area: 'patients',
   description: 'Timeline entries on a patient file. source is api for entries created through the API. ' + LIVE_PATIENT_RULE,
   table: t.patientLogs,
   scope: () => ofLivePatient('patient_logs'),

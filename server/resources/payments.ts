@@ -24,6 +24,7 @@ const ALLOCATIONS = jsonArray(
 export const payments = defineResource({
   name: 'payments',
   singular: 'payment',
+  area: 'billing',
   description:
     'Payments received from patients or third parties. status follows from allocations and refunds (unallocated, partially_allocated, allocated, refunded); ' +
     'DELETE voids the payment and releases its allocations (404 afterwards).',

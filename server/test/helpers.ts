@@ -97,7 +97,7 @@ export function request(server: TestServer, method: string, path: string, opts: 
     headers['content-type'] ??= 'application/json';
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
-  const url = path.startsWith('/v3/') || path.startsWith('/developers/') ? path : `/v3/api${path}`;
+  const url = /^\/(v3|developers|\.well-known)\//.test(path) ? path : `/v3/api${path}`;
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: server.port, method, path: url, headers }, (res) => {
       const chunks: Buffer[] = [];

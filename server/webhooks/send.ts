@@ -21,6 +21,8 @@ export interface Sent {
   /** Seconds, from Retry-After, when the receiver gave one. */
   retryAfter: number | null;
   durationMs: number;
+  /** The response's headers (when there was a response). */
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 export class BlockedTarget extends Error {}
@@ -56,7 +58,18 @@ export async function resolveTarget(raw: string, allowPrivate: boolean): Promise
   return { url, ...addresses[0] };
 }
 
-export async function send(raw: string, body: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<Sent> {
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** GET for documents fetched on a client's word (OAuth client metadata); POST by default. */
+  method?: 'GET' | 'POST';
+  /** How much of the response body to read and keep (default RESPONSE_KEEP). */
+  keepBytes?: number;
+}
+
+export async function send(raw: string, body: string, headers: Record<string, string>, opts: SendOptions): Promise<Sent> {
+  const method = opts.method ?? 'POST';
+  const keep = opts.keepBytes ?? RESPONSE_KEEP;
   const started = Date.now();
   const done = (s: Omit<Sent, 'durationMs'>): Sent => ({ ...s, durationMs: Date.now() - started });
   let target: Awaited<ReturnType<typeof resolveTarget>>;
@@ -70,14 +83,14 @@ export async function send(raw: string, body: string, headers: Record<string, st
   return new Promise<Sent>((resolve) => {
     const req = client.request(
       {
-        method: 'POST',
+        method,
         host: address,
         family,
         port: url.port || (url.protocol === 'https:' ? 443 : 80),
         path: `${url.pathname}${url.search}`,
         // TLS checks the certificate against the URL's host, not the address connected to.
         servername: net.isIP(url.hostname) ? undefined : url.hostname,
-        headers: { ...headers, host: url.host, 'content-length': String(Buffer.byteLength(body)) },
+        headers: { ...headers, host: url.host, ...(method === 'POST' ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
         agent: false,
       },
       (res) => {
@@ -86,13 +99,14 @@ export async function send(raw: string, body: string, headers: Record<string, st
         const finish = () => {
           clearTimeout(timer);
           const retry = Number(res.headers['retry-after']);
-          resolve(done({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_KEEP), error: null, retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : null }));
+          const text = Buffer.concat(chunks).subarray(0, keep).toString('utf8');
+          resolve(done({ status: res.statusCode ?? null, body: text, error: null, retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : null, headers: res.headers }));
           res.destroy();
         };
         res.on('data', (c: Buffer) => {
-          if (size < RESPONSE_KEEP) chunks.push(c);
+          if (size < keep) chunks.push(c);
           size += c.length;
-          if (size >= RESPONSE_KEEP) finish();
+          if (size >= keep) finish();
         });
         res.on('end', finish);
         res.on('error', finish);
@@ -105,6 +119,6 @@ export async function send(raw: string, body: string, headers: Record<string, st
       const error = code === 'TIMEOUT' ? 'timeout' : code === 'ECONNREFUSED' ? 'refused' : /CERT|SSL|TLS/.test(code) ? `tls: ${code}` : code || err.message;
       resolve(done({ status: null, body: null, error, retryAfter: null }));
     });
-    req.end(body);
+    req.end(method === 'POST' ? body : undefined);
   });
 }

@@ -1,5 +1,6 @@
 /** Everything the portal's pages call: one router, mounted alone at /developers/trpc. */
 import { router } from '../../trpc';
+import { connectorsRouter } from './connectors';
 import { keysRouter } from './keys';
 import { activityRouter, requestsRouter } from './logs';
 import { sessionRouter } from './session';
@@ -13,6 +14,7 @@ export const portalRouter = router({
   requests: requestsRouter,
   team: teamRouter,
   webhooks: webhooksRouter,
+  connectors: connectorsRouter,
 });
 
 export type PortalRouter = typeof portalRouter;

@@ -1,0 +1,17 @@
+import { id, int, table, text, timestamp, uniqueIndex } from '../dialect';
+
+/** Authorization codes: single use, ten minutes, stored as their SHA-256, bound to PKCE and the redirect. */
+export const oauthCodes = table(
+  'oauth_codes',
+  {
+    id: id(),
+    account_id: int().notNull(),
+    grant_id: int().notNull(),
+    code_hash: text().notNull(),
+    redirect_uri: text().notNull(),
+    code_challenge: text().notNull(),
+    expires_at: timestamp().notNull(),
+    used_at: timestamp(),
+  },
+  (t) => [uniqueIndex('oauth_codes_hash_uq').on(t.code_hash)],
+);

@@ -1,0 +1,20 @@
+import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+
+/**
+ * Access and refresh tokens (opaque, SHA-256 stored). A refresh token is used once: its use issues the
+ * next pair and marks it used; presenting a used one again revokes the grant (reuse detection).
+ */
+export const oauthTokens = table(
+  'oauth_tokens',
+  {
+    id: id(),
+    account_id: int().notNull(),
+    grant_id: int().notNull(),
+    kind: text<'access' | 'refresh'>().notNull(),
+    token_hash: text().notNull(),
+    expires_at: timestamp().notNull(),
+    used_at: timestamp(),
+    created_at: timestamp().notNull(),
+  },
+  (t) => [uniqueIndex('oauth_tokens_hash_uq').on(t.token_hash), index('oauth_tokens_grant_idx').on(t.grant_id)],
+);

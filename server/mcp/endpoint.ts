@@ -1,0 +1,105 @@
+/**
+ * POST {base_url}/mcp on each clinic host: the MCP server (SDK v2, stateless, JSON responses; the
+ * 2026-07-28 revision and 2025-era clients alike) behind OAuth bearer tokens issued for this clinic's
+ * MCP resource. API keys are not accepted here. In order: tenant → Origin → bearer token (audience,
+ * scope) → the approving member (active, may connect) → the account's MCP budget → the SDK.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createMcpHandler, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { and, eq } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { DbHandle } from '../../db/client';
+import { users } from '../../db/schema';
+import { can } from '../auth/permissions';
+import type { MemberPrincipal } from '../context';
+import { grantOf } from '../domain/team';
+import type { Env } from '../env';
+import { ApiError, type ErrorCode } from '../errors';
+import { touchGrant, verifyAccessToken } from '../oauth/grants';
+import { canonicalResource, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
+import { requestInfo } from '../request-info';
+import type { RateLimiter } from '../rest/ratelimit';
+import type { TenantResolver } from '../tenancy';
+import type { Connector } from './connector';
+import { buildServer } from './server';
+
+const TOUCH_EVERY_MS = 60_000;
+
+export interface McpEndpoint {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger; tenants: TenantResolver; limiter: RateLimiter }): McpEndpoint {
+  const { db, env, logger, tenants, limiter } = opts;
+  const info = requestInfo(env.TRUST_PROXY);
+  const onerror = (err: Error) => logger.warn({ err }, 'mcp request refused or failed');
+  const mcp = createMcpHandler(({ authInfo }) => buildServer(authInfo!.extra!.connector as Connector), { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
+  const node = toNodeHandler(mcp, { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
+  const touched = new Map<number, number>();
+
+  function refuse(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    const err = new ApiError(code, message);
+    const body = JSON.stringify(err.toBody());
+    res.writeHead(err.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', ...headers });
+    res.end(body);
+  }
+
+  /** RFC 6750 / RFC 9728: where to find the authorization server, and the scope to ask for. */
+  const challenge = (urls: OAuthUrls, error?: string) =>
+    `Bearer resource_metadata="${urls.resourceMetadata}", scope="${SCOPES.join(' ')}"${error ? `, error="${error}"` : ''}`;
+
+  async function memberOf(accountId: number, userId: number): Promise<MemberPrincipal | null> {
+    const [user] = await db.db.select().from(users).where(and(eq(users.account_id, accountId), eq(users.id, userId)));
+    if (!user || !user.active) return null;
+    const grant = await grantOf(db.db, accountId, user.role);
+    return { type: 'user', id: user.id, name: user.name, email: user.email, practitioner_id: user.practitioner_id, ...grant };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const host = info.host(req);
+      const account = await tenants.resolve(host);
+      if (!account) return refuse(res, 'not_found', 'No clinic at this address');
+      const urls = oauthUrls(`${info.proto(req)}://${host}`);
+      // Browsers send Origin: only the clinic's own pages may call (DNS rebinding, cross-site requests).
+      const origin = validateOriginHeader(req.headers.origin, [new URL(urls.issuer).hostname]);
+      if (!origin.ok) return refuse(res, 'permission_denied', `Origin not allowed: ${origin.message}`);
+
+      const header = req.headers.authorization ?? '';
+      const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header)?.[1];
+      if (!token) return refuse(res, 'unauthenticated', 'Send an OAuth access token for this MCP server: Authorization: Bearer <token> (API keys are not accepted here)', { 'WWW-Authenticate': challenge(urls) });
+      const conn = await verifyAccessToken(db, account.id, token);
+      if (!conn || canonicalResource(conn.resource) !== canonicalResource(urls.resource)) {
+        return refuse(res, 'unauthenticated', 'The access token is invalid, expired or revoked, or was issued for another resource', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
+      }
+      if (!SCOPES.every((s) => conn.scope.includes(s))) {
+        return refuse(res, 'permission_denied', `The token lacks the scope ${SCOPES.join(' ')}`, { 'WWW-Authenticate': `${challenge(urls, 'insufficient_scope')}` });
+      }
+      const member = await memberOf(account.id, conn.userId);
+      if (!member) return refuse(res, 'user_inactive', 'The team member who connected this app was deactivated', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
+      if (!can(member, 'connectors.manage')) return refuse(res, 'connector_not_permitted', 'The team member who connected this app no longer has the permission "Connect AI apps"');
+
+      const rate = await limiter.take(`mcp:${account.id}`, env.RATE_LIMIT_MCP_PER_MINUTE);
+      res.setHeader('X-RateLimit-Limit', String(rate.limit));
+      res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+      if (!rate.allowed) return refuse(res, 'rate_limited', `The MCP budget of ${rate.limit} requests per minute is spent; retry after ${rate.retryAfter} s`, { 'Retry-After': String(rate.retryAfter) });
+
+      const now = Date.now();
+      if (now - (touched.get(conn.grantId) ?? 0) > TOUCH_EVERY_MS) {
+        touched.set(conn.grantId, now);
+        touchGrant(db, conn.grantId, now).catch((err) => logger.warn({ err }, 'connector last-used update failed'));
+      }
+      const connector: Connector = { db, account, member, baseUrl: `${urls.issuer}/v3/api`, grantId: conn.grantId, clientId: conn.clientId };
+      const auth: AuthInfo = { token, clientId: conn.clientId, scopes: conn.scope, expiresAt: Math.floor(conn.expiresAt / 1000), resource: new URL(urls.resource), extra: { connector } };
+      await node(Object.assign(req, { auth }), res);
+    } catch (err) {
+      logger.error({ err }, 'mcp request failed');
+      if (!res.headersSent) refuse(res, 'internal_error', 'Internal error');
+      else res.destroy();
+    }
+  }
+
+  return { handle, close: () => mcp.close() };
+}

@@ -1,0 +1,299 @@
+/**
+ * The MCP tools, declared as data in the order they are listed. The generic ones are generated from
+ * the resource declarations (the same fields, filters and sorts as REST, /schema and OpenAPI); the
+ * curated ones compose the same list engine and domain functions. Every read runs as the approving
+ * member: their role's read permissions and record scope (server/auth/record-scope.ts).
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { carePlanMembers } from '../../db/schema';
+import { authorize } from '../auth/permissions';
+import { readRestriction } from '../auth/record-scope';
+import { findAvailability } from '../domain/scheduling/availability';
+import { ApiError, notFound } from '../errors';
+import { listRecords, PAGE_SIZE_MAX, rawQuery, type ListResult } from '../list/engine';
+import { RESERVED_PARAMS } from '../list/grammar';
+import { availabilityQuery, MAX_RANGE_DAYS, slotSchema } from '../resources/availability';
+import { carePlans } from '../resources/care_plans';
+import type { AnyResource } from '../resources/define';
+import { filterOperators } from '../resources/describe';
+import { findRows } from '../resources/queries';
+import { RESOURCES } from '../resources';
+import { addDays, clockFor } from '../values/wall-time';
+import type { Connector } from './connector';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  run(c: Connector, input: z.output<I>): Promise<z.output<O>>;
+}
+
+const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const tool = <I extends z.ZodObject, O extends z.ZodType>(t: Tool<I, O>): Tool => t as unknown as Tool;
+
+const LISTED = Object.values(RESOURCES).filter((r) => r.list);
+const entityType = z.enum(LISTED.map((r) => r.name) as [string, ...string[]]).describe('A resource name from list_entity_types, e.g. patients');
+const record = z.record(z.string(), z.unknown());
+const id = z.number().int().min(1).max(2_147_483_647);
+
+function resourceOf(name: string): AnyResource {
+  const r = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
+  if (!r || !r.list) throw new ApiError('not_found', `Unknown entity type ${name}: see list_entity_types`);
+  return r;
+}
+
+/** A list through the engine, as the member may see it; `next_cursor` continues it. */
+async function query(c: Connector, resource: AnyResource, params: Record<string, string | string[]>) {
+  const result: ListResult = await listRecords(
+    resource,
+    { db: c.db.db, accountId: c.account.id, url: `${c.baseUrl}/${resource.name}`, restrict: readRestriction(resource, c.member, c.account.id) },
+    rawQuery(params),
+  );
+  const next = result.links.next ? new URL(result.links.next).searchParams.get('cursor') : null;
+  return { data: result.data, next_cursor: next, has_more: next !== null };
+}
+
+async function getOne(c: Connector, resource: AnyResource, recordId: number | string) {
+  const { data } = await query(c, resource, { id: `eq:${recordId}`, page_size: '1' });
+  if (!data[0]) throw notFound(resource.singular[0].toUpperCase() + resource.singular.slice(1));
+  return data[0];
+}
+
+/** The member's own practitioner, when their scope limits them to their own calendar. */
+function calendarPractitioner(c: Connector, asked: number | undefined): number | undefined {
+  if (c.member.record_scope !== 'own_calendar') return asked;
+  const own = c.member.practitioner_id;
+  if (!own || (asked !== undefined && asked !== own)) throw new ApiError('permission_denied', "Your role sees only its own practitioner's calendar");
+  return own;
+}
+
+const pageOutput = z.object({ data: z.array(record), next_cursor: z.string().nullable(), has_more: z.boolean() });
+
+export const TOOLS: Tool[] = [
+  tool({
+    name: 'list_entity_types',
+    title: 'List entity types',
+    description:
+      'Lists the record types of this clinic that can be queried (patients, appointments, invoices, ...), each with its attributes, the attributes it can be filtered and sorted by, and the filter operators. Call this first to learn the names query_entities and get_entity take.',
+    input: z.object({}),
+    output: z.object({
+      entity_types: z.array(
+        z.object({ name: z.string(), description: z.string(), readable: z.boolean(), attributes: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean(), description: z.string().optional() })), filters: z.record(z.string(), z.array(z.string())), sorts: z.array(z.string()) }),
+      ),
+      filter_syntax: z.string(),
+    }),
+    annotations: READ,
+    async run(c) {
+      return {
+        entity_types: LISTED.map((r) => {
+          let readable = true;
+          try {
+            readRestriction(r, c.member, c.account.id);
+          } catch {
+            readable = false;
+          }
+          return {
+            name: r.name,
+            description: r.description,
+            readable,
+            attributes: Object.entries(r.fields).map(([name, f]) => ({ name, type: f.kind, nullable: f.nullable, ...(f.description ? { description: f.description } : {}) })),
+            filters: Object.fromEntries(Object.entries(r.filters).map(([name, f]) => [name, filterOperators(f)])),
+            sorts: Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k),
+          };
+        }),
+        filter_syntax: 'filters: { attribute: "operator:value" } with the operators listed per attribute (a bare value is eq; in/not-in take comma-separated values; between takes two). Several conditions on one attribute: an array.',
+      };
+    },
+  }),
+  tool({
+    name: 'query_entities',
+    title: 'Query records',
+    description:
+      'Lists records of one entity type with filters, sorting and paging, exactly like the REST list endpoints. Example: entity_type "appointments", filters {"practitioner_id": "eq:3", "starts_at": "gte:2026-12-01T00:00:00"}, sort "starts_at". Continue with next_cursor while has_more is true.',
+    input: z.object({
+      entity_type: entityType,
+      filters: z.record(z.string(), z.union([z.string(), z.array(z.string()).max(10)])).optional().describe('attribute → "operator:value" (or an array of them, ANDed)'),
+      sort: z.string().max(200).optional().describe('attr[:asc|desc][,attr[:asc|desc]]'),
+      page_size: z.number().int().min(1).max(PAGE_SIZE_MAX).default(25),
+      cursor: z.string().max(2000).optional().describe('next_cursor of the previous page'),
+    }),
+    output: pageOutput,
+    annotations: READ,
+    run(c, input) {
+      const filters = input.filters ?? {};
+      const reserved = Object.keys(filters).find((k) => RESERVED_PARAMS.has(k));
+      if (reserved) throw new ApiError('validation_failed', `${reserved} is not a filter: use the tool's own ${reserved === 'page' ? 'cursor' : reserved} argument`, { filters: [`${reserved} is reserved`] });
+      return query(c, resourceOf(input.entity_type), { ...filters, ...(input.sort ? { sort: input.sort } : {}), page_size: String(input.page_size), cursor: input.cursor ?? '' });
+    },
+  }),
+  tool({
+    name: 'get_entity',
+    title: 'Get one record',
+    description: 'Reads one record of an entity type by its id (events: the event id string).',
+    input: z.object({ entity_type: entityType, id: z.union([id, z.string().max(64)]) }),
+    output: z.object({ data: record }),
+    annotations: READ,
+    async run(c, input) {
+      return { data: await getOne(c, resourceOf(input.entity_type), input.id) };
+    },
+  }),
+  tool({
+    name: 'write_entity',
+    title: 'Write a record (not available)',
+    description: 'Creates, updates or deletes a record. The MCP server is read-only at present: every call returns an error saying so. Use the REST API with a read & write key for writes.',
+    input: z.object({ entity_type: entityType, operation: z.enum(['create', 'update', 'delete']), id: id.optional(), attributes: record.optional() }),
+    output: z.object({ data: record }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    async run() {
+      throw new ApiError('unsupported_operation', 'The MCP server is read-only at present: no record was written. Writes go through the REST API with a read & write key.');
+    },
+  }),
+  tool({
+    name: 'check_availability',
+    title: 'Check availability',
+    description: 'Free bookable slots of one appointment type at one location over up to 31 days (the REST GET /availability search). Times are clinic wall times in the account timezone.',
+    input: z.object({
+      location_id: id,
+      appointment_type_id: id,
+      practitioner_id: id.optional(),
+      from: z.iso.date().optional().describe('First day, default today'),
+      to: z.iso.date().optional().describe('Last day, inclusive; at most 31 days after from'),
+      limit: z.number().int().min(1).max(500).default(50),
+    }),
+    output: z.object({ data: z.array(slotSchema), meta: z.object({ from: z.string(), to: z.string(), timezone: z.string(), total: z.number().int() }) }),
+    annotations: READ,
+    async run(c, input) {
+      authorize(c.member, 'appointments.read');
+      const q = availabilityQuery.parse({ ...input, practitioner_id: calendarPractitioner(c, input.practitioner_id) });
+      const found = await findAvailability(c.db.db, c.account, q);
+      return { data: found.data, meta: { from: found.meta.from, to: found.meta.to, timezone: found.meta.timezone, total: found.meta.total } };
+    },
+  }),
+  tool({
+    name: 'find_patient',
+    title: 'Find a patient',
+    description: 'Finds patients by name (part of a first or last name, or "first last"), email, phone number or date of birth. Give at least one. Returns up to 20 matches.',
+    input: z.object({ name: z.string().min(2).max(100).optional(), email: z.string().max(255).optional(), phone: z.string().max(40).optional(), dob: z.iso.date().optional() }),
+    output: z.object({ data: z.array(record) }),
+    annotations: READ,
+    async run(c, input) {
+      const patients = RESOURCES.patients;
+      const base: Record<string, string> = { page_size: '20', sort: 'last_name,first_name' };
+      if (input.email) base.email = `eq:${input.email.trim().toLowerCase()}`;
+      if (input.dob) base.dob = `eq:${input.dob}`;
+      if (input.phone) {
+        const digits = input.phone.replace(/\D/g, '');
+        if (digits.length < 4) throw new ApiError('validation_failed', 'phone needs at least 4 digits', { phone: ['at least 4 digits'] });
+        const numbers = await query(c, RESOURCES.numbers, { number: `contains:${digits.slice(-9)}`, page_size: '100' });
+        const ids = [...new Set(numbers.data.map((n) => Number(n.patient_id)))];
+        if (!ids.length) return { data: [] };
+        base.id = `in:${ids.slice(0, 100).join(',')}`;
+      }
+      const words = input.name?.trim().split(/\s+/) ?? [];
+      if (!words.length && Object.keys(base).length === 2) throw new ApiError('validation_failed', 'Give a name, email, phone or dob', { name: ['give at least one of name, email, phone, dob'] });
+      if (words.length >= 2) return { data: (await query(c, patients, { ...base, first_name: `contains:${words[0]}`, last_name: `contains:${words.slice(1).join(' ')}` })).data };
+      if (words.length === 1) {
+        const [byLast, byFirst] = [await query(c, patients, { ...base, last_name: `contains:${words[0]}` }), await query(c, patients, { ...base, first_name: `contains:${words[0]}` })];
+        const seen = new Set<unknown>();
+        return { data: [...byLast.data, ...byFirst.data].filter((p) => !seen.has(p.id) && seen.add(p.id)).slice(0, 20) };
+      }
+      return { data: (await query(c, patients, base)).data };
+    },
+  }),
+  tool({
+    name: 'patient_summary',
+    title: 'Patient summary',
+    description: "One patient's details with their next and most recent appointments, open balance and active care plans. Parts the member's role may not read are null.",
+    input: z.object({ patient_id: id }),
+    output: z.object({
+      patient: record,
+      upcoming_appointments: z.array(record).nullable(),
+      recent_appointments: z.array(record).nullable(),
+      open_balance: z.string().nullable().describe('Sum of the balances of open invoices, in the account currency'),
+      open_invoices: z.number().int().nullable(),
+      active_care_plans: z.array(record),
+    }),
+    annotations: READ,
+    async run(c, input) {
+      const patient = await getOne(c, RESOURCES.patients, input.patient_id);
+      const may = (p: 'appointments.read' | 'billing.read') => {
+        try {
+          authorize(c.member, p);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const now = clockFor(c.account.timezone).toWall(Date.now());
+      const appts = RESOURCES.appointments;
+      const forPatient = { patient_id: `eq:${input.patient_id}`, page_size: '5' };
+      const upcoming = may('appointments.read') ? (await query(c, appts, { ...forPatient, starts_at: `gte:${now}`, sort: 'starts_at' })).data : null;
+      const recent = may('appointments.read') ? (await query(c, appts, { ...forPatient, starts_at: `lt:${now}`, sort: 'starts_at:desc' })).data : null;
+      let balance: string | null = null;
+      let openInvoices: number | null = null;
+      if (may('billing.read')) {
+        const invoices = await query(c, RESOURCES.invoices, { patient_id: `eq:${input.patient_id}`, state: 'in:open,partially_paid', page_size: '100' });
+        const minor = invoices.data.reduce((sum, inv) => sum + Math.round(Number(inv.balance) * 100), 0);
+        balance = (minor / 100).toFixed(2);
+        openInvoices = invoices.data.length;
+      }
+      const memberships = await c.db.db.select({ plan: carePlanMembers.care_plan_id }).from(carePlanMembers).where(and(eq(carePlanMembers.account_id, c.account.id), eq(carePlanMembers.patient_id, input.patient_id)));
+      const plans = memberships.length ? await findRows(c.db.db, carePlans, c.account.id, memberships.map((m) => m.plan)) : [];
+      return {
+        patient,
+        upcoming_appointments: upcoming,
+        recent_appointments: recent,
+        open_balance: balance,
+        open_invoices: openInvoices,
+        active_care_plans: plans.filter((p) => p.status === 'active').map(carePlans.toRecord),
+      };
+    },
+  }),
+  tool({
+    name: 'practitioner_schedule',
+    title: "A practitioner's schedule",
+    description: "A practitioner's appointments for a day or a week from a date (default today), in start order, cancelled ones included with their status. Members limited to their own calendar see only their own.",
+    input: z.object({ practitioner_id: id.optional().describe("Default: the member's own practitioner"), date: z.iso.date().optional(), days: z.union([z.literal(1), z.literal(7)]).default(1) }),
+    output: z.object({ practitioner_id: z.number().int(), from: z.string(), to: z.string(), appointments: z.array(record), truncated: z.boolean() }),
+    annotations: READ,
+    async run(c, input) {
+      const practitioner = calendarPractitioner(c, input.practitioner_id) ?? c.member.practitioner_id;
+      if (!practitioner) throw new ApiError('validation_failed', 'practitioner_id is required (you are not linked to a practitioner)', { practitioner_id: ['required'] });
+      const from = input.date ?? clockFor(c.account.timezone).today();
+      const to = addDays(from, input.days);
+      const page = await query(c, RESOURCES.appointments, { practitioner_id: `eq:${practitioner}`, starts_at: [`gte:${from}T00:00:00`, `lt:${to}T00:00:00`], sort: 'starts_at', page_size: String(PAGE_SIZE_MAX), cursor: '' });
+      return { practitioner_id: practitioner, from, to: addDays(to, -1), appointments: page.data, truncated: page.has_more };
+    },
+  }),
+  tool({
+    name: 'next_available_slot',
+    title: 'Next available slot',
+    description: `The first free slot of an appointment type at a location (optionally with one practitioner), searching ${MAX_RANGE_DAYS} days from a date (default today). null when nothing is free in that range.`,
+    input: z.object({ location_id: id, appointment_type_id: id, practitioner_id: id.optional(), from: z.iso.date().optional() }),
+    output: z.object({ slot: slotSchema.nullable(), searched_from: z.string(), searched_to: z.string() }),
+    annotations: READ,
+    async run(c, input) {
+      authorize(c.member, 'appointments.read');
+      const from = input.from ?? clockFor(c.account.timezone).today();
+      const to = addDays(from, MAX_RANGE_DAYS - 1);
+      const q = availabilityQuery.parse({ location_id: input.location_id, appointment_type_id: input.appointment_type_id, practitioner_id: calendarPractitioner(c, input.practitioner_id), from, to, limit: 1 });
+      const found = await findAvailability(c.db.db, c.account, q);
+      return { slot: found.data[0] ?? null, searched_from: from, searched_to: to };
+    },
+  }),
+];
+
+/** Care plan ids of a patient (used by the summary); exported for tests of the scope rules. */
+export const carePlanIdsOf = (c: Connector, patientId: number) =>
+  c.db.db.select({ id: carePlanMembers.care_plan_id }).from(carePlanMembers).where(and(eq(carePlanMembers.account_id, c.account.id), inArray(carePlanMembers.patient_id, [patientId])));

@@ -1,0 +1,272 @@
+/**
+ * The authorization-code flow of one clinic: checking an authorization request, a member's approval
+ * (a grant and a single-use code), the code exchange and refresh rotation, revocation, and the access
+ * token check behind the MCP server. Tokens are opaque random strings stored as SHA-256 digests.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db, DbHandle } from '../../db/client';
+import { oauthClients, oauthCodes, oauthGrants, oauthTokens, users } from '../../db/schema';
+import { can } from '../auth/permissions';
+import type { Account, MemberPrincipal } from '../context';
+import { grantOf } from '../domain/team';
+import { ApiError } from '../errors';
+import { recordActivity, type Actor } from '../events/record';
+import { findClient, redirectAllowed, type Client } from './clients';
+import { OAuthFailure } from './errors';
+import { canonicalResource, DEFAULT_SCOPE, SCOPES, type OAuthUrls } from './urls';
+
+export const ACCESS_TOKEN_TTL_S = 3600;
+const REFRESH_TOKEN_TTL_S = 30 * 86_400;
+const CODE_TTL_S = 600;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const token = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** An authorization request that may go to the consent screen. */
+export interface AuthorizationRequest {
+  client: Client;
+  redirectUri: string;
+  state: string | null;
+  codeChallenge: string;
+  scope: string;
+  resource: string;
+}
+
+/**
+ * A request whose client or redirect cannot be trusted: shown to the person, never redirected (a
+ * redirect to an unchecked URI would make the server an open redirector).
+ */
+export class UntrustedRequest extends Error {}
+
+/** An error for a request whose redirect is trusted: sent back to the client at its redirect URI. */
+export class RedirectedError extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+/** The URL an answer goes back to: the redirect with the parameters, `state` and `iss` (RFC 9207). */
+export function redirectWith(redirectUri: string, params: Record<string, string | null>, urls: OAuthUrls): string {
+  const u = new URL(redirectUri);
+  for (const [k, v] of Object.entries(params)) if (v !== null) u.searchParams.set(k, v);
+  u.searchParams.set('iss', urls.issuer);
+  return u.toString();
+}
+
+/** Checks an authorization request (its query parameters) against the client and this server. */
+export async function checkAuthorizationRequest(db: DbHandle, account: Account, urls: OAuthUrls, params: URLSearchParams, allowPrivate: boolean): Promise<AuthorizationRequest> {
+  const one = (name: string) => {
+    const all = params.getAll(name);
+    if (all.length > 1) throw new UntrustedRequest(`${name} is given more than once`);
+    return all[0] ?? null;
+  };
+  const clientId = one('client_id');
+  if (!clientId) throw new UntrustedRequest('client_id is missing');
+  let client: Client | null;
+  try {
+    client = await findClient(db, account, clientId, { allowPrivate });
+  } catch (err) {
+    throw new UntrustedRequest(err instanceof OAuthFailure ? err.description : 'The client could not be identified');
+  }
+  if (!client) throw new UntrustedRequest('This app is not registered with this clinic');
+  const asked = one('redirect_uri');
+  const redirectUri = asked ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : null);
+  if (!redirectUri) throw new UntrustedRequest('redirect_uri is missing');
+  if (!redirectAllowed(client, redirectUri)) throw new UntrustedRequest('redirect_uri is not one the app registered');
+
+  const state = one('state');
+  const fail = (error: string, description: string) => new RedirectedError(error, description);
+  if (one('response_type') !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
+  const challenge = one('code_challenge');
+  if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw fail('invalid_request', 'PKCE is required: code_challenge (S256, 43 characters)');
+  if (one('code_challenge_method') !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');
+  const resource = one('resource');
+  if (!resource) throw fail('invalid_target', `resource is required: ${urls.resource}`);
+  if (canonicalResource(resource) !== canonicalResource(urls.resource)) throw fail('invalid_target', `This server issues tokens for ${urls.resource} only`);
+  const scope = (one('scope') ?? DEFAULT_SCOPE).split(' ').filter(Boolean);
+  const unknown = scope.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (unknown.length) throw fail('invalid_scope', `Unknown scope ${unknown.join(', ')}; supported: ${SCOPES.join(' ')}`);
+  return { client, redirectUri, state, codeChallenge: challenge, scope: (scope.length ? scope : [DEFAULT_SCOPE]).join(' '), resource: urls.resource };
+}
+
+/** The owner can always connect; others need Connect AI apps. */
+export function mayConnect(member: MemberPrincipal): boolean {
+  return can(member, 'connectors.manage');
+}
+
+const connectorRefused = () => new ApiError('connector_not_permitted', 'Your role does not allow connecting AI apps: it needs the permission "Connect AI apps"');
+
+/** The member allows: a grant, a code, and the redirect that carries it. Recorded in the activity log. */
+export async function approve(db: DbHandle, account: Account, member: MemberPrincipal, actor: Actor, req: AuthorizationRequest, urls: OAuthUrls, now = Date.now()): Promise<string> {
+  if (!mayConnect(member)) throw connectorRefused();
+  const code = token('clinic_oac_');
+  await db.transaction(async (tx) => {
+    const [grant] = await tx
+      .insert(oauthGrants)
+      .values({ account_id: account.id, client_id: req.client.client_id, user_id: member.id, scope: req.scope, resource: req.resource, created_at: iso(now) })
+      .returning({ id: oauthGrants.id });
+    await tx.insert(oauthCodes).values({ account_id: account.id, grant_id: grant.id, code_hash: sha256(code), redirect_uri: req.redirectUri, code_challenge: req.codeChallenge, expires_at: iso(now + CODE_TTL_S * 1000) });
+    await recordActivity(tx, account.id, actor, 'connectors', grant.id, 'approved', { client: req.client.name, client_id: req.client.client_id, scope: req.scope });
+  });
+  return redirectWith(req.redirectUri, { code, state: req.state }, urls);
+}
+
+export function denial(req: AuthorizationRequest, urls: OAuthUrls): string {
+  return redirectWith(req.redirectUri, { error: 'access_denied', error_description: 'The clinic member denied access', state: req.state }, urls);
+}
+
+async function revokeGrantTx(tx: Db, grantId: number, reason: string, at: string) {
+  await tx.update(oauthGrants).set({ revoked_at: at, revoked_reason: reason }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revoked_at)));
+  await tx.delete(oauthTokens).where(eq(oauthTokens.grant_id, grantId));
+}
+
+/** A new access and refresh token for a grant, in its transaction. */
+async function issue(tx: Db, accountId: number, grantId: number, scope: string, now: number) {
+  const access = token('clinic_oat_');
+  const refresh = token('clinic_ort_');
+  await tx.insert(oauthTokens).values([
+    { account_id: accountId, grant_id: grantId, kind: 'access', token_hash: sha256(access), expires_at: iso(now + ACCESS_TOKEN_TTL_S * 1000), created_at: iso(now) },
+    { account_id: accountId, grant_id: grantId, kind: 'refresh', token_hash: sha256(refresh), expires_at: iso(now + REFRESH_TOKEN_TTL_S * 1000), created_at: iso(now) },
+  ]);
+  return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope };
+}
+
+const invalidGrant = (why: string) => new OAuthFailure('invalid_grant', why);
+/** A replayed code or refresh token: the grant's revocation must commit before the refusal is thrown. */
+const REUSED = Symbol('reused');
+
+/** The member behind a grant, if they are still active and may still connect. */
+async function grantMemberOk(tx: Db, accountId: number, userId: number): Promise<boolean> {
+  const [user] = await tx.select({ active: users.active, role: users.role }).from(users).where(and(eq(users.account_id, accountId), eq(users.id, userId)));
+  if (!user?.active) return false;
+  return can(await grantOf(tx, accountId, user.role), 'connectors.manage');
+}
+
+/** authorization_code: single use (a second use revokes what the first issued), PKCE, same redirect and client. */
+export async function exchangeCode(db: DbHandle, account: Account, client: Client, form: URLSearchParams, urls: OAuthUrls, now = Date.now()) {
+  const code = form.get('code');
+  const verifier = form.get('code_verifier');
+  if (!code) throw new OAuthFailure('invalid_request', 'code is required');
+  if (!verifier || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) throw new OAuthFailure('invalid_request', 'code_verifier is required (43 to 128 characters)');
+  const resource = form.get('resource');
+  if (resource !== null && canonicalResource(resource) !== canonicalResource(urls.resource)) throw new OAuthFailure('invalid_target', `This server issues tokens for ${urls.resource} only`);
+  const issued = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ code: oauthCodes, grant: oauthGrants })
+      .from(oauthCodes)
+      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grant_id))
+      .where(and(eq(oauthCodes.code_hash, sha256(code)), eq(oauthCodes.account_id, account.id)));
+    if (!row) throw invalidGrant('Unknown authorization code');
+    const at = iso(now);
+    if (row.code.used_at) {
+      await revokeGrantTx(tx, row.grant.id, 'authorization code reused', at);
+      return REUSED;
+    }
+    await tx.update(oauthCodes).set({ used_at: at }).where(eq(oauthCodes.id, row.code.id));
+    if (row.grant.client_id !== client.client_id) throw invalidGrant('The code was issued to another client');
+    if (Date.parse(row.code.expires_at) <= now) throw invalidGrant('The authorization code expired');
+    if (row.grant.revoked_at) throw invalidGrant('The grant was revoked');
+    if (form.get('redirect_uri') !== row.code.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request');
+    if (createHash('sha256').update(verifier).digest('base64url') !== row.code.code_challenge) throw invalidGrant('code_verifier does not match the code_challenge');
+    if (!(await grantMemberOk(tx, account.id, row.grant.user_id))) throw invalidGrant('The approving member can no longer connect AI apps');
+    return issue(tx, account.id, row.grant.id, row.grant.scope, now);
+  });
+  if (issued === REUSED) throw invalidGrant('This authorization code was already used: the tokens it issued are revoked');
+  return issued;
+}
+
+/** refresh_token: rotated on every use; a used one presented again revokes the grant (it was stolen or replayed). */
+export async function refreshTokens(db: DbHandle, account: Account, client: Client, form: URLSearchParams, now = Date.now()) {
+  const presented = form.get('refresh_token');
+  if (!presented) throw new OAuthFailure('invalid_request', 'refresh_token is required');
+  const issued = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ token: oauthTokens, grant: oauthGrants })
+      .from(oauthTokens)
+      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
+      .where(and(eq(oauthTokens.token_hash, sha256(presented)), eq(oauthTokens.account_id, account.id), eq(oauthTokens.kind, 'refresh')));
+    if (!row || row.grant.revoked_at) throw invalidGrant('Unknown or revoked refresh token');
+    if (row.grant.client_id !== client.client_id) throw invalidGrant('The refresh token was issued to another client');
+    const at = iso(now);
+    if (row.token.used_at) {
+      await revokeGrantTx(tx, row.grant.id, 'refresh token reused', at);
+      return REUSED;
+    }
+    if (Date.parse(row.token.expires_at) <= now) throw invalidGrant('The refresh token expired');
+    if (!(await grantMemberOk(tx, account.id, row.grant.user_id))) throw invalidGrant('The approving member can no longer connect AI apps');
+    const asked = form.get('scope');
+    const granted = row.grant.scope.split(' ');
+    if (asked && asked.split(' ').some((s) => !granted.includes(s))) throw new OAuthFailure('invalid_scope', 'A refresh cannot widen the grant');
+    await tx.update(oauthTokens).set({ used_at: at }).where(eq(oauthTokens.id, row.token.id));
+    // The access tokens issued before this refresh end with it.
+    await tx.delete(oauthTokens).where(and(eq(oauthTokens.grant_id, row.grant.id), eq(oauthTokens.kind, 'access')));
+    return issue(tx, account.id, row.grant.id, asked ?? row.grant.scope, now);
+  });
+  if (issued === REUSED) throw invalidGrant('This refresh token was already used: the grant is revoked');
+  return issued;
+}
+
+/** RFC 7009: an access token ends alone; a refresh token ends its grant. Unknown tokens are not an error. */
+export async function revokeToken(db: DbHandle, account: Account, client: Client, presented: string, now = Date.now()) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ token: oauthTokens, grant: oauthGrants })
+      .from(oauthTokens)
+      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
+      .where(and(eq(oauthTokens.token_hash, sha256(presented)), eq(oauthTokens.account_id, account.id)));
+    if (!row || row.grant.client_id !== client.client_id) return;
+    if (row.token.kind === 'access') await tx.delete(oauthTokens).where(eq(oauthTokens.id, row.token.id));
+    else await revokeGrantTx(tx, row.grant.id, 'revoked by the client', iso(now));
+  });
+}
+
+/** What an access token stands for: its grant, on this account, unexpired and unrevoked. */
+export interface Connection {
+  grantId: number;
+  clientId: string;
+  userId: number;
+  scope: string[];
+  resource: string;
+  expiresAt: number;
+}
+
+export async function verifyAccessToken(db: DbHandle, accountId: number, presented: string, now = Date.now()): Promise<Connection | null> {
+  const [row] = await db.db
+    .select({ token: oauthTokens, grant: oauthGrants })
+    .from(oauthTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
+    .where(and(eq(oauthTokens.token_hash, sha256(presented)), eq(oauthTokens.account_id, accountId), eq(oauthTokens.kind, 'access')));
+  if (!row || row.grant.revoked_at || Date.parse(row.token.expires_at) <= now) return null;
+  return { grantId: row.grant.id, clientId: row.grant.client_id, userId: row.grant.user_id, scope: row.grant.scope.split(' '), resource: row.grant.resource, expiresAt: Date.parse(row.token.expires_at) };
+}
+
+/** When a connector was last used (the caller throttles: a write per call would cost every call). */
+export async function touchGrant(db: DbHandle, grantId: number, now = Date.now()) {
+  await db.transaction((tx) => tx.update(oauthGrants).set({ last_used_at: iso(now) }).where(eq(oauthGrants.id, grantId)));
+}
+
+/** The account's connectors (unrevoked grants), newest first, for the portal. */
+export async function listConnectors(db: DbHandle, accountId: number) {
+  return db.db
+    .select({ id: oauthGrants.id, client_id: oauthGrants.client_id, client_name: oauthClients.name, user_id: oauthGrants.user_id, member: users.name, scope: oauthGrants.scope, created_at: oauthGrants.created_at, last_used_at: oauthGrants.last_used_at })
+    .from(oauthGrants)
+    .innerJoin(oauthClients, and(eq(oauthClients.account_id, oauthGrants.account_id), eq(oauthClients.client_id, oauthGrants.client_id)))
+    .innerJoin(users, and(eq(users.account_id, oauthGrants.account_id), eq(users.id, oauthGrants.user_id)))
+    .where(and(eq(oauthGrants.account_id, accountId), isNull(oauthGrants.revoked_at)))
+    .orderBy(oauthGrants.id);
+}
+
+/** A member revokes a connector in the portal: its tokens stop working at once. */
+export async function revokeConnector(db: DbHandle, account: Account, actor: Actor, grantId: number, now = Date.now()) {
+  await db.transaction(async (tx) => {
+    const [grant] = await tx.select().from(oauthGrants).where(and(eq(oauthGrants.account_id, account.id), eq(oauthGrants.id, grantId), isNull(oauthGrants.revoked_at)));
+    if (!grant) throw new ApiError('not_found', 'Connector not found');
+    await revokeGrantTx(tx, grant.id, 'revoked in the portal', iso(now));
+    await recordActivity(tx, account.id, actor, 'connectors', grant.id, 'revoked', { client_id: grant.client_id });
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * The OAuth 2.1 authorization server of each clinic host, and the discovery documents: RFC 8414
+ * metadata at /.well-known/oauth-authorization-server (and openid-configuration, and the path form for
+ * the MCP resource), RFC 9728 protected-resource metadata, RFC 7591 registration, the authorization
+ * endpoint (it hands a checked request to the portal's consent screen), token and revocation
+ * endpoints. CORS is open on every document and endpoint but authorize: browser clients call them.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { DbHandle } from '../../db/client';
+import type { Account } from '../context';
+import type { Env } from '../env';
+import { ApiError } from '../errors';
+import { requestInfo } from '../request-info';
+import { readBody } from '../rest/body';
+import { RateLimiter } from '../rest/ratelimit';
+import type { TenantResolver } from '../tenancy';
+import { authenticateClient, registerClient } from './clients';
+import { OAuthFailure } from './errors';
+import { checkAuthorizationRequest, exchangeCode, RedirectedError, redirectWith, refreshTokens, revokeToken, UntrustedRequest } from './grants';
+import { authorizationServerMetadata, MCP_PATH, OAUTH_PREFIX, oauthUrls, protectedResourceMetadata, type OAuthUrls } from './urls';
+
+/** Where the consent screen lives (a portal page: the member signs in there). */
+export const CONSENT_PAGE = '/developers/connect';
+const REGISTER_PER_IP_PER_MINUTE = 10;
+const REGISTER_PER_ACCOUNT_PER_MINUTE = 60;
+
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
+  'Access-Control-Expose-Headers': 'WWW-Authenticate',
+  'Access-Control-Max-Age': '86400',
+};
+
+interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Whether a path is the OAuth server's (the app's router sends these here). */
+export const isOAuthPath = (path: string) => path.startsWith('/.well-known/') || path.startsWith(`${OAUTH_PREFIX}/`);
+
+export interface OAuthServer {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger; tenants: TenantResolver; limiter: RateLimiter }): OAuthServer {
+  const { db, env, logger, tenants, limiter } = opts;
+  const info = requestInfo(env.TRUST_PROXY);
+  const allowPrivate = env.WEBHOOKS_ALLOW_PRIVATE;
+
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({ status, body, headers });
+  const failure = (f: OAuthFailure): Answer => json(f.status, f.body(), f.headers);
+
+  async function takeBudget(bucket: string, limit: number) {
+    const rate = await limiter.take(bucket, limit);
+    if (!rate.allowed) throw new OAuthFailure('rate_limited', `Rate limit of ${rate.limit} per minute exceeded; retry after ${rate.retryAfter} s`, 429, { 'Retry-After': String(rate.retryAfter) });
+  }
+
+  async function form(req: IncomingMessage): Promise<URLSearchParams> {
+    const type = req.headers['content-type'] ?? '';
+    if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new OAuthFailure('invalid_request', 'Send the body as application/x-www-form-urlencoded');
+    return new URLSearchParams(await readBody(req, env.MAX_BODY_BYTES));
+  }
+
+  async function route(req: IncomingMessage, account: Account, urls: OAuthUrls, path: string, query: URLSearchParams): Promise<Answer> {
+    const method = req.method ?? 'GET';
+    const documents: Record<string, () => unknown> = {
+      '/.well-known/oauth-protected-resource': () => protectedResourceMetadata(urls),
+      [`/.well-known/oauth-protected-resource${MCP_PATH}`]: () => protectedResourceMetadata(urls),
+      '/.well-known/oauth-authorization-server': () => authorizationServerMetadata(urls),
+      [`/.well-known/oauth-authorization-server${MCP_PATH}`]: () => authorizationServerMetadata(urls),
+      '/.well-known/openid-configuration': () => authorizationServerMetadata(urls),
+    };
+    if (Object.hasOwn(documents, path)) {
+      if (method !== 'GET' && method !== 'HEAD') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET, HEAD, OPTIONS' });
+      return json(200, documents[path](), { 'Cache-Control': 'public, max-age=3600' });
+    }
+    const post = (work: () => Promise<Answer>) => (method === 'POST' ? work() : Promise.resolve(json(405, { error: 'invalid_request', error_description: 'POST only' }, { Allow: 'POST, OPTIONS' })));
+    switch (path) {
+      case `${OAUTH_PREFIX}/register`:
+        return post(async () => {
+          await takeBudget(`oauth_register:${account.id}:${info.clientIp(req)}`, REGISTER_PER_IP_PER_MINUTE);
+          await takeBudget(`oauth_register:${account.id}`, REGISTER_PER_ACCOUNT_PER_MINUTE);
+          const text = await readBody(req, env.MAX_BODY_BYTES);
+          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new OAuthFailure('invalid_client_metadata', 'Send the client metadata as application/json');
+          let body: unknown;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            throw new OAuthFailure('invalid_client_metadata', 'The body is not JSON');
+          }
+          return json(201, await registerClient(db, account, body));
+        });
+      case `${OAUTH_PREFIX}/token`:
+        return post(async () => {
+          const params = await form(req);
+          const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate);
+          const grant = params.get('grant_type');
+          if (grant === 'authorization_code') return json(200, await exchangeCode(db, account, client, params, urls));
+          if (grant === 'refresh_token') return json(200, await refreshTokens(db, account, client, params));
+          throw new OAuthFailure('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+        });
+      case `${OAUTH_PREFIX}/revoke`:
+        return post(async () => {
+          const params = await form(req);
+          const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate);
+          const presented = params.get('token');
+          if (!presented) throw new OAuthFailure('invalid_request', 'token is required');
+          await revokeToken(db, account, client, presented);
+          return json(200, {});
+        });
+      case `${OAUTH_PREFIX}/authorize`:
+        if (method !== 'GET') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET' });
+        try {
+          const checked = await checkAuthorizationRequest(db, account, urls, query, allowPrivate);
+          void checked;
+          return { status: 302, headers: { Location: `${CONSENT_PAGE}?${query.toString()}` } };
+        } catch (err) {
+          if (err instanceof UntrustedRequest) return { status: 400, body: { error: 'invalid_request', error_description: err.message } };
+          if (err instanceof RedirectedError) {
+            const redirect = query.get('redirect_uri') ?? '';
+            return { status: 302, headers: { Location: redirectWith(redirect, { error: err.error, error_description: err.description, state: query.get('state') }, urls) } };
+          }
+          throw err;
+        }
+      default:
+        return json(404, { error: 'not_found', error_description: 'No such endpoint' });
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const path = url.pathname.replace(/\/$/, '') || '/';
+    let answer: Answer;
+    try {
+      if (req.method === 'OPTIONS') answer = { status: 204, headers: {} };
+      else {
+        const account = await tenants.resolve(info.host(req));
+        if (!account) answer = json(404, { error: 'not_found', error_description: 'No clinic at this address' });
+        else answer = await route(req, account, oauthUrls(`${info.proto(req)}://${info.host(req)}`), path, url.searchParams);
+      }
+    } catch (err) {
+      if (err instanceof OAuthFailure) answer = failure(err);
+      else if (err instanceof ApiError && err.status < 500) answer = json(err.status, { error: 'invalid_request', error_description: err.message });
+      else {
+        logger.error({ err }, 'oauth request failed');
+        answer = json(500, { error: 'server_error', error_description: 'Internal error' });
+      }
+    }
+    const body = answer.body === undefined ? undefined : JSON.stringify(answer.body);
+    const cors = path === `${OAUTH_PREFIX}/authorize` ? {} : CORS;
+    res.writeHead(answer.status, {
+      'Cache-Control': 'no-store',
+      ...cors,
+      ...(body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+      ...answer.headers,
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  return { handle };
+}

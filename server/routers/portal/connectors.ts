@@ -1,0 +1,67 @@
+/**
+ * AI connectors in the portal: the consent screen of the OAuth authorization endpoint (any signed-in
+ * member sees it; connecting needs Connect AI apps, which the owner always has), and the list of the
+ * account's connectors with revocation (Connect AI apps).
+ */
+import { z } from 'zod';
+import { ApiError } from '../../errors';
+import { approve, checkAuthorizationRequest, denial, listConnectors, mayConnect, revokeConnector, RedirectedError, redirectWith, UntrustedRequest } from '../../oauth/grants';
+import { oauthUrls } from '../../oauth/urls';
+import type { Ctx } from '../../context';
+import { router } from '../../trpc';
+import { memberProcedure, permitted } from './base';
+
+/** The authorization request, as the query string the authorization endpoint forwarded to the consent page. */
+const consentInput = z.strictObject({ query: z.string().max(8000) });
+const SCOPE_TEXT: Record<string, string> = {
+  'mcp:read': "Read this clinic's patients, appointments, billing and reference data, as you, with your role's permissions and record scope",
+};
+
+const urlsOf = (ctx: Ctx) => oauthUrls(ctx.baseUrl.replace(/\/v3\/api$/, ''));
+
+/** The checked request; a request that cannot be trusted is refused here, never redirected. */
+async function requestOf(ctx: Ctx, query: string) {
+  const params = new URLSearchParams(query);
+  try {
+    return { ok: true as const, req: await checkAuthorizationRequest(ctx.db, ctx.account, urlsOf(ctx), params, ctx.portal?.allowPrivateWebhooks ?? false) };
+  } catch (err) {
+    if (err instanceof UntrustedRequest) throw new ApiError('invalid_input', `This connection request cannot be used: ${err.message}`);
+    if (err instanceof RedirectedError) {
+      return { ok: false as const, redirect: redirectWith(params.get('redirect_uri')!, { error: err.error, error_description: err.description, state: params.get('state') }, urlsOf(ctx)) };
+    }
+    throw err;
+  }
+}
+
+const manage = permitted('connectors.manage');
+
+export const connectorsRouter = router({
+  describe: memberProcedure.input(consentInput).query(async ({ ctx, input }) => {
+    const checked = await requestOf(ctx, input.query);
+    if (!checked.ok) return { valid: false as const, redirect: checked.redirect };
+    const { req } = checked;
+    return {
+      valid: true as const,
+      client_name: req.client.name,
+      client_id: req.client.client_id,
+      redirect_host: new URL(req.redirectUri).host || req.redirectUri.split(':')[0],
+      scopes: req.scope.split(' ').map((s) => ({ scope: s, description: SCOPE_TEXT[s] ?? s })),
+      can_connect: mayConnect(ctx.member),
+      clinic: ctx.account.name,
+    };
+  }),
+  approve: memberProcedure.input(consentInput).mutation(async ({ ctx, input }) => {
+    const checked = await requestOf(ctx, input.query);
+    if (!checked.ok) return { redirect: checked.redirect };
+    return { redirect: await approve(ctx.db, ctx.account, ctx.member, ctx.actor, checked.req, urlsOf(ctx), ctx.now()) };
+  }),
+  deny: memberProcedure.input(consentInput).mutation(async ({ ctx, input }) => {
+    const checked = await requestOf(ctx, input.query);
+    return { redirect: checked.ok ? denial(checked.req, urlsOf(ctx)) : checked.redirect };
+  }),
+  list: manage.query(async ({ ctx }) => ({ data: await listConnectors(ctx.db, ctx.account.id) })),
+  revoke: manage.input(z.strictObject({ id: z.number().int().min(1) })).mutation(async ({ ctx, input }) => {
+    await revokeConnector(ctx.db, ctx.account, ctx.actor, input.id, ctx.now());
+    return { revoked: true };
+  }),
+});

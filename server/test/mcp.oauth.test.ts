@@ -1,0 +1,293 @@
+/**
+ * AI connectors end to end, as an assistant would connect: discovery from the MCP server's 401,
+ * dynamic registration, PKCE, consent by a signed-in member, code exchange, refresh rotation and
+ * revocation, all driven by oauth4webapi; then the official MCP SDK clients (v2, and v1 speaking the
+ * 2025-11-25 revision) with the token: tools listed and called, structuredContent checked against each
+ * outputSchema, the member's role and record scope applied, deactivation, lost permission and the budget.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as oauth from 'oauth4webapi';
+import { and, eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { appointments, users } from '../../db/schema';
+import { setActive, updateRole } from '../domain/team';
+import { DEFAULT_ROLES } from '../auth/permissions';
+import { TOOLS } from '../mcp/tools';
+import { request, useClinic } from './helpers';
+import { hostFetch } from './support/host-fetch';
+import { addMember, portalClient, portalData } from './support/portal';
+
+const t = useClinic({ seed: true, env: { RATE_LIMIT_MCP_PER_MINUTE: '1000' } });
+const system = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
+const REDIRECT = 'http://127.0.0.1:8765/callback';
+
+let fetchVia: typeof fetch;
+let origin: string;
+let mcpUrl: string;
+const opts = () => ({ [oauth.customFetch]: fetchVia, [oauth.allowInsecureRequests]: true });
+
+/** Discovery as a client does it: the 401's resource_metadata → the resource's metadata → the AS metadata. */
+async function discover() {
+  const unauth = await fetchVia(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+  expect(unauth.status).toBe(401);
+  const challenge = unauth.headers.get('www-authenticate') ?? '';
+  const prmUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
+  expect(challenge).toMatch(/scope="mcp:read"/);
+  const prm = await (await fetchVia(prmUrl!)).json();
+  expect(prm.resource).toBe(mcpUrl);
+  const issuer = new URL(prm.authorization_servers[0]);
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...opts() }));
+  return as;
+}
+
+/** Registration, PKCE, consent by `portal`'s member, and the code exchange. */
+async function connect(portal: ReturnType<typeof portalClient>, as: oauth.AuthorizationServer) {
+  const registered = await oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test Assistant' }, opts()),
+  );
+  const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const authorize = new URL(as.authorization_endpoint!);
+  for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, scope: 'mcp:read', resource: mcpUrl })) {
+    authorize.searchParams.set(k, v);
+  }
+  const toConsent = await fetchVia(authorize, { redirect: 'manual' });
+  expect(toConsent.status).toBe(302);
+  const consent = new URL(toConsent.headers.get('location')!, origin);
+  expect(consent.pathname).toBe('/developers/connect');
+  const query = consent.search.slice(1);
+  const described = portalData(await portal.query('connectors.describe', { query }));
+  expect(described).toMatchObject({ valid: true, client_name: 'Test Assistant', redirect_host: '127.0.0.1:8765', can_connect: true });
+  const approved = await portal.mutate('connectors.approve', { query });
+  expect(approved.status, approved.text).toBe(200);
+  const callback = new URL(portalData(approved).redirect);
+  expect(callback.searchParams.get('iss')).toBe(as.issuer);
+  const params = oauth.validateAuthResponse(as, client, callback, state);
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, { additionalParameters: { resource: mcpUrl }, ...opts() }),
+  );
+  return { client, tokens, verifier, params };
+}
+
+async function mcpClient(token: string) {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: fetchVia, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
+
+let as: oauth.AuthorizationServer;
+let admin: Awaited<ReturnType<typeof addMember>>;
+let adminPortal: ReturnType<typeof portalClient>;
+
+beforeAll(async () => {
+  fetchVia = hostFetch(t.server);
+  origin = `http://${t.clinic.host}`;
+  mcpUrl = `${origin}/v3/api/mcp`;
+  admin = await addMember(t.server, t.clinic, 'admin');
+  adminPortal = portalClient(t.server, t.clinic);
+  expect((await adminPortal.signIn(admin.email, admin.password)).status).toBe(200);
+  as = await discover();
+});
+
+describe('OAuth', () => {
+  test('metadata: RFC 8414 fields, CORS with WWW-Authenticate exposed', async () => {
+    expect(as).toMatchObject({
+      issuer: origin,
+      code_challenge_methods_supported: ['S256'],
+      registration_endpoint: `${origin}/v3/oauth2/register`,
+      client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
+      token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+    });
+    const res = await fetchVia(`${origin}/.well-known/oauth-protected-resource/v3/api/mcp`, { headers: { origin: 'https://claude.example' } });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/i);
+    const root = await (await fetchVia(`${origin}/.well-known/oauth-protected-resource`)).json();
+    expect(root.resource).toBe(mcpUrl);
+  });
+
+  test('the whole flow: registration, consent, code (single use), refresh rotation with reuse detection, revocation', async () => {
+    const first = await connect(adminPortal, as);
+    expect(first.tokens.token_type).toBe('bearer');
+    expect((await mcpCall(first.tokens.access_token)).status).toBe(200);
+    // A second exchange of the code fails and revokes what the first issued.
+    const again = await oauth.authorizationCodeGrantRequest(as, first.client, oauth.None(), first.params, REDIRECT, first.verifier, opts());
+    expect(await oauthError(oauth.processAuthorizationCodeResponse(as, first.client, again))).toBe('invalid_grant');
+    expect((await mcpCall(first.tokens.access_token)).status).toBe(401);
+
+    const { client, tokens } = await connect(adminPortal, as);
+    const refresh = (token: string) => oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, opts()).then((r) => oauth.processRefreshTokenResponse(as, client, r));
+    const rotated = await refresh(tokens.refresh_token!);
+    expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
+    expect((await mcpCall(tokens.access_token)).status).toBe(401);
+    expect((await mcpCall(rotated.access_token)).status).toBe(200);
+    // The used refresh token presented again: the grant is revoked, the rotated tokens with it.
+    expect(await oauthError(refresh(tokens.refresh_token!))).toBe('invalid_grant');
+    expect((await mcpCall(rotated.access_token)).status).toBe(401);
+    expect(await oauthError(refresh(rotated.refresh_token!))).toBe('invalid_grant');
+
+    // RFC 7009 revocation of an access token.
+    const third = await connect(adminPortal, as);
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, third.client, oauth.None(), third.tokens.access_token, opts()));
+    expect((await mcpCall(third.tokens.access_token)).status).toBe(401);
+  });
+
+  test('refusals: PKCE plain, a foreign resource, an unregistered redirect, a member without Connect AI apps', async () => {
+    const registered = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, opts()));
+    const base = { response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256', state: 's1', resource: mcpUrl };
+    const authorize = (params: Record<string, string>) => fetchVia(`${as.authorization_endpoint}?${new URLSearchParams(params)}`, { redirect: 'manual' });
+    const errorOf = async (res: Response) => new URL(res.headers.get('location')!).searchParams.get('error');
+    expect(await errorOf(await authorize({ ...base, code_challenge_method: 'plain' }))).toBe('invalid_request');
+    expect(await errorOf(await authorize({ ...base, resource: 'https://elsewhere.example/mcp' }))).toBe('invalid_target');
+    expect((await authorize({ ...base, redirect_uri: 'https://evil.example/cb' })).status).toBe(400);
+    // Loopback redirects may use any port; the resource compares canonically (case, one trailing slash).
+    const loopback = await authorize({ ...base, redirect_uri: 'http://127.0.0.1:40123/callback', resource: `${mcpUrl.toUpperCase().replace('/V3/API/MCP', '/v3/api/mcp')}/` });
+    expect(new URL(loopback.headers.get('location')!, origin).pathname).toBe('/developers/connect');
+
+    const receptionist = await addMember(t.server, t.clinic, 'receptionist');
+    const portal = portalClient(t.server, t.clinic);
+    await portal.signIn(receptionist.email, receptionist.password);
+    const query = new URLSearchParams(base).toString();
+    expect(portalData(await portal.query('connectors.describe', { query }))).toMatchObject({ valid: true, can_connect: false });
+    const refused = await portal.mutate('connectors.approve', { query });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.data.code).toBe('connector_not_permitted');
+    const denied = new URL(portalData(await portal.mutate('connectors.deny', { query })).redirect);
+    expect(denied.searchParams.get('error')).toBe('access_denied');
+    expect(denied.searchParams.get('state')).toBe('s1');
+  });
+});
+
+describe('the MCP server', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = (await connect(adminPortal, as)).tokens.access_token;
+  });
+
+  test('lists the tools in a fixed order with annotations and output schemas, and every tool answers as its schema says', async () => {
+    const client = await mcpClient(token);
+    const { tools } = await client.listTools();
+    expect(tools.map((x) => x.name)).toEqual(TOOLS.map((x) => x.name));
+    expect(tools.map((x) => x.name)).toEqual(['list_entity_types', 'query_entities', 'get_entity', 'write_entity', 'check_availability', 'find_patient', 'patient_summary', 'practitioner_schedule', 'next_available_slot']);
+    for (const x of tools) {
+      expect(x.annotations?.readOnlyHint, x.name).toBe(x.name !== 'write_entity');
+      expect(x.outputSchema, x.name).toBeDefined();
+    }
+    const appt = (await t.api.get('/appointments?page_size=1&sort=id')).body.data[0];
+    const patient = (await t.api.get(`/patients/${appt.patient_id}`)).body.data;
+    const calls: Record<string, Record<string, unknown>> = {
+      list_entity_types: {},
+      query_entities: { entity_type: 'patients', filters: { last_name: `eq:${patient.last_name}` }, page_size: 5 },
+      get_entity: { entity_type: 'appointments', id: appt.id },
+      check_availability: { location_id: appt.location_id, appointment_type_id: appt.appointment_type_id },
+      find_patient: { name: `${patient.first_name} ${patient.last_name}` },
+      patient_summary: { patient_id: patient.id },
+      practitioner_schedule: { practitioner_id: appt.practitioner_id, date: appt.starts_at.slice(0, 10), days: 7 },
+      next_available_slot: { location_id: appt.location_id, appointment_type_id: appt.appointment_type_id },
+    };
+    for (const x of TOOLS.filter((x) => x.name !== 'write_entity')) {
+      const res = await client.callTool({ name: x.name, arguments: calls[x.name] });
+      expect(res.isError, `${x.name}: ${JSON.stringify(res.content)}`).toBeFalsy();
+      expect(x.output.safeParse(res.structuredContent).success, x.name).toBe(true);
+      expect(JSON.parse((res.content as { text: string }[])[0].text)).toEqual(res.structuredContent);
+    }
+    const found = await client.callTool({ name: 'find_patient', arguments: calls.find_patient });
+    expect((found.structuredContent as { data: { id: number }[] }).data.map((p) => p.id)).toContain(patient.id);
+    const one = await client.callTool({ name: 'get_entity', arguments: calls.get_entity });
+    expect(one.structuredContent).toEqual({ data: (await t.api.get(`/appointments/${appt.id}`)).body.data });
+  });
+
+  test('domain and input errors are tool results carrying the REST code; write_entity explains read-only; an unknown tool is a protocol error', async () => {
+    const client = await mcpClient(token);
+    const codeOf = async (name: string, args: Record<string, unknown>) => {
+      const res = await client.callTool({ name, arguments: args });
+      expect(res.isError).toBe(true);
+      return JSON.parse((res.content as { text: string }[])[0].text).code;
+    };
+    expect(await codeOf('write_entity', { entity_type: 'patients', operation: 'create', attributes: { first_name: 'X' } })).toBe('unsupported_operation');
+    expect(await codeOf('get_entity', { entity_type: 'patients', id: 999_999 })).toBe('not_found');
+    expect(await codeOf('query_entities', { entity_type: 'patients', filters: { shoe_size: 'eq:9' } })).toBe('validation_failed');
+    await expect(client.callTool({ name: 'launch_rockets', arguments: {} })).rejects.toThrow();
+  });
+
+  test('a 2025-11-25 era client (SDK v1) lists and calls tools', async () => {
+    const client = new LegacyClient({ name: 'legacy', version: '1.0.0' });
+    await client.connect(new LegacyTransport(new URL(mcpUrl), { fetch: fetchVia, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    expect((await client.listTools()).tools.map((x) => x.name)).toContain('patient_summary');
+    const res = await client.callTool({ name: 'list_entity_types', arguments: {} });
+    expect(res.isError).toBeFalsy();
+    expect((res.structuredContent as { entity_types: unknown[] }).entity_types.length).toBeGreaterThan(10);
+  });
+
+  test('transport rules: API keys refused, foreign Origin 403, GET 405', async () => {
+    const withKey = await request(t.server, 'POST', '/v3/api/mcp', { host: t.clinic.host, key: t.clinic.key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(withKey.status).toBe(401);
+    const foreign = await fetchVia(mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    expect(foreign.status).toBe(403);
+    const get = await fetchVia(mcpUrl, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+  });
+});
+
+describe('as the member', () => {
+  test('an own_calendar practitioner sees only their own diary', async () => {
+    const [appt] = (await t.api.get('/appointments?page_size=1&sort=id')).body.data;
+    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', { permissions: [...DEFAULT_ROLES.practitioner.permissions, 'connectors.manage'], record_scope: 'own_calendar' });
+    const member = await addMember(t.server, t.clinic, 'practitioner');
+    await t.server.app.db.transaction((tx) => tx.update(users).set({ practitioner_id: appt.practitioner_id }).where(eq(users.id, member.id)));
+    const portal = portalClient(t.server, t.clinic);
+    await portal.signIn(member.email, member.password);
+    const client = await mcpClient((await connect(portal, as)).tokens.access_token);
+    const listed = await client.callTool({ name: 'query_entities', arguments: { entity_type: 'appointments', page_size: 100 } });
+    const rows = (listed.structuredContent as { data: { practitioner_id: number }[] }).data;
+    const theirs = await t.server.app.db.db.select().from(appointments).where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, appt.practitioner_id)));
+    expect(rows.length).toBe(Math.min(100, theirs.filter((a) => a.deleted_at === null).length));
+    expect(new Set(rows.map((r) => r.practitioner_id))).toEqual(new Set([appt.practitioner_id]));
+    const other = (await t.api.get(`/appointments?practitioner_id=ne:${appt.practitioner_id}&page_size=1`)).body.data[0];
+    const res = await client.callTool({ name: 'get_entity', arguments: { entity_type: 'appointments', id: other.id } });
+    expect(JSON.parse((res.content as { text: string }[])[0].text).code).toBe('not_found');
+    const schedule = await client.callTool({ name: 'practitioner_schedule', arguments: { practitioner_id: other.practitioner_id } });
+    expect(JSON.parse((schedule.content as { text: string }[])[0].text).code).toBe('permission_denied');
+  });
+
+  test('a member who loses Connect AI apps → 403 connector_not_permitted; a deactivated member → 401 user_inactive', async () => {
+    const member = await addMember(t.server, t.clinic, 'receptionist');
+    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage'], record_scope: 'all' });
+    const portal = portalClient(t.server, t.clinic);
+    await portal.signIn(member.email, member.password);
+    const token = (await connect(portal, as)).tokens.access_token;
+    expect((await mcpCall(token)).status).toBe(200);
+    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: DEFAULT_ROLES.receptionist.permissions, record_scope: 'all' });
+    const lost = await mcpCall(token);
+    expect([lost.status, (await lost.json()).code]).toEqual([403, 'connector_not_permitted']);
+    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage'], record_scope: 'all' });
+    await setActive(t.server.app.db, t.clinic.account, system, member.id, false);
+    const inactive = await mcpCall(token);
+    expect([inactive.status, (await inactive.json()).code]).toEqual([401, 'user_inactive']);
+  });
+});
+
+/** A tools/list call over plain HTTP, for status checks. */
+function mcpCall(token: string) {
+  return fetchVia(mcpUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+}
+
+/** The OAuth error code a client library call failed with. */
+async function oauthError(p: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await p;
+    return undefined;
+  } catch (err) {
+    return (err as { error?: string }).error;
+  }
+}
