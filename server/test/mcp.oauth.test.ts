@@ -20,7 +20,7 @@ import { request, useClinic } from './helpers';
 import { hostFetch } from './support/host-fetch';
 import { addMember, portalClient, portalData } from './support/portal';
 
-const t = useClinic({ seed: true, env: { RATE_LIMIT_MCP_PER_MINUTE: '1000' } });
+const t = useClinic({ seed: true });
 const system = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
 const REDIRECT = 'http://127.0.0.1:8765/callback';
 
@@ -271,6 +271,31 @@ describe('as the member', () => {
     const inactive = await mcpCall(token);
     expect([inactive.status, (await inactive.json()).code]).toEqual([401, 'user_inactive']);
   });
+});
+
+describe('the MCP budget', () => {
+  test('120 requests a minute per account, shared by every connector, apart from the REST budget; then 429 with Retry-After', async () => {
+    const [one, two] = [(await connect(adminPortal, as)).tokens.access_token, (await connect(adminPortal, as)).tokens.access_token];
+    // The budget is a per-minute window: start well inside one.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+    const first = await mcpCall(one);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('120');
+    let remaining = Number(first.headers.get('x-ratelimit-remaining'));
+    const restBefore = await t.api.get('/me');
+    for (let i = 0; remaining > 0; i++) {
+      const res = await mcpCall(i % 2 ? one : two);
+      expect(res.status).toBe(200);
+      expect(Number(res.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+      remaining--;
+    }
+    const over = await mcpCall(two);
+    expect([over.status, (await over.json()).code]).toEqual([429, 'rate_limited']);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    const restAfter = await t.api.get('/me');
+    expect(restAfter.status).toBe(200);
+    expect(Number(restAfter.headers['x-ratelimit-remaining'])).toBe(Number(restBefore.headers['x-ratelimit-remaining']) - 1);
+  }, 60_000);
 });
 
 /** A tools/list call over plain HTTP, for status checks. */

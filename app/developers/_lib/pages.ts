@@ -6,6 +6,7 @@ export const PAGES: { href: string; label: string; permissions: Permission[] }[]
   { href: '/developers/activity', label: 'Activity log', permissions: ['api_keys.manage', 'team.manage'] },
   { href: '/developers/requests', label: 'Request log', permissions: ['api_keys.manage'] },
   { href: '/developers/webhooks', label: 'Webhooks', permissions: ['webhooks.manage'] },
+  { href: '/developers/connectors', label: 'AI connectors', permissions: ['connectors.manage'] },
   { href: '/developers/team', label: 'Team', permissions: ['team.manage'] },
   { href: '/developers/reference', label: 'API reference', permissions: [] },
 ];

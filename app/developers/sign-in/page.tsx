@@ -4,14 +4,16 @@ import { SignInForm } from './sign-in-form';
 
 export const metadata = { title: 'Sign in — developer portal' };
 
-export default async function SignInPage() {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
   const { account, member } = await pageContext();
-  if (member) redirect('/developers');
+  const asked = (await searchParams).next;
+  const next = typeof asked === 'string' && asked.startsWith('/developers/') ? asked : undefined;
+  if (member) redirect(next ?? '/developers');
   return (
     <main id="main" className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4 py-10">
       <p className="text-xs uppercase tracking-wide text-slate-500">Developer portal</p>
       <h1 className="mb-6 text-2xl font-semibold">Sign in to {account.name}</h1>
-      <SignInForm />
+      <SignInForm next={next} />
     </main>
   );
 }

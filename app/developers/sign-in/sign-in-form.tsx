@@ -3,7 +3,8 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Button, Field, TextInput } from '../_components/ui';
 import { portal, portalError, type PortalError } from '../_lib/trpc';
 
-export function SignInForm() {
+/** `next`: where to go once signed in (a portal path only: never another site). */
+export function SignInForm({ next }: { next?: string }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<PortalError | null>(null);
@@ -16,7 +17,7 @@ export function SignInForm() {
     try {
       await portal.session.signIn.mutate({ email, password });
       // A full load, so the server renders the pages with the new session.
-      window.location.assign('/developers');
+      window.location.assign(next && next.startsWith('/developers/') ? next : '/developers');
     } catch (err) {
       setError(portalError(err));
       setBusy(false);

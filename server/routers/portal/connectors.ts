@@ -59,7 +59,7 @@ export const connectorsRouter = router({
     const checked = await requestOf(ctx, input.query);
     return { redirect: checked.ok ? denial(checked.req, urlsOf(ctx)) : checked.redirect };
   }),
-  list: manage.query(async ({ ctx }) => ({ data: await listConnectors(ctx.db, ctx.account.id) })),
+  list: manage.query(async ({ ctx }) => ({ data: await listConnectors(ctx.db, ctx.account.id), mcp_url: urlsOf(ctx).resource })),
   revoke: manage.input(z.strictObject({ id: z.number().int().min(1) })).mutation(async ({ ctx, input }) => {
     await revokeConnector(ctx.db, ctx.account, ctx.actor, input.id, ctx.now());
     return { revoked: true };

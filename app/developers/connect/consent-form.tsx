@@ -1,0 +1,66 @@
+'use client';
+/** What the app asks for, and Allow / Deny. Either answer sends the browser back to the app. */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Alert, Button, LoadFailed, Loading } from '../_components/ui';
+import { portal, portalError } from '../_lib/trpc';
+
+export function ConsentForm({ query }: { query: string }) {
+  const request = useQuery({ queryKey: ['consent', query], queryFn: () => portal.connectors.describe.query({ query }) });
+  const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const answer = async (choice: 'allow' | 'deny') => {
+    setBusy(choice);
+    setError(null);
+    try {
+      const { redirect } = choice === 'allow' ? await portal.connectors.approve.mutate({ query }) : await portal.connectors.deny.mutate({ query });
+      window.location.assign(redirect);
+    } catch (err) {
+      setError(portalError(err).message);
+      setBusy(null);
+    }
+  };
+
+  if (request.isPending) return <Loading what="the connection request" />;
+  if (request.isError) return <LoadFailed message={portalError(request.error).message} retry={() => void request.refetch()} />;
+  const r = request.data;
+  if (!r.valid) {
+    return (
+      <Alert>
+        This connection request cannot be approved. <a className="underline" href={r.redirect}>Return to the app</a>.
+      </Alert>
+    );
+  }
+  return (
+    <section aria-labelledby="consent-title" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 id="consent-title" className="text-2xl font-semibold">
+        Connect {r.client_name} to {r.clinic}?
+      </h1>
+      <p className="text-sm text-slate-600">
+        After you allow it, you go back to <strong>{r.redirect_host}</strong>. The app acts as you: it can do only what your role allows, and you or an admin can
+        disconnect it at any time under Developers → AI connectors.
+      </p>
+      <div>
+        <h2 className="text-sm font-semibold">It will be able to</h2>
+        <ul className="mt-1 list-disc pl-5 text-sm">
+          {r.scopes.map((s) => (
+            <li key={s.scope}>{s.description}</li>
+          ))}
+          <li>It cannot change anything: the connection is read-only.</li>
+        </ul>
+      </div>
+      {!r.can_connect && <Alert tone="warning">Your role does not allow connecting AI apps (it needs the permission “Connect AI apps”). Ask an admin or the account owner.</Alert>}
+      {error && <Alert>{error}</Alert>}
+      <div className="flex gap-3">
+        <Button onClick={() => void answer('allow')} disabled={!r.can_connect || busy !== null}>
+          {busy === 'allow' ? 'Connecting…' : 'Allow'}
+        </Button>
+        <Button tone="secondary" onClick={() => void answer('deny')} disabled={busy !== null}>
+          {busy === 'deny' ? 'Returning…' : 'Deny'}
+        </Button>
+      </div>
+      <p className="text-xs text-slate-500">App id: {r.client_id}</p>
+    </section>
+  );
+}

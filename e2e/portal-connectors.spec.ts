@@ -1,0 +1,95 @@
+/**
+ * AI connectors in the browser: an assistant's authorization request leads a signed-out admin to sign
+ * in, then to the consent screen; Allow sends the browser back to the app with a code, Deny with
+ * access_denied; the connectors page lists the connection and revokes it.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+
+const clinic = `conn${randomBytes(3).toString('hex')}`;
+const password = 'e2e password that is long enough';
+const admin = `admin@${clinic}.test`;
+
+const callbacks: URL[] = [];
+const app = http.createServer((req, res) => {
+  callbacks.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+  res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Back in the app</h1>');
+});
+
+function cli(args: string[], input?: string) {
+  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
+}
+
+/** A POST to the clinic host (Node cannot resolve *.localhost names: the Host header names the clinic). */
+function post(port: number, path: string, body: unknown): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const raw = JSON.stringify(body);
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { host: `${clinic}.neptune.localhost:${port}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+    });
+    req.on('error', reject);
+    req.end(raw);
+  });
+}
+
+let origin = '';
+let redirectUri = '';
+let clientId = '';
+test.beforeAll(async ({}, info) => {
+  await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+  redirectUri = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
+  const port = Number(new URL(String(info.project.use.baseURL)).port);
+  origin = `http://${clinic}.neptune.localhost:${port}`;
+  cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Connect Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
+  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', admin, '--name', 'Ada Admin', '--role', 'admin', '--password-stdin'], password);
+  const registered = await post(port, '/v3/oauth2/register', { client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
+  clientId = String(registered.client_id);
+});
+test.afterAll(() => new Promise<void>((r) => app.close(() => r())));
+
+function authorizeUrl(state: string) {
+  const verifier = randomBytes(32).toString('base64url');
+  const u = new URL(`${origin}/v3/oauth2/authorize`);
+  const params = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, state, scope: 'mcp:read', resource: `${origin}/v3/api/mcp`, code_challenge_method: 'S256', code_challenge: createHash('sha256').update(verifier).digest('base64url') };
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+test('sign in from the authorization request, allow and deny on the consent screen, then revoke on the connectors page', async ({ page }) => {
+  await page.goto(authorizeUrl('first'));
+  await expect(page.getByRole('heading', { name: 'Sign in to Connect Physio' })).toBeVisible();
+  await page.getByLabel('Email').fill(admin);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Connect Test Assistant to Connect Physio?' })).toBeVisible();
+  await expect(page.getByText(/127\.0\.0\.1/)).toBeVisible();
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { name: 'Back in the app' })).toBeVisible();
+  const allowed = callbacks.at(-1)!;
+  expect(allowed.searchParams.get('state')).toBe('first');
+  expect(allowed.searchParams.get('code')).toMatch(/^clinic_oac_/);
+  expect(allowed.searchParams.get('iss')).toBe(origin);
+
+  await page.goto(authorizeUrl('second'));
+  await page.getByRole('button', { name: 'Deny' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Back in the app' })).toBeVisible();
+  expect(callbacks.at(-1)!.searchParams.get('error')).toBe('access_denied');
+  expect(callbacks.at(-1)!.searchParams.get('state')).toBe('second');
+
+  await page.goto(`${origin}/developers`);
+  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'AI connectors' }).click();
+  await expect(page.getByRole('heading', { name: 'AI connectors', level: 1 })).toBeVisible();
+  await expect(page.getByText(`${origin}/v3/api/mcp`)).toBeVisible();
+  await expect(page.getByRole('cell', { name: /Test Assistant/ })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Ada Admin' })).toBeVisible();
+  await page.getByRole('button', { name: 'Revoke Test Assistant' }).click();
+  await page.getByRole('button', { name: 'Confirm revoking Test Assistant' }).click();
+  await expect(page.getByText('No AI app is connected.')).toBeVisible();
+});
