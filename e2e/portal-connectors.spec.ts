@@ -15,7 +15,8 @@ const admin = `admin@${clinic}.test`;
 
 const callbacks: URL[] = [];
 const app = http.createServer((req, res) => {
-  callbacks.push(new URL(req.url ?? '/', 'http://127.0.0.1'));
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (url.pathname === '/callback') callbacks.push(url);
   res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Back in the app</h1>');
 });
 
@@ -87,7 +88,7 @@ test('sign in from the authorization request, allow and deny on the consent scre
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'AI connectors' }).click();
   await expect(page.getByRole('heading', { name: 'AI connectors', level: 1 })).toBeVisible();
   await expect(page.getByText(`${origin}/v3/api/mcp`)).toBeVisible();
-  await expect(page.getByRole('cell', { name: /Test Assistant/ })).toBeVisible();
+  await expect(page.getByRole('cell', { name: /^Test Assistant clinic_oc_/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Ada Admin' })).toBeVisible();
   await page.getByRole('button', { name: 'Revoke Test Assistant' }).click();
   await page.getByRole('button', { name: 'Confirm revoking Test Assistant' }).click();

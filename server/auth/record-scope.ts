@@ -34,7 +34,8 @@ export function readRestriction(resource: AnyResource, member: MemberPrincipal, 
   const key = `${member.record_scope}:${practitioner ?? 'none'}`;
   if (member.record_scope === 'own_calendar') {
     if (resource.name !== 'appointments') return undefined;
-    return { key, condition: practitioner ? eq(resource.table.practitioner_id, practitioner) : NOTHING };
+    const column = resource.column('practitioner_id');
+    return { key, condition: practitioner && column ? eq(column, practitioner) : NOTHING };
   }
   if (member.record_scope !== 'own_patients' || !resource.area) return undefined;
   const patientColumn = resource.name === 'patients' ? resource.table.id : resource.column('patient_id');

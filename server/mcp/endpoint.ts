@@ -35,7 +35,7 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
   const { db, env, logger, tenants, limiter } = opts;
   const info = requestInfo(env.TRUST_PROXY);
   const onerror = (err: Error) => logger.warn({ err }, 'mcp request refused or failed');
-  const mcp = createMcpHandler(({ authInfo }) => buildServer(authInfo!.extra!.connector as Connector), { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
+  const mcp = createMcpHandler(({ authInfo }) => buildServer(authInfo!.extra!.connector as Connector, (err) => logger.error({ err }, 'mcp tool failed')), { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
   const node = toNodeHandler(mcp, { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
   const touched = new Map<number, number>();
 

@@ -11,13 +11,15 @@ const INSTRUCTIONS =
   'Times are clinic wall times in the account timezone. Errors carry the REST API error code.';
 
 /** A domain or input error as a tool result (isError), with the REST error body as its text and structure. */
-function errorResult(err: unknown): CallToolResult {
-  const { error } = toApiError(err);
+function errorResult(err: unknown, onInternal: (err: unknown) => void): CallToolResult {
+  const { error, internal } = toApiError(err);
+  if (internal) onInternal(err);
   const body = error.toBody();
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-export function buildServer(connector: Connector): McpServer {
+/** `onInternal`: where unexpected failures are logged (the caller sees only internal_error). */
+export function buildServer(connector: Connector, onInternal: (err: unknown) => void): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const t of TOOLS) {
     server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.input, outputSchema: t.output, annotations: t.annotations }, async (input: unknown) => {
@@ -25,7 +27,7 @@ export function buildServer(connector: Connector): McpServer {
         const result = await t.run(connector, t.input.parse(input));
         return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
       } catch (err) {
-        return errorResult(err);
+        return errorResult(err, onInternal);
       }
     });
   }

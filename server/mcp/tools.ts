@@ -4,7 +4,7 @@
  * curated ones compose the same list engine and domain functions. Every read runs as the approving
  * member: their role's read permissions and record scope (server/auth/record-scope.ts).
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { carePlanMembers } from '../../db/schema';
 import { authorize } from '../auth/permissions';
@@ -294,6 +294,3 @@ export const TOOLS: Tool[] = [
   }),
 ];
 
-/** Care plan ids of a patient (used by the summary); exported for tests of the scope rules. */
-export const carePlanIdsOf = (c: Connector, patientId: number) =>
-  c.db.db.select({ id: carePlanMembers.care_plan_id }).from(carePlanMembers).where(and(eq(carePlanMembers.account_id, c.account.id), inArray(carePlanMembers.patient_id, [patientId])));

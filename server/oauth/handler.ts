@@ -115,8 +115,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       case `${OAUTH_PREFIX}/authorize`:
         if (method !== 'GET') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET' });
         try {
-          const checked = await checkAuthorizationRequest(db, account, urls, query, allowPrivate);
-          void checked;
+          await checkAuthorizationRequest(db, account, urls, query, allowPrivate);
           return { status: 302, headers: { Location: `${CONSENT_PAGE}?${query.toString()}` } };
         } catch (err) {
           if (err instanceof UntrustedRequest) return { status: 400, body: { error: 'invalid_request', error_description: err.message } };

@@ -9,6 +9,8 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -20,7 +22,8 @@ import { request, useClinic } from './helpers';
 import { hostFetch } from './support/host-fetch';
 import { addMember, portalClient, portalData } from './support/portal';
 
-const t = useClinic({ seed: true });
+// WEBHOOKS_ALLOW_PRIVATE lets the SSRF guard fetch a client metadata document from a loopback server.
+const t = useClinic({ seed: true, env: { WEBHOOKS_ALLOW_PRIVATE: '1' } });
 const system = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
 const REDIRECT = 'http://127.0.0.1:8765/callback';
 
@@ -44,11 +47,19 @@ async function discover() {
 }
 
 /** Registration, PKCE, consent by `portal`'s member, and the code exchange. */
-async function connect(portal: ReturnType<typeof portalClient>, as: oauth.AuthorizationServer) {
+async function register(as: oauth.AuthorizationServer): Promise<oauth.Client> {
   const registered = await oauth.processDynamicClientRegistrationResponse(
     await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test Assistant' }, opts()),
   );
-  const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
+  return { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
+}
+
+/**
+ * PKCE, consent by `portal`'s member, and the code exchange; registering a new client unless one is
+ * given (registration is limited to 10 a minute per account and address).
+ */
+async function connect(portal: ReturnType<typeof portalClient>, as: oauth.AuthorizationServer, registered?: oauth.Client) {
+  const client = registered ?? (await register(as));
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const authorize = new URL(as.authorization_endpoint!);
@@ -82,6 +93,8 @@ async function mcpClient(token: string) {
 }
 
 let as: oauth.AuthorizationServer;
+/** One registered client for the tests that are not about registration. */
+let shared: oauth.Client;
 let admin: Awaited<ReturnType<typeof addMember>>;
 let adminPortal: ReturnType<typeof portalClient>;
 
@@ -93,6 +106,7 @@ beforeAll(async () => {
   adminPortal = portalClient(t.server, t.clinic);
   expect((await adminPortal.signIn(admin.email, admin.password)).status).toBe(200);
   as = await discover();
+  shared = await register(as);
 });
 
 describe('OAuth', () => {
@@ -121,7 +135,7 @@ describe('OAuth', () => {
     expect(await oauthError(oauth.processAuthorizationCodeResponse(as, first.client, again))).toBe('invalid_grant');
     expect((await mcpCall(first.tokens.access_token)).status).toBe(401);
 
-    const { client, tokens } = await connect(adminPortal, as);
+    const { client, tokens } = await connect(adminPortal, as, shared);
     const refresh = (token: string) => oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, opts()).then((r) => oauth.processRefreshTokenResponse(as, client, r));
     const rotated = await refresh(tokens.refresh_token!);
     expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
@@ -133,7 +147,7 @@ describe('OAuth', () => {
     expect(await oauthError(refresh(rotated.refresh_token!))).toBe('invalid_grant');
 
     // RFC 7009 revocation of an access token.
-    const third = await connect(adminPortal, as);
+    const third = await connect(adminPortal, as, shared);
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, third.client, oauth.None(), third.tokens.access_token, opts()));
     expect((await mcpCall(third.tokens.access_token)).status).toBe(401);
   });
@@ -164,10 +178,72 @@ describe('OAuth', () => {
   });
 });
 
+describe('Client ID Metadata Documents', () => {
+  test('a URL-shaped client_id is fetched and checked: its own client_id and redirect_uris; a document naming another id is refused', async () => {
+    const docs = http.createServer((req, res) => {
+      const self = `http://127.0.0.1:${(docs.address() as AddressInfo).port}${req.url}`;
+      const doc = req.url === '/liar.json' ? { client_id: 'https://someone.else/client.json', redirect_uris: [REDIRECT] } : { client_id: self, client_name: 'Doc Assistant', redirect_uris: [REDIRECT] };
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' }).end(JSON.stringify(doc));
+    });
+    await new Promise<void>((r) => docs.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
+      const params = (clientId: string) =>
+        new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: 'b'.repeat(43), code_challenge_method: 'S256', resource: mcpUrl, state: 'cimd' });
+      const ok = await fetchVia(`${as.authorization_endpoint}?${params(`${base}/client.json`)}`, { redirect: 'manual' });
+      expect(ok.status).toBe(302);
+      const described = portalData(await adminPortal.query('connectors.describe', { query: params(`${base}/client.json`).toString() }));
+      expect(described).toMatchObject({ valid: true, client_name: 'Doc Assistant', client_id: `${base}/client.json` });
+      expect((await fetchVia(`${as.authorization_endpoint}?${params(`${base}/liar.json`)}`, { redirect: 'manual' })).status).toBe(400);
+      const wrongRedirect = params(`${base}/client.json`);
+      wrongRedirect.set('redirect_uri', 'https://evil.example/cb');
+      expect((await fetchVia(`${as.authorization_endpoint}?${wrongRedirect}`, { redirect: 'manual' })).status).toBe(400);
+    } finally {
+      await new Promise<void>((r) => docs.close(() => r()));
+    }
+  });
+});
+
+describe('OAuth endpoints answer bad input with OAuth errors, never a 500', () => {
+  test.each([
+    ['register: malformed JSON', '/v3/oauth2/register', 'application/json', '{"redirect_uris": [', 400, 'invalid_client_metadata'],
+    ['register: a javascript: redirect', '/v3/oauth2/register', 'application/json', JSON.stringify({ redirect_uris: ['javascript:alert(1)'] }), 400, 'invalid_redirect_uri'],
+    ['register: http to a public host', '/v3/oauth2/register', 'application/json', JSON.stringify({ redirect_uris: ['http://example.com/cb'] }), 400, 'invalid_redirect_uri'],
+    ['register: prototype-named keys', '/v3/oauth2/register', 'application/json', '{"__proto__": {"x": 1}, "redirect_uris": "nope"}', 400, 'invalid_redirect_uri'],
+    ['token: JSON instead of a form', '/v3/oauth2/token', 'application/json', '{}', 400, 'invalid_request'],
+    ['token: unknown client', '/v3/oauth2/token', 'application/x-www-form-urlencoded', 'grant_type=authorization_code&client_id=nobody&code=x', 401, 'invalid_client'],
+    ['token: unsupported grant', '/v3/oauth2/token', 'application/x-www-form-urlencoded', 'grant_type=password&client_id=nobody', 401, 'invalid_client'],
+    ['revoke: no token', '/v3/oauth2/revoke', 'application/x-www-form-urlencoded', 'client_id=nobody', 401, 'invalid_client'],
+  ])('%s', async (_label, path, type, raw, status, error) => {
+    const res = await request(t.server, 'POST', path, { host: t.clinic.host, key: null, raw, headers: { 'content-type': type } });
+    expect(res.status, res.text).toBe(status);
+    expect(res.body.error).toBe(error);
+  });
+  test('an oversized body is 413; an unknown well-known path is a JSON 404; an unknown clinic is 404', async () => {
+    const big = await request(t.server, 'POST', '/v3/oauth2/register', { host: t.clinic.host, key: null, raw: 'x'.repeat(2_000_000), headers: { 'content-type': 'application/json' } });
+    expect(big.status).toBe(413);
+    const unknown = await request(t.server, 'GET', '/.well-known/nothing-here', { host: t.clinic.host, key: null });
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'not_found']);
+    const elsewhere = await request(t.server, 'GET', '/.well-known/oauth-authorization-server', { host: 'nobody.neptune.localhost', key: null });
+    expect(elsewhere.status).toBe(404);
+  });
+  test('registration is limited to 10 a minute per account and address: then 429 with Retry-After', async () => {
+    let res;
+    for (let i = 0; i < 25; i++) {
+      res = await request(t.server, 'POST', '/v3/oauth2/register', { host: t.clinic.host, key: null, body: { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' } });
+      if (res.status === 429) break;
+      expect(res.status).toBe(201);
+    }
+    expect(res!.status).toBe(429);
+    expect(res!.body.error).toBe('rate_limited');
+    expect(Number(res!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
 describe('the MCP server', () => {
   let token: string;
   beforeAll(async () => {
-    token = (await connect(adminPortal, as)).tokens.access_token;
+    token = (await connect(adminPortal, as, shared)).tokens.access_token;
   });
 
   test('lists the tools in a fixed order with annotations and output schemas, and every tool answers as its schema says', async () => {
@@ -243,7 +319,7 @@ describe('as the member', () => {
     await t.server.app.db.transaction((tx) => tx.update(users).set({ practitioner_id: appt.practitioner_id }).where(eq(users.id, member.id)));
     const portal = portalClient(t.server, t.clinic);
     await portal.signIn(member.email, member.password);
-    const client = await mcpClient((await connect(portal, as)).tokens.access_token);
+    const client = await mcpClient((await connect(portal, as, shared)).tokens.access_token);
     const listed = await client.callTool({ name: 'query_entities', arguments: { entity_type: 'appointments', page_size: 100 } });
     const rows = (listed.structuredContent as { data: { practitioner_id: number }[] }).data;
     const theirs = await t.server.app.db.db.select().from(appointments).where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, appt.practitioner_id)));
@@ -261,7 +337,7 @@ describe('as the member', () => {
     await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage'], record_scope: 'all' });
     const portal = portalClient(t.server, t.clinic);
     await portal.signIn(member.email, member.password);
-    const token = (await connect(portal, as)).tokens.access_token;
+    const token = (await connect(portal, as, shared)).tokens.access_token;
     expect((await mcpCall(token)).status).toBe(200);
     await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: DEFAULT_ROLES.receptionist.permissions, record_scope: 'all' });
     const lost = await mcpCall(token);
@@ -275,7 +351,7 @@ describe('as the member', () => {
 
 describe('the MCP budget', () => {
   test('120 requests a minute per account, shared by every connector, apart from the REST budget; then 429 with Retry-After', async () => {
-    const [one, two] = [(await connect(adminPortal, as)).tokens.access_token, (await connect(adminPortal, as)).tokens.access_token];
+    const [one, two] = [(await connect(adminPortal, as, shared)).tokens.access_token, (await connect(adminPortal, as, shared)).tokens.access_token];
     // The budget is a per-minute window: start well inside one.
     const left = 60_000 - (Date.now() % 60_000);
     if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
