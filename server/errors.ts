@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   user_inactive: 401,
   key_read_only: 403,
   connector_not_permitted: 403,
+  /** An OAuth token without the scope the MCP server needs (RFC 6750), with its WWW-Authenticate challenge. */
+  insufficient_scope: 403,
   permission_denied: 403,
   /** A portal write whose Origin is not the portal's own (cross-site request forgery). */
   csrf_failed: 403,

@@ -75,7 +75,7 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
         return refuse(res, 'unauthenticated', 'The access token is invalid, expired or revoked, or was issued for another resource', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
       }
       if (!SCOPES.every((s) => conn.scope.includes(s))) {
-        return refuse(res, 'permission_denied', `The token lacks the scope ${SCOPES.join(' ')}`, { 'WWW-Authenticate': `${challenge(urls, 'insufficient_scope')}` });
+        return refuse(res, 'insufficient_scope', `The token lacks the scope ${SCOPES.join(' ')}`, { 'WWW-Authenticate': `${challenge(urls, 'insufficient_scope')}` });
       }
       const member = await memberOf(account.id, conn.userId);
       if (!member) return refuse(res, 'user_inactive', 'The team member who connected this app was deactivated', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });

@@ -14,7 +14,8 @@ import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { appointments, users } from '../../db/schema';
+import { createHash } from 'node:crypto';
+import { appointments, oauthGrants, oauthTokens, users } from '../../db/schema';
 import { setActive, updateRole } from '../domain/team';
 import { DEFAULT_ROLES } from '../auth/permissions';
 import { TOOLS } from '../mcp/tools';
@@ -301,6 +302,29 @@ describe('the MCP server', () => {
     expect((res.structuredContent as { entity_types: unknown[] }).entity_types.length).toBeGreaterThan(10);
   });
 
+  test('a token without the MCP scope → 403 insufficient_scope with its challenge', async () => {
+    const raw = `clinic_oat_${'z'.repeat(43)}`;
+    await t.server.app.db.transaction(async (tx) => {
+      const [grant] = await tx
+        .insert(oauthGrants)
+        .values({ account_id: t.clinic.account.id, client_id: shared.client_id, user_id: admin.id, scope: 'profile', resource: mcpUrl, created_at: new Date().toISOString() })
+        .returning({ id: oauthGrants.id });
+      await tx.insert(oauthTokens).values({ account_id: t.clinic.account.id, grant_id: grant.id, kind: 'access', token_hash: createHash('sha256').update(raw).digest('hex'), expires_at: new Date(Date.now() + 60_000).toISOString(), created_at: new Date().toISOString() });
+    });
+    const res = await mcpCall(raw);
+    expect([res.status, (await res.json()).code]).toEqual([403, 'insufficient_scope']);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+  });
+
+  test('a notification is accepted with 202 and no body', async () => {
+    const res = await fetchVia(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    expect(res.status).toBe(202);
+  });
+
   test('transport rules: API keys refused, foreign Origin 403, GET 405', async () => {
     const withKey = await request(t.server, 'POST', '/v3/api/mcp', { host: t.clinic.host, key: t.clinic.key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(withKey.status).toBe(401);
@@ -312,6 +336,34 @@ describe('the MCP server', () => {
 });
 
 describe('as the member', () => {
+  test('own_patients: patient reads and searches only return patients with an appointment with the member\'s practitioner', async () => {
+    const [appt] = (await t.api.get('/appointments?page_size=1&sort=id')).body.data;
+    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', { permissions: [...DEFAULT_ROLES.practitioner.permissions, 'connectors.manage'], record_scope: 'own_patients' });
+    const member = await addMember(t.server, t.clinic, 'practitioner');
+    await t.server.app.db.transaction((tx) => tx.update(users).set({ practitioner_id: appt.practitioner_id }).where(eq(users.id, member.id)));
+    const portal = portalClient(t.server, t.clinic);
+    await portal.signIn(member.email, member.password);
+    const client = await mcpClient((await connect(portal, as, shared)).tokens.access_token);
+    const theirs = await t.server.app.db.db.select({ patient_id: appointments.patient_id }).from(appointments).where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, appt.practitioner_id)));
+    const own = new Set(theirs.map((a) => a.patient_id));
+    const listed = await client.callTool({ name: 'query_entities', arguments: { entity_type: 'patients', page_size: 100 } });
+    const ids = (listed.structuredContent as { data: { id: number }[] }).data.map((p) => p.id);
+    expect(ids.length).toBe(Math.min(100, own.size));
+    expect(ids.every((id) => own.has(id))).toBe(true);
+    const stranger = (await t.api.get(`/patients?page_size=100`)).body.data.find((p: { id: number }) => !own.has(p.id));
+    const denied = await client.callTool({ name: 'patient_summary', arguments: { patient_id: stranger.id } });
+    expect(JSON.parse((denied.content as { text: string }[])[0].text).code).toBe('not_found');
+    const found = await client.callTool({ name: 'find_patient', arguments: { name: stranger.last_name } });
+    expect((found.structuredContent as { data: { id: number }[] }).data.map((p) => p.id)).not.toContain(stranger.id);
+    // Records that cannot be narrowed to the member's patients are refused, not shown whole.
+    const lines = await client.callTool({ name: 'query_entities', arguments: { entity_type: 'line_items' } });
+    expect(JSON.parse((lines.content as { text: string }[])[0].text).code).toBe('permission_denied');
+    // A read the role does not allow.
+    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', { permissions: ['appointments.read', 'connectors.manage'], record_scope: 'all' });
+    const noPatients = await client.callTool({ name: 'find_patient', arguments: { name: stranger.last_name } });
+    expect(JSON.parse((noPatients.content as { text: string }[])[0].text).code).toBe('permission_denied');
+  });
+
   test('an own_calendar practitioner sees only their own diary', async () => {
     const [appt] = (await t.api.get('/appointments?page_size=1&sort=id')).body.data;
     await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', { permissions: [...DEFAULT_ROLES.practitioner.permissions, 'connectors.manage'], record_scope: 'own_calendar' });
