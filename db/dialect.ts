@@ -37,6 +37,10 @@ export const bool = () => (isPg ? pg.boolean() : asPg<pg.PgBooleanBuilderInitial
 const pgJson = <T>() => pg.jsonb().$type<T>();
 export const json = <T>() => (isPg ? pgJson<T>() : asPg<ReturnType<typeof pgJson<T>>>(sq.text({ mode: 'json' }).$type<T>()));
 
+/** Raw bytes, read and written as a Buffer: bytea on PostgreSQL, blob on SQLite. */
+const pgBytes = pg.customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+export const bytes = () => (isPg ? pgBytes() : asPg<ReturnType<typeof pgBytes>>(sq.blob({ mode: 'buffer' })));
+
 /** UTC timestamp, read and written as an ISO 8601 string ending in Z (millisecond precision). */
 const pgTimestamp = pg.customType<{ data: string; driverData: Date | string }>({
   dataType: () => 'timestamp(3) with time zone',

@@ -39,3 +39,4 @@ export * from './schema/oauth_clients';
 export * from './schema/oauth_grants';
 export * from './schema/oauth_codes';
 export * from './schema/oauth_tokens';
+export * from './schema/file_chunks';

@@ -10,7 +10,8 @@ import { openDb, type DbHandle } from '../db/client';
 import { settings } from '../db/schema';
 import type { PauseHook } from './context';
 import type { Env } from './env';
-import { LocalDiskStore, type FileStore } from './files/store';
+import { fileStoreFor } from './files/db-store';
+import type { FileStore } from './files/store';
 import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
@@ -23,6 +24,7 @@ import { createOAuthServer, isOAuthPath } from './oauth/handler';
 import { MCP_PATH } from './oauth/urls';
 import { RateLimiter } from './rest/ratelimit';
 import { TenantResolver } from './tenancy';
+import { requestInfo } from './request-info';
 import { loadSecretsKey } from './webhooks/secrets';
 import { policyOf, WebhookWorker } from './webhooks/worker';
 
@@ -35,7 +37,25 @@ export interface App {
   requestLog: RequestLog;
   /** The webhook delivery worker (running when WEBHOOK_WORKER is on; tests drain it by hand). */
   webhooks: WebhookWorker;
-  close(): Promise<void>;
+  /** Stops accepting, lets in-flight requests finish within `graceMs`, then flushes buffers and closes the database. */
+  close(opts?: { graceMs?: number }): Promise<void>;
+}
+
+/**
+ * Stops accepting connections; idle keep-alive connections close at once and busy ones as soon as
+ * their response is sent; whatever is still open after `graceMs` is closed.
+ */
+function stopServing(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const bound = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(bound);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 type Fallback = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
@@ -63,11 +83,11 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const db = await openDb(env.DATABASE_URL, { migrate: true, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
   await loadSecretsKey(db, env.SECRETS_KEY);
-  const files = opts.files ?? new LocalDiskStore(env.FILES_DIR);
+  const files = opts.files ?? fileStoreFor(env, db);
   const now = opts.now ?? Date.now;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const requestLog = new RequestLog(db, now, onError);
-  const tenants = new TenantResolver(db, env.SERVICE_DOMAIN);
+  const tenants = new TenantResolver(db, env.SERVICE_DOMAIN, env.SERVICE_REGIONS);
   const gateway = createGateway({ db, env, logger, files, tenants, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
   const portal = createPortal({ db, env, logger, files, now, tenants });
   // The MCP budget and the registration limits: buckets of their own, apart from the REST budget.
@@ -76,10 +96,16 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
   if (env.WEBHOOK_WORKER) webhooks.start();
+  const { host: hostOf } = requestInfo(env.TRUST_PROXY);
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     const path = url.split('?')[0];
-    if (path === MCP_PATH || path === `${MCP_PATH}/`) {
+    // One deployment per region: every path of another region's clinic host is misdirected here.
+    const misdirected = tenants.misdirected(hostOf(req));
+    if (misdirected) {
+      res.writeHead(misdirected.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(JSON.stringify(misdirected.toBody()));
+    } else if (path === MCP_PATH || path === `${MCP_PATH}/`) {
       void mcp.handle(req, res);
     } else if (isOAuthPath(path)) {
       void oauth.handle(req, res);
@@ -110,11 +136,11 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     portal,
     requestLog,
     webhooks,
-    async close() {
+    async close({ graceMs = 10_000 } = {}) {
       clearInterval(sweep);
       await webhooks.stop();
+      await stopServing(server, graceMs);
       await mcp.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
       await limiter.close();
       await requestLog.close();

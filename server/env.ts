@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
+import { REGIONS } from '../db/schema/accounts';
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -24,6 +26,12 @@ export const envSchema = z.object({
     .string()
     .regex(/^[a-z0-9.-]+$/i, 'must be a host name such as example.com')
     .default('localhost'),
+  /** The regions this deployment serves (one deployment per region: data residency); a host of another is 421. */
+  SERVICE_REGIONS: z
+    .string()
+    .default(REGIONS.join(','))
+    .transform((v) => v.split(',').map((r) => r.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.enum(REGIONS), { message: `must be regions among ${REGIONS.join(', ')}, comma-separated` }).min(1, 'must name at least one region')),
   RATE_LIMIT_REST_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_MCP_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_UNAUTH_PER_MINUTE: positiveInt(2),
@@ -35,6 +43,8 @@ export const envSchema = z.object({
   FILE_MAX_BYTES: positiveInt(25 * 1024 * 1024),
   /** Where the local-disk file store keeps uploaded bytes. */
   FILES_DIR: z.string().min(1).default('data/files'),
+  /** Where uploaded bytes live: disk (under FILES_DIR, one machine) or database (shared by every instance). */
+  FILES_STORE: z.enum(['disk', 'database']).default('disk'),
   /** Every API request is answered by then: a JSON 503 request_timeout if the work is still running. */
   REQUEST_TIMEOUT_MS: positiveInt(30_000),
   /** The portal's request log (every REST request of a known clinic, kept 90 days); off: none is kept. */
@@ -63,6 +73,10 @@ export const envSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInt(120),
   /** ...and this long after sign-in, whatever happens. */
   SESSION_MAX_HOURS: positiveInt(12),
+  /** Server processes sharing the port (node:cluster); default: one per CPU. 1 runs a single process. */
+  WEB_CONCURRENCY: positiveInt(availableParallelism()),
+  /** On SIGTERM, in-flight requests get this long to finish before their connections are closed. */
+  SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   unsupported_operation: 405,
   method_not_allowed: 405,
   unsupported_media_type: 415,
+  /** A clinic host of a region this deployment does not serve (SERVICE_REGIONS): 421 Misdirected Request. */
+  wrong_region: 421,
   payload_too_large: 413,
   validation_failed: 422,
   invalid_input: 422,

@@ -1,29 +1,27 @@
 /**
- * The one server process (Next's custom-server mode): /v3/api goes straight to the REST gateway,
- * everything else to Next's request handler for the portal. Same path in development and production.
+ * `npm start` (Next's custom-server mode): /v3/api goes straight to the REST gateway, everything else
+ * to Next's request handler for the portal; WEB_CONCURRENCY processes share the port (server/serve.ts).
+ * Same path in development (one process) and production.
  */
 import next from 'next';
-import { createApp } from './app';
 import { installPortalBridge } from './portal/bridge';
 import { ConfigError, loadEnv } from './env';
+import { serve } from './serve';
 
 async function main() {
   const env = loadEnv();
   const dev = process.argv.includes('--dev');
-  const nextApp = next({ dev, dir: process.cwd(), quiet: !dev });
-  await nextApp.prepare();
-  const handleNext = nextApp.getRequestHandler();
-  const app = await createApp(env, { fallback: (req, res) => handleNext(req, res) });
-  installPortalBridge(app.portal);
-  app.server.listen(env.PORT, env.HOST, () => {
-    console.log(`Clinic API listening on http://localhost:${env.PORT} (API under /v3/api on {clinic}.{region}.${env.SERVICE_DOMAIN})`);
+  await serve(dev ? { ...env, WEB_CONCURRENCY: 1 } : env, {
+    async fallback() {
+      const nextApp = next({ dev, dir: process.cwd(), quiet: !dev });
+      await nextApp.prepare();
+      const handleNext = nextApp.getRequestHandler();
+      return (req, res) => handleNext(req, res);
+    },
+    ready: (app) => installPortalBridge(app.portal),
+    listening: (port) =>
+      console.log(`Clinic API listening on http://localhost:${port} with ${dev ? 1 : env.WEB_CONCURRENCY} process(es) (API under /v3/api on {clinic}.{region}.${env.SERVICE_DOMAIN})`),
   });
-  const stop = async () => {
-    await app.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 main().catch((err) => {

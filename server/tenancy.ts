@@ -5,8 +5,9 @@
  */
 import { eq } from 'drizzle-orm';
 import type { DbHandle } from '../db/client';
-import { accounts, REGIONS } from '../db/schema';
+import { accounts, REGIONS, type Region } from '../db/schema';
 import type { Account } from './context';
+import { ApiError } from './errors';
 
 const CACHE_MS = 5000;
 
@@ -16,7 +17,9 @@ export class TenantResolver {
 
   constructor(
     private readonly db: DbHandle,
-    serviceDomain: string,
+    private readonly serviceDomain: string,
+    /** The regions this deployment serves (SERVICE_REGIONS); a host of another region is 421 wrong_region. */
+    private readonly served: readonly Region[] = REGIONS,
   ) {
     this.suffix = `.${serviceDomain.toLowerCase()}`;
   }
@@ -31,9 +34,21 @@ export class TenantResolver {
     return { clinic: parts[0], region: parts[1] };
   }
 
+  /** 421 wrong_region for a clinic host of a region this deployment does not serve, else null. */
+  misdirected(host: string | undefined): ApiError | null {
+    const parsed = this.parse(host);
+    if (!parsed || (this.served as readonly string[]).includes(parsed.region)) return null;
+    return new ApiError(
+      'wrong_region',
+      `This deployment serves ${this.served.join(', ')}; clinics of region ${parsed.region} are served by that region's deployment at https://{clinic}.${parsed.region}.${this.serviceDomain}`,
+    );
+  }
+
   async resolve(host: string | undefined): Promise<Account | null> {
     const parsed = this.parse(host);
     if (!parsed) return null;
+    const misdirected = this.misdirected(host);
+    if (misdirected) throw misdirected;
     const key = `${parsed.clinic}.${parsed.region}`;
     const now = Date.now();
     const hit = this.cache.get(key);

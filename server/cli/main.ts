@@ -7,7 +7,8 @@ import { openDb, type DbHandle } from '../../db/client';
 import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Expiry } from '../domain/api_keys';
 import { AccountError, createAccount, findAccount } from '../domain/accounts';
 import { seedAccount } from '../seed';
-import { LocalDiskStore, type FileStore } from '../files/store';
+import { fileStoreFor } from '../files/db-store';
+import type { FileStore } from '../files/store';
 import type { Actor } from '../events/record';
 import { ConfigError, loadEnv, type Env } from '../env';
 import { createEndpoint, listEndpoints, recoverSince, replayEvent, rotateSecret, setEndpointEnabled } from '../domain/webhooks';
@@ -87,12 +88,15 @@ async function run(argv: string[]): Promise<void> {
     console.error('database migrated');
     return;
   }
-  if (cmd === 'demo') return demo(await open(), env.PORT, env.SERVICE_DOMAIN, new LocalDiskStore(env.FILES_DIR));
+  if (cmd === 'demo') {
+    const db = await open();
+    return demo(db, env.PORT, env.SERVICE_DOMAIN, fileStoreFor(env, db));
+  }
   if (cmd === 'seed') {
     const values = options([sub, ...rest].filter((x) => x !== undefined), tenantSpec);
     const db = await open();
     try {
-      const { created } = await seedAccount(db, await tenant(db, values), new LocalDiskStore(env.FILES_DIR));
+      const { created } = await seedAccount(db, await tenant(db, values), fileStoreFor(env, db));
       console.error(created ? 'sample practice loaded' : 'account already seeded; nothing to do');
     } finally {
       await db.close();
@@ -119,7 +123,7 @@ async function run(argv: string[]): Promise<void> {
         currency,
         locale: values.locale as string | undefined,
         generation: values.legacy ? 'legacy' : 'current',
-      });
+      }, env.SERVICE_REGIONS);
       console.error(`account ${account.subdomain}.${account.region} created (id ${account.id})`);
     } finally {
       await db.close();

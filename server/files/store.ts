@@ -14,13 +14,18 @@ export interface FileStore {
   delete(key: string): Promise<void>;
 }
 
+/** Storage keys are ours (`<account>/<uuid>`); a tampered row with any other shape is refused by every store. */
+export function checkStorageKey(key: string): string {
+  if (!/^\d+\/[0-9a-f-]{36}$/.test(key)) throw new Error(`invalid storage key ${key}`);
+  return key;
+}
+
 export class LocalDiskStore implements FileStore {
   constructor(private readonly root: string) {}
 
   private resolve(key: string): string {
-    // Keys are ours (`<account>/<uuid>`), but a tampered row must still never reach outside the root.
-    if (!/^\d+\/[0-9a-f-]{36}$/.test(key)) throw new Error(`invalid storage key ${key}`);
-    return path.join(this.root, key);
+    // A tampered row must never reach outside the root.
+    return path.join(this.root, checkStorageKey(key));
   }
 
   async put(accountId: number, bytes: Buffer): Promise<string> {

@@ -19,6 +19,7 @@ import { ApiError, type ErrorCode } from '../errors';
 import { touchGrant, verifyAccessToken } from '../oauth/grants';
 import { canonicalResource, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
 import { requestInfo } from '../request-info';
+import { toApiError } from '../rest/errors';
 import type { RateLimiter } from '../rest/ratelimit';
 import type { TenantResolver } from '../tenancy';
 import type { Connector } from './connector';
@@ -95,8 +96,9 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
       const auth: AuthInfo = { token, clientId: conn.clientId, scopes: conn.scope, expiresAt: Math.floor(conn.expiresAt / 1000), resource: new URL(urls.resource), extra: { connector } };
       await node(Object.assign(req, { auth }), res);
     } catch (err) {
-      logger.error({ err }, 'mcp request failed');
-      if (!res.headersSent) refuse(res, 'internal_error', 'Internal error');
+      const { error, internal } = toApiError(err);
+      if (internal) logger.error({ err }, 'mcp request failed');
+      if (!res.headersSent) refuse(res, error.code, error.message);
       else res.destroy();
     }
   }

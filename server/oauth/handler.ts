@@ -143,6 +143,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       }
     } catch (err) {
       if (err instanceof OAuthFailure) answer = failure(err);
+      else if (err instanceof ApiError && err.code === 'wrong_region') answer = json(err.status, err.toBody());
       else if (err instanceof ApiError && err.status < 500) answer = json(err.status, { error: 'invalid_request', error_description: err.message });
       else {
         logger.error({ err }, 'oauth request failed');

@@ -71,7 +71,11 @@ export function createPortal(opts: PortalOptions) {
 
   /** The clinic of the host and who is signed in, for the pages' server components (server/portal/bridge.ts). */
   async function contextFor(req: RequestLike): Promise<PageContext | null> {
-    const account = await tenants.resolve(info.host(req));
+    // A clinic of a region this deployment does not serve has no pages here (the 404 page).
+    const account = await tenants.resolve(info.host(req)).catch((err) => {
+      if (err instanceof ApiError && err.code === 'wrong_region') return null;
+      throw err;
+    });
     if (!account) return null;
     const { session } = await sessionOf(req, account.id, info.proto(req) === 'https');
     return { account: { name: account.name, generation: account.generation }, member: session?.member ?? null };
@@ -130,7 +134,7 @@ export function createPortal(opts: PortalOptions) {
         },
       });
     } catch (err) {
-      opts.logger.error({ err }, 'portal request failed');
+      if (!(err instanceof ApiError)) opts.logger.error({ err }, 'portal request failed');
       if (!res.headersSent) fail(res, toApiError(err).error);
       else res.destroy();
     }
