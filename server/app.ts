@@ -80,7 +80,7 @@ export interface AppOptions {
 
 export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
-  const db = await openDb(env.DATABASE_URL, { migrate: true, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
+  const db = await openDb(env.DATABASE_URL, { migrate: true, poolSize: env.DATABASE_POOL_SIZE, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
   await loadSecretsKey(db, env.SECRETS_KEY);
   const files = opts.files ?? fileStoreFor(env, db);

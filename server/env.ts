@@ -20,6 +20,8 @@ export const envSchema = z.object({
     .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(v) || /^postgres(ql)?:\/\//.test(v), {
       message: 'must be a SQLite file path (optionally file:-prefixed) or a postgres:// / postgresql:// URL',
     }),
+  /** PostgreSQL connections per server process (each of WEB_CONCURRENCY processes has its own pool). */
+  DATABASE_POOL_SIZE: positiveInt(10),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   SERVICE_DOMAIN: z
