@@ -1,6 +1,7 @@
 /**
  * The real API server, alone in its own process so the load generator does not share its event loop.
- * Rate limits are lifted (the bench would otherwise measure 429s) and request logging is off. Prints
+ * Rate limits are lifted (the bench would otherwise measure 429s); stdout logging is off unless
+ * BENCH_LOG_LEVEL names a level (the logging row sends it to a file). Prints
  * `LISTENING <port>` once ready; exits when the parent's stdin pipe closes, so it cannot outlive it.
  */
 import type { AddressInfo } from 'node:net';
@@ -12,9 +13,10 @@ const app = await createApp(
     ...process.env,
     RATE_LIMIT_REST_PER_MINUTE: '1000000000',
     RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   }),
 );
-app.server.listen(0, '127.0.0.1', () => console.log(`LISTENING ${(app.server.address() as AddressInfo).port}`));
+// Written directly: the logger's asynchronous stdout may hold a line back.
+app.server.listen(0, '127.0.0.1', () => process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`));
 process.stdin.on('close', () => process.exit(0)).resume();
 process.on('SIGTERM', () => process.exit(0));

@@ -1,5 +1,6 @@
 /** Starting the servers and measuring them: autocannon for load, a plain keep-alive client for latency. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -18,27 +19,33 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
  * Runs bench/<file> in its own node process (`node --import tsx`: the same loader as `npx tsx`, without
  * the npx and tsx wrapper processes, so the pid we hold is the server itself) and waits for its port.
  */
-export function startServer(name: string, file: string, env: Record<string, string>): Promise<Server> {
+export function startServer(name: string, file: string, env: Record<string, string>, opts: { stdoutFile?: string } = {}): Promise<Server> {
+  // With stdoutFile the server's logs go to a file, as a deployment's would, instead of through a pipe to us.
+  const out = opts.stdoutFile ? fs.openSync(opts.stdoutFile, 'w') : 'pipe';
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], {
     env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', out, 'inherit'],
   });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return new Promise((resolve, reject) => {
-    let out = '';
+    let text = '';
     const timer = setTimeout(() => reject(new Error(`${name} server did not start within 120 s`)), 120_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const port = /LISTENING (\d+)/.exec(out)?.[1];
+    const seen = (chunk: string) => {
+      text += chunk;
+      const port = /LISTENING (\d+)/.exec(text)?.[1];
       if (port) {
         clearTimeout(timer);
+        clearInterval(poll);
         resolve({ name, port: Number(port), child });
       }
-    });
+    };
+    const poll = opts.stdoutFile ? setInterval(() => seen(fs.readFileSync(opts.stdoutFile!, 'utf8').slice(text.length)), 100) : undefined;
+    child.stdout?.on('data', (chunk: Buffer) => seen(chunk.toString()));
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${name} server exited with code ${code} before listening:\n${out}`));
+      clearInterval(poll);
+      reject(new Error(`${name} server exited with code ${code} before listening:\n${text}`));
     });
   });
 }

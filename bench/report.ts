@@ -5,7 +5,7 @@ import path from 'node:path';
 
 export interface Row {
   scenario: string;
-  server: 'app' | 'baseline';
+  server: 'app' | 'baseline' | 'bare';
   connections: number;
   rps: number;
   p50: number;

@@ -13,6 +13,8 @@ const CACHE_MS = 5000;
 
 export class TenantResolver {
   private cache = new Map<string, { account: Account; until: number }>();
+  /** The same entries by the Host header exactly as sent: the hot path skips parsing it. */
+  private byHost = new Map<string, { account: Account; until: number }>();
   private readonly suffix: string;
 
   constructor(
@@ -45,6 +47,8 @@ export class TenantResolver {
   }
 
   async resolve(host: string | undefined): Promise<Account | null> {
+    const seen = host === undefined ? undefined : this.byHost.get(host);
+    if (seen && seen.until > Date.now()) return seen.account;
     const parsed = this.parse(host);
     if (!parsed) return null;
     const misdirected = this.misdirected(host);
@@ -52,7 +56,7 @@ export class TenantResolver {
     const key = `${parsed.clinic}.${parsed.region}`;
     const now = Date.now();
     const hit = this.cache.get(key);
-    if (hit && hit.until > now) return hit.account;
+    if (hit && hit.until > now) return this.remember(host!, hit);
     const [row] = await this.db.db.select().from(accounts).where(eq(accounts.subdomain, parsed.clinic)).limit(1);
     if (!row || row.region !== parsed.region) return null;
     const account: Account = {
@@ -65,7 +69,15 @@ export class TenantResolver {
       locale: row.locale,
       generation: row.generation,
     };
-    this.cache.set(key, { account, until: now + CACHE_MS });
-    return account;
+    const entry = { account, until: now + CACHE_MS };
+    this.cache.set(key, entry);
+    return this.remember(host!, entry);
+  }
+
+  private remember(host: string, entry: { account: Account; until: number }): Account {
+    // Hosts are client input: bounded, and only hosts that named a clinic are kept.
+    if (this.byHost.size > 10_000) this.byHost.clear();
+    this.byHost.set(host, entry);
+    return entry.account;
   }
 }

@@ -16,6 +16,11 @@ type KeyRow = typeof apiKeys.$inferSelect;
 
 export class Authenticator {
   private cache = new Map<string, { row: KeyRow; until: number }>();
+  /**
+   * Principals already checked, by the token's digest: until the key row is read again (CACHE_MS) or
+   * the key (or its previous secret's grace) expires, whichever is first, a hit skips the checks.
+   */
+  private checked = new Map<string, { principal: Principal; accountId: number; keyId: number; until: number }>();
   private lastUsedWritten = new Map<number, number>();
 
   constructor(
@@ -28,32 +33,41 @@ export class Authenticator {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
     if (!token) return null;
     const now = Date.now();
-    const lookup = await this.lookup(token, now);
-    if (!lookup) return null;
-    const { row, digest } = lookup;
+    const wellFormed = isWellFormedKey(token);
+    const legacy = wellFormed ? null : parseIdPipe(token);
+    if (!wellFormed && !legacy) return null;
+    const digest = hashSecret(legacy ? legacy.secret : token);
+    const cacheKey = legacy ? `id:${legacy.id}:${digest}` : digest;
+    const known = this.checked.get(cacheKey);
+    if (known && known.until > now && known.accountId === accountId) {
+      this.touch(known.keyId, now);
+      return known.principal;
+    }
+    const row = await this.lookup(cacheKey, legacy, digest, now);
+    if (!row) return null;
     const nowIso = new Date(now).toISOString();
     const current = sameDigest(row.hash, digest);
     const graced = !current && row.previous_hash !== null && sameDigest(row.previous_hash, digest) && (row.previous_expires_at ?? '') > nowIso;
     if (!current && !graced) return null;
     if (row.api !== 'v3' || row.revoked_at || (row.expires_at && row.expires_at <= nowIso) || row.account_id !== accountId) return null;
     this.touch(row.id, now);
-    return { type: 'api_key', id: row.id, name: row.name, scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'] };
+    const principal: Principal = { type: 'api_key', id: row.id, name: row.name, scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'] };
+    const ends = [this.cache.get(cacheKey)?.until ?? now, row.expires_at ? Date.parse(row.expires_at) : Infinity, graced ? Date.parse(row.previous_expires_at!) : Infinity];
+    if (this.checked.size > 10_000) this.checked.clear();
+    this.checked.set(cacheKey, { principal, accountId, keyId: row.id, until: Math.min(...ends) });
+    return principal;
   }
 
-  private async lookup(token: string, now: number): Promise<{ row: KeyRow; digest: string } | null> {
-    const wellFormed = isWellFormedKey(token);
-    const legacy = wellFormed ? null : parseIdPipe(token);
-    if (!wellFormed && !legacy) return null;
-    const digest = hashSecret(legacy ? legacy.secret : token);
-    const cacheKey = legacy ? `id:${legacy.id}:${digest}` : digest;
+  /** The key row behind a digest, read at most once per CACHE_MS. */
+  private async lookup(cacheKey: string, legacy: { id: number } | null, digest: string, now: number): Promise<KeyRow | null> {
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.until > now) return { row: hit.row, digest };
+    if (hit && hit.until > now) return hit.row;
     const where = legacy ? eq(apiKeys.id, legacy.id) : or(eq(apiKeys.hash, digest), eq(apiKeys.previous_hash, digest));
     const [row] = await this.db.db.select().from(apiKeys).where(where).limit(1);
     if (!row || (legacy && row.format !== 'id_pipe') || (!legacy && row.format !== 'bare')) return null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { row, until: now + CACHE_MS });
-    return { row, digest };
+    return row;
   }
 
   private touch(id: number, now: number) {

@@ -236,14 +236,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   }
 
   async function call(route: Route, ctx: Ctx, input: Record<string, unknown>): Promise<Outcome> {
-    const data = await route.procedure({
-      ctx,
-      getRawInput: async () => input,
-      path: route.procedurePath,
-      type: route.type,
-      signal: undefined,
-      batchIndex: 0,
-    });
+    const data = await route.invoke(ctx, input);
     if (opts.validateResponses && route.output && !route.binary) {
       const checked = route.output.safeParse(data);
       if (!checked.success) {

@@ -8,8 +8,43 @@ import { forEachOpenApiProcedure, getPathRegExp, normalizePath, type OpenApiProc
 import type { RouteMeta } from '../trpc';
 import type { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
+import type { Ctx } from '../context';
+
+interface ProcedureDef {
+  inputs: unknown[];
+  middlewares: { _type?: string; name?: string }[];
+  resolver?: (opts: Record<string, unknown>) => Promise<unknown>;
+  meta?: unknown;
+}
+type ZodLike = { parseAsync(value: unknown): Promise<unknown> };
+
+/**
+ * How the gateway calls a procedure. One with no middleware of its own (its chain is one input parser
+ * and the resolver) is called directly: its schema parses the raw input and the resolver runs, which is
+ * what tRPC's chain does, without copying the call's options into new objects at every link (measured:
+ * 10% of a GET /ping, 5% of a GET /patients/{id}). Any other procedure goes through tRPC itself.
+ */
+function invoker(procedure: AnyProcedure, path: string, type: 'query' | 'mutation'): Invoke {
+  const def = (procedure as unknown as { _def: ProcedureDef })._def;
+  const chain = def.middlewares.map((m) => m._type ?? m.name);
+  const schema = def.inputs[0] as Partial<ZodLike> | undefined;
+  const plain = def.resolver && def.inputs.length <= 1 && (!schema || typeof schema.parseAsync === 'function') && chain.length === def.inputs.length + 1 && chain.every((m, i) => (i < def.inputs.length ? m === 'input' : m === 'resolveMiddleware'));
+  if (plain) {
+    const resolver = def.resolver!;
+    return async (ctx, rawInput) => {
+      const input = schema ? await (schema as ZodLike).parseAsync(rawInput) : undefined;
+      return resolver({ ctx, input, path, type, meta: def.meta, signal: undefined, getRawInput: async () => rawInput });
+    };
+  }
+  return (ctx, rawInput) => procedure({ ctx, getRawInput: async () => rawInput, path, type, signal: undefined, batchIndex: 0 });
+}
+
+/** Calls a route's procedure with its context and raw input, and resolves to what it returns. */
+export type Invoke = (ctx: Ctx, rawInput: Record<string, unknown>) => Promise<unknown>;
 
 export interface Route {
+  /** The procedure, called through tRPC's middleware chain or directly (see `invoker`). */
+  invoke: Invoke;
   method: string;
   path: string;
   regexp: RegExp;
@@ -31,8 +66,13 @@ export interface Match {
   params: Record<string, string>;
 }
 
+/** The first segment of a path (`/patients/12` → `patients`): routes are bucketed by it. */
+const firstSegment = (path: string) => path.slice(1).split('/', 1)[0];
+
 export class RouteTable {
   readonly routes: Route[] = [];
+  /** Routes by their first path segment (never a parameter here), in matching order. */
+  private readonly buckets = new Map<string, Route[]>();
 
   constructor(router: AnyRouter) {
     forEachOpenApiProcedure(router._def.procedures as OpenApiProcedureRecord, ({ path, type, procedure, meta }) => {
@@ -40,6 +80,7 @@ export class RouteTable {
       const openapi = route.openapi!;
       const status = route.status ?? (openapi.method === 'POST' ? 201 : openapi.method === 'DELETE' ? 204 : 200);
       this.routes.push({
+        invoke: invoker(procedure as unknown as AnyProcedure, path, type as 'query' | 'mutation'),
         method: openapi.method,
         path: normalizePath(openapi.path),
         regexp: getPathRegExp(normalizePath(openapi.path)),
@@ -55,12 +96,20 @@ export class RouteTable {
     });
     // Literal segments beat parameters: /schema before /schema/{resource}, /patients/{id} after static paths.
     this.routes.sort((a, b) => a.path.split('{').length - b.path.split('{').length);
+    for (const route of this.routes) {
+      const key = firstSegment(route.path);
+      if (key.startsWith('{')) throw new Error(`route ${route.path}: a first segment that is a parameter would defeat the buckets`);
+      const bucket = this.buckets.get(key);
+      if (bucket) bucket.push(route);
+      else this.buckets.set(key, [route]);
+    }
   }
 
   /** The route for method and path, or the methods the path does support (empty: unknown path). */
   match(method: string, path: string): Match | { allow: string[] } {
     const allow: string[] = [];
-    for (const route of this.routes) {
+    // Only routes sharing the first segment can match: a handful of regexps instead of every route's.
+    for (const route of this.buckets.get(firstSegment(path)) ?? []) {
       const m = route.regexp.exec(path);
       if (!m) continue;
       if (route.method === method) {
