@@ -9,11 +9,12 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { isPg } from '../../db/dialect';
 import { invalid as fail } from '../errors';
-import type { Resource, Row } from '../resources/define';
+import type { Resource } from '../resources/define';
 import { Binder } from './binder';
 import { filterConditions, usesSearchIndex } from './conditions';
 import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
 import { parseFilters, parseSort, type SortKey } from './grammar';
+import { selectedRows } from './rows';
 
 /** A select of the resource's selection (its columns and any computed ones). */
 export const select = (db: Db, resource: Resource) => {
@@ -126,7 +127,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   );
 
   if (cursor !== undefined) {
-    const rows = (await rowsQuery.execute(b.values)) as Row[];
+    const rows = await selectedRows(resource, rowsQuery, b.values);
     const hasMore = rows.length > pageSize;
     if (hasMore) rows.pop();
     const last = rows[rows.length - 1];
@@ -140,7 +141,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
 
   // Pages past the limit are clamped, and meta.current_page says which page was served.
   const countQuery = prepared(scope.db, `count:${shape}`, () => scope.db.select({ total: count() }).from(resource.table).where(and(...where)));
-  const [rows, [{ total }]] = await Promise.all([rowsQuery.execute(b.values) as Promise<Row[]>, countQuery.execute(b.values)]);
+  const [rows, [{ total }]] = await Promise.all([selectedRows(resource, rowsQuery, b.values), countQuery.execute(b.values)]);
   const lastPage = Math.max(1, Math.ceil(Number(total) / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
   return {

@@ -1,0 +1,45 @@
+/**
+ * Rows of a prepared select, decoded once per column instead of once per cell. drizzle maps each row
+ * cell by cell, asking of every cell what kind of field it came from (measured: 10% of a 50-row list
+ * page); on SQLite the rows are read as arrays (the prepared query's `values`) and decoded with the
+ * decoders looked up once per selection. PostgreSQL keeps drizzle's mapping.
+ */
+import { getTableColumns, is, SQL, Column } from 'drizzle-orm';
+import { isPg } from '../../db/dialect';
+import type { Resource, Row } from '../resources/define';
+
+type Decode = (raw: unknown) => unknown;
+interface Prepared {
+  execute(placeholders?: Record<string, unknown>): unknown;
+  values?(placeholders?: Record<string, unknown>): unknown;
+}
+
+const decoders = new WeakMap<Resource, (values: unknown[]) => Row>();
+
+function decoderOf(resource: Resource): (values: unknown[]) => Row {
+  let decode = decoders.get(resource);
+  if (decode) return decode;
+  const columns = Object.entries(resource.selection() ?? getTableColumns(resource.table)).map(([key, field]): [string, Decode] => {
+    if (is(field, Column)) return [key, (raw) => field.mapFromDriverValue(raw)];
+    // sql`…`.mapWith(…) sets a decoder drizzle does not type as public.
+    const decoder = is(field, SQL) ? (field as unknown as { decoder?: { mapFromDriverValue(raw: unknown): unknown } }).decoder : undefined;
+    return [key, decoder ? (raw) => decoder.mapFromDriverValue(raw) : (raw) => raw];
+  });
+  decode = (values) => {
+    const row: Row = {};
+    for (let i = 0; i < columns.length; i++) {
+      const raw = values[i];
+      row[columns[i][0]] = raw === null || raw === undefined ? null : columns[i][1](raw);
+    }
+    return row;
+  };
+  decoders.set(resource, decode);
+  return decode;
+}
+
+/** The rows a prepared select of `resource`'s selection returns, as objects keyed like drizzle's. */
+export async function selectedRows(resource: Resource, query: Prepared, placeholders: Record<string, unknown>): Promise<Row[]> {
+  if (isPg || !query.values) return (await query.execute(placeholders)) as Row[];
+  const decode = decoderOf(resource);
+  return (query.values(placeholders) as unknown[][]).map(decode);
+}
