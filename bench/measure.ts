@@ -160,3 +160,15 @@ export function percentiles(times: number[]): { p50: number; p99: number } {
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
   return { p50: pct(50), p99: pct(99) };
 }
+
+/** BENCH_SECONDS (default 10) per measured run, after a warm-up of a third of it (1 to 3 s). */
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+export const WARM_SECONDS = Math.min(3, Math.max(1, Math.round(SECONDS / 3)));
+if (!(SECONDS > 0)) throw new Error(`BENCH_SECONDS must be a positive number (got ${process.env.BENCH_SECONDS})`);
+
+/** A short warm-up (JIT, page cache, key cache) and then the measured run. */
+export async function measure(label: string, t: Target, connections: number, nextPath: () => string): Promise<Stats> {
+  console.log(`[bench] ${label}: ${connections} connections, ${WARM_SECONDS} s warm-up + ${SECONDS} s`);
+  await load(t, { seconds: WARM_SECONDS, connections, nextPath, label: `${label} (warm-up)` });
+  return load(t, { seconds: SECONDS, connections, nextPath, label });
+}

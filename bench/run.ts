@@ -19,7 +19,7 @@ import path from 'node:path';
 import { addDays } from '../server/values/wall-time';
 import { LAST_NAMES } from './names';
 import { doubleBookings, DIARY_APPOINTMENTS, DIARY_DAYS, DIARY_PRACTITIONERS, prepareDiary, type DiaryData } from './diary-data';
-import { getJson, getOk, load, percentiles, postJson, sequential, startServer, stopServers, type Stats, type Target } from './measure';
+import { getJson, getOk, load, measure, percentiles, postJson, SECONDS, sequential, startServer, stopServers, WARM_SECONDS, type Stats, type Target } from './measure';
 import { markdown, printTable, writeResults, type Row } from './report';
 import { webhookReceiver } from './webhook-receiver';
 
@@ -28,8 +28,6 @@ const DB_FILE = path.join(ROOT, 'data', 'bench', 'bench.db');
 // Before any db/ module loads: db/dialect.ts reads DATABASE_URL once, at import time.
 process.env.DATABASE_URL = DB_FILE;
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const WARM_SECONDS = Math.min(3, Math.max(1, Math.round(SECONDS / 3)));
 const CONNECTIONS = 32;
 const LAST_NAME = LAST_NAMES[137];
 const CONTAINS = process.env.BENCH_CONTAINS ?? 'ann';
@@ -38,7 +36,6 @@ const CURSOR_PAGES = 1000;
 const ROUNDS = 6;
 const ROUND_SECONDS = Math.max(2, Math.round(SECONDS / 2));
 
-if (!(SECONDS > 0)) throw new Error(`BENCH_SECONDS must be a positive number (got ${process.env.BENCH_SECONDS})`);
 
 const ONLY = process.env.BENCH_ONLY?.split(',').map((x) => x.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
@@ -46,12 +43,6 @@ const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
 const say = (msg: string) => console.log(`[bench] ${msg}`);
 const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
 
-/** A short warm-up (JIT, SQLite page cache, key cache) and then the measured run. */
-async function measure(label: string, t: Target, connections: number, nextPath: () => string): Promise<Stats> {
-  say(`${label}: ${connections} connections, ${WARM_SECONDS} s warm-up + ${SECONDS} s`);
-  await load(t, { seconds: WARM_SECONDS, connections, nextPath, label: `${label} (warm-up)` });
-  return load(t, { seconds: SECONDS, connections, nextPath, label });
-}
 
 async function main() {
   const { prepareData, BENCH_PATIENTS } = await import('./seed-data');
