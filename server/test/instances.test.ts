@@ -29,7 +29,7 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 beforeAll(async () => {
   local = await startServer({ FILES_STORE: 'database' });
   clinic = await newClinic(local, { seed: true });
-  const env = { DATABASE_URL: process.env.DATABASE_URL!, PORT: '0', WEB_CONCURRENCY: '1', WEBHOOK_WORKER: 'off', FILES_STORE: 'database', LOG_LEVEL: 'silent', RATE_LIMIT_REST_PER_MINUTE: '100000', FILES_DIR: work };
+  const env = { DATABASE_URL: process.env.DATABASE_URL!, PORT: '0', WEB_CONCURRENCY: '1', WEBHOOK_WORKER: 'off', FILES_STORE: 'database', LOG_LEVEL: 'silent', RATE_LIMIT_REST_PER_MINUTE: '100000', RATE_LIMIT_UNAUTH_PER_MINUTE: '100000', FILES_DIR: work };
   [a, b] = await Promise.all([spawnServer('server/test/support/cluster-server.ts', env), spawnServer('server/test/support/cluster-server.ts', env)]);
 }, 120_000);
 afterAll(async () => {
