@@ -8,7 +8,7 @@ import { and, eq, lt, or } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { MemberPrincipal } from '../context';
-import { grantOf } from '../domain/team';
+import { memberPrincipal } from '../domain/team';
 import { hashSecret } from './keys';
 
 export interface SessionPolicy {
@@ -56,11 +56,7 @@ export async function resumeSession(db: DbHandle, accountId: number, token: stri
   if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS) {
     await db.transaction((tx) => tx.update(sessions).set({ last_seen_at: new Date(now).toISOString() }).where(eq(sessions.id, session.id)));
   }
-  const grant = await grantOf(db.db, accountId, user.role);
-  return {
-    sessionId: session.id,
-    member: { type: 'user', id: user.id, name: user.name, email: user.email, practitioner_id: user.practitioner_id, ...grant },
-  };
+  return { sessionId: session.id, member: await memberPrincipal(db.db, accountId, user) };
 }
 
 export async function endSession(db: DbHandle, sessionId: number): Promise<void> {

@@ -8,7 +8,7 @@ import type { Db, DbHandle } from '../../db/client';
 import { practitioners, roles, sessions, users, type RecordScope, type RoleKey } from '../../db/schema';
 import { DEFAULT_ROLES, PERMISSION_KEYS, type MemberGrant, type Permission } from '../auth/permissions';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/passwords';
-import type { Account } from '../context';
+import type { Account, MemberPrincipal } from '../context';
 import { ApiError, invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
 
@@ -98,6 +98,18 @@ export type Member = ReturnType<typeof memberView>;
 export async function listMembers(db: Db, accountId: number): Promise<Member[]> {
   const rows = await db.select().from(users).where(eq(users.account_id, accountId)).orderBy(asc(users.id));
   return rows.map(memberView);
+}
+
+/** A member as the permission checks see them: who they are and what their role grants. */
+export async function memberPrincipal(db: Db, accountId: number, user: UserRow): Promise<MemberPrincipal> {
+  const grant = await grantOf(db, accountId, user.role);
+  return { type: 'user', id: user.id, name: user.name, email: user.email, practitioner_id: user.practitioner_id, ...grant };
+}
+
+/** The member by id if they are still active (connectors act as them at every call), else null. */
+export async function activeMember(db: Db, accountId: number, userId: number): Promise<MemberPrincipal | null> {
+  const user = await findMember(db, accountId, { id: userId });
+  return user?.active ? memberPrincipal(db, accountId, user) : null;
 }
 
 export async function findMember(db: Db, accountId: number, by: { id: number } | { email: string }): Promise<UserRow | undefined> {

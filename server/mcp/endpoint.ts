@@ -7,16 +7,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { and, eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
-import { users } from '../../db/schema';
-import { can } from '../auth/permissions';
-import type { MemberPrincipal } from '../context';
-import { grantOf } from '../domain/team';
+import { activeMember } from '../domain/team';
 import type { Env } from '../env';
 import { ApiError, type ErrorCode } from '../errors';
-import { touchGrant, verifyAccessToken } from '../oauth/grants';
+import { mayConnect, touchGrant, verifyAccessToken } from '../oauth/grants';
 import { canonicalResource, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
 import { requestInfo } from '../request-info';
 import { toApiError } from '../rest/errors';
@@ -51,13 +47,6 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
   const challenge = (urls: OAuthUrls, error?: string) =>
     `Bearer resource_metadata="${urls.resourceMetadata}", scope="${SCOPES.join(' ')}"${error ? `, error="${error}"` : ''}`;
 
-  async function memberOf(accountId: number, userId: number): Promise<MemberPrincipal | null> {
-    const [user] = await db.db.select().from(users).where(and(eq(users.account_id, accountId), eq(users.id, userId)));
-    if (!user || !user.active) return null;
-    const grant = await grantOf(db.db, accountId, user.role);
-    return { type: 'user', id: user.id, name: user.name, email: user.email, practitioner_id: user.practitioner_id, ...grant };
-  }
-
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       const host = info.host(req);
@@ -78,9 +67,9 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
       if (!SCOPES.every((s) => conn.scope.includes(s))) {
         return refuse(res, 'insufficient_scope', `The token lacks the scope ${SCOPES.join(' ')}`, { 'WWW-Authenticate': `${challenge(urls, 'insufficient_scope')}` });
       }
-      const member = await memberOf(account.id, conn.userId);
+      const member = await activeMember(db.db, account.id, conn.userId);
       if (!member) return refuse(res, 'user_inactive', 'The team member who connected this app was deactivated', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
-      if (!can(member, 'connectors.manage')) return refuse(res, 'connector_not_permitted', 'The team member who connected this app no longer has the permission "Connect AI apps"');
+      if (!mayConnect(member)) return refuse(res, 'connector_not_permitted', 'The team member who connected this app no longer has the permission "Connect AI apps"');
 
       const rate = await limiter.take(`mcp:${account.id}`, env.RATE_LIMIT_MCP_PER_MINUTE);
       res.setHeader('X-RateLimit-Limit', String(rate.limit));

@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { carePlanMembers } from '../../db/schema';
-import { authorize } from '../auth/permissions';
+import { authorize, can } from '../auth/permissions';
 import { readRestriction } from '../auth/record-scope';
 import { findAvailability } from '../domain/scheduling/availability';
 import { ApiError, notFound } from '../errors';
@@ -227,14 +227,7 @@ export const TOOLS: Tool[] = [
     annotations: READ,
     async run(c, input) {
       const patient = await getOne(c, RESOURCES.patients, input.patient_id);
-      const may = (p: 'appointments.read' | 'billing.read') => {
-        try {
-          authorize(c.member, p);
-          return true;
-        } catch {
-          return false;
-        }
-      };
+      const may = (p: 'appointments.read' | 'billing.read') => can(c.member, p);
       const now = clockFor(c.account.timezone).toWall(Date.now());
       const appts = RESOURCES.appointments;
       const forPatient = { patient_id: `eq:${input.patient_id}`, page_size: '5' };

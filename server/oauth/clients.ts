@@ -3,12 +3,13 @@
  * URL-shaped client_id, fetched through the webhook SSRF guard, bounded in size and time, cached per
  * its Cache-Control). Redirect URIs match exactly, but for loopback redirects any port (RFC 8252).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbHandle } from '../../db/client';
 import { oauthClients } from '../../db/schema';
 import type { Account } from '../context';
+import { hashSecret, sameDigest } from '../auth/keys';
 import { send } from '../webhooks/send';
 import { OAuthFailure } from './errors';
 
@@ -23,7 +24,6 @@ const METADATA_CACHE_MAX_S = 86_400;
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'about:', 'blob:', 'ftp:', 'ws:', 'wss:']);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Why a redirect URI cannot be registered, or null: https, http on loopback, or an app's own scheme. */
 export function redirectUriProblem(raw: string): string | null {
@@ -77,7 +77,7 @@ export async function registerClient(db: DbHandle, account: Account, body: unkno
   const at = new Date(now).toISOString();
   const name = m.client_name?.trim() || 'Unnamed AI app';
   await db.transaction((tx) =>
-    tx.insert(oauthClients).values({ account_id: account.id, client_id: clientId, secret_hash: secret && sha256(secret), name, redirect_uris: m.redirect_uris, token_endpoint_auth_method: method, kind: 'registered', created_at: at }),
+    tx.insert(oauthClients).values({ account_id: account.id, client_id: clientId, secret_hash: secret && hashSecret(secret), name, redirect_uris: m.redirect_uris, token_endpoint_auth_method: method, kind: 'registered', created_at: at }),
   );
   return {
     client_id: clientId,
@@ -187,8 +187,6 @@ export async function authenticateClient(db: DbHandle, account: Account, form: U
   if (!secret || !client.secret_hash) {
     throw new OAuthFailure('invalid_client', `This client authenticates with ${method}`, 401, { 'WWW-Authenticate': 'Basic realm="clinic-api"' });
   }
-  const a = Buffer.from(sha256(secret), 'hex');
-  const b = Buffer.from(client.secret_hash, 'hex');
-  if (a.length !== b.length || !timingSafeEqual(a, b)) throw new OAuthFailure('invalid_client', 'Wrong client secret', 401, { 'WWW-Authenticate': 'Basic realm="clinic-api"' });
+  if (!sameDigest(hashSecret(secret), client.secret_hash)) throw new OAuthFailure('invalid_client', 'Wrong client secret', 401, { 'WWW-Authenticate': 'Basic realm="clinic-api"' });
   return client;
 }

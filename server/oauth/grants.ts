@@ -8,8 +8,9 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { oauthClients, oauthCodes, oauthGrants, oauthTokens, users } from '../../db/schema';
 import { can } from '../auth/permissions';
+import { hashSecret } from '../auth/keys';
 import type { Account, MemberPrincipal } from '../context';
-import { grantOf } from '../domain/team';
+import { activeMember } from '../domain/team';
 import { ApiError } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
 import { findClient, redirectAllowed, type Client } from './clients';
@@ -20,7 +21,6 @@ export const ACCESS_TOKEN_TTL_S = 3600;
 const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 const CODE_TTL_S = 600;
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const token = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -110,7 +110,7 @@ export async function approve(db: DbHandle, account: Account, member: MemberPrin
       .insert(oauthGrants)
       .values({ account_id: account.id, client_id: req.client.client_id, user_id: member.id, scope: req.scope, resource: req.resource, created_at: iso(now) })
       .returning({ id: oauthGrants.id });
-    await tx.insert(oauthCodes).values({ account_id: account.id, grant_id: grant.id, code_hash: sha256(code), redirect_uri: req.redirectUri, code_challenge: req.codeChallenge, expires_at: iso(now + CODE_TTL_S * 1000) });
+    await tx.insert(oauthCodes).values({ account_id: account.id, grant_id: grant.id, code_hash: hashSecret(code), redirect_uri: req.redirectUri, code_challenge: req.codeChallenge, expires_at: iso(now + CODE_TTL_S * 1000) });
     await recordActivity(tx, account.id, actor, 'connectors', grant.id, 'approved', { client: req.client.name, client_id: req.client.client_id, scope: req.scope });
   });
   return redirectWith(req.redirectUri, { code, state: req.state }, urls);
@@ -130,8 +130,8 @@ async function issue(tx: Db, accountId: number, grantId: number, scope: string, 
   const access = token('clinic_oat_');
   const refresh = token('clinic_ort_');
   await tx.insert(oauthTokens).values([
-    { account_id: accountId, grant_id: grantId, kind: 'access', token_hash: sha256(access), expires_at: iso(now + ACCESS_TOKEN_TTL_S * 1000), created_at: iso(now) },
-    { account_id: accountId, grant_id: grantId, kind: 'refresh', token_hash: sha256(refresh), expires_at: iso(now + REFRESH_TOKEN_TTL_S * 1000), created_at: iso(now) },
+    { account_id: accountId, grant_id: grantId, kind: 'access', token_hash: hashSecret(access), expires_at: iso(now + ACCESS_TOKEN_TTL_S * 1000), created_at: iso(now) },
+    { account_id: accountId, grant_id: grantId, kind: 'refresh', token_hash: hashSecret(refresh), expires_at: iso(now + REFRESH_TOKEN_TTL_S * 1000), created_at: iso(now) },
   ]);
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_S, refresh_token: refresh, scope };
 }
@@ -140,11 +140,10 @@ const invalidGrant = (why: string) => new OAuthFailure('invalid_grant', why);
 /** A replayed code or refresh token: the grant's revocation must commit before the refusal is thrown. */
 const REUSED = Symbol('reused');
 
-/** The member behind a grant, if they are still active and may still connect. */
+/** Whether the member behind a grant is still active and may still connect. */
 async function grantMemberOk(tx: Db, accountId: number, userId: number): Promise<boolean> {
-  const [user] = await tx.select({ active: users.active, role: users.role }).from(users).where(and(eq(users.account_id, accountId), eq(users.id, userId)));
-  if (!user?.active) return false;
-  return can(await grantOf(tx, accountId, user.role), 'connectors.manage');
+  const member = await activeMember(tx, accountId, userId);
+  return member !== null && mayConnect(member);
 }
 
 /** authorization_code: single use (a second use revokes what the first issued), PKCE, same redirect and client. */
@@ -160,7 +159,7 @@ export async function exchangeCode(db: DbHandle, account: Account, client: Clien
       .select({ code: oauthCodes, grant: oauthGrants })
       .from(oauthCodes)
       .innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grant_id))
-      .where(and(eq(oauthCodes.code_hash, sha256(code)), eq(oauthCodes.account_id, account.id)));
+      .where(and(eq(oauthCodes.code_hash, hashSecret(code)), eq(oauthCodes.account_id, account.id)));
     if (!row) throw invalidGrant('Unknown authorization code');
     const at = iso(now);
     if (row.code.used_at) {
@@ -189,7 +188,7 @@ export async function refreshTokens(db: DbHandle, account: Account, client: Clie
       .select({ token: oauthTokens, grant: oauthGrants })
       .from(oauthTokens)
       .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
-      .where(and(eq(oauthTokens.token_hash, sha256(presented)), eq(oauthTokens.account_id, account.id), eq(oauthTokens.kind, 'refresh')));
+      .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, account.id), eq(oauthTokens.kind, 'refresh')));
     if (!row || row.grant.revoked_at) throw invalidGrant('Unknown or revoked refresh token');
     if (row.grant.client_id !== client.client_id) throw invalidGrant('The refresh token was issued to another client');
     const at = iso(now);
@@ -218,7 +217,7 @@ export async function revokeToken(db: DbHandle, account: Account, client: Client
       .select({ token: oauthTokens, grant: oauthGrants })
       .from(oauthTokens)
       .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
-      .where(and(eq(oauthTokens.token_hash, sha256(presented)), eq(oauthTokens.account_id, account.id)));
+      .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, account.id)));
     if (!row || row.grant.client_id !== client.client_id) return;
     if (row.token.kind === 'access') await tx.delete(oauthTokens).where(eq(oauthTokens.id, row.token.id));
     else await revokeGrantTx(tx, row.grant.id, 'revoked by the client', iso(now));
@@ -240,7 +239,7 @@ export async function verifyAccessToken(db: DbHandle, accountId: number, present
     .select({ token: oauthTokens, grant: oauthGrants })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
-    .where(and(eq(oauthTokens.token_hash, sha256(presented)), eq(oauthTokens.account_id, accountId), eq(oauthTokens.kind, 'access')));
+    .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, accountId), eq(oauthTokens.kind, 'access')));
   if (!row || row.grant.revoked_at || Date.parse(row.token.expires_at) <= now) return null;
   return { grantId: row.grant.id, clientId: row.grant.client_id, userId: row.grant.user_id, scope: row.grant.scope.split(' '), resource: row.grant.resource, expiresAt: Date.parse(row.token.expires_at) };
 }

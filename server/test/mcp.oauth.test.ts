@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { appointments, oauthGrants, oauthTokens, users } from '../../db/schema';
 import { setActive, updateRole } from '../domain/team';
 import { DEFAULT_ROLES } from '../auth/permissions';
@@ -303,7 +303,7 @@ describe('the MCP server', () => {
   });
 
   test('a token without the MCP scope → 403 insufficient_scope with its challenge', async () => {
-    const raw = `clinic_oat_${'z'.repeat(43)}`;
+    const raw = `clinic_oat_${randomBytes(32).toString('base64url')}`;
     await t.server.app.db.transaction(async (tx) => {
       const [grant] = await tx
         .insert(oauthGrants)
