@@ -122,14 +122,22 @@ export async function setEndpointEnabled(db: DbHandle, account: Account, actor: 
   return db.transaction(async (tx) => {
     const before = await endpointOrFail(tx, account.id, id);
     if (before.enabled === enabled) return endpointView(before);
-    const [row] = await tx
-      .update(webhookEndpoints)
-      .set({ enabled, disabled_reason: enabled ? null : reason, failing_since: enabled ? null : before.failing_since, updated_at: new Date().toISOString() })
-      .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)))
-      .returning();
-    await activity(tx, account, actor, id, enabled ? 'enabled' : 'disabled', reason ? { reason } : undefined);
-    return endpointView(row);
+    return endpointView(await switchEndpoint(tx, actor, before, enabled, reason, new Date().toISOString()));
   });
+}
+
+/**
+ * Enables or disables an endpoint inside a transaction, with its activity-log entry: for members and
+ * the CLI (above), and for the delivery worker when an endpoint answers 410 or keeps failing.
+ */
+export async function switchEndpoint(tx: Db, actor: Actor, endpoint: typeof webhookEndpoints.$inferSelect, enabled: boolean, reason: string | null, at: string) {
+  const [row] = await tx
+    .update(webhookEndpoints)
+    .set({ enabled, disabled_reason: enabled ? null : reason, ...(enabled ? { failing_since: null } : {}), updated_at: at })
+    .where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)))
+    .returning();
+  await recordActivity(tx, endpoint.account_id, actor, 'webhook_endpoints', endpoint.id, enabled ? 'enabled' : 'disabled', reason ? { reason } : undefined);
+  return row;
 }
 
 export async function deleteEndpoint(db: DbHandle, account: Account, actor: Actor, id: number) {

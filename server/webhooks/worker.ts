@@ -7,12 +7,13 @@
  */
 import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import type { Db, DbHandle } from '../../db/client';
+import type { DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { webhookAttempts, webhookEndpoints, webhookMessages, type AttemptTrigger } from '../../db/schema';
 import type { Env } from '../env';
 import { TEST_EVENT_TYPE } from '../events/types';
-import { recordActivity } from '../events/record';
+import type { Actor } from '../events/record';
+import { switchEndpoint } from '../domain/webhooks';
 import { open } from './secrets';
 import { send, type Sent } from './send';
 
@@ -34,6 +35,8 @@ const IDLE_POLL_MS = 500;
 const ATTEMPTS_KEPT_DAYS = 30;
 const USER_AGENT = 'ClinicAPI-Webhooks/1.0 (+https://www.standardwebhooks.com)';
 const RETRYABLE_WITH_HINT = new Set([429, 502, 503, 504]);
+/** Who the activity log names when the worker disables an endpoint. */
+const DELIVERY_ACTOR: Actor = { actor_type: 'system', actor_id: null, actor_name: 'webhook delivery' };
 
 type Message = typeof webhookMessages.$inferSelect;
 type Endpoint = typeof webhookEndpoints.$inferSelect;
@@ -231,7 +234,7 @@ export class WebhookWorker {
       const failingSince = endpoint.failing_since ?? at;
       if (!endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: at }).where(eq(webhookEndpoints.id, endpoint.id));
       const reason = gone ? 'The endpoint answered 410 Gone' : now - Date.parse(failingSince) >= this.policy.disableAfterMs ? `Every delivery failed since ${failingSince}` : null;
-      if (reason && endpoint.enabled) await disable(tx, endpoint, reason, at);
+      if (reason && endpoint.enabled) await switchEndpoint(tx, DELIVERY_ACTOR, endpoint, false, reason, at);
     });
   }
 
@@ -240,12 +243,6 @@ export class WebhookWorker {
     const cutoff = new Date(this.now() - ATTEMPTS_KEPT_DAYS * 86_400_000).toISOString();
     await this.db.transaction((tx) => tx.delete(webhookAttempts).where(lt(webhookAttempts.created_at, cutoff)));
   }
-}
-
-async function disable(tx: Db, endpoint: Endpoint, reason: string, at: string) {
-  await tx.update(webhookEndpoints).set({ enabled: false, disabled_reason: reason, updated_at: at }).where(eq(webhookEndpoints.id, endpoint.id));
-  const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'webhook delivery' };
-  await recordActivity(tx, endpoint.account_id, actor, 'webhook_endpoints', endpoint.id, 'disabled', { reason });
 }
 
 /** The delivery policy from the environment. */
