@@ -5,9 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { sql } from 'drizzle-orm';
 import { openDb, type DbHandle } from '../db/client';
-import { settings } from '../db/schema';
+import { sharedSetting } from '../db/settings';
 import type { PauseHook } from './context';
 import type { Env } from './env';
 import { fileStoreFor } from './files/db-store';
@@ -63,10 +62,7 @@ type Fallback = (req: IncomingMessage, res: ServerResponse) => void | Promise<vo
 /** The cursor-signing secret: from the environment, else generated once and shared through the database. */
 async function initSecrets(db: DbHandle, env: Env) {
   if (env.CURSOR_SECRET) return setCursorSecret(env.CURSOR_SECRET);
-  const candidate = randomBytes(32).toString('base64url');
-  await db.transaction((tx) => tx.insert(settings).values({ key: 'cursor_secret', value: candidate }).onConflictDoNothing());
-  const [row] = await db.all<{ value: string }>(sql`select value from ${settings} where key = 'cursor_secret'`);
-  setCursorSecret(row.value);
+  setCursorSecret(await sharedSetting(db, 'cursor_secret', randomBytes(32).toString('base64url')));
 }
 
 export interface AppOptions {

@@ -5,9 +5,8 @@
  * `v1.<iv>.<tag>.<ciphertext>` (base64url); tampering fails the tag check.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
-import { settings } from '../../db/schema';
+import { sharedSetting } from '../../db/settings';
 
 let key: Buffer | null = null;
 
@@ -17,10 +16,7 @@ export async function loadSecretsKey(db: DbHandle, fromEnv?: string): Promise<vo
     if (key.length !== 32) throw new Error('SECRETS_KEY must be the base64 of 32 bytes');
     return;
   }
-  const candidate = randomBytes(32).toString('base64');
-  await db.transaction((tx) => tx.insert(settings).values({ key: 'secrets_key', value: candidate }).onConflictDoNothing());
-  const [row] = await db.all<{ value: string }>(sql`select value from ${settings} where key = 'secrets_key'`);
-  key = Buffer.from(row.value, 'base64');
+  key = Buffer.from(await sharedSetting(db, 'secrets_key', randomBytes(32).toString('base64')), 'base64');
 }
 
 function current(): Buffer {
