@@ -11,7 +11,7 @@ import { events, webhookAttempts, webhookEndpoints, webhookMessages } from '../.
 import type { Account } from '../context';
 import { ApiError, invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
-import { payloadOf } from '../events/fan-out';
+import { pendingMessage } from '../events/fan-out';
 import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/types';
 import { BlockedTarget, resolveTarget } from '../webhooks/send';
 import { open, seal } from '../webhooks/secrets';
@@ -168,7 +168,7 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
       await endpointOrFail(tx, account.id, endpointId);
       const [m] = await tx
         .insert(webhookMessages)
-        .values({ account_id: account.id, endpoint_id: endpointId, event_id: event.event_id, event_type: event.type, payload: payloadOf({ ...event }), status: 'pending', attempts: 0, next_attempt_at: now, next_trigger: 'manual', created_at: now, updated_at: now })
+        .values(pendingMessage(account.id, endpointId, event, now, 'manual'))
         .returning({ id: webhookMessages.id });
       ids.push(m.id);
     }
@@ -201,18 +201,7 @@ export async function sendTestEvent(db: DbHandle, account: Account, actor: Actor
     const eventId = randomUUID();
     const [m] = await tx
       .insert(webhookMessages)
-      .values({
-        account_id: account.id,
-        endpoint_id: endpointId,
-        event_id: eventId,
-        event_type: TEST_EVENT_TYPE,
-        payload: payloadOf({ event_id: eventId, type: TEST_EVENT_TYPE, occurred_at: now, entity: 'webhook_endpoints', entity_id: endpointId }),
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(pendingMessage(account.id, endpointId, { event_id: eventId, type: TEST_EVENT_TYPE, occurred_at: now, entity: 'webhook_endpoints', entity_id: endpointId }, now))
       .returning({ id: webhookMessages.id });
     await activity(tx, account, actor, endpointId, 'test_sent', { event_id: eventId });
     return { event_id: eventId, message_id: m.id };

@@ -16,8 +16,23 @@ export interface OutboxEvent {
 }
 
 /** The thin payload of the specification: never the record itself. */
-export const payloadOf = (e: { event_id: string; type: string; occurred_at: string; entity: string; entity_id: number }) =>
+const payloadOf = (e: OutboxEvent) =>
   JSON.stringify({ id: e.event_id, type: e.type, occurred_at: e.occurred_at, data: { entity: e.entity, id: e.entity_id } });
+
+/** A pending message of an event for one endpoint, due at `at` (replays and tests are `manual` then). */
+export const pendingMessage = (accountId: number, endpointId: number, event: OutboxEvent, at: string, trigger: 'manual' | null = null) => ({
+  account_id: accountId,
+  endpoint_id: endpointId,
+  event_id: event.event_id,
+  event_type: event.type,
+  payload: payloadOf(event),
+  status: 'pending' as const,
+  attempts: 0,
+  next_attempt_at: at,
+  next_trigger: trigger,
+  created_at: at,
+  updated_at: at,
+});
 
 /** Messages for an event just written, one per enabled endpoint subscribed to its type; in its transaction. */
 export async function fanOut(tx: Db, accountId: number, event: OutboxEvent) {
@@ -27,20 +42,6 @@ export async function fanOut(tx: Db, accountId: number, event: OutboxEvent) {
     .where(and(eq(webhookEndpoints.account_id, accountId), eq(webhookEndpoints.enabled, true)));
   const subscribed = endpoints.filter((e) => e.types === null || e.types.includes(event.type));
   if (!subscribed.length) return;
-  const payload = payloadOf(event);
-  await tx.insert(webhookMessages).values(
-    subscribed.map((e) => ({
-      account_id: accountId,
-      endpoint_id: e.id,
-      event_id: event.event_id,
-      event_type: event.type,
-      payload,
-      status: 'pending' as const,
-      attempts: 0,
-      next_attempt_at: event.occurred_at,
-      created_at: event.occurred_at,
-      updated_at: event.occurred_at,
-    })),
-  );
+  await tx.insert(webhookMessages).values(subscribed.map((e) => pendingMessage(accountId, e.id, event, event.occurred_at)));
 }
 
