@@ -3,7 +3,7 @@
  * server. `fallback` receives every request outside /v3/api (Next's handler in server/main.ts);
  * tests run without it.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { openDb, type DbHandle } from '../db/client';
 import { sharedSetting } from '../db/settings';
@@ -15,6 +15,7 @@ import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
 import { purgeExpired } from './rest/idempotency';
+import { errorOutcome, send } from './rest/outcome';
 import { sweepEvents } from './events/sweep';
 import { RequestLog } from './rest/request-log';
 import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
@@ -99,8 +100,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     // One deployment per region: every path of another region's clinic host is misdirected here.
     const misdirected = tenants.misdirected(hostOf(req));
     if (misdirected) {
-      res.writeHead(misdirected.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify(misdirected.toBody()));
+      send(res, errorOutcome(misdirected), randomUUID(), null);
     } else if (path === MCP_PATH || path === `${MCP_PATH}/`) {
       void mcp.handle(req, res);
     } else if (isOAuthPath(path)) {

@@ -4,6 +4,7 @@
  * MCP resource. API keys are not accepted here. In order: tenant → Origin → bearer token (audience,
  * scope) → the approving member (active, may connect) → the account's MCP budget → the SDK.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -16,6 +17,7 @@ import { mayConnect, touchGrant, verifyAccessToken } from '../oauth/grants';
 import { canonicalResource, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
 import { requestInfo } from '../request-info';
 import { toApiError } from '../rest/errors';
+import { errorOutcome, send } from '../rest/outcome';
 import type { RateLimiter } from '../rest/ratelimit';
 import type { TenantResolver } from '../tenancy';
 import type { Connector } from './connector';
@@ -36,11 +38,9 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
   const node = toNodeHandler(mcp, { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
   const touched = new Map<number, number>();
 
+  /** The API's error answer (the gateway's own: JSON, X-Request-Id, no-store), with the challenge headers. */
   function refuse(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    const err = new ApiError(code, message);
-    const body = JSON.stringify(err.toBody());
-    res.writeHead(err.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)), 'Cache-Control': 'no-store', ...headers });
-    res.end(body);
+    send(res, errorOutcome(new ApiError(code, message, undefined, { headers })), String(res.getHeader('X-Request-Id')), null);
   }
 
   /** RFC 6750 / RFC 9728: where to find the authorization server, and the scope to ask for. */
@@ -48,6 +48,7 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
     `Bearer resource_metadata="${urls.resourceMetadata}", scope="${SCOPES.join(' ')}"${error ? `, error="${error}"` : ''}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    res.setHeader('X-Request-Id', randomUUID());
     try {
       const host = info.host(req);
       const account = await tenants.resolve(host);

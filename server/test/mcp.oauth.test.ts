@@ -328,6 +328,8 @@ describe('the MCP server', () => {
   test('transport rules: API keys refused, foreign Origin 403, GET 405', async () => {
     const withKey = await request(t.server, 'POST', '/v3/api/mcp', { host: t.clinic.host, key: t.clinic.key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(withKey.status).toBe(401);
+    expect(withKey.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await mcpCall(token)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const foreign = await fetchVia(mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
     expect(foreign.status).toBe(403);
     const get = await fetchVia(mcpUrl, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });

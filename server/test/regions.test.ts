@@ -32,6 +32,7 @@ describe('SERVICE_REGIONS', () => {
     async (p) => {
       const res = await request(server, p === '/v3/oauth2/register' || p === '/v3/api/mcp' ? 'POST' : 'GET', p, { host: elsewhere.host, key: elsewhere.key, body: p.endsWith('register') || p.endsWith('mcp') ? {} : undefined });
       expectError(res, 421, 'wrong_region');
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       expect(res.body.message).toContain(`{clinic}.apollo.`);
       expect(res.body.message).toContain('neptune, mercury');
     },
