@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 
 const clinic = `conn${randomBytes(3).toString('hex')}`;
 const password = 'e2e password that is long enough';
@@ -53,6 +53,8 @@ test.beforeAll(async ({}, info) => {
 });
 test.afterAll(() => new Promise<void>((r) => app.close(() => r())));
 
+const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+
 function authorizeUrl(state: string) {
   const verifier = randomBytes(32).toString('base64url');
   const u = new URL(`${origin}/v3/oauth2/authorize`);
@@ -70,6 +72,7 @@ test('sign in from the authorization request, allow and deny on the consent scre
 
   await expect(page.getByRole('heading', { name: 'Connect Test Assistant to Connect Physio?' })).toBeVisible();
   await expect(page.getByText(/127\.0\.0\.1/)).toBeVisible();
+  await shot(page, 'consent');
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect(page.getByRole('heading', { name: 'Back in the app' })).toBeVisible();
   const allowed = callbacks.at(-1)!;
@@ -90,6 +93,7 @@ test('sign in from the authorization request, allow and deny on the consent scre
   await expect(page.getByText(`${origin}/v3/api/mcp`)).toBeVisible();
   await expect(page.getByRole('cell', { name: /^Test Assistant clinic_oc_/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Ada Admin' })).toBeVisible();
+  await shot(page, 'connectors');
   await page.getByRole('button', { name: 'Revoke Test Assistant' }).click();
   await page.getByRole('button', { name: 'Confirm revoking Test Assistant' }).click();
   await expect(page.getByText('No AI app is connected.')).toBeVisible();
