@@ -14,13 +14,11 @@ import { Binder } from './binder';
 import { filterConditions, usesSearchIndex } from './conditions';
 import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
 import { parseFilters, parseSort, type SortKey } from './grammar';
+import { loadEmbeds } from './embeds';
 import { selectedRows } from './rows';
 
-/** A select of the resource's selection (its columns and any computed ones). */
-export const select = (db: Db, resource: Resource) => {
-  const selection = resource.selection();
-  return selection ? db.select(selection as never) : db.select();
-};
+/** A select of one record of the resource: its columns and its embeds. */
+export const select = (db: Db, resource: Resource) => db.select(resource.selection() as never);
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -118,7 +116,8 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     scope.restrict?.key ?? null,
   ]);
   const rowsQuery = prepared(scope.db, `list:${shape}`, () =>
-    select(scope.db, resource)
+    scope.db
+      .select(resource.columns as never)
       .from(resource.table)
       .where(and(...where))
       .orderBy(...order.map(({ col, desc: d }) => (d ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`)))
@@ -127,9 +126,10 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   );
 
   if (cursor !== undefined) {
-    const rows = await selectedRows(resource, rowsQuery, b.values);
+    const rows = await selectedRows(resource.columns, rowsQuery, b.values);
     const hasMore = rows.length > pageSize;
     if (hasMore) rows.pop();
+    await loadEmbeds(scope.db, resource, scope.accountId, rows);
     const last = rows[rows.length - 1];
     const next = hasMore && last ? encodeCursor(digest, order.map(({ key }) => (last[key] ?? null) as CursorValues[number])) : null;
     return {
@@ -141,7 +141,12 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
 
   // Pages past the limit are clamped, and meta.current_page says which page was served.
   const countQuery = prepared(scope.db, `count:${shape}`, () => scope.db.select({ total: count() }).from(resource.table).where(and(...where)));
-  const [rows, [{ total }]] = await Promise.all([selectedRows(resource, rowsQuery, b.values), countQuery.execute(b.values)]);
+  const pageRows = async () => {
+    const rows = await selectedRows(resource.columns, rowsQuery, b.values);
+    await loadEmbeds(scope.db, resource, scope.accountId, rows);
+    return rows;
+  };
+  const [rows, [{ total }]] = await Promise.all([pageRows(), countQuery.execute(b.values)]);
   const lastPage = Math.max(1, Math.ceil(Number(total) / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
   return {

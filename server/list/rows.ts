@@ -4,9 +4,9 @@
  * page); on SQLite the rows are read as arrays (the prepared query's `values`) and decoded with the
  * decoders looked up once per selection. PostgreSQL keeps drizzle's mapping.
  */
-import { getTableColumns, is, SQL, Column } from 'drizzle-orm';
+import { is, SQL, Column } from 'drizzle-orm';
 import { isPg } from '../../db/dialect';
-import type { Resource, Row } from '../resources/define';
+import type { Row } from '../resources/define';
 
 type Decode = (raw: unknown) => unknown;
 interface Prepared {
@@ -14,12 +14,13 @@ interface Prepared {
   values?(placeholders?: Record<string, unknown>): unknown;
 }
 
-const decoders = new WeakMap<Resource, (values: unknown[]) => Row>();
+type Selection = Record<string, unknown>;
+const decoders = new WeakMap<Selection, (values: unknown[]) => Row>();
 
-function decoderOf(resource: Resource): (values: unknown[]) => Row {
-  let decode = decoders.get(resource);
+function decoderOf(selection: Selection): (values: unknown[]) => Row {
+  let decode = decoders.get(selection);
   if (decode) return decode;
-  const columns = Object.entries(resource.selection() ?? getTableColumns(resource.table)).map(([key, field]): [string, Decode] => {
+  const columns = Object.entries(selection).map(([key, field]): [string, Decode] => {
     if (is(field, Column)) return [key, (raw) => field.mapFromDriverValue(raw)];
     // sql`…`.mapWith(…) sets a decoder drizzle does not type as public.
     const decoder = is(field, SQL) ? (field as unknown as { decoder?: { mapFromDriverValue(raw: unknown): unknown } }).decoder : undefined;
@@ -33,13 +34,13 @@ function decoderOf(resource: Resource): (values: unknown[]) => Row {
     }
     return row;
   };
-  decoders.set(resource, decode);
+  decoders.set(selection, decode);
   return decode;
 }
 
-/** The rows a prepared select of `resource`'s selection returns, as objects keyed like drizzle's. */
-export async function selectedRows(resource: Resource, query: Prepared, placeholders: Record<string, unknown>): Promise<Row[]> {
+/** The rows a prepared select of `selection` returns, as objects keyed like drizzle's. */
+export async function selectedRows(selection: Selection, query: Prepared, placeholders: Record<string, unknown>): Promise<Row[]> {
   if (isPg || !query.values) return (await query.execute(placeholders)) as Row[];
-  const decode = decoderOf(resource);
+  const decode = decoderOf(selection);
   return (query.values(placeholders) as unknown[][]).map(decode);
 }

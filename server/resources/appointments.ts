@@ -2,7 +2,7 @@ import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonObject } from '../../db/json';
+import type { Embed } from '../../db/json';
 import { defineResource, type ResourceAction } from './define';
 import { f, standardFields } from './fields';
 
@@ -14,12 +14,16 @@ const embeddedPatient = z.object({
   name: z.string().describe('Display name: preferred name (else first name), then last name'),
 });
 
-// The patient, selected with the appointment in the same statement (JSON built by the database); null
-// once the patient is deleted (the appointment stays in the diary and the books; docs/decisions.md).
-const PATIENT = jsonObject(
-  { id: 'p.id', first_name: 'p.first_name', last_name: 'p.last_name', preferred_name: 'p.preferred_name' },
-  `FROM patients p WHERE p.account_id = "appointments"."account_id" AND p.id = "appointments"."patient_id" AND p.deleted_at IS NULL`,
-);
+// The patient, embedded; null once the patient is deleted (the appointment stays in the diary and the
+// books; docs/decisions.md).
+const PATIENT: Embed = {
+  fields: { id: 'p.id', first_name: 'p.first_name', last_name: 'p.last_name', preferred_name: 'p.preferred_name' },
+  from: 'patients p',
+  account: 'p.account_id',
+  key: 'p.id',
+  parentColumn: 'patient_id',
+  where: 'p.deleted_at IS NULL',
+};
 
 type Embedded = Omit<z.infer<typeof embeddedPatient>, 'name'>;
 
@@ -57,7 +61,7 @@ export const appointments = defineResource({
     'POST /appointments/{id}/cancel, /arrive, /miss, /reinstate move it; PATCH reschedules. DELETE removes it.',
   table: t.appointments,
   scope: (table) => isNull((table as typeof t.appointments).deleted_at),
-  extraColumns: () => ({ patient: PATIENT }),
+  embeds: { patient: PATIENT },
   compute: (row) => {
     const p = fromDbJson<Embedded | null>(row.patient);
     return { patient: p && { ...p, name: `${p.preferred_name || p.first_name} ${p.last_name}` } };

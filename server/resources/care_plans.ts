@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonArray } from '../../db/json';
+import type { Embed } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -15,14 +15,15 @@ const member = z.object({
     .describe('This member follows another schedule or visit count than the plan'),
 });
 
-// Members of live patients, in one subquery selected with the plan (JSON built by the database).
-const MEMBERS = jsonArray(
-  { id: 'm.id', patient_id: 'm.patient_id', schedule_override: 'm.schedule_override', visits_used: 'm.visits_used' },
-  `FROM care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL
-   WHERE m.account_id = "care_plans"."account_id" AND m.care_plan_id = "care_plans"."id"`,
-  'm.id',
-  { schedule_override: 'json' },
-);
+// Members of live patients.
+const MEMBERS: Embed = {
+  fields: { id: 'm.id', patient_id: 'm.patient_id', schedule_override: 'm.schedule_override', visits_used: 'm.visits_used' },
+  from: 'care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL',
+  account: 'm.account_id',
+  key: 'm.care_plan_id',
+  orderBy: 'm.id',
+  kinds: { schedule_override: 'json' },
+};
 
 export const carePlans = defineResource({
   name: 'care_plans',
@@ -31,7 +32,7 @@ export const carePlans = defineResource({
   description:
     'Care plans: programmes of visits with billing and members. A list row carries billing, schedules and members; GET /care_plans/{id} adds phases, tracking, billing periods, services and products. Read-only.',
   table: t.carePlans,
-  extraColumns: () => ({ members: MEMBERS }),
+  embeds: { members: MEMBERS },
   fields: {
     id: f.id(),
     name: f.string({ filterable: true, sortable: true }),

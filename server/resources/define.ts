@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { getTableColumns, type SQL } from 'drizzle-orm';
+import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { embedColumn, type Embed } from '../../db/json';
 import { formatMoney, parseMoney } from '../values/money';
 import type { Field, WriteMode } from './fields';
 import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from './metadata';
@@ -14,8 +15,8 @@ export type AnyTable = PgTable & { id: PgColumn; account_id: PgColumn };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a field of any value types: the widest Field
 type AnyField = Field<any, any, WriteMode | undefined>;
 export type Fields = Record<string, AnyField>;
-/** Computed columns selected with a row: name → SQL expression of its value. */
-export type ExtraColumns = Record<string, SQL<unknown>>;
+/** Records embedded in a read, by the name the row holds them under (db/json.ts). */
+export type Embeds = Record<string, Embed>;
 
 type ReadValue<Fl> = Fl extends Field<infer R, infer _I, infer _W> ? R : never;
 type InputValue<Fl> = Fl extends Field<infer _R, infer I, infer _W> ? I : never;
@@ -27,8 +28,8 @@ type UpdateShape<F extends Fields> = { [K in WrittenKeys<F>]: z.ZodOptional<z.Zo
 
 /** A record as the API reads it: each declared attribute with its read type. */
 export type RecordOf<F extends Fields> = { [K in keyof F]: ReadValue<F[K]> };
-/** A stored row as selected for a resource: the table's columns and the extra (computed) columns. */
-export type RowOf<T extends AnyTable, E extends ExtraColumns> = T['$inferSelect'] & { [K in keyof E]: E[K] extends SQL<infer V> ? V : unknown };
+/** A stored row as read for a resource: the table's columns and the embedded records (JSON: fromDbJson). */
+export type RowOf<T extends AnyTable, E extends Embeds> = T['$inferSelect'] & { [K in keyof E]: unknown };
 
 export interface ResourceAction {
   summary: string;
@@ -36,7 +37,7 @@ export interface ResourceAction {
   input: z.ZodObject;
 }
 
-export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends ExtraColumns> {
+export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends Embeds> {
   name: string;
   /** The name of one record in prose (patients → patient, addresses → address): declared, not guessed. */
   singular: string;
@@ -57,8 +58,8 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
   searchTable?: string;
   /** Always-on condition besides the tenant (e.g. soft-deleted rows are gone). */
   scope?(table: T): SQL;
-  /** Computed columns selected with every row (e.g. embedded records built by the database). */
-  extraColumns?(): E;
+  /** Records read with every row: selected with it for one record, loaded per page for a list. */
+  embeds?: E;
   /** Attributes computed from a stored row, for those the row does not hold as-is. */
   compute?(row: RowOf<T, E>): Partial<RecordOf<F>>;
   /** State changes served as POST /{resource}/{id}/{action}, each with its own body. */
@@ -76,7 +77,7 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
  * A declared resource. Its type parameters carry the declaration's static types: `CreateInput<R>`,
  * `UpdateInput<R>`, `RecordOf`, and the row `findRow`/`getRow` return (`RowType<R>`).
  */
-export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTable, E extends ExtraColumns = ExtraColumns>
+export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTable, E extends Embeds = Embeds>
   extends ResourceOptions<F, T, E> {
   read: boolean;
   list: boolean;
@@ -84,8 +85,10 @@ export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTab
   readSchema: z.ZodObject<{ [K in keyof F]: z.ZodType<ReadValue<F[K]>> }>;
   createInput: z.ZodObject<CreateShape<F>, z.core.$strict>;
   updateInput: z.ZodObject<UpdateShape<F>, z.core.$strict>;
-  /** What every read selects: the table's columns, plus extraColumns. Undefined: the plain table. */
-  selection(): Record<string, PgColumn | SQL> | undefined;
+  /** The table's columns: what a list page selects (its embeds are loaded for the page at once). */
+  columns: Record<string, PgColumn>;
+  /** What a read of one record selects: the table's columns and each embed as a subquery. */
+  selection(): Record<string, PgColumn | SQL>;
   /** Column of the table behind an attribute (or a filter-only parameter), or undefined for computed ones. */
   column(attribute: string): PgColumn | undefined;
   /** Every filter parameter and its field: the filterable attributes, then the filter-only ones. */
@@ -101,7 +104,7 @@ export type UpdateInput<R extends AnyResource> = z.output<R['updateInput']>;
 export type RowType<R extends AnyResource> = Parameters<R['toRecord']>[0];
 export type RecordType<R extends AnyResource> = ReturnType<R['toRecord']>;
 
-export function defineResource<F extends Fields, T extends AnyTable, E extends ExtraColumns = Record<never, SQL>>(
+export function defineResource<F extends Fields, T extends AnyTable, E extends Embeds = Record<never, Embed>>(
   opts: ResourceOptions<F, T, E>,
 ): Resource<F, T, E> {
   const entries = Object.entries(opts.fields);
@@ -128,10 +131,13 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
     if (opts.compute) Object.assign(out, opts.compute(row));
     return out as RecordOf<F>;
   };
-  let selection: Record<string, PgColumn | SQL> | undefined;
+  const tableColumns = getTableColumns(opts.table) as Record<string, PgColumn>;
+  const embedded = Object.entries(opts.embeds ?? {}).map(([k, e]) => [k, embedColumn(getTableName(opts.table), e)]);
+  const selection: Record<string, PgColumn | SQL> = { ...tableColumns, ...Object.fromEntries(embedded) };
   return {
     ...opts,
-    selection: () => (opts.extraColumns ? (selection ??= { ...getTableColumns(opts.table), ...opts.extraColumns() }) : undefined),
+    columns: tableColumns,
+    selection: () => selection,
     read: opts.read ?? true,
     list: opts.list ?? true,
     write: opts.write ?? [],

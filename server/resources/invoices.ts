@@ -2,19 +2,20 @@ import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonArray } from '../../db/json';
+import type { Embed } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 import { lineInput } from './line_items';
 
-// The lines, selected with the invoice in the same statement (JSON built by the database).
 const LINE_FIELDS = ['id', 'billable_item_id', 'description', 'quantity', 'unit_price_minor', 'discount_minor', 'tax_rate_bp', 'subtotal_minor', 'tax_minor', 'total_minor'];
-const LINES = jsonArray(
-  Object.fromEntries(LINE_FIELDS.map((c) => [c, `l.${c}`])),
-  `FROM line_items l WHERE l.account_id = "invoices"."account_id" AND l.invoice_id = "invoices"."id"`,
-  'l.id',
-);
+const LINES: Embed = {
+  fields: Object.fromEntries(LINE_FIELDS.map((c) => [c, `l.${c}`])),
+  from: 'line_items l',
+  account: 'l.account_id',
+  key: 'l.invoice_id',
+  orderBy: 'l.id',
+};
 
 const lineRead = z.object({
   id: z.number().int(),
@@ -59,7 +60,7 @@ export const invoices = defineResource({
     'Part of the total may be billed to a third party (third_party_amount): allocations of payments by an insurance method pay that part.',
   table: t.invoices,
   scope: (table) => isNull((table as typeof t.invoices).voided_at),
-  extraColumns: () => ({ lines: LINES }),
+  embeds: { lines: LINES },
   compute: (row) => ({ line_items: (fromDbJson<StoredLine[] | null>(row.lines) ?? []).map(readLine) }),
   write: ['create', 'update', 'delete'],
   deleteSemantics: 'voids the invoice and releases its allocations; ?void_payments=true also voids the payments that paid this invoice and nothing else; 404 afterwards',

@@ -1,7 +1,7 @@
 import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { patientEmbedColumns, patientEmbeds } from './patient-embeds';
+import { patientEmbedded, patientEmbeds } from './patient-embeds';
 import { addressInput, addressRead } from './addresses';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -32,7 +32,7 @@ export const patients = defineResource({
   table: t.patients,
   scope: (table) => isNull((table as typeof t.patients).deleted_at),
   searchTable: 'patients_fts',
-  extraColumns: patientEmbedColumns,
+  embeds: patientEmbedded,
   compute: patientEmbeds,
   write: ['create', 'update', 'delete'],
   deleteSemantics: 'soft-delete',

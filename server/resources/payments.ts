@@ -2,7 +2,7 @@ import { isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { fromDbJson } from '../../db/dialect';
-import { jsonArray } from '../../db/json';
+import type { Embed } from '../../db/json';
 import { formatMoney } from '../values/money';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
@@ -14,12 +14,13 @@ export const allocationInput = paymentAllocations.createInput.pick({ invoice_id:
 const allocationRead = z.object({ id: z.number().int(), invoice_id: z.number().int(), amount: z.string(), payer: z.enum(t.ALLOCATION_PAYERS) });
 type StoredAllocation = { id: number; invoice_id: number; amount_minor: number; payer: (typeof t.ALLOCATION_PAYERS)[number] };
 
-// The allocations, selected with the payment in the same statement (JSON built by the database).
-const ALLOCATIONS = jsonArray(
-  { id: 'a.id', invoice_id: 'a.invoice_id', amount_minor: 'a.amount_minor', payer: 'a.payer' },
-  `FROM payment_allocations a WHERE a.account_id = "payments"."account_id" AND a.payment_id = "payments"."id"`,
-  'a.id',
-);
+const ALLOCATIONS: Embed = {
+  fields: { id: 'a.id', invoice_id: 'a.invoice_id', amount_minor: 'a.amount_minor', payer: 'a.payer' },
+  from: 'payment_allocations a',
+  account: 'a.account_id',
+  key: 'a.payment_id',
+  orderBy: 'a.id',
+};
 
 export const payments = defineResource({
   name: 'payments',
@@ -30,7 +31,7 @@ export const payments = defineResource({
     'DELETE voids the payment and releases its allocations (404 afterwards).',
   table: t.payments,
   scope: (table) => isNull((table as typeof t.payments).voided_at),
-  extraColumns: () => ({ allocation_rows: ALLOCATIONS }),
+  embeds: { allocation_rows: ALLOCATIONS },
   compute: (row) => ({
     allocations: (fromDbJson<StoredAllocation[] | null>(row.allocation_rows) ?? []).map((a) => ({ id: a.id, invoice_id: a.invoice_id, amount: formatMoney(a.amount_minor), payer: a.payer })),
   }),

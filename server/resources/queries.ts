@@ -44,7 +44,7 @@ export async function getRow<R extends AnyResource>(db: Db, resource: R, account
       // placeholders runs ~8x slower on SQLite (measured: 165 µs against 20 µs).
       .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id')))),
   );
-  const [row] = (await selectedRows(resource, query, { account: accountId, id })) as RowType<R>[];
+  const [row] = (await selectedRows(resource.selection(), query, { account: accountId, id })) as RowType<R>[];
   if (!row) throw notFound(capitalised(resource.singular));
   return row;
 }
