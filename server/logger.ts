@@ -4,17 +4,59 @@ import pino from 'pino';
 const withoutCredentials = (req: { headers?: Record<string, unknown> }) =>
   req?.headers ? { ...req, headers: { ...req.headers, authorization: req.headers.authorization === undefined ? undefined : '[redacted]', cookie: undefined } } : req;
 
+const BATCH_BYTES = 4096;
+const FLUSH_MS = 1000;
+
+/**
+ * pino's asynchronous destination (sonic-boom), fed whole batches of lines. Given line by line, sonic-boom
+ * measures its whole pending buffer again on every write (Buffer.byteLength of a growing concatenation,
+ * which flattens it); joining the lines here and handing over 4 KiB at a time measured 3–7% more
+ * throughput on the single read with a line per request (2.6 µs less of the main thread per request,
+ * alternate rounds). sonic-boom still does the writing (partial writes, EAGAIN, the synchronous flush
+ * when the process exits).
+ */
+function batchedStdout() {
+  const sonic = pino.destination({ dest: 1, sync: false, minLength: 0 });
+  let lines: string[] = [];
+  let size = 0;
+  const drain = () => {
+    if (lines.length === 0) return;
+    const text = lines.join('');
+    lines = [];
+    size = 0;
+    sonic.write(text);
+  };
+  setInterval(drain, FLUSH_MS).unref();
+  // Before sonic-boom's own exit hooks write what it holds (whichever runs first, nothing is lost).
+  process.on('beforeExit', drain);
+  process.on('exit', () => {
+    drain();
+    try {
+      sonic.flushSync();
+    } catch {
+      // stdout is gone (a closed pipe): there is nowhere left to write to.
+    }
+  });
+  return {
+    write(line: string) {
+      lines.push(line);
+      size += line.length;
+      if (size >= BATCH_BYTES) drain();
+    },
+    flush(done?: (err?: Error) => void) {
+      drain();
+      sonic.flush(done);
+    },
+  };
+}
+
 /**
  * Structured logs to stdout. Secrets are never passed to the logger (request lines carry ids only); a
  * `req`, should one be logged, loses its Authorization and Cookie headers through a serializer, which
  * runs only when a line has a `req` (pino's path redaction ran on every line: 9% of a GET's throughput).
- * Lines are written asynchronously in 4 KiB batches, flushed at least every second and when the process
- * exits. Measured on the single read (alternate rounds, a line per request to a file): synchronous
- * writes cost 22% of req/s, asynchronous ones without batching 20%, 4 KiB batches 16%, 32 KiB 23%.
+ * Lines are written asynchronously in 4 KiB batches, at least every second and when the process exits.
  */
 export function createLogger(level: string) {
   if (level === 'silent') return pino({ level });
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => destination.flush(), 1000).unref();
-  return pino({ level, base: undefined, serializers: { req: withoutCredentials } }, destination);
+  return pino({ level, base: undefined, serializers: { req: withoutCredentials } }, batchedStdout());
 }
