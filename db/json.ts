@@ -30,7 +30,9 @@ export interface Embed {
   from: string;
   /** Their account column: `pt.account_id`. */
   account: string;
+  /** Their column naming the record: `pt.patient_id` (or `p.id`, for the record a foreign key points to). */
   key: string;
+  /** The record's column `key` matches (its property in the drizzle table): `id` when absent. */
   parentColumn?: string;
   /** A further condition on the rows. */
   where?: string;
