@@ -1,10 +1,11 @@
 /**
  * Rows of a prepared select, decoded once per column instead of once per cell. drizzle maps each row
  * cell by cell, asking of every cell what kind of field it came from (measured: 10% of a 50-row list
- * page); on SQLite the rows are read as arrays (the prepared query's `values`) and decoded with the
- * decoders looked up once per selection. PostgreSQL keeps drizzle's mapping.
+ * page); here the rows are read as arrays and decoded with the decoders looked up once per selection.
+ * On SQLite through the prepared query's `values`; on PostgreSQL by sending the prepared query's own
+ * array-mode config (drizzle's internals: without them, drizzle's mapping).
  */
-import { is, SQL, Column } from 'drizzle-orm';
+import { is, SQL, Column, fillPlaceholders } from 'drizzle-orm';
 import { isPg } from '../../db/dialect';
 import type { Row } from '../resources/define';
 
@@ -12,6 +13,10 @@ type Decode = (raw: unknown) => unknown;
 interface Prepared {
   execute(placeholders?: Record<string, unknown>): unknown;
   values?(placeholders?: Record<string, unknown>): unknown;
+  // drizzle's node-postgres prepared query: its array-mode config (named, with drizzle's type parsers).
+  client?: { query(config: object, params: unknown[]): Promise<{ rows: unknown[][] }> };
+  queryConfig?: { rowMode?: string };
+  params?: unknown[];
 }
 
 type Selection = Record<string, unknown>;
@@ -40,7 +45,10 @@ function decoderOf(selection: Selection): (values: unknown[]) => Row {
 
 /** The rows a prepared select of `selection` returns, as objects keyed like drizzle's. */
 export async function selectedRows(selection: Selection, query: Prepared, placeholders: Record<string, unknown>): Promise<Row[]> {
-  if (isPg || !query.values) return (await query.execute(placeholders)) as Row[];
-  const decode = decoderOf(selection);
-  return (query.values(placeholders) as unknown[][]).map(decode);
+  if (!isPg && query.values) return (query.values(placeholders) as unknown[][]).map(decoderOf(selection));
+  if (isPg && query.client && query.queryConfig?.rowMode === 'array' && query.params) {
+    const { rows } = await query.client.query(query.queryConfig, fillPlaceholders(query.params, placeholders));
+    return rows.map(decoderOf(selection));
+  }
+  return (await query.execute(placeholders)) as Row[];
 }
