@@ -74,16 +74,21 @@ export function embedColumn(parentTable: string, e: Embed): SQL {
 }
 
 /**
- * The embed's rows of many records at once, in order: `owner` is the value of the record's
- * parentColumn, `item` the row's JSON. Placeholders: `account`, and `keys` (bound with `embedKeys`).
+ * The rows of every embed of many records at once, in one statement (one round trip: on PostgreSQL three
+ * statements for a page's three embeds cost a quarter of the list's throughput), in order: `embed` is the
+ * embed's position in `embeds`, `owner` the value of the record's parentColumn, `item` the row's JSON.
+ * Placeholders: `account`, and `keys_{parentColumn}` for each parentColumn used (bound with `embedKeys`).
  */
-export function embedBatch(db: Db, e: Embed) {
-  const keys = isPg ? sql`= ANY(CAST(${sql.placeholder('keys')} AS bigint[]))` : sql`IN (SELECT value FROM json_each(${sql.placeholder('keys')}))`;
+export function embedBatch(db: Db, embeds: Embed[]) {
+  const arms = embeds.map((e, i) => {
+    const keys = sql.placeholder(`keys_${e.parentColumn ?? 'id'}`);
+    const among = isPg ? sql`= ANY(CAST(${keys} AS bigint[]))` : sql`IN (SELECT value FROM json_each(${keys}))`;
+    return sql`SELECT ${sql.raw(`${i} AS embed, ${e.key} AS owner, ${object(e)} AS item, row_number() OVER (ORDER BY ${e.orderBy ?? e.key}) AS ord FROM ${e.from} WHERE ${e.account} = `)}${sql.placeholder('account')} AND ${sql.raw(e.key)} ${among}${sql.raw(e.where ? ` AND ${e.where}` : '')}`;
+  });
   return db
-    .select({ owner: sql.raw(e.key).mapWith(Number), item: sql.raw(object(e)) })
-    .from(sql.raw(e.from))
-    .where(sql`${sql.raw(e.account)} = ${sql.placeholder('account')} AND ${sql.raw(e.key)} ${keys}${sql.raw(e.where ? ` AND ${e.where}` : '')}`)
-    .orderBy(sql.raw(e.orderBy ?? e.key));
+    .select({ embed: sql<number>`x.embed`.mapWith(Number), owner: sql<number>`x.owner`.mapWith(Number), item: sql`x.item` })
+    .from(sql`(${sql.join(arms, sql` UNION ALL `)}) x`)
+    .orderBy(sql`x.embed`, sql`x.ord`);
 }
 
 /** The `keys` parameter of embedBatch: an array on PostgreSQL, JSON text on SQLite. */
