@@ -5,9 +5,8 @@
  * timestamps differ inside them):
  * - `embedColumn`: a correlated subquery selected with the record itself, for single reads (one
  *   statement; measured on the patient read: four queries became one);
- * - `embedBatch`: one statement for a whole list page, each child row with the key of its record
- *   (measured on a 50-patient page on SQLite: 150 correlated subqueries cost ~90 µs more than three
- *   batched statements).
+ * - `embedBatch`: one statement for a whole list page and all its embeds, each embedded row with the key
+ *   of its record (measured on a 50-patient page on SQLite: 150 correlated subqueries cost ~90 µs more).
  * Results come back as text on SQLite and parsed on PostgreSQL: read them with fromDbJson (db/dialect.ts).
  */
 import { sql, type SQL } from 'drizzle-orm';
