@@ -15,6 +15,21 @@ const FLUSH_MS = 1000;
  * alternate rounds). sonic-boom still does the writing (partial writes, EAGAIN, the synchronous flush
  * when the process exits).
  */
+const atExit: (() => void)[] = [];
+const beforeExit: (() => void)[] = [];
+
+/** Process hooks registered once, however many loggers a process makes. */
+function onExit(exit: () => void, before: () => void) {
+  if (atExit.length === 0) {
+    // Batches go to sonic-boom before its own exit hooks write what it holds (whichever runs first,
+    // nothing is lost: the synchronous flush here covers both).
+    process.on('beforeExit', () => beforeExit.forEach((f) => f()));
+    process.on('exit', () => atExit.forEach((f) => f()));
+  }
+  atExit.push(exit);
+  beforeExit.push(before);
+}
+
 function batchedStdout() {
   const sonic = pino.destination({ dest: 1, sync: false, minLength: 0 });
   let lines: string[] = [];
@@ -27,16 +42,14 @@ function batchedStdout() {
     sonic.write(text);
   };
   setInterval(drain, FLUSH_MS).unref();
-  // Before sonic-boom's own exit hooks write what it holds (whichever runs first, nothing is lost).
-  process.on('beforeExit', drain);
-  process.on('exit', () => {
+  onExit(() => {
     drain();
     try {
       sonic.flushSync();
     } catch {
       // stdout is gone (a closed pipe): there is nowhere left to write to.
     }
-  });
+  }, drain);
   return {
     write(line: string) {
       lines.push(line);
