@@ -302,7 +302,7 @@ async function main() {
     "e: searches are cached per process and reused until an appointment write moves the account's diary counter; the cache-miss row times searches of ranges not asked before (what the first search after a booking costs).",
     'PostgreSQL rows: a throwaway PostgreSQL 15 on the same machine (fsync off, as the tests run it), 200,000 generated patients (BENCH_PG_PATIENTS), the app and the baseline each with a pool of 10 connections (DATABASE_POOL_SIZE); the baseline looks the key up and reads the patient with its embeds built by the database, one statement each.',
     `f: ${STORM_REQUESTS} POSTs sent at once on fresh connections, ${STORM_REQUESTS / STORM_SLOTS} per slot; latencies are client-side; double bookings are counted in the database afterwards.`,
-    'Logging row: the app with LOG_LEVEL=info (a pino line per request, to a file) and the request log, against the same app logging neither, in alternate rounds. On this machine two identical app servers measured the same way differ by up to 6%; the logging cost measured 13-25% over this issue\'s runs (where the time goes: docs/decisions.md, "Hot path").',
+    'Logging row: the app with LOG_LEVEL=info (a pino line per request, to a file) and the request log, against the same app logging neither, in alternate rounds. On this machine two identical app servers measured the same way differ by up to 6%; the logging cost measured 13-25% over this issue\'s runs (where the time goes: docs/decisions.md, "What logging costs").',
   ];
   if (ONLY) say('BENCH_ONLY set: results not written');
   else {
