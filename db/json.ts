@@ -9,7 +9,7 @@
  *   of its record (measured on a 50-patient page on SQLite: 150 correlated subqueries cost ~90 µs more).
  * Results come back as text on SQLite and parsed on PostgreSQL: read them with fromDbJson (db/dialect.ts).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db } from './client';
 import { isPg } from './dialect';
 
@@ -57,32 +57,43 @@ function object(e: Embed): string {
   return isPg ? `json_build_object(${pairs(e.fields, (k, x) => pgValue(x, kinds[k]))})` : `json_object(${pairs(e.fields, (k, x) => sqliteValue(x, kinds[k]))})`;
 }
 
+/** The record column an embed's rows point at. */
+export const parentColumnOf = (e: Embed) => e.parentColumn ?? 'id';
+
+/** embedBatch's placeholder for the keys of the records' `column` (bound with `embedKeys`). */
+export const keysParam = (column: string) => `keys_${column}`;
+
+/** The embed's rows of `account` whose key `matches`. */
+const rowsOf = (e: Embed, account: SQL | Placeholder, matches: SQL) =>
+  sql`FROM ${sql.raw(e.from)} WHERE ${sql.raw(e.account)} = ${account} AND ${sql.raw(e.key)} ${matches}${sql.raw(e.where ? ` AND ${e.where}` : '')}`;
+
 /** The embed as a column of a select of `parentTable`: JSON of the record's rows. */
 export function embedColumn(parentTable: string, e: Embed): SQL {
-  const parent = (col: string) => `"${parentTable}"."${col}"`;
-  const from = `FROM ${e.from} WHERE ${e.account} = ${parent('account_id')} AND ${e.key} = ${parent(e.parentColumn ?? 'id')}${e.where ? ` AND ${e.where}` : ''}`;
-  if (!e.orderBy) return sql.raw(`(SELECT ${object(e)} ${from} LIMIT 1)`);
-  if (isPg) return sql.raw(`(SELECT coalesce(json_agg(${object(e)} ORDER BY ${e.orderBy}), '[]') ${from})`);
+  const parent = (col: string) => sql.raw(`"${parentTable}"."${col}"`);
+  const from = rowsOf(e, parent('account_id'), sql`= ${parent(parentColumnOf(e))}`);
+  if (!e.orderBy) return sql`(SELECT ${sql.raw(object(e))} ${from} LIMIT 1)`;
+  if (isPg) return sql`(SELECT coalesce(json_agg(${sql.raw(object(e))} ORDER BY ${sql.raw(e.orderBy)}), '[]') ${from})`;
   // On SQLite the rows are ordered in a subquery rather than inside the aggregate: measured on the
   // patient read, json_group_array(... ORDER BY ...) cost about a tenth of its throughput.
   const columns = Object.entries(e.fields)
     .map(([k, expr]) => `${expr} AS "${k}"`)
     .join(', ');
   const inner = Object.fromEntries(Object.keys(e.fields).map((k) => [k, `x."${k}"`]));
-  return sql.raw(`(SELECT json_group_array(${object({ ...e, fields: inner })}) FROM (SELECT ${columns} ${from} ORDER BY ${e.orderBy}) x)`);
+  return sql`(SELECT json_group_array(${sql.raw(object({ ...e, fields: inner }))}) FROM (SELECT ${sql.raw(columns)} ${from} ORDER BY ${sql.raw(e.orderBy)}) x)`;
 }
 
 /**
  * The rows of every embed of many records at once, in one statement (one round trip: on PostgreSQL three
  * statements for a page's three embeds cost a quarter of the list's throughput), in order: `embed` is the
  * embed's position in `embeds`, `owner` the value of the record's parentColumn, `item` the row's JSON.
- * Placeholders: `account`, and `keys_{parentColumn}` for each parentColumn used (bound with `embedKeys`).
+ * Placeholders: `account`, and `keysParam(column)` for each parentColumn used.
  */
 export function embedBatch(db: Db, embeds: Embed[]) {
   const arms = embeds.map((e, i) => {
-    const keys = sql.placeholder(`keys_${e.parentColumn ?? 'id'}`);
+    const keys = sql.placeholder(keysParam(parentColumnOf(e)));
     const among = isPg ? sql`= ANY(CAST(${keys} AS bigint[]))` : sql`IN (SELECT value FROM json_each(${keys}))`;
-    return sql`SELECT ${sql.raw(`${i} AS embed, ${e.key} AS owner, ${object(e)} AS item, row_number() OVER (ORDER BY ${e.orderBy ?? e.key}) AS ord FROM ${e.from} WHERE ${e.account} = `)}${sql.placeholder('account')} AND ${sql.raw(e.key)} ${among}${sql.raw(e.where ? ` AND ${e.where}` : '')}`;
+    const ord = e.orderBy ?? e.key;
+    return sql`SELECT ${sql.raw(`${i} AS embed, ${e.key} AS owner, ${object(e)} AS item, row_number() OVER (ORDER BY ${ord}) AS ord`)} ${rowsOf(e, sql.placeholder('account'), among)}`;
   });
   return db
     .select({ embed: sql<number>`x.embed`.mapWith(Number), owner: sql<number>`x.owner`.mapWith(Number), item: sql`x.item` })

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../db/client';
 import { fromDbJson } from '../../db/dialect';
-import { embedBatch, embedKeys } from '../../db/json';
+import { embedBatch, embedKeys, keysParam, parentColumnOf } from '../../db/json';
 import { prepared } from '../../db/prepared';
 import type { Resource, Row } from '../resources/define';
 
@@ -12,11 +12,11 @@ import type { Resource, Row } from '../resources/define';
 export async function loadEmbeds(db: Db, resource: Resource, accountId: number, rows: Row[]): Promise<void> {
   if (!resource.embeds || rows.length === 0) return;
   const embeds = Object.entries(resource.embeds);
-  const parentColumns = [...new Set(embeds.map(([, e]) => e.parentColumn ?? 'id'))];
+  const parentColumns = [...new Set(embeds.map(([, e]) => parentColumnOf(e)))];
   const placeholders: Record<string, unknown> = { account: accountId };
   for (const column of parentColumns) {
     const keys = [...new Set(rows.map((r) => r[column]).filter((v): v is number => typeof v === 'number'))];
-    placeholders[`keys_${column}`] = embedKeys(keys);
+    placeholders[keysParam(column)] = embedKeys(keys);
   }
   // Per embed (by position), the items of each owner.
   const found = embeds.map(() => new Map<number, unknown[]>());
@@ -28,7 +28,7 @@ export async function loadEmbeds(db: Db, resource: Resource, accountId: number, 
     else byOwner.set(owner, [fromDbJson(item)]);
   }
   embeds.forEach(([name, embed], i) => {
-    const column = embed.parentColumn ?? 'id';
+    const column = parentColumnOf(embed);
     for (const row of rows) {
       const items = found[i].get(row[column] as number) ?? [];
       row[name] = embed.orderBy ? items : (items[0] ?? null);
