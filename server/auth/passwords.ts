@@ -1,8 +1,13 @@
 /**
  * Passwords: scrypt (memory-hard, from node:crypto) with a random salt; the parameters are stored with
  * the hash so they can be raised later without breaking stored ones. Compared in constant time.
+ *
+ * scrypt runs on libuv's thread pool (never on the event loop), and at most MAX_HASHES sign-ins hash
+ * or wait in one process (hashSlot): past that a sign-in gets 429 with Retry-After at once, so a flood
+ * on one clinic cannot queue up seconds of hashing in front of every other clinic's sign-ins.
  */
 import { randomBytes, randomInt, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { ApiError } from '../errors';
 
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
@@ -13,6 +18,17 @@ const derive = (password: string, salt: Buffer, o: ScryptOptions & { N: number; 
   new Promise<Buffer>((resolve, reject) =>
     scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...o, maxmem: 256 * o.N * o.r }, (err, key) => (err ? reject(err) : resolve(key))),
   );
+
+/** Sign-in hashes running or queued in this process (libuv runs 4 at a time by default; each takes ~50-100 ms). */
+export const MAX_HASHES = 8;
+let hashing = 0;
+
+/** A place for one sign-in's hash, or 429 when the process has MAX_HASHES; call the returned function when done. */
+export function hashSlot(): () => void {
+  if (hashing >= MAX_HASHES) throw new ApiError('rate_limited', 'Too many sign-ins at once: try again in a second', undefined, { headers: { 'Retry-After': '1' } });
+  hashing++;
+  return () => void hashing--;
+}
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

@@ -1,22 +1,39 @@
 /**
- * Email + password sign-in with throttling: at most EMAIL_FAILURES failed attempts per email and
- * IP_FAILURES per address in a WINDOW_MS window; past that, 429 with Retry-After until the oldest
- * failure leaves the window. Every refusal of a credential reads the same ("Email or password is wrong")
- * and costs the same time, whether the email exists or not.
+ * Email + password sign-in with throttling that cannot be raced: the attempt is taken in the database
+ * (one transaction, serialised across processes) BEFORE the password is hashed, as a failure that only
+ * a correct password turns into a success. So parallel requests, batches and several processes all
+ * see each other's attempts, and an attempt past the limit never reaches scrypt.
+ *
+ * Limits within WINDOW_MS (docs/decisions.md, "Sign-in throttling"):
+ * - EMAIL_IP_FAILURES per member email from one address: the guessing limit;
+ * - EMAIL_FAILURES per member email from all addresses, except addresses this email signed in from
+ *   successfully within KNOWN_ADDRESS_MS: an outsider who knows the email can lock out strangers'
+ *   addresses, but not the member's own;
+ * - IP_FAILURES per address, whatever the email.
+ * Past a limit: 429 with Retry-After until the oldest counted failure leaves the window. Every refusal
+ * of a credential reads the same ("Email or password is wrong") and costs the same time, whether the
+ * email exists or not.
  */
-import { and, count, eq, gte, lt, min, type SQL } from 'drizzle-orm';
-import type { DbHandle } from '../../db/client';
+import { and, count, eq, gte, lt, min, or, sql, type SQL } from 'drizzle-orm';
+import { allIn, type Db, type DbHandle } from '../../db/client';
+import { isPg } from '../../db/dialect';
 import { signInAttempts, users } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError } from '../errors';
 import { recordActivity } from '../events/record';
 import { normalEmail } from '../domain/team';
-import { DUMMY_HASH, verifyPassword } from './passwords';
+import { DUMMY_HASH, hashSlot, verifyPassword } from './passwords';
 import { startSession, type SessionPolicy } from './sessions';
 
-export const EMAIL_FAILURES = 5;
+export const EMAIL_IP_FAILURES = 5;
+export const EMAIL_FAILURES = 20;
 export const IP_FAILURES = 20;
 export const WINDOW_MS = 15 * 60_000;
+/** How long a successful sign-in makes its address known for that email (and is kept). */
+export const KNOWN_ADDRESS_MS = 30 * 86_400_000;
+const FAILURE_KEEP_MS = 86_400_000;
+/** Serialises attempt-taking on PostgreSQL (SQLite write transactions already run one at a time). */
+const ATTEMPT_LOCK = 72_732;
 export const WRONG = 'Email or password is wrong';
 
 interface Attempt {
@@ -28,41 +45,99 @@ interface Attempt {
 
 export async function signIn(db: DbHandle, account: Account, a: Attempt, now: number, policy: SessionPolicy) {
   const email = normalEmail(a.email);
-  await throttle(db, account.id, email, a.ip, now);
-  const [user] = await db.db.select().from(users).where(and(eq(users.account_id, account.id), eq(users.email, email)));
-  const matches = await verifyPassword(a.password, user?.password_hash ?? DUMMY_HASH);
+  const attemptId = await takeAttempt(db, account.id, email, a.ip, now);
+  const release = await hashSlotFor(db, attemptId);
+  let user: typeof users.$inferSelect | undefined, matches: boolean;
+  try {
+    [user] = await db.db.select().from(users).where(and(eq(users.account_id, account.id), eq(users.email, email)));
+    matches = await verifyPassword(a.password, user?.password_hash ?? DUMMY_HASH);
+  } finally {
+    release();
+  }
   const ok = Boolean(user && matches && user.active);
-  const at = new Date(now).toISOString();
-  await db.transaction(async (tx) => {
-    await tx.insert(signInAttempts).values({ account_id: account.id, email, ip: a.ip, succeeded: ok, created_at: at });
-    await tx.delete(signInAttempts).where(lt(signInAttempts.created_at, new Date(now - 86_400_000).toISOString()));
-    if (user && ok) {
-      await tx.update(users).set({ last_sign_in_at: at }).where(eq(users.id, user.id));
-      await recordActivity(tx, account.id, { actor_type: 'user', actor_id: user.id, actor_name: user.name }, 'sessions', user.id, 'signed_in', { ip: a.ip });
-    }
-  });
   // A deactivated member hears the same as a wrong password: nothing tells an outsider who is a member.
   if (!user || !ok) throw new ApiError('unauthenticated', WRONG);
+  const at = new Date(now).toISOString();
+  await db.transaction(async (tx) => {
+    await tx.update(signInAttempts).set({ succeeded: true }).where(eq(signInAttempts.id, attemptId));
+    await tx.update(users).set({ last_sign_in_at: at }).where(eq(users.id, user.id));
+    await recordActivity(tx, account.id, { actor_type: 'user', actor_id: user.id, actor_name: user.name }, 'sessions', user.id, 'signed_in', { ip: a.ip });
+  });
   const token = await startSession(db, account.id, user.id, now, policy, { ip: a.ip, userAgent: a.userAgent });
   return { token, user };
 }
 
-async function throttle(db: DbHandle, accountId: number, email: string, ip: string, now: number) {
+/**
+ * Checks the limits and records the attempt as a failure, in one transaction: the id of the attempt,
+ * or 429 rate_limited. Old rows are swept here too (failures after a day, successes after
+ * KNOWN_ADDRESS_MS).
+ */
+async function takeAttempt(db: DbHandle, accountId: number, email: string, ip: string, now: number): Promise<number> {
   const since = new Date(now - WINDOW_MS).toISOString();
-  const failures = async (...where: SQL[]) => {
-    const [row] = await db.db
-      .select({ n: count(), first: min(signInAttempts.created_at) })
-      .from(signInAttempts)
-      .where(and(eq(signInAttempts.succeeded, false), gte(signInAttempts.created_at, since), ...where));
-    return { n: Number(row?.n ?? 0), first: row?.first ?? null };
-  };
-  const checks = [
-    { limit: EMAIL_FAILURES, seen: await failures(eq(signInAttempts.account_id, accountId), eq(signInAttempts.email, email)) },
-    { limit: IP_FAILURES, seen: await failures(eq(signInAttempts.ip, ip)) },
-  ];
-  for (const { limit, seen } of checks) {
-    if (seen.n < limit || !seen.first) continue;
-    const retryAfter = Math.max(1, Math.ceil((Date.parse(seen.first) + WINDOW_MS - now) / 1000));
-    throw new ApiError('rate_limited', `Too many failed sign-ins: try again in ${Math.ceil(retryAfter / 60)} minute(s)`, undefined, { headers: { 'Retry-After': String(retryAfter) } });
+  return db.transaction(async (tx) => {
+    if (isPg) await allIn(tx, sql`select pg_advisory_xact_lock(${ATTEMPT_LOCK})`);
+    const failures = async (...where: SQL[]) => {
+      const [row] = await tx
+        .select({ n: count(), first: min(signInAttempts.created_at) })
+        .from(signInAttempts)
+        .where(and(eq(signInAttempts.succeeded, false), gte(signInAttempts.created_at, since), ...where));
+      return { n: Number(row?.n ?? 0), first: row?.first ?? null };
+    };
+    const ofEmail = [eq(signInAttempts.account_id, accountId), eq(signInAttempts.email, email)];
+    const known = await knownAddress(tx, accountId, email, ip, now);
+    const checks = [
+      { limit: EMAIL_IP_FAILURES, seen: await failures(...ofEmail, eq(signInAttempts.ip, ip)) },
+      ...(known ? [] : [{ limit: EMAIL_FAILURES, seen: await failures(...ofEmail) }]),
+      { limit: IP_FAILURES, seen: await failures(eq(signInAttempts.ip, ip)) },
+    ];
+    for (const { limit, seen } of checks) {
+      if (seen.n < limit || !seen.first) continue;
+      const retryAfter = Math.max(1, Math.ceil((Date.parse(seen.first) + WINDOW_MS - now) / 1000));
+      throw new ApiError('rate_limited', `Too many failed sign-ins: try again in ${Math.ceil(retryAfter / 60)} minute(s)`, undefined, { headers: { 'Retry-After': String(retryAfter) } });
+    }
+    const [row] = await tx
+      .insert(signInAttempts)
+      .values({ account_id: accountId, email, ip, succeeded: false, created_at: new Date(now).toISOString() })
+      .returning({ id: signInAttempts.id });
+    await tx
+      .delete(signInAttempts)
+      .where(
+        or(
+          and(eq(signInAttempts.succeeded, false), lt(signInAttempts.created_at, new Date(now - FAILURE_KEEP_MS).toISOString())),
+          lt(signInAttempts.created_at, new Date(now - KNOWN_ADDRESS_MS).toISOString()),
+        ),
+      );
+    return row.id;
+  });
+}
+
+/**
+ * A hash slot for a taken attempt (server/auth/passwords.ts). Refused when the process is hashing
+ * too much: then the attempt is given back (nothing was checked), and the 429 says to retry at once.
+ */
+async function hashSlotFor(db: DbHandle, attemptId: number): Promise<() => void> {
+  try {
+    return hashSlot();
+  } catch (err) {
+    await db.transaction((tx) => tx.delete(signInAttempts).where(eq(signInAttempts.id, attemptId)));
+    throw err;
   }
+}
+
+/** Whether this email signed in successfully from this address recently. */
+async function knownAddress(tx: Db, accountId: number, email: string, ip: string, now: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: signInAttempts.id })
+    .from(signInAttempts)
+    .where(
+      and(
+        eq(signInAttempts.account_id, accountId),
+        eq(signInAttempts.email, email),
+        eq(signInAttempts.ip, ip),
+        eq(signInAttempts.succeeded, true),
+        gte(signInAttempts.created_at, new Date(now - KNOWN_ADDRESS_MS).toISOString()),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }

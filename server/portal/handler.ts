@@ -29,6 +29,21 @@ export interface PageContext {
 }
 export const PORTAL_TRPC = `${PORTAL_PREFIX}/trpc`;
 const API_PREFIX = '/v3/api';
+/** Calls in one batched request (the pages never batch; tRPC clients may). */
+export const MAX_BATCH = 10;
+
+/**
+ * The procedures a request calls, or why it may not: a batch larger than MAX_BATCH, or one that
+ * includes a session procedure (sign-in is throttled per call: a batch must not carry many guesses).
+ */
+function batchRefusal(url: string): ApiError | null {
+  const [path, query = ''] = url.split('?');
+  if (!new URLSearchParams(query).has('batch')) return null;
+  const calls = path.slice(PORTAL_TRPC.length + 1).split(',');
+  if (calls.length > MAX_BATCH) return new ApiError('invalid_input', `At most ${MAX_BATCH} calls may be batched in one request`);
+  if (calls.some((c) => c.startsWith('session.'))) return new ApiError('invalid_input', 'Session calls (sign-in, sign-out) cannot be batched: send each on its own');
+  return null;
+}
 
 
 export interface PortalOptions {
@@ -90,6 +105,8 @@ export function createPortal(opts: PortalOptions) {
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.headers.origin !== `${proto}://${host}`) {
         return fail(res, new ApiError('csrf_failed', 'This request did not come from the portal page: reload the page and try again'));
       }
+      const refused = batchRefusal(req.url ?? '');
+      if (refused) return fail(res, refused);
       const secure = proto === 'https';
       const { token, session } = await sessionOf(req, account.id, secure);
       const portal: PortalIO = {
@@ -123,6 +140,7 @@ export function createPortal(opts: PortalOptions) {
         path: (req.url ?? '').split('?')[0].slice(PORTAL_TRPC.length + 1),
         router: portalRouter,
         maxBodySize: env.MAX_BODY_BYTES,
+        maxBatchSize: MAX_BATCH,
         createContext: () => ctx,
         responseMeta: ({ errors }) => {
           if (!errors.length) return {};

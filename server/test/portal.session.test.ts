@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { sessions } from '../../db/schema';
-import { EMAIL_FAILURES, IP_FAILURES, WINDOW_MS, WRONG } from '../auth/sign-in';
+import { EMAIL_IP_FAILURES, IP_FAILURES, WINDOW_MS, WRONG } from '../auth/sign-in';
 import { newClinic, request, useClinic } from './helpers';
 import { addMember, portalClient, portalCode, portalData, signedIn } from './support/portal';
 
@@ -66,10 +66,10 @@ describe('sign-in', () => {
     }
   });
 
-  test(`throttled per email after ${EMAIL_FAILURES} failures: 429 with Retry-After, even for the right password; open again once the window has passed`, async () => {
+  test(`throttled per email and address after ${EMAIL_IP_FAILURES} failures: 429 with Retry-After, even for the right password; open again once the window has passed`, async () => {
     const member = await addMember(t.server, t.clinic, 'receptionist');
     const portal = portalClient(t.server, t.clinic);
-    for (let i = 0; i < EMAIL_FAILURES; i++) expect((await portal.signIn(member.email, `wrong password ${i}`)).status).toBe(401);
+    for (let i = 0; i < EMAIL_IP_FAILURES; i++) expect((await portal.signIn(member.email, `wrong password ${i}`)).status).toBe(401);
     const refused = await portal.signIn(member.email, member.password);
     expect(refused.status).toBe(429);
     expect(portalCode(refused)).toBe('rate_limited');
