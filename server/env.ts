@@ -37,7 +37,16 @@ export const envSchema = z.object({
   RATE_LIMIT_REST_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_MCP_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_UNAUTH_PER_MINUTE: positiveInt(2),
-  TRUST_PROXY: flag(),
+  /**
+   * How many proxies in front of the server append to X-Forwarded-For (0: none, headers ignored). The
+   * client is the entry that many hops from the right, as Express's numeric `trust proxy`; on/true/yes
+   * mean 1.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('off')
+    .transform((v) => (['', '0', 'false', 'no', 'off'].includes(v) ? 0 : ['1', 'true', 'yes', 'on'].includes(v) ? 1 : /^\d+$/.test(v) ? Number(v) : NaN))
+    .pipe(z.number({ message: 'must be off, on, or the number of proxies in front of the server' }).int().min(0).max(10)),
   /** Secret that signs pagination cursors; when unset, one is generated once and kept in the database. */
   CURSOR_SECRET: z.string().min(16).optional(),
   MAX_BODY_BYTES: positiveInt(1_048_576),

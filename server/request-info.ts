@@ -1,4 +1,12 @@
-/** Who sent a request and to which address, behind a trusted proxy (TRUST_PROXY) or not. */
+/**
+ * Who sent a request and to which address, behind trusted proxies (TRUST_PROXY) or not.
+ *
+ * Proxies append to X-Forwarded-For, so only its rightmost entries were written by proxies we trust;
+ * whatever a client sent itself stands to their left. With `hops` trusted proxies the client is the
+ * entry `hops` from the right (as Express's numeric `trust proxy`): the leftmost entry would let any
+ * client pick its own address and escape every per-address limit. X-Forwarded-Host and -Proto are
+ * read the same way.
+ */
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** What is read of a request: a node:http request, or the headers Next hands a page. */
@@ -13,15 +21,23 @@ export interface RequestInfo {
   proto(req: RequestLike): 'http' | 'https';
 }
 
-const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.split(',')[0].trim() || undefined;
+/** The entry `hops` from the right of a forwarded header (the leftmost when there are fewer). */
+export function forwarded(value: string | string[] | undefined, hops: number): string | undefined {
+  if (!hops || value === undefined) return undefined;
+  const entries = (Array.isArray(value) ? value.join(',') : value)
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  return entries[Math.max(0, entries.length - hops)];
+}
 
-export function requestInfo(trustProxy: boolean): RequestInfo {
+export function requestInfo(trustedHops: number): RequestInfo {
   return {
-    clientIp: (req) => (trustProxy && first(req.headers['x-forwarded-for'])) || req.socket?.remoteAddress || 'unknown',
-    host: (req) => (trustProxy && first(req.headers['x-forwarded-host'])) || req.headers.host,
+    clientIp: (req) => forwarded(req.headers['x-forwarded-for'], trustedHops) || req.socket?.remoteAddress || 'unknown',
+    host: (req) => forwarded(req.headers['x-forwarded-host'], trustedHops) || req.headers.host,
     proto: (req) => {
-      const forwarded = trustProxy && first(req.headers['x-forwarded-proto']);
-      if (forwarded) return forwarded === 'https' ? 'https' : 'http';
+      const proto = forwarded(req.headers['x-forwarded-proto'], trustedHops);
+      if (proto) return proto === 'https' ? 'https' : 'http';
       return req.socket?.encrypted ? 'https' : 'http';
     },
   };

@@ -1,9 +1,13 @@
 /**
- * Fixed one-minute windows counted in memory and flushed to the database every FLUSH_MS, so the hot
- * path never waits on a write while every process on the database shares one budget. Each flush adds
- * this process's new hits and reads back the shared total. Overshoot is bounded: another process's
- * hits are seen at most FLUSH_MS late: a bucket's shared total is re-read when it is older than that
- * (documented in docs/decisions.md).
+ * Fixed one-minute windows shared by every process on the database, counted one of two ways:
+ * - Large budgets (the 120/min REST and MCP budgets) are counted in memory and flushed to the database
+ *   every FLUSH_MS, so the hot path never waits on a write. Each flush adds this process's new hits
+ *   and reads back the shared total; another process's hits are seen at most FLUSH_MS late, so a
+ *   budget may be overshot by what the other processes admit in that time (docs/decisions.md).
+ * - Small budgets (at most SYNC_LIMIT: unauthenticated requests, registrations), where that overshoot
+ *   would double the budget, take each hit in the database at once with a conditional upsert, exact
+ *   across processes. Once a window is known full, this process refuses without asking again, so a
+ *   flood costs a few writes per address and window, not one per request.
  */
 import { lt, sql } from 'drizzle-orm';
 import { allIn, type DbHandle } from '../../db/client';
@@ -11,6 +15,8 @@ import { rateLimitBuckets } from '../../db/schema';
 
 export const WINDOW_MS = 60_000;
 const FLUSH_MS = 100;
+/** Budgets up to this are counted synchronously in the shared store. */
+export const SYNC_LIMIT = 20;
 
 export interface RateDecision {
   allowed: boolean;
@@ -33,7 +39,10 @@ export class RateLimiter {
   private buckets = new Map<string, BucketState>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
+  private sweeping: Promise<void> | null = null;
   private lastCleanup = 0;
+  /** Small buckets known full in this process: bucket → its window. */
+  private full = new Map<string, number>();
 
   constructor(
     private readonly db: DbHandle,
@@ -41,6 +50,7 @@ export class RateLimiter {
   ) {}
 
   async take(bucket: string, limit: number, now = Date.now()): Promise<RateDecision> {
+    if (limit <= SYNC_LIMIT) return this.takeNow(bucket, limit, now);
     const window = Math.floor(now / WINDOW_MS);
     let st = this.buckets.get(bucket);
     if (!st || st.window !== window) {
@@ -64,6 +74,30 @@ export class RateLimiter {
     st.pending++;
     this.schedule();
     return { allowed: true, limit, remaining: limit - used - 1, retryAfter };
+  }
+
+  /** One hit counted in the shared store before the answer: the upsert adds it only while under the limit. */
+  private async takeNow(bucket: string, limit: number, now: number): Promise<RateDecision> {
+    const window = Math.floor(now / WINDOW_MS);
+    const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+    const refused = { allowed: false, limit, remaining: 0, retryAfter };
+    if (this.full.get(bucket) === window) return refused;
+    const rows = await this.db.transaction((tx) =>
+      allIn<{ count: number }>(
+        tx,
+        sql`insert into ${rateLimitBuckets} (bucket, window_start, count) values (${bucket}, ${window}, 1)
+          on conflict (bucket, window_start) do update set count = ${rateLimitBuckets}.count + 1
+          where ${rateLimitBuckets}.count < ${limit}
+          returning count`,
+      ),
+    );
+    this.sweeping = this.sweep(now).catch(this.onError);
+    const count = rows.length ? Number(rows[0].count) : limit;
+    if (count >= limit) {
+      if (this.full.size > 10_000) this.full.clear();
+      this.full.set(bucket, window);
+    }
+    return rows.length ? { allowed: true, limit, remaining: limit - count, retryAfter } : refused;
   }
 
   private async read(bucket: string, window: number): Promise<number> {
@@ -105,17 +139,23 @@ export class RateLimiter {
       st.shared = Number(rows[0]?.count ?? st.shared + n);
       st.refreshedAt = now;
     }
-    if (now - this.lastCleanup > WINDOW_MS) {
-      this.lastCleanup = now;
-      await this.db.transaction((tx) => tx.delete(rateLimitBuckets).where(lt(rateLimitBuckets.window_start, window - 1)));
-    }
+    await this.sweep(now);
     if (this.buckets.size && [...this.buckets.values()].some((s) => s.pending > 0)) this.schedule();
+  }
+
+  /** Deletes windows that ended, at most once a minute. */
+  private async sweep(now: number): Promise<void> {
+    if (now - this.lastCleanup <= WINDOW_MS) return;
+    this.lastCleanup = now;
+    const window = Math.floor(now / WINDOW_MS);
+    await this.db.transaction((tx) => tx.delete(rateLimitBuckets).where(lt(rateLimitBuckets.window_start, window - 1)));
   }
 
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.flushing;
+    await this.sweeping;
     await this.flush().catch(this.onError);
   }
 }

@@ -62,3 +62,50 @@ describe('rate limits', () => {
     expectError(await request(server, 'GET', '/me', { host: clinic.host, headers: { 'X-Forwarded-For': '198.51.100.7' } }), 401, 'unauthenticated');
   });
 });
+
+describe('small budgets are exact across processes', () => {
+  it('an unauthenticated budget of 2 admits exactly 2 requests sent at once to two processes', async () => {
+    await awayFromWindowEdge();
+    const headers = { 'X-Forwarded-For': `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
+    const answers = await Promise.all([server, second, server, second, server, second].map((s) => request(s, 'GET', '/me', { host: clinic.host, headers })));
+    expect(answers.filter((r) => r.status === 401)).toHaveLength(2);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(4);
+  });
+});
+
+describe('TRUST_PROXY: the client is the entry that many hops from the right of X-Forwarded-For', () => {
+  it('a client cannot escape its budget by sending its own X-Forwarded-For to a proxy that appends', async () => {
+    await awayFromWindowEdge();
+    const real = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      // What the proxy forwards: whatever the client claimed, then the address it saw.
+      const res = await request(server, 'GET', '/ping', { host: clinic.host, headers: { 'X-Forwarded-For': `10.0.0.${i}, ${real}` } });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
+
+  it('TRUST_PROXY=2 takes the second entry from the right; on means 1; anything else stops the server', async () => {
+    const { forwarded } = await import('../request-info');
+    expect(forwarded('1.1.1.1, 2.2.2.2, 3.3.3.3', 1)).toBe('3.3.3.3');
+    expect(forwarded('1.1.1.1, 2.2.2.2, 3.3.3.3', 2)).toBe('2.2.2.2');
+    expect(forwarded(['1.1.1.1', '2.2.2.2'], 5)).toBe('1.1.1.1');
+    expect(forwarded('1.1.1.1', 0)).toBeUndefined();
+    const { loadEnv, ConfigError } = await import('../env');
+    expect(loadEnv({ TRUST_PROXY: 'on' }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadEnv({}).TRUST_PROXY).toBe(0);
+    expect(() => loadEnv({ TRUST_PROXY: 'sometimes' })).toThrow(ConfigError);
+    const two = await startServer({ RATE_LIMIT_UNAUTH_PER_MINUTE: '2', TRUST_PROXY: '2' });
+    try {
+      const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+      const via = (hop: string) => request(two, 'GET', '/ping', { host: clinic.host, headers: { 'X-Forwarded-For': `${ip}, ${hop}` } });
+      expect((await via('10.1.1.1')).status).toBe(200);
+      expect((await via('10.1.1.2')).status).toBe(200);
+      expect((await via('10.1.1.3')).status).toBe(429);
+    } finally {
+      await two.close();
+    }
+  });
+});
