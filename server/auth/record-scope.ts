@@ -3,13 +3,15 @@
  * the patients with an appointment with the member's practitioner and the records of those patients;
  * `own_calendar`, only that practitioner's appointments. Each rule is a condition the list engine adds
  * to every query of the resource, so counts, filters and cursors all see the same narrowed set.
+ * Attributes of another permission area than their record's (a care plan's billing) are withheld:
+ * `withheldFields` names them, and every read a member makes shows them as null.
  */
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { appointments } from '../../db/schema';
 import type { MemberPrincipal } from '../context';
 import { ApiError } from '../errors';
-import type { AnyResource } from '../resources/define';
-import { authorize } from './permissions';
+import type { AnyResource, RecordArea } from '../resources/define';
+import { authorize, can, PERMISSIONS, type MemberGrant } from './permissions';
 
 /** A condition and the key that names it (the list engine prepares one statement per key). */
 export interface Restriction {
@@ -43,4 +45,29 @@ export function readRestriction(resource: AnyResource, member: MemberPrincipal, 
     throw new ApiError('permission_denied', `Your role reads only its own patients' records, and ${resource.name} cannot be narrowed to them: read them through a patient or an invoice`);
   }
   return { key, condition: practitioner ? sql`${patientColumn} in ${ownPatients(accountId, practitioner)}` : NOTHING };
+}
+
+/**
+ * Attributes that belong to another permission area than their resource: a care plan is a patients
+ * record, but its `billing` (type, amount, period) is billing. Keyed by resource name.
+ */
+const FIELD_AREAS: Readonly<Record<string, Readonly<Record<string, RecordArea>>>> = {
+  care_plans: { billing: 'billing' },
+};
+
+/** The attributes of a resource the member's role may not read, each with the permission it lacks. */
+export function withheldFields(resource: AnyResource, member: MemberGrant): { field: string; permission: string }[] {
+  const areas = Object.hasOwn(FIELD_AREAS, resource.name) ? FIELD_AREAS[resource.name] : {};
+  return Object.entries(areas)
+    .filter(([, area]) => !can(member, `${area}.read`))
+    .map(([field, area]) => ({ field, permission: PERMISSIONS[`${area}.read`] }));
+}
+
+/** A record as the member may read it: the withheld attributes null (present, so the shape stays). */
+export function redactRecord<T extends Record<string, unknown>>(resource: AnyResource, member: MemberGrant, record: T): T {
+  const withheld = withheldFields(resource, member);
+  if (!withheld.length) return record;
+  const out: Record<string, unknown> = { ...record };
+  for (const { field } of withheld) if (Object.hasOwn(out, field)) out[field] = null;
+  return out as T;
 }

@@ -2,22 +2,22 @@
  * The MCP tools, declared as data in the order they are listed. The generic ones are generated from
  * the resource declarations (the same fields, filters and sorts as REST, /schema and OpenAPI); the
  * curated ones compose the same list engine and domain functions. Every read runs as the approving
- * member: their role's read permissions and record scope (server/auth/record-scope.ts).
+ * member: their role's read permissions and record scope (server/auth/record-scope.ts). A curated tool
+ * reads every record it returns, nested ones included, through `query` as the generic tools do, so it
+ * shows nothing a direct read by the member would refuse or withhold.
  */
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { carePlanMembers } from '../../db/schema';
-import { authorize, can } from '../auth/permissions';
-import { readRestriction } from '../auth/record-scope';
+import { authorize } from '../auth/permissions';
+import { readRestriction, redactRecord, withheldFields } from '../auth/record-scope';
 import { findAvailability } from '../domain/scheduling/availability';
 import { ApiError, notFound } from '../errors';
 import { listRecords, PAGE_SIZE_MAX, rawQuery, type ListResult } from '../list/engine';
 import { RESERVED_PARAMS } from '../list/grammar';
 import { availabilityQuery, MAX_RANGE_DAYS, slotSchema } from '../resources/availability';
-import { carePlans } from '../resources/care_plans';
 import type { AnyResource } from '../resources/define';
 import { filterOperators } from '../resources/describe';
-import { findRows } from '../resources/queries';
 import { RESOURCES } from '../resources';
 import { addDays, clockFor } from '../values/wall-time';
 import type { Connector } from './connector';
@@ -53,15 +53,42 @@ function resourceOf(name: string): AnyResource {
   return r;
 }
 
-/** A list through the engine, as the member may see it; `next_cursor` continues it. */
+/**
+ * A list through the engine, as the member may see it: their record scope narrows the rows, and the
+ * attributes their role may not read are null (and cannot be filtered or sorted by); `next_cursor`
+ * continues it.
+ */
 async function query(c: Connector, resource: AnyResource, params: Record<string, string | string[]>) {
-  const result: ListResult = await listRecords(
-    resource,
-    { db: c.db.db, accountId: c.account.id, url: `${c.baseUrl}/${resource.name}`, restrict: readRestriction(resource, c.member, c.account.id) },
-    rawQuery(params),
-  );
+  const restrict = readRestriction(resource, c.member, c.account.id);
+  const sorted = typeof params.sort === 'string' ? params.sort.split(',').map((s) => s.split(':')[0].trim()) : [];
+  const named = withheldFields(resource, c.member).find(({ field }) => Object.hasOwn(params, field) || sorted.includes(field));
+  if (named) throw new ApiError('permission_denied', `Your role does not allow filtering or sorting ${resource.name} by ${named.field}: it needs the permission "${named.permission}"`);
+  const result: ListResult = await listRecords(resource, { db: c.db.db, accountId: c.account.id, url: `${c.baseUrl}/${resource.name}`, restrict }, rawQuery(params));
   const next = result.links.next ? new URL(result.links.next).searchParams.get('cursor') : null;
-  return { data: result.data, next_cursor: next, has_more: next !== null };
+  return { data: result.data.map((r) => redactRecord(resource, c.member, r)), next_cursor: next, has_more: next !== null };
+}
+
+/** Every record of a list, page after page, as the member may see it. */
+async function queryAll(c: Connector, resource: AnyResource, params: Record<string, string | string[]>) {
+  const rows: Record<string, unknown>[] = [];
+  let cursor = '';
+  do {
+    const page = await query(c, resource, { ...params, page_size: String(PAGE_SIZE_MAX), cursor });
+    rows.push(...page.data);
+    cursor = page.next_cursor ?? '';
+  } while (cursor);
+  return rows;
+}
+
+/** Whether the member may read the resource at all: false where a direct read is refused (403 permission_denied). */
+function mayRead(c: Connector, resource: AnyResource): boolean {
+  try {
+    readRestriction(resource, c.member, c.account.id);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'permission_denied') return false;
+    throw err;
+  }
 }
 
 async function getOne(c: Connector, resource: AnyResource, recordId: number | string) {
@@ -97,17 +124,17 @@ export const TOOLS: Tool[] = [
     async run(c) {
       return {
         entity_types: LISTED.map((r) => {
-          let readable = true;
-          try {
-            readRestriction(r, c.member, c.account.id);
-          } catch {
-            readable = false;
-          }
+          const withheld = new Map(withheldFields(r, c.member).map((w) => [w.field, w.permission]));
+          const describe = (name: string, description: string | undefined) => {
+            const why = withheld.has(name) ? `Always null for you: your role lacks the permission "${withheld.get(name)}".` : undefined;
+            const text = [description, why].filter(Boolean).join(' ');
+            return text ? { description: text } : {};
+          };
           return {
             name: r.name,
             description: r.description,
-            readable,
-            attributes: Object.entries(r.fields).map(([name, f]) => ({ name, type: f.kind, nullable: f.nullable, ...(f.description ? { description: f.description } : {}) })),
+            readable: mayRead(c, r),
+            attributes: Object.entries(r.fields).map(([name, f]) => ({ name, type: f.kind, nullable: f.nullable || withheld.has(name), ...describe(name, f.description) })),
             filters: Object.fromEntries(Object.entries(r.filters).map(([name, f]) => [name, filterOperators(f)])),
             sorts: Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k),
           };
@@ -214,7 +241,8 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'patient_summary',
     title: 'Patient summary',
-    description: "One patient's details with their next and most recent appointments, open balance and active care plans. Parts the member's role may not read are null.",
+    description:
+      "One patient's details with their next and most recent appointments, open balance and active care plans. Each part is what get_entity/query_entities would give you: parts your role or record scope may not read are null (care plans with members cannot be narrowed to your own patients), and so are attributes it may not read (a care plan's billing without Read billing).",
     input: z.object({ patient_id: id }),
     output: z.object({
       patient: record,
@@ -222,34 +250,47 @@ export const TOOLS: Tool[] = [
       recent_appointments: z.array(record).nullable(),
       open_balance: z.string().nullable().describe('Sum of the balances of open invoices, in the account currency'),
       open_invoices: z.number().int().nullable(),
-      active_care_plans: z.array(record),
+      active_care_plans: z.array(record).nullable(),
     }),
     annotations: READ,
     async run(c, input) {
+      // Every part is read through `query`, as get_entity/query_entities read it for this member; a part
+      // whose direct read the member is refused is null.
       const patient = await getOne(c, RESOURCES.patients, input.patient_id);
-      const may = (p: 'appointments.read' | 'billing.read') => can(c.member, p);
       const now = clockFor(c.account.timezone).toWall(Date.now());
       const appts = RESOURCES.appointments;
       const forPatient = { patient_id: `eq:${input.patient_id}`, page_size: '5' };
-      const upcoming = may('appointments.read') ? (await query(c, appts, { ...forPatient, starts_at: `gte:${now}`, sort: 'starts_at' })).data : null;
-      const recent = may('appointments.read') ? (await query(c, appts, { ...forPatient, starts_at: `lt:${now}`, sort: 'starts_at:desc' })).data : null;
+      const upcoming = mayRead(c, appts) ? (await query(c, appts, { ...forPatient, starts_at: `gte:${now}`, sort: 'starts_at' })).data : null;
+      const recent = mayRead(c, appts) ? (await query(c, appts, { ...forPatient, starts_at: `lt:${now}`, sort: 'starts_at:desc' })).data : null;
       let balance: string | null = null;
       let openInvoices: number | null = null;
-      if (may('billing.read')) {
-        const invoices = await query(c, RESOURCES.invoices, { patient_id: `eq:${input.patient_id}`, state: 'in:open,partially_paid', page_size: '100' });
-        const minor = invoices.data.reduce((sum, inv) => sum + Math.round(Number(inv.balance) * 100), 0);
+      if (mayRead(c, RESOURCES.invoices)) {
+        const invoices = await queryAll(c, RESOURCES.invoices, { patient_id: `eq:${input.patient_id}`, state: 'in:open,partially_paid', sort: 'id' });
+        const minor = invoices.reduce((sum, inv) => sum + Math.round(Number(inv.balance) * 100), 0);
         balance = (minor / 100).toFixed(2);
-        openInvoices = invoices.data.length;
+        openInvoices = invoices.length;
       }
-      const memberships = await c.db.db.select({ plan: carePlanMembers.care_plan_id }).from(carePlanMembers).where(and(eq(carePlanMembers.account_id, c.account.id), eq(carePlanMembers.patient_id, input.patient_id)));
-      const plans = memberships.length ? await findRows(c.db.db, carePlans, c.account.id, memberships.map((m) => m.plan)) : [];
+      // A care plan names all its members: shown only to a member who may read care_plans directly
+      // (own_patients cannot: 403), with the billing their role may read.
+      let plans: Record<string, unknown>[] | null = null;
+      if (mayRead(c, RESOURCES.care_plans)) {
+        const memberships = await c.db.db
+          .select({ plan: carePlanMembers.care_plan_id })
+          .from(carePlanMembers)
+          .where(and(eq(carePlanMembers.account_id, c.account.id), eq(carePlanMembers.patient_id, input.patient_id)));
+        const ids = [...new Set(memberships.map((m) => m.plan))].sort((a, b) => a - b);
+        plans = [];
+        for (let i = 0; i < ids.length; i += 100) {
+          plans.push(...(await queryAll(c, RESOURCES.care_plans, { id: `in:${ids.slice(i, i + 100).join(',')}`, status: 'eq:active', sort: 'id' })));
+        }
+      }
       return {
         patient,
         upcoming_appointments: upcoming,
         recent_appointments: recent,
         open_balance: balance,
         open_invoices: openInvoices,
-        active_care_plans: plans.filter((p) => p.status === 'active').map(carePlans.toRecord),
+        active_care_plans: plans,
       };
     },
   }),
