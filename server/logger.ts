@@ -4,6 +4,25 @@ import pino from 'pino';
 const withoutCredentials = (req: { headers?: Record<string, unknown> }) =>
   req?.headers ? { ...req, headers: { ...req.headers, authorization: req.headers.authorization === undefined ? undefined : '[redacted]', cookie: undefined } } : req;
 
+/**
+ * An error as logged, down its cause chain: type, message, code and stack frames. A database error
+ * gives its SQL text and SQLSTATE only: never the query's parameters (drizzle's message and stack
+ * carry them), PostgreSQL's message, detail or where (they quote values: a patient's name, an email),
+ * so no personal data reaches the logs through a failed query.
+ */
+export function errorForLog(err: unknown, depth = 0): unknown {
+  if (typeof err !== 'object' || err === null) return err;
+  const e = err as { constructor?: { name?: string }; message?: unknown; stack?: unknown; code?: unknown; severity?: unknown; query?: unknown; cause?: unknown; constraint?: unknown; table?: unknown; column?: unknown };
+  const out: Record<string, unknown> = { type: e.constructor?.name ?? 'Error' };
+  if (typeof e.query === 'string') Object.assign(out, { message: 'database query failed', sql: e.query.slice(0, 2000) });
+  else if (typeof e.severity === 'string') Object.assign(out, { message: 'database error', code: e.code, constraint: e.constraint, table: e.table, column: e.column });
+  else Object.assign(out, { message: e.message, ...(e.code !== undefined ? { code: e.code } : {}) });
+  // Frames only: the stack's first line repeats the message.
+  if (typeof e.stack === 'string') out.stack = e.stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
+  if (e.cause !== undefined && depth < 5) out.cause = errorForLog(e.cause, depth + 1);
+  return out;
+}
+
 const BATCH_BYTES = 4096;
 const FLUSH_MS = 1000;
 
@@ -65,11 +84,11 @@ function batchedStdout() {
 
 /**
  * Structured logs to stdout. Secrets are never passed to the logger (request lines carry ids only); a
- * `req`, should one be logged, loses its Authorization and Cookie headers through a serializer, which
- * runs only when a line has a `req` (pino's path redaction ran on every line: 9% of a GET's throughput).
+ * `req`, should one be logged, loses its Authorization and Cookie headers, and an `err` its data
+ * (errorForLog), through serializers, which run only when a line has one (pino's path redaction ran on every line: 9% of a GET's throughput).
  * Lines are written asynchronously in 4 KiB batches, at least every second and when the process exits.
  */
 export function createLogger(level: string) {
   if (level === 'silent') return pino({ level });
-  return pino({ level, base: undefined, serializers: { req: withoutCredentials } }, batchedStdout());
+  return pino({ level, base: undefined, serializers: { req: withoutCredentials, err: errorForLog } }, batchedStdout());
 }

@@ -32,7 +32,7 @@ export const WINDOW_MS = 15 * 60_000;
 /** How long a successful sign-in makes its address known for that email (and is kept). */
 export const KNOWN_ADDRESS_MS = 30 * 86_400_000;
 const FAILURE_KEEP_MS = 86_400_000;
-/** Serialises attempt-taking on PostgreSQL (SQLite write transactions already run one at a time). */
+/** The advisory-lock namespace of sign-in attempts on PostgreSQL. */
 const ATTEMPT_LOCK = 72_732;
 export const WRONG = 'Email or password is wrong';
 
@@ -69,13 +69,16 @@ export async function signIn(db: DbHandle, account: Account, a: Attempt, now: nu
 
 /**
  * Checks the limits and records the attempt as a failure, in one transaction: the id of the attempt,
- * or 429 rate_limited. Old rows are swept here too (failures after a day, successes after
- * KNOWN_ADDRESS_MS).
+ * or 429 rate_limited.
  */
 async function takeAttempt(db: DbHandle, accountId: number, email: string, ip: string, now: number): Promise<number> {
   const since = new Date(now - WINDOW_MS).toISOString();
-  return db.transaction(async (tx) => {
-    if (isPg) await allIn(tx, sql`select pg_advisory_xact_lock(${ATTEMPT_LOCK})`);
+  const id = await db.transaction(async (tx) => {
+    // Attempts on one email, and from one address, are taken one at a time (SQLite: every write
+    // transaction is). Always the email's lock first, so two transactions never wait on each other.
+    if (isPg) {
+      for (const key of [`email:${accountId}:${email}`, `ip:${ip}`]) await allIn(tx, sql`select pg_advisory_xact_lock(${ATTEMPT_LOCK}, hashtext(${key}))`);
+    }
     const failures = async (...where: SQL[]) => {
       const [row] = await tx
         .select({ n: count(), first: min(signInAttempts.created_at) })
@@ -99,16 +102,20 @@ async function takeAttempt(db: DbHandle, accountId: number, email: string, ip: s
       .insert(signInAttempts)
       .values({ account_id: accountId, email, ip, succeeded: false, created_at: new Date(now).toISOString() })
       .returning({ id: signInAttempts.id });
-    await tx
-      .delete(signInAttempts)
-      .where(
-        or(
-          and(eq(signInAttempts.succeeded, false), lt(signInAttempts.created_at, new Date(now - FAILURE_KEEP_MS).toISOString())),
-          lt(signInAttempts.created_at, new Date(now - KNOWN_ADDRESS_MS).toISOString()),
-        ),
-      );
     return row.id;
   });
+  await sweep(db, now);
+  return id;
+}
+
+let lastSweep = 0;
+
+/** Old attempts go, at most once a minute per process: failures after a day, successes after KNOWN_ADDRESS_MS. */
+async function sweep(db: DbHandle, now: number) {
+  if (Math.abs(now - lastSweep) < 60_000) return;
+  lastSweep = now;
+  const before = (ms: number) => lt(signInAttempts.created_at, new Date(now - ms).toISOString());
+  await db.transaction((tx) => tx.delete(signInAttempts).where(or(and(eq(signInAttempts.succeeded, false), before(FAILURE_KEEP_MS)), before(KNOWN_ADDRESS_MS))));
 }
 
 /**

@@ -1,6 +1,7 @@
 /** One MCP server instance per request (stateless), its tools bound to the connector it acts as. */
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { toApiError } from '../rest/errors';
+import { refuseNul } from '../values/text';
 import type { Connector } from './connector';
 import { TOOLS } from './tools';
 
@@ -24,6 +25,7 @@ export function buildServer(connector: Connector, onInternal: (err: unknown) => 
   for (const t of TOOLS) {
     server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.input, outputSchema: t.output, annotations: t.annotations }, async (input: unknown) => {
       try {
+        refuseNul(input);
         const result = await t.run(connector, t.input.parse(input));
         return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
       } catch (err) {

@@ -33,8 +33,8 @@ const API_PREFIX = '/v3/api';
 export const MAX_BATCH = 10;
 
 /**
- * The procedures a request calls, or why it may not: a batch larger than MAX_BATCH, or one that
- * includes a session procedure (sign-in is throttled per call: a batch must not carry many guesses).
+ * Why a batched request may not run, or null: more than MAX_BATCH calls, or a session procedure among
+ * them (sign-in is throttled per call: a batch must not carry many guesses).
  */
 function batchRefusal(url: string): ApiError | null {
   const [path, query = ''] = url.split('?');
@@ -58,11 +58,20 @@ export interface PortalOptions {
 /** The session cookie: `__Host-` prefixed and Secure under https (where browsers enforce both). */
 export const cookieName = (secure: boolean) => (secure ? '__Host-clinic_session' : 'clinic_session');
 
+/** A cookie value as sent; a malformed escape (a cookie no session of ours sets) is no session. */
+function decodeCookie(value: string): string | null {
+  try {
+    return decodeURIComponent(value) || null;
+  } catch {
+    return null;
+  }
+}
+
 export function sessionToken(cookieHeader: string | undefined, secure: boolean): string | null {
   const name = cookieName(secure);
   for (const part of (cookieHeader ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim()) || null;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeCookie(part.slice(eq + 1).trim());
   }
   return null;
 }

@@ -45,6 +45,8 @@ const TRPC_REFUSALS: Partial<Record<TRPCError['code'], () => ApiError>> = {
   NOT_FOUND: () => new ApiError('not_found', 'No such procedure'),
   METHOD_NOT_SUPPORTED: () => new ApiError('method_not_allowed', 'Queries are GET and mutations POST'),
   PAYLOAD_TOO_LARGE: () => new ApiError('payload_too_large', 'The request body is too large'),
+  UNSUPPORTED_MEDIA_TYPE: () => new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json'),
+  UNPROCESSABLE_CONTENT: () => new ApiError('validation_failed', 'The request is malformed'),
 };
 
 function mapError(err: unknown): { error: ApiError; internal: boolean } {
@@ -57,5 +59,22 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
     const first = Object.entries(errors)[0];
     return { error: new ApiError('validation_failed', first ? `${first[0]}: ${first[1][0]}` : 'Invalid input', errors), internal: false };
   }
+  // Every input surface refuses NUL (server/values/text.ts); should one still reach PostgreSQL, it is
+  // the client's input, not a server fault.
+  if (NUL_CODES.has(databaseCode(err) ?? '')) return { error: new ApiError('validation_failed', 'Text must not contain the NUL character (\\u0000)'), internal: false };
   return { error: internalError(), internal: true };
+}
+
+/** PostgreSQL's refusals of U+0000: in text (22021) and in jsonb (22P05). */
+const NUL_CODES = new Set(['22021', '22P05']);
+
+/** The SQLSTATE of a database error in the cause chain (node-postgres sets `code` and `severity`). */
+export function databaseCode(err: unknown): string | undefined {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && cur; i++) {
+    const { code, severity } = cur as { code?: unknown; severity?: unknown };
+    if (typeof code === 'string' && typeof severity === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -18,6 +18,7 @@ import { appRouter } from '../routers';
 import { requestInfo } from '../request-info';
 import type { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
+import { refuseNul } from '../values/text';
 import { parseJsonObject, parseQuery, readBody } from './body';
 import { internalError, toApiError } from './errors';
 import { checkKey, claim, complete, fingerprint } from './idempotency';
@@ -147,9 +148,14 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const ctx = contextOf(x, account!);
     // A read-only key is refused before its body is read or validated: any write is 403.
     if (found.route.type === 'mutation') assertCanWrite(ctx.principal);
-    if (!BODY_METHODS.has(target.method)) return call(found.route, ctx, { ...(target.search ? parseQuery(target.search) : {}), ...found.params });
+    if (!BODY_METHODS.has(target.method)) {
+      const input = { ...(target.search ? parseQuery(target.search) : {}), ...found.params };
+      refuseNul(input);
+      return call(found.route, ctx, input);
+    }
     const { input, print } = await readInput(found.route, x.req);
     Object.assign(input, found.params);
+    refuseNul(input);
     return idempotent(x, target, account!, print, () => call(found.route, ctx, input));
   }
 

@@ -115,7 +115,7 @@ function queries(schema: JsonSchema): fc.Arbitrary<string> {
   const names = Object.keys(schema.properties ?? {});
   const value = fc.oneof(
     fc.string({ maxLength: 12 }),
-    fc.constantFrom('eq:1', 'gt:0', 'in:1,2', 'between:1,5', 'null', 'not-null', 'contains:a', 'like:%a%', 'ne:', 'true', 'false', '2027-01-01', 'asc', 'id:desc', '-1', '101', '0', 'abc.def'),
+    fc.constantFrom('eq:1', 'gt:0', 'in:1,2', 'between:1,5', 'null', 'not-null', 'contains:a', 'like:%a%', 'ne:', 'true', 'false', '2027-01-01', 'asc', 'id:desc', '-1', '101', '0', 'abc.def', 'contains:a\u0000bc', '\u0000'),
   );
   const param = fc.tuple(fc.oneof(fc.constantFrom(...(names.length ? names : ['x'])), fc.constantFrom('metadata[k]', 'nope', 'constructor', 'page', 'page_size', 'sort', 'cursor')), value);
   return fc.array(param, { maxLength: 4 }).map((ps) => (ps.length ? '?' + ps.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&') : ''));

@@ -1,0 +1,70 @@
+/**
+ * Inputs an attacker can send that once reached a 500 (security review): each is a 4xx in the error
+ * shape, changes nothing, and behaves the same on SQLite and PostgreSQL.
+ */
+import { count, eq } from 'drizzle-orm';
+import { describe, expect, test } from 'vitest';
+import { apiKeys, patients } from '../../db/schema';
+import { expectError, request, useClinic } from './helpers';
+import { portalCode, signedIn } from './support/portal';
+
+const t = useClinic();
+const NUL = 'must not contain the NUL character (\\u0000)';
+
+async function patientCount() {
+  const [row] = await t.server.app.db.db.select({ n: count() }).from(patients).where(eq(patients.account_id, t.clinic.account.id));
+  return Number(row.n);
+}
+
+describe('the NUL character is refused on every input surface, the same on both databases', () => {
+  test('in a filter value: 422 naming the parameter', async () => {
+    const res = await t.api.get('/patients?last_name=contains:a%00bc');
+    expectError(res, 422, 'validation_failed');
+    expect(res.body.errors).toEqual({ last_name: [NUL] });
+  });
+
+  test('in a path parameter', async () => {
+    expectError(await t.api.get('/patients/1%00'), 422, 'validation_failed');
+  });
+
+  test('in a body string, a nested key or metadata: 422, and no row is written', async () => {
+    const before = await patientCount();
+    const named = await t.api.post('/patients', { body: { first_name: 'A\u0000da', last_name: 'Lovelace' } });
+    expectError(named, 422, 'validation_failed');
+    expect(named.body.errors).toEqual({ first_name: [NUL] });
+    const meta = await t.api.post('/patients', { body: { first_name: 'Ada', last_name: 'Lovelace', metadata: { 'k\u0000': 'v' } } });
+    expectError(meta, 422, 'validation_failed');
+    expect(Object.keys(meta.body.errors)).toEqual(['metadata.k\u0000']);
+    expect(await patientCount()).toBe(before);
+  });
+
+  test('in a portal call: 422, and nothing is created', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'owner');
+    const keys = async () => Number((await t.server.app.db.db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.account_id, t.clinic.account.id)))[0].n);
+    const before = await keys();
+    const res = await portal.mutate('keys.create', { name: 'Sync\u0000job', access: 'read_write', expires: 'never' });
+    expect(res.status).toBe(422);
+    expect(portalCode(res)).toBe('validation_failed');
+    expect(await keys()).toBe(before);
+  });
+});
+
+describe('malformed transport details are 4xx, not 500', () => {
+  test('a portal POST with Content-Type text/plain is 415', async () => {
+    const res = await request(t.server, 'POST', '/developers/trpc/session.signIn', {
+      host: t.clinic.host,
+      raw: '{"email":"a@b.test","password":"x"}',
+      headers: { 'content-type': 'text/plain', origin: `http://${t.clinic.host}` },
+    });
+    expect(res.status).toBe(415);
+    expect(portalCode(res)).toBe('unsupported_media_type');
+  });
+
+  test('a session cookie with a malformed escape is no session (401), on the transport and the pages alike', async () => {
+    const res = await request(t.server, 'GET', '/developers/trpc/session.me', { host: t.clinic.host, headers: { cookie: 'clinic_session=%' } });
+    expect(res.status).toBe(401);
+    expect(portalCode(res)).toBe('unauthenticated');
+    const page = await t.server.app.portal.contextFor({ headers: { host: t.clinic.host, cookie: 'clinic_session=%E0%A4%A' } });
+    expect(page).toMatchObject({ member: null });
+  });
+});
