@@ -17,7 +17,7 @@ import { isPg } from '../../db/dialect';
 import { auditLog, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
 import { createEndpoint, recoverSince, replayEvent, rotateSecret, sendTestEvent, type EndpointInput } from '../domain/webhooks';
 import { announce } from '../events/record';
-import { blockedAddress, resolveTarget } from '../webhooks/send';
+import { BlockedTarget, blockedAddress, resolveTarget } from '../webhooks/send';
 import { newClinic, request, useClinic, type Clinic } from './helpers';
 import { root } from './support/spawn';
 
@@ -237,6 +237,50 @@ describe('SSRF', () => {
       expect(blockedAddress(address), address).not.toBeNull();
     }
     for (const address of ['8.8.8.8', '2001:4860:4860::8888', '1.1.1.1']) expect(blockedAddress(address), address).toBeNull();
+  });
+
+  // Every spelling of a non-public address a URL can carry; the URL parser normalises the IPv4 ones.
+  const REFUSED_URLS = [
+    'https://127.0.0.1/x',
+    'https://2130706433/x', // decimal
+    'https://0177.0.0.1/x', // octal
+    'https://0x7f.0.0.1/x', // hex
+    'https://127.1/x', // short
+    'https://0/x',
+    'https://169.254.169.254/x',
+    'https://0xa9fea9fe/x',
+    'https://100.64.0.1/x',
+    'https://[::1]/x',
+    'https://[::]/x',
+    'https://[::127.0.0.1]/x', // IPv4-compatible
+    'https://[::a9fe:a9fe]/x', // IPv4-compatible 169.254.169.254
+    'https://[0:0:0:0:0:0:10.0.0.1]/x',
+    'https://[::ffff:127.0.0.1]/x', // IPv4-mapped
+    'https://[::ffff:a9fe:a9fe]/x',
+    'https://[::ffff:0:a9fe:a9fe]/x', // IPv4-translated (RFC 6145)
+    'https://[64:ff9b::a9fe:a9fe]/x', // NAT64
+    'https://[64:ff9b::808:808]/x', // NAT64, even of a public address
+    'https://[64:ff9b:1::a00:1]/x', // local-use NAT64
+    'https://[2002:a00:1::]/x', // 6to4 of 10.0.0.1
+    'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x', // Teredo
+    'https://[fd00::1]/x',
+    'https://[fe80::1]/x',
+    'https://[fe80::1%25eth0]/x', // zone id
+    'https://[ff02::1]/x',
+    'https://[100::1]/x', // discard
+  ];
+
+  test.each(REFUSED_URLS)('%s is refused at creation and at delivery', async (url) => {
+    await expect(resolveTarget(url, false)).rejects.toThrow(BlockedTarget);
+    await expect(createEndpoint(t.server.app.db, t.clinic.account, actor, { url, events: 'all' }, false)).rejects.toMatchObject({ code: 'invalid_input' });
+  });
+
+  test('the classifier: only public unicast, with embedded IPv4 judged as IPv4', () => {
+    for (const address of ['::7f00:1', '::a9fe:a9fe', '64:ff9b::808:808', 'fe80::1%eth0', '0177.0.0.1', '0x7f.1', '2130706433', '::ffff:0:a00:1']) {
+      expect(blockedAddress(address), address).not.toBeNull();
+    }
+    // A public IPv4 address stays public in any IPv6 form that only carries it.
+    for (const address of ['8.8.8.8', '::ffff:8.8.8.8', '::808:808', '2606:4700::1']) expect(blockedAddress(address), address).toBeNull();
   });
 
   test('without the development flag: only https, and no private target, at creation and at delivery', async () => {

@@ -1,8 +1,7 @@
 /**
  * One HTTP POST to a webhook endpoint, safe against server-side request forgery: only https (http too
  * when private targets are allowed for development), the host resolved once, every address checked
- * (loopback, private, link-local incl. 169.254.169.254, CGNAT, unique-local, multicast, unspecified and
- * their IPv4-mapped forms are refused), and the connection made to the address that was checked, so a
+ * (only public unicast addresses pass: blockedAddress), and the connection made to the address that was checked, so a
  * second DNS answer cannot point it elsewhere. Redirects are never followed; the body is read up to 1 KB.
  */
 import { lookup } from 'node:dns/promises';
@@ -27,14 +26,28 @@ export interface Sent {
 
 export class BlockedTarget extends Error {}
 
-/** Why an address may not be called, or null when it is a public unicast address. */
+/**
+ * Why an address may not be called, or null when it is a public unicast address. Decided by
+ * ipaddr.js's range classification, not by a list of spellings: only `unicast` passes. IPv6 forms
+ * that carry an IPv4 address (IPv4-mapped ::ffff:0:0/96 and the deprecated IPv4-compatible ::/96)
+ * are judged by the IPv4 address they carry; NAT64 (64:ff9b::/96 and 64:ff9b:1::/48: rfc6052), 6to4
+ * and Teredo are not unicast to ipaddr.js and are refused (through a translator they reach whatever
+ * IPv4 address they embed, private ones included). Zone ids (fe80::1%eth0) belong to link-local addresses, refused with them.
+ */
 export function blockedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'not an IP address';
   let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) ip = v6.toIPv4Address();
+    else if (v6.parts.slice(0, 6).every((p) => p === 0) && v6.range() === 'unicast') ip = embeddedIPv4(v6);
+  }
   const range = ip.range();
   return range === 'unicast' ? null : `${address} is a ${range} address`;
 }
+
+/** The IPv4 address in the last 32 bits of an IPv6 address. */
+const embeddedIPv4 = (v6: ipaddr.IPv6) => new ipaddr.IPv4([v6.parts[6] >> 8, v6.parts[6] & 0xff, v6.parts[7] >> 8, v6.parts[7] & 0xff]);
 
 /** The URL's protocol and host as allowed, and the address to connect to (throws BlockedTarget). */
 export async function resolveTarget(raw: string, allowPrivate: boolean): Promise<{ url: URL; address: string; family: number }> {
