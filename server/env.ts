@@ -12,6 +12,11 @@ const flag = (fallback: 'on' | 'off' = 'off') =>
     .default(fallback)
     .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
+const secretsKey = z
+  .string()
+  .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be the base64 of 32 bytes (openssl rand -base64 32)')
+  .optional();
+
 export const envSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -79,7 +84,9 @@ export const envSchema = z.object({
   /** Development and tests only: allow http and loopback/private webhook targets. */
   WEBHOOKS_ALLOW_PRIVATE: flag(),
   /** Key (base64 of 32 bytes) that encrypts stored webhook signing secrets; generated and kept in the database when unset. */
-  SECRETS_KEY: z.string().optional(),
+  WEBHOOK_SECRETS_KEY: secretsKey,
+  /** The older name of WEBHOOK_SECRETS_KEY, still read. */
+  SECRETS_KEY: secretsKey,
   /** A portal session ends after this long without a request... */
   SESSION_IDLE_MINUTES: positiveInt(120),
   /** ...and this long after sign-in, whatever happens. */

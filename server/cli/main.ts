@@ -201,7 +201,7 @@ async function user(db: DbHandle, sub: string, args: string[]) {
 /** `clinic webhook ...`: endpoints, through the same domain functions as the portal's Webhooks page. */
 async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
   try {
-    await loadSecretsKey(db, env.SECRETS_KEY);
+    await loadSecretsKey(db, env);
     const values = options(args, { ...tenantSpec, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, 'endpoint-id': { type: 'string' }, 'event-id': { type: 'string' }, since: { type: 'string' } });
     const account = await tenant(db, values);
     const endpointId = () => idOption(values, 'endpoint-id');
@@ -234,7 +234,7 @@ async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
 
 /** `clinic worker`: the webhook delivery worker alone (with WEBHOOK_WORKER=off on the servers), until SIGTERM or SIGINT. */
 async function worker(db: DbHandle, env: Env) {
-  await loadSecretsKey(db, env.SECRETS_KEY);
+  await loadSecretsKey(db, env);
   const w = new WebhookWorker(db, policyOf(env), Date.now, (err) => console.error('clinic worker:', err));
   w.start();
   console.error('webhook worker running (Ctrl-C stops it after the deliveries in flight)');
