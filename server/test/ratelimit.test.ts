@@ -93,10 +93,10 @@ describe('TRUST_PROXY: the client is the entry that many hops from the right of 
     expect(forwarded(['1.1.1.1', '2.2.2.2'], 5)).toBe('1.1.1.1');
     expect(forwarded('1.1.1.1', 0)).toBeUndefined();
     const { loadEnv, ConfigError } = await import('../env');
-    expect(loadEnv({ TRUST_PROXY: 'on' }).TRUST_PROXY).toBe(1);
-    expect(loadEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
-    expect(loadEnv({}).TRUST_PROXY).toBe(0);
-    expect(() => loadEnv({ TRUST_PROXY: 'sometimes' })).toThrow(ConfigError);
+    expect(loadEnv({ NODE_ENV: 'test', TRUST_PROXY: 'on' }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ NODE_ENV: 'test', TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadEnv({ NODE_ENV: 'test' }).TRUST_PROXY).toBe(0);
+    expect(() => loadEnv({ NODE_ENV: 'test', TRUST_PROXY: 'sometimes' })).toThrow(ConfigError);
     const two = await startServer({ RATE_LIMIT_UNAUTH_PER_MINUTE: '2', TRUST_PROXY: '2' });
     try {
       const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
