@@ -11,6 +11,7 @@ import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/passwords';
 import type { Account, MemberPrincipal } from '../context';
 import { ApiError, invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
+import { MEMBER_DEACTIVATED, MEMBER_REACTIVATED, revokeMemberGrants } from '../oauth/revocation';
 
 export interface NewMember {
   name: string;
@@ -139,7 +140,11 @@ export async function setRole(db: DbHandle, account: Account, actor: Actor, user
   });
 }
 
-/** Deactivating ends the member's sessions at once; the owner cannot be deactivated. */
+/**
+ * Deactivating ends the member's sessions and revokes their AI connectors (OAuth grants) at once; the
+ * owner cannot be deactivated. Reactivating gives back the sign-in, never the connectors: the member
+ * approves each app again (grants still live from a deactivation before this rule are revoked then).
+ */
 export async function setActive(db: DbHandle, account: Account, actor: Actor, userId: number, active: boolean) {
   return db.transaction(async (tx) => {
     const before = await memberOrFail(tx, account.id, userId);
@@ -152,6 +157,7 @@ export async function setActive(db: DbHandle, account: Account, actor: Actor, us
       .where(and(eq(users.account_id, account.id), eq(users.id, userId)))
       .returning();
     if (!active) await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
+    await revokeMemberGrants(tx, account.id, actor, userId, active ? MEMBER_REACTIVATED : MEMBER_DEACTIVATED, now);
     await activity(tx, account, actor, 'users', userId, active ? 'reactivated' : 'deactivated');
     return memberView(row);
   });

@@ -3,17 +3,20 @@
  * 2026-07-28 revision and 2025-era clients alike) behind OAuth bearer tokens issued for this clinic's
  * MCP resource. API keys are not accepted here. In order: tenant → Origin → bearer token (audience,
  * scope) → the approving member (active, may connect) → the account's MCP budget → the SDK.
+ * An unknown clinic host, a missing or invalid token and a deactivated member's token (every 401 and the
+ * 404) take from the caller's unauthenticated budget (RATE_LIMIT_UNAUTH_PER_MINUTE per address, the
+ * bucket the REST gateway uses): over it, 429 with Retry-After.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, validateOriginHeader, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { activeMember } from '../domain/team';
 import type { Env } from '../env';
 import { ApiError, type ErrorCode } from '../errors';
-import { mayConnect, touchGrant, verifyAccessToken } from '../oauth/grants';
+import { lookupAccessToken, mayConnect, touchGrant } from '../oauth/grants';
 import { canonicalResource, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
 import { requestInfo } from '../request-info';
 import { toApiError } from '../rest/errors';
@@ -24,6 +27,16 @@ import type { Connector } from './connector';
 import { buildServer } from './server';
 
 const TOUCH_EVERY_MS = 60_000;
+
+/** The serialized origin of a URL (scheme, host, port; default ports dropped, host lower-cased), or null. */
+function originOf(raw: string): string | null {
+  try {
+    const origin = new URL(raw).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
 
 export interface McpEndpoint {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -43,33 +56,64 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
     send(res, errorOutcome(new ApiError(code, message, undefined, { headers })), String(res.getHeader('X-Request-Id')), null);
   }
 
+  /**
+   * A request that is not (or no longer) authenticated takes from its address's unauthenticated budget;
+   * false when it is spent, and the 429 is answered.
+   */
+  async function unauthenticatedBudget(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const rate = await limiter.take(`unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+    res.setHeader('X-RateLimit-Limit', String(rate.limit));
+    res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
+    if (!rate.allowed) refuse(res, 'rate_limited', `Rate limit of ${rate.limit} unauthenticated requests per minute exceeded; retry after ${rate.retryAfter} s`, { 'Retry-After': String(rate.retryAfter) });
+    return rate.allowed;
+  }
+
   /** RFC 6750 / RFC 9728: where to find the authorization server, and the scope to ask for. */
   const challenge = (urls: OAuthUrls, error?: string) =>
     `Bearer resource_metadata="${urls.resourceMetadata}", scope="${SCOPES.join(' ')}"${error ? `, error="${error}"` : ''}`;
+  const inactive = (res: ServerResponse, urls: OAuthUrls) =>
+    refuse(res, 'user_inactive', 'The team member who connected this app was deactivated', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Request-Id', randomUUID());
     try {
       const host = info.host(req);
       const account = await tenants.resolve(host);
-      if (!account) return refuse(res, 'not_found', 'No clinic at this address');
-      const urls = oauthUrls(`${info.proto(req)}://${host}`);
+      // The clinic's own origin; a Host the URL parser refuses (a port out of range) is no clinic's address.
+      const self = account && originOf(`${info.proto(req)}://${host}`);
+      if (!account || !self) {
+        if (!(await unauthenticatedBudget(req, res))) return;
+        return refuse(res, 'not_found', 'No clinic at this address');
+      }
+      const urls = oauthUrls(self);
       // Browsers send Origin: only the clinic's own pages may call (DNS rebinding, cross-site requests).
-      const origin = validateOriginHeader(req.headers.origin, [new URL(urls.issuer).hostname]);
-      if (!origin.ok) return refuse(res, 'permission_denied', `Origin not allowed: ${origin.message}`);
+      // The whole origin must match (scheme, host and port): another port or plain http on the same
+      // host name is another origin. Clients that are not browsers send none.
+      const origin = req.headers.origin;
+      if (origin !== undefined && originOf(origin) !== self) return refuse(res, 'permission_denied', `Origin not allowed: ${origin.slice(0, 200)}`);
 
       const header = req.headers.authorization ?? '';
       const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header)?.[1];
-      if (!token) return refuse(res, 'unauthenticated', 'Send an OAuth access token for this MCP server: Authorization: Bearer <token> (API keys are not accepted here)', { 'WWW-Authenticate': challenge(urls) });
-      const conn = await verifyAccessToken(db, account.id, token);
+      if (!token) {
+        if (!(await unauthenticatedBudget(req, res))) return;
+        return refuse(res, 'unauthenticated', 'Send an OAuth access token for this MCP server: Authorization: Bearer <token> (API keys are not accepted here)', { 'WWW-Authenticate': challenge(urls) });
+      }
+      const found = await lookupAccessToken(db, account.id, token);
+      const conn = found.connection;
       if (!conn || canonicalResource(conn.resource) !== canonicalResource(urls.resource)) {
+        if (!(await unauthenticatedBudget(req, res))) return;
+        // Deactivation revoked the grant; while the member stays inactive, say so (after reactivation the token is simply dead).
+        if (found.deactivatedUserId !== null && !(await activeMember(db.db, account.id, found.deactivatedUserId))) return inactive(res, urls);
         return refuse(res, 'unauthenticated', 'The access token is invalid, expired or revoked, or was issued for another resource', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
       }
       if (!SCOPES.every((s) => conn.scope.includes(s))) {
         return refuse(res, 'insufficient_scope', `The token lacks the scope ${SCOPES.join(' ')}`, { 'WWW-Authenticate': `${challenge(urls, 'insufficient_scope')}` });
       }
       const member = await activeMember(db.db, account.id, conn.userId);
-      if (!member) return refuse(res, 'user_inactive', 'The team member who connected this app was deactivated', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
+      if (!member) {
+        if (!(await unauthenticatedBudget(req, res))) return;
+        return inactive(res, urls);
+      }
       if (!mayConnect(member)) return refuse(res, 'connector_not_permitted', 'The team member who connected this app no longer has the permission "Connect AI apps"');
 
       const rate = await limiter.take(`mcp:${account.id}`, env.RATE_LIMIT_MCP_PER_MINUTE);

@@ -25,6 +25,15 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:',
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 
+/** A URL, or null when the text is not one (new URL throws). */
+function parsed(raw: string): URL | null {
+  try {
+    return new URL(raw);
+  } catch {
+    return null;
+  }
+}
+
 /** Why a redirect URI cannot be registered, or null: https, http on loopback, or an app's own scheme. */
 export function redirectUriProblem(raw: string): string | null {
   let u: URL;
@@ -108,21 +117,39 @@ function cacheSeconds(header: string | string[] | undefined): number {
   return Math.min(maxAge ? Number(maxAge[1]) : METADATA_CACHE_DEFAULT_S, METADATA_CACHE_MAX_S);
 }
 
-/** Fetches and checks a Client ID Metadata Document, and keeps it for as long as its headers allow. */
-async function fetchMetadataDocument(db: DbHandle, account: Account, clientId: string, allowPrivate: boolean, now: number): Promise<Client> {
+/** Where the reason a metadata document was refused goes (the caller's logger): never to the client. */
+export type ClientLog = (detail: Record<string, unknown>, message: string) => void;
+
+/**
+ * The one answer for a metadata document that could not be fetched or is not a client metadata
+ * document for its URL. The detail (a status, a network error, "not JSON") would tell whoever names a
+ * URL what that URL answers the server, an oracle; it goes to the log instead.
+ */
+export const METADATA_UNUSABLE = `The client's metadata document could not be used: it must be served at its client_id URL over https, as a JSON object of at most ${METADATA_MAX_BYTES} bytes, with status 200 and a client_id equal to that URL`;
+
+/**
+ * Fetches and checks a Client ID Metadata Document, and keeps it for as long as its headers allow.
+ * Every failure to fetch, to parse, or to find a JSON object naming this URL as its client_id gets
+ * METADATA_UNUSABLE (the detail is logged, never the body); the specific messages of the metadata
+ * checks are kept for a document that names itself, since its author meant it for this server.
+ */
+async function fetchMetadataDocument(db: DbHandle, account: Account, clientId: string, allowPrivate: boolean, now: number, log?: ClientLog): Promise<Client> {
   if (!allowPrivate && !clientId.startsWith('https://')) throw new OAuthFailure('invalid_client', 'A client_id metadata document must be served over https');
+  const unusable = (detail: Record<string, unknown>) => {
+    log?.({ client_id: clientId.slice(0, 300), ...detail }, 'client metadata document refused');
+    return new OAuthFailure('invalid_client', METADATA_UNUSABLE);
+  };
   const got = await send(clientId, '', { accept: 'application/json', 'user-agent': 'ClinicAPI-OAuth/1.0' }, { method: 'GET', timeoutMs: METADATA_TIMEOUT_MS, allowPrivate, keepBytes: METADATA_MAX_BYTES + 1 });
-  if (got.status !== 200 || got.body === null) throw new OAuthFailure('invalid_client', `The client's metadata document could not be fetched (${got.error ?? `status ${got.status}`})`);
-  if (Buffer.byteLength(got.body) > METADATA_MAX_BYTES) throw new OAuthFailure('invalid_client', `The client's metadata document is larger than ${METADATA_MAX_BYTES} bytes`);
+  if (got.status !== 200 || got.body === null) throw unusable({ status: got.status, error: got.error });
+  if (Buffer.byteLength(got.body) > METADATA_MAX_BYTES) throw unusable({ status: got.status, reason: `larger than ${METADATA_MAX_BYTES} bytes` });
   let doc: unknown;
   try {
     doc = JSON.parse(got.body);
   } catch {
-    throw new OAuthFailure('invalid_client', "The client's metadata document is not JSON");
+    throw unusable({ status: got.status, reason: 'not JSON' });
   }
-  if (!doc || typeof doc !== 'object' || (doc as { client_id?: unknown }).client_id !== clientId) {
-    throw new OAuthFailure('invalid_client', "The metadata document's client_id is not the URL it was fetched from");
-  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw unusable({ status: got.status, reason: 'not a JSON object' });
+  if ((doc as { client_id?: unknown }).client_id !== clientId) throw unusable({ status: got.status, reason: 'its client_id is not the URL it was fetched from' });
   const m = checkMetadata({ ...(doc as Record<string, unknown>), client_id: undefined });
   if (m.token_endpoint_auth_method && m.token_endpoint_auth_method !== 'none') throw new OAuthFailure('invalid_client', 'A metadata-document client authenticates with token_endpoint_auth_method none');
   const at = new Date(now).toISOString();
@@ -138,13 +165,13 @@ async function fetchMetadataDocument(db: DbHandle, account: Account, clientId: s
 }
 
 /** The client behind a client_id on this account (a metadata document is fetched when not cached), or null. */
-export async function findClient(db: DbHandle, account: Account, clientId: string, opts: { allowPrivate: boolean; now?: number }): Promise<Client | null> {
+export async function findClient(db: DbHandle, account: Account, clientId: string, opts: { allowPrivate: boolean; now?: number; log?: ClientLog }): Promise<Client | null> {
   if (!clientId || clientId.length > 2000) return null;
   const now = opts.now ?? Date.now();
   const [row] = await db.db.select().from(oauthClients).where(and(eq(oauthClients.account_id, account.id), eq(oauthClients.client_id, clientId)));
   if (row && (row.kind === 'registered' || (row.expires_at && Date.parse(row.expires_at) > now))) return row;
   if (!isMetadataDocumentId(clientId)) return row ?? null;
-  return fetchMetadataDocument(db, account, clientId, opts.allowPrivate, now);
+  return fetchMetadataDocument(db, account, clientId, opts.allowPrivate, now, opts.log);
 }
 
 /** Exact match, except that a loopback redirect may use any port (native apps pick one at run time). */
@@ -158,8 +185,8 @@ export function redirectAllowed(client: Client, uri: string): boolean {
   }
   if (asked.protocol !== 'http:' || !LOOPBACK.has(asked.hostname)) return false;
   return client.redirect_uris.some((r) => {
-    const known = new URL(r);
-    return known.protocol === 'http:' && known.hostname === asked.hostname && known.pathname === asked.pathname && known.search === asked.search;
+    const known = parsed(r);
+    return known !== null && known.protocol === 'http:' && known.hostname === asked.hostname && known.pathname === asked.pathname && known.search === asked.search;
   });
 }
 
@@ -168,18 +195,27 @@ export function redirectAllowed(client: Client, uri: string): boolean {
  * confidential one proves its secret (Basic or in the form).
  * Secrets compare in constant time (their SHA-256 digests).
  */
-export async function authenticateClient(db: DbHandle, account: Account, form: URLSearchParams, authorization: string | undefined, allowPrivate: boolean): Promise<Client> {
+export async function authenticateClient(db: DbHandle, account: Account, form: URLSearchParams, authorization: string | undefined, allowPrivate: boolean, log?: ClientLog): Promise<Client> {
   let clientId = form.get('client_id');
   let secret = form.get('client_secret');
-  if (authorization?.startsWith('Basic ')) {
+  if (authorization !== undefined && /^Basic /i.test(authorization)) {
+    const malformed = () => new OAuthFailure('invalid_client', 'Malformed Basic credentials: base64 of client_id:client_secret, each form-urlencoded (RFC 6749 §2.3.1)', 401, { 'WWW-Authenticate': 'Basic realm="clinic-api"' });
     const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
     const i = decoded.indexOf(':');
-    if (i < 0) throw new OAuthFailure('invalid_client', 'Malformed Basic credentials', 401);
-    clientId = decodeURIComponent(decoded.slice(0, i));
-    secret = decodeURIComponent(decoded.slice(i + 1));
+    if (i < 0) throw malformed();
+    // Each part is percent-encoded (RFC 6749 §2.3.1): a bad escape is the client's error, not a 500.
+    const unescape = (v: string) => {
+      try {
+        return decodeURIComponent(v);
+      } catch {
+        throw malformed();
+      }
+    };
+    clientId = unescape(decoded.slice(0, i));
+    secret = unescape(decoded.slice(i + 1));
   }
   if (!clientId) throw new OAuthFailure('invalid_client', 'client_id is required', 401);
-  const client = await findClient(db, account, clientId, { allowPrivate }).catch(() => null);
+  const client = await findClient(db, account, clientId, { allowPrivate, log }).catch(() => null);
   if (!client) throw new OAuthFailure('invalid_client', 'Unknown client', 401);
   const method = client.token_endpoint_auth_method;
   if (method === 'none') return client;

@@ -13,12 +13,13 @@ import type { Account, MemberPrincipal } from '../context';
 import { activeMember } from '../domain/team';
 import { ApiError } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
-import { findClient, redirectAllowed, type Client } from './clients';
+import { findClient, redirectAllowed, type Client, type ClientLog } from './clients';
 import { OAuthFailure } from './errors';
+import { MEMBER_DEACTIVATED, revokeGrantTx } from './revocation';
 import { canonicalResource, DEFAULT_SCOPE, SCOPES, type OAuthUrls } from './urls';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
-const REFRESH_TOKEN_TTL_S = 30 * 86_400;
+export const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 const CODE_TTL_S = 600;
 
 const token = (prefix: string) => `${prefix}${randomBytes(32).toString('base64url')}`;
@@ -36,15 +37,20 @@ export interface AuthorizationRequest {
 
 /**
  * A request whose client or redirect cannot be trusted: shown to the person, never redirected (a
- * redirect to an unchecked URI would make the server an open redirector).
+ * redirect to an unchecked URI would make the server an open redirector). Its OAuth error is always
+ * invalid_request (the authorization endpoint's 400); the message names the problem.
  */
 export class UntrustedRequest extends Error {}
 
-/** An error for a request whose redirect is trusted: sent back to the client at its redirect URI. */
+/**
+ * An error for a request whose redirect is trusted: sent back to the client at `redirectUri`, the
+ * redirect the request named, checked against the client's registration.
+ */
 export class RedirectedError extends Error {
   constructor(
     readonly error: string,
     readonly description: string,
+    readonly redirectUri: string,
   ) {
     super(description);
   }
@@ -52,14 +58,39 @@ export class RedirectedError extends Error {
 
 /** The URL an answer goes back to: the redirect with the parameters, `state` and `iss` (RFC 9207). */
 export function redirectWith(redirectUri: string, params: Record<string, string | null>, urls: OAuthUrls): string {
-  const u = new URL(redirectUri);
+  let u: URL;
+  try {
+    u = new URL(redirectUri);
+  } catch {
+    // Unreachable for a checked request (registered redirects parse); never a redirect to nowhere.
+    throw new UntrustedRequest('redirect_uri is not an absolute URI');
+  }
   for (const [k, v] of Object.entries(params)) if (v !== null) u.searchParams.set(k, v);
   u.searchParams.set('iss', urls.issuer);
   return u.toString();
 }
 
-/** Checks an authorization request (its query parameters) against the client and this server. */
-export async function checkAuthorizationRequest(db: DbHandle, account: Account, urls: OAuthUrls, params: URLSearchParams, allowPrivate: boolean): Promise<AuthorizationRequest> {
+/** Whether anyone in this clinic has ever approved the client (a grant, revoked or not, that the sweep has not removed yet). */
+async function everApproved(db: DbHandle, accountId: number, clientId: string): Promise<boolean> {
+  const [row] = await db.db
+    .select({ id: oauthGrants.id })
+    .from(oauthGrants)
+    .where(and(eq(oauthGrants.account_id, accountId), eq(oauthGrants.client_id, clientId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Checks an authorization request (its query parameters) against the client and this server.
+ *
+ * Errors go back to the client at its redirect (RFC 6749 §4.1.2.1) only when the client and the
+ * redirect are trusted: the request named its redirect_uri, the client registered it, and someone in
+ * this clinic has approved the client before. Anyone can register a client with any https redirect, so
+ * without the last condition the endpoint would redirect to any address with no one's consent (an open
+ * redirector); such errors are UntrustedRequest, shown on the authorization endpoint's 400 or the
+ * consent page instead.
+ */
+export async function checkAuthorizationRequest(db: DbHandle, account: Account, urls: OAuthUrls, params: URLSearchParams, allowPrivate: boolean, log?: ClientLog): Promise<AuthorizationRequest> {
   const one = (name: string) => {
     const all = params.getAll(name);
     if (all.length > 1) throw new UntrustedRequest(`${name} is given more than once`);
@@ -69,7 +100,7 @@ export async function checkAuthorizationRequest(db: DbHandle, account: Account, 
   if (!clientId) throw new UntrustedRequest('client_id is missing');
   let client: Client | null;
   try {
-    client = await findClient(db, account, clientId, { allowPrivate });
+    client = await findClient(db, account, clientId, { allowPrivate, log });
   } catch (err) {
     throw new UntrustedRequest(err instanceof OAuthFailure ? err.description : 'The client could not be identified');
   }
@@ -80,18 +111,25 @@ export async function checkAuthorizationRequest(db: DbHandle, account: Account, 
   if (!redirectAllowed(client, redirectUri)) throw new UntrustedRequest('redirect_uri is not one the app registered');
 
   const state = one('state');
-  const fail = (error: string, description: string) => new RedirectedError(error, description);
-  if (one('response_type') !== 'code') throw fail('unsupported_response_type', 'response_type must be code');
-  const challenge = one('code_challenge');
-  if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) throw fail('invalid_request', 'PKCE is required: code_challenge (S256, 43 characters)');
-  if (one('code_challenge_method') !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256');
-  const resource = one('resource');
-  if (!resource) throw fail('invalid_target', `resource is required: ${urls.resource}`);
-  if (canonicalResource(resource) !== canonicalResource(urls.resource)) throw fail('invalid_target', `This server issues tokens for ${urls.resource} only`);
-  const scope = (one('scope') ?? DEFAULT_SCOPE).split(' ').filter(Boolean);
-  const unknown = scope.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown.length) throw fail('invalid_scope', `Unknown scope ${unknown.join(', ')}; supported: ${SCOPES.join(' ')}`);
-  return { client, redirectUri, state, codeChallenge: challenge, scope: (scope.length ? scope : [DEFAULT_SCOPE]).join(' '), resource: urls.resource };
+  const checked = (): AuthorizationRequest | [error: string, description: string] => {
+    if (one('response_type') !== 'code') return ['unsupported_response_type', 'response_type must be code'];
+    const challenge = one('code_challenge');
+    if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return ['invalid_request', 'PKCE is required: code_challenge (S256, 43 characters)'];
+    if (one('code_challenge_method') !== 'S256') return ['invalid_request', 'code_challenge_method must be S256'];
+    const resource = one('resource');
+    if (!resource) return ['invalid_target', `resource is required: ${urls.resource}`];
+    if (canonicalResource(resource) !== canonicalResource(urls.resource)) return ['invalid_target', `This server issues tokens for ${urls.resource} only`];
+    const scope = (one('scope') ?? DEFAULT_SCOPE).split(' ').filter(Boolean);
+    const unknown = scope.filter((s) => !(SCOPES as readonly string[]).includes(s));
+    if (unknown.length) return ['invalid_scope', `Unknown scope ${unknown.join(', ')}; supported: ${SCOPES.join(' ')}`];
+    return { client: client!, redirectUri, state, codeChallenge: challenge, scope: (scope.length ? scope : [DEFAULT_SCOPE]).join(' '), resource: urls.resource };
+  };
+  const result = checked();
+  if (!Array.isArray(result)) return result;
+  const [error, description] = result;
+  if (asked === null) throw new UntrustedRequest(`${error}: ${description} (the request names no redirect_uri, so the error is shown here)`);
+  if (!(await everApproved(db, account.id, client.client_id))) throw new UntrustedRequest(`${error}: ${description} (this app has not been approved in this clinic yet, so the error is shown here)`);
+  throw new RedirectedError(error, description, asked);
 }
 
 /** The owner can always connect; others need Connect AI apps. */
@@ -118,11 +156,6 @@ export async function approve(db: DbHandle, account: Account, member: MemberPrin
 
 export function denial(req: AuthorizationRequest, urls: OAuthUrls): string {
   return redirectWith(req.redirectUri, { error: 'access_denied', error_description: 'The clinic member denied access', state: req.state }, urls);
-}
-
-async function revokeGrantTx(tx: Db, grantId: number, reason: string, at: string) {
-  await tx.update(oauthGrants).set({ revoked_at: at, revoked_reason: reason }).where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revoked_at)));
-  await tx.delete(oauthTokens).where(eq(oauthTokens.grant_id, grantId));
 }
 
 /** A new access and refresh token for a grant, in its transaction. */
@@ -234,14 +267,27 @@ export interface Connection {
   expiresAt: number;
 }
 
-export async function verifyAccessToken(db: DbHandle, accountId: number, presented: string, now = Date.now()): Promise<Connection | null> {
+/** What an access token is: a live connection, or a token of a grant its member's deactivation revoked, or nothing. */
+export interface TokenLookup {
+  connection: Connection | null;
+  /** The member whose deactivation revoked the token's grant (the MCP server answers user_inactive while they stay inactive). */
+  deactivatedUserId: number | null;
+}
+
+export async function lookupAccessToken(db: DbHandle, accountId: number, presented: string, now = Date.now()): Promise<TokenLookup> {
   const [row] = await db.db
     .select({ token: oauthTokens, grant: oauthGrants })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
     .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, accountId), eq(oauthTokens.kind, 'access')));
-  if (!row || row.grant.revoked_at || Date.parse(row.token.expires_at) <= now) return null;
-  return { grantId: row.grant.id, clientId: row.grant.client_id, userId: row.grant.user_id, scope: row.grant.scope.split(' '), resource: row.grant.resource, expiresAt: Date.parse(row.token.expires_at) };
+  if (!row || Date.parse(row.token.expires_at) <= now) return { connection: null, deactivatedUserId: null };
+  if (row.grant.revoked_at) return { connection: null, deactivatedUserId: row.grant.revoked_reason === MEMBER_DEACTIVATED ? row.grant.user_id : null };
+  const connection = { grantId: row.grant.id, clientId: row.grant.client_id, userId: row.grant.user_id, scope: row.grant.scope.split(' '), resource: row.grant.resource, expiresAt: Date.parse(row.token.expires_at) };
+  return { connection, deactivatedUserId: null };
+}
+
+export async function verifyAccessToken(db: DbHandle, accountId: number, presented: string, now = Date.now()): Promise<Connection | null> {
+  return (await lookupAccessToken(db, accountId, presented, now)).connection;
 }
 
 /** When a connector was last used (the caller throttles: a write per call would cost every call). */

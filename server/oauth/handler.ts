@@ -4,6 +4,11 @@
  * the MCP resource), RFC 9728 protected-resource metadata, RFC 7591 registration, the authorization
  * endpoint (it hands a checked request to the portal's consent screen), token and revocation
  * endpoints. CORS is open on every document and endpoint but authorize: browser clients call them.
+ *
+ * Budgets per client address: the discovery documents have one of their own (DISCOVERY_PER_MINUTE);
+ * a request for an unknown clinic, and a refused call of the token or revocation endpoint, take from the
+ * unauthenticated budget (RATE_LIMIT_UNAUTH_PER_MINUTE, the bucket the REST gateway uses); registration
+ * has its own limits.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -15,7 +20,7 @@ import { requestInfo } from '../request-info';
 import { readBody } from '../rest/body';
 import { RateLimiter } from '../rest/ratelimit';
 import type { TenantResolver } from '../tenancy';
-import { authenticateClient, registerClient } from './clients';
+import { authenticateClient, registerClient, type ClientLog } from './clients';
 import { OAuthFailure } from './errors';
 import { checkAuthorizationRequest, exchangeCode, RedirectedError, redirectWith, refreshTokens, revokeToken, UntrustedRequest } from './grants';
 import { authorizationServerMetadata, MCP_PATH, OAUTH_PREFIX, oauthUrls, protectedResourceMetadata, type OAuthUrls } from './urls';
@@ -24,6 +29,10 @@ import { authorizationServerMetadata, MCP_PATH, OAUTH_PREFIX, oauthUrls, protect
 export const CONSENT_PAGE = '/developers/connect';
 const REGISTER_PER_IP_PER_MINUTE = 10;
 const REGISTER_PER_ACCOUNT_PER_MINUTE = 60;
+/** The discovery documents, per client address: public and cacheable, so looser than unauthenticated calls (as the OpenAPI document's). */
+export const DISCOVERY_PER_MINUTE = 60;
+/** How many addresses the token endpoint remembers as over budget (an entry lasts to the end of its minute). */
+const SPENT_MAX = 10_000;
 
 const CORS = {
   'Access-Control-Allow-Origin': '*',
@@ -53,10 +62,48 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
 
   const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({ status, body, headers });
   const failure = (f: OAuthFailure): Answer => json(f.status, f.body(), f.headers);
+  // Why a client metadata document was refused: for the operator, never in the answer (an oracle).
+  const clientLog: ClientLog = (detail, message) => logger.warn(detail, message);
+
+  const overBudget = (limit: number, retryAfter: number) =>
+    new OAuthFailure('rate_limited', `Rate limit of ${limit} per minute exceeded; retry after ${retryAfter} s`, 429, { 'Retry-After': String(retryAfter) });
 
   async function takeBudget(bucket: string, limit: number) {
     const rate = await limiter.take(bucket, limit);
-    if (!rate.allowed) throw new OAuthFailure('rate_limited', `Rate limit of ${rate.limit} per minute exceeded; retry after ${rate.retryAfter} s`, 429, { 'Retry-After': String(rate.retryAfter) });
+    if (!rate.allowed) throw overBudget(rate.limit, rate.retryAfter);
+  }
+
+  /** Addresses whose unauthenticated budget a refused token or revocation call found spent: until when (ms). */
+  const spent = new Map<string, number>();
+
+  /**
+   * The token and revocation endpoints are called without a user, and a client may be public (no
+   * secret): a refused call (failed client authentication, an invalid grant, a malformed request) takes
+   * from the caller's unauthenticated budget, and once that is spent every call from the address is
+   * 429 until the minute ends, answered before the body is read or a client looked up (and its metadata
+   * document fetched). A successful call costs nothing, so a normal client's code exchange and
+   * refreshes are never starved by the 2 a minute. The memory of spent addresses is this process's; the
+   * budget itself is shared, so another process learns it at its first refused call.
+   */
+  async function unauthenticatedCall(req: IncomingMessage, work: () => Promise<Answer>): Promise<Answer> {
+    const ip = info.clientIp(req);
+    const until = spent.get(ip);
+    if (until !== undefined) {
+      const left = until - Date.now();
+      if (left > 0) throw overBudget(env.RATE_LIMIT_UNAUTH_PER_MINUTE, Math.max(1, Math.ceil(left / 1000)));
+      spent.delete(ip);
+    }
+    try {
+      return await work();
+    } catch (err) {
+      const refused = err instanceof OAuthFailure || (err instanceof ApiError && err.status < 500);
+      if (!refused) throw err;
+      const rate = await limiter.take(`unauth:${ip}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+      if (rate.allowed) throw err;
+      if (spent.size >= SPENT_MAX) for (const [k, v] of spent) if (v <= Date.now()) spent.delete(k);
+      if (spent.size < SPENT_MAX) spent.set(ip, Date.now() + rate.retryAfter * 1000);
+      throw overBudget(rate.limit, rate.retryAfter);
+    }
   }
 
   async function form(req: IncomingMessage): Promise<URLSearchParams> {
@@ -95,35 +142,45 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
           return json(201, await registerClient(db, account, body));
         });
       case `${OAUTH_PREFIX}/token`:
-        return post(async () => {
-          const params = await form(req);
-          const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate);
-          const grant = params.get('grant_type');
-          if (grant === 'authorization_code') return json(200, await exchangeCode(db, account, client, params, urls));
-          if (grant === 'refresh_token') return json(200, await refreshTokens(db, account, client, params));
-          throw new OAuthFailure('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
-        });
+        return post(() =>
+          unauthenticatedCall(req, async () => {
+            const params = await form(req);
+            const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog);
+            const grant = params.get('grant_type');
+            if (grant === 'authorization_code') return json(200, await exchangeCode(db, account, client, params, urls));
+            if (grant === 'refresh_token') return json(200, await refreshTokens(db, account, client, params));
+            throw new OAuthFailure('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+          }),
+        );
       case `${OAUTH_PREFIX}/revoke`:
-        return post(async () => {
-          const params = await form(req);
-          const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate);
-          const presented = params.get('token');
-          if (!presented) throw new OAuthFailure('invalid_request', 'token is required');
-          await revokeToken(db, account, client, presented);
-          return json(200, {});
-        });
+        return post(() =>
+          unauthenticatedCall(req, async () => {
+            const params = await form(req);
+            const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog);
+            const presented = params.get('token');
+            if (!presented) throw new OAuthFailure('invalid_request', 'token is required');
+            await revokeToken(db, account, client, presented);
+            return json(200, {});
+          }),
+        );
       case `${OAUTH_PREFIX}/authorize`:
         if (method !== 'GET') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET' });
+        // Errors go back to the client only at a redirect the request named, of a client someone here has
+        // approved (checkAuthorizationRequest); any other is this 400, never a redirect.
         try {
-          await checkAuthorizationRequest(db, account, urls, query, allowPrivate);
+          await checkAuthorizationRequest(db, account, urls, query, allowPrivate, clientLog);
           return { status: 302, headers: { Location: `${CONSENT_PAGE}?${query.toString()}` } };
         } catch (err) {
-          if (err instanceof UntrustedRequest) return { status: 400, body: { error: 'invalid_request', error_description: err.message } };
+          let refusal = err;
           if (err instanceof RedirectedError) {
-            const redirect = query.get('redirect_uri') ?? '';
-            return { status: 302, headers: { Location: redirectWith(redirect, { error: err.error, error_description: err.description, state: query.get('state') }, urls) } };
+            try {
+              return { status: 302, headers: { Location: redirectWith(err.redirectUri, { error: err.error, error_description: err.description, state: query.get('state') }, urls) } };
+            } catch (unusable) {
+              refusal = unusable;
+            }
           }
-          throw err;
+          if (refusal instanceof UntrustedRequest) return { status: 400, body: { error: 'invalid_request', error_description: refusal.message } };
+          throw refusal;
         }
       default:
         return json(404, { error: 'not_found', error_description: 'No such endpoint' });
@@ -131,15 +188,24 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://x');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://x');
+    } catch {
+      url = new URL('http://x/');
+    }
     const path = url.pathname.replace(/\/$/, '') || '/';
     let answer: Answer;
     try {
       if (req.method === 'OPTIONS') answer = { status: 204, headers: {} };
       else {
+        // Before the clinic is looked up: any host, known or not, spends the same budget.
+        if (path.startsWith('/.well-known/')) await takeBudget(`discovery:${info.clientIp(req)}`, DISCOVERY_PER_MINUTE);
         const account = await tenants.resolve(info.host(req));
-        if (!account) answer = json(404, { error: 'not_found', error_description: 'No clinic at this address' });
-        else answer = await route(req, account, oauthUrls(`${info.proto(req)}://${info.host(req)}`), path, url.searchParams);
+        if (!account) {
+          if (!path.startsWith('/.well-known/')) await takeBudget(`unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+          answer = json(404, { error: 'not_found', error_description: 'No clinic at this address' });
+        } else answer = await route(req, account, oauthUrls(`${info.proto(req)}://${info.host(req)}`), path, url.searchParams);
       }
     } catch (err) {
       if (err instanceof OAuthFailure) answer = failure(err);

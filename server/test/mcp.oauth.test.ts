@@ -154,10 +154,14 @@ describe('OAuth', () => {
   });
 
   test('refusals: PKCE plain, a foreign resource, an unregistered redirect, a member without Connect AI apps', async () => {
-    const registered = await oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, opts()));
+    const registered = await register(as);
     const base = { response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256', state: 's1', resource: mcpUrl };
     const authorize = (params: Record<string, string>) => fetchVia(`${as.authorization_endpoint}?${new URLSearchParams(params)}`, { redirect: 'manual' });
     const errorOf = async (res: Response) => new URL(res.headers.get('location')!).searchParams.get('error');
+    // Until someone in the clinic approves the app, its errors are shown (400), never redirected.
+    const unapproved = await authorize({ ...base, code_challenge_method: 'plain' });
+    expect([unapproved.status, unapproved.headers.get('location'), (await unapproved.json()).error]).toEqual([400, null, 'invalid_request']);
+    await connect(adminPortal, as, registered);
     expect(await errorOf(await authorize({ ...base, code_challenge_method: 'plain' }))).toBe('invalid_request');
     expect(await errorOf(await authorize({ ...base, resource: 'https://elsewhere.example/mcp' }))).toBe('invalid_target');
     expect((await authorize({ ...base, redirect_uri: 'https://evil.example/cb' })).status).toBe(400);
