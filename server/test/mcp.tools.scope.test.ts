@@ -309,3 +309,11 @@ describe('a member who reads every patient but not billing', () => {
     expect(types.find((x) => x.name === 'care_plans')?.attributes.find((a) => a.name === 'billing')?.nullable).toBe(true);
   });
 });
+
+describe('hostile tool arguments', () => {
+  test('a NUL in any argument is validation_failed over the endpoint, the same on both databases', async () => {
+    const call = await httpCall(practitioner);
+    expect(await call('find_patient', { name: 'Ad\u0000a' })).toEqual({ ok: false, code: 'validation_failed' });
+    expect(await call('query_entities', { entity_type: 'patients', filters: { last_name: 'contains:a\u0000bc' } })).toEqual({ ok: false, code: 'validation_failed' });
+  });
+});
