@@ -17,6 +17,7 @@ import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
 import { purgeExpired } from './rest/idempotency';
 import { errorOutcome, send } from './rest/outcome';
 import { sweepEvents } from './events/sweep';
+import { sweepOAuth } from './oauth/sweep';
 import { RequestLog } from './rest/request-log';
 import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
 import { createMcpEndpoint } from './mcp/endpoint';
@@ -79,7 +80,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
   const db = await openDb(env.DATABASE_URL, { migrate: true, poolSize: env.DATABASE_POOL_SIZE, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
-  await loadSecretsKey(db, env.SECRETS_KEY);
+  await loadSecretsKey(db, env);
   const files = opts.files ?? fileStoreFor(env, db);
   const now = opts.now ?? Date.now;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
@@ -122,6 +123,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const sweep = setInterval(() => {
     purgeExpired(db).catch((err) => logger.error({ err }, 'idempotency sweep failed'));
     sweepEvents(db).catch((err) => logger.error({ err }, 'event sweep failed'));
+    sweepOAuth(db).catch((err) => logger.error({ err }, 'oauth sweep failed'));
   }, 3_600_000);
   sweep.unref();
   return {
