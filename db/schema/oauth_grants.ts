@@ -18,5 +18,10 @@ export const oauthGrants = table(
     revoked_at: timestamp(),
     revoked_reason: text(),
   },
-  (t) => [index('oauth_grants_account_idx').on(t.account_id, t.revoked_at, t.id), index('oauth_grants_user_idx').on(t.account_id, t.user_id)],
+  (t) => [
+    index('oauth_grants_account_idx').on(t.account_id, t.revoked_at, t.id),
+    index('oauth_grants_user_idx').on(t.account_id, t.user_id),
+    // "Has anyone here approved this client" (authorize's error redirects) and the sweep of unused clients.
+    index('oauth_grants_client_idx').on(t.account_id, t.client_id),
+  ],
 );
