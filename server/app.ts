@@ -26,6 +26,7 @@ import { MCP_PATH } from './oauth/urls';
 import { RateLimiter } from './rest/ratelimit';
 import { TenantResolver } from './tenancy';
 import { requestInfo } from './request-info';
+import { setSecurityHeaders } from './security-headers';
 import { loadSecretsKey } from './webhooks/secrets';
 import { policyOf, WebhookWorker } from './webhooks/worker';
 
@@ -94,8 +95,10 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
   if (env.WEBHOOK_WORKER) webhooks.start();
-  const { host: hostOf } = requestInfo(env.TRUST_PROXY);
+  const { host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
   const server = http.createServer((req, res) => {
+    // Before dispatch, so every response carries them (server/security-headers.ts).
+    setSecurityHeaders(res, protoOf(req));
     const url = req.url ?? '/';
     const path = url.split('?')[0];
     // One deployment per region: every path of another region's clinic host is misdirected here.

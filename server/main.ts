@@ -6,6 +6,7 @@
 import next from 'next';
 import { installPortalBridge } from './portal/bridge';
 import { ConfigError, loadEnv } from './env';
+import { withPageSecurity } from './security-headers';
 import { serve } from './serve';
 
 async function main() {
@@ -16,7 +17,8 @@ async function main() {
       const nextApp = next({ dev, dir: process.cwd(), quiet: !dev });
       await nextApp.prepare();
       const handleNext = nextApp.getRequestHandler();
-      return (req, res) => handleNext(req, res);
+      // Every page gets its own CSP nonce and frame-ancestors 'none' (server/security-headers.ts).
+      return withPageSecurity((req, res) => handleNext(req, res), { dev });
     },
     ready: (app) => installPortalBridge(app.portal),
     listening: (port) =>
