@@ -29,6 +29,8 @@ import { authorizationServerMetadata, MCP_PATH, OAUTH_PREFIX, oauthUrls, protect
 export const CONSENT_PAGE = '/developers/connect';
 const REGISTER_PER_IP_PER_MINUTE = 10;
 const REGISTER_PER_ACCOUNT_PER_MINUTE = 60;
+/** Authorization requests naming a metadata-document client (a URL the server may fetch). */
+const METADATA_AUTHORIZE_PER_IP_PER_MINUTE = 10;
 /** The discovery documents, per client address: public and cacheable, so looser than unauthenticated calls (as the OpenAPI document's). */
 export const DISCOVERY_PER_MINUTE = 60;
 /** How many addresses the token endpoint remembers as over budget (an entry lasts to the end of its minute). */
@@ -165,6 +167,8 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
         );
       case `${OAUTH_PREFIX}/authorize`:
         if (method !== 'GET') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET' });
+        // A URL-shaped client_id may make the server fetch it (a client metadata document): bounded per address.
+        if (/^https?:\/\//i.test(query.get('client_id') ?? '')) await takeBudget(`oauth_metadata:${account.id}:${info.clientIp(req)}`, METADATA_AUTHORIZE_PER_IP_PER_MINUTE);
         // Errors go back to the client only at a redirect the request named, of a client someone here has
         // approved (checkAuthorizationRequest); any other is this 400, never a redirect.
         try {

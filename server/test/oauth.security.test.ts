@@ -368,6 +368,30 @@ describe('3. unauthenticated budgets', () => {
   });
 });
 
+describe('authorization requests that make the server fetch', () => {
+  test('a URL-shaped client_id (a metadata document the server fetches): 10 authorization requests a minute per address, then 429 without a fetch', async () => {
+    await insideOneMinute();
+    const docs = await documentServer(() => ({}));
+    try {
+      const ip = newIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const res = await call('GET', `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/client-${i}.json`, pkce().challenge)}`, { ip });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+      expect(statuses[10]).toBe(429);
+      expect(docs.hits()).toBe(10);
+      // Another address has its own budget; a registered (non-URL) client_id is not counted.
+      expect((await call('GET', `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/client-x.json`, pkce().challenge)}`, { ip: newIp() })).status).toBe(400);
+      const registered = await registerClient(newIp());
+      expect((await call('GET', `/v3/oauth2/authorize?${authorizeQuery(registered, pkce().challenge)}`, { ip })).status).toBe(302);
+    } finally {
+      await docs.close();
+    }
+  });
+});
+
 describe('4. the MCP Origin check compares the whole origin', () => {
   let token: string;
   beforeAll(async () => {
