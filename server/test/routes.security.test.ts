@@ -279,6 +279,8 @@ describe.each(routes)('$name', ({ route }) => {
   it('a valid call answers with its documented status and schema', async () => {
     const res = await call(a, route, await pathFor(a, route));
     ok(res, route.status);
+    // Security headers on every route (server/security-headers.ts): no sniffing, no framing.
+    expect([res.headers['x-content-type-options'], res.headers['x-frame-options'], res.headers['content-security-policy']]).toEqual(['nosniff', 'DENY', "default-src 'none'; frame-ancestors 'none'"]);
     if (route.status === 204) expect(res.text).toBe('');
     else if (!route.binary) expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
@@ -288,6 +290,8 @@ describe.each(reads)('$name', ({ route }) => {
   it('HEAD answers like GET, without a body', async () => {
     const path = await pathFor(a, route);
     const [get, head] = [await call(a, route, path), await request(server, 'HEAD', path, { host: a.clinic.host, key: a.clinic.key })];
+    // A HEAD that matches a broken GET proves nothing: the GET must succeed first.
+    ok(get, route.status);
     expect(head.status).toBe(get.status);
     expect(head.text).toBe('');
     expect(head.headers['content-type']).toBe(get.headers['content-type']);
