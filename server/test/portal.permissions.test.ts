@@ -24,8 +24,9 @@ interface Proc {
 }
 
 const PROCEDURES: Proc[] = Object.entries(portalRouter._def.procedures).map(([path, p]) => {
-  const def = (p as unknown as AnyProcedure)._def as AnyProcedure['_def'] & { inputs: { safeParse(v: unknown): { success: boolean } }[] };
-  const takesEmpty = def.inputs.every((input) => input.safeParse({}).success);
+  const def = (p as unknown as AnyProcedure)._def;
+  const inputs = (def as unknown as { inputs: { safeParse(v: unknown): { success: boolean } }[] }).inputs;
+  const takesEmpty = inputs.every((input) => input.safeParse({}).success);
   return { path, type: def.type === 'query' ? 'query' : 'mutation', permissions: (def.meta as RouteMeta | undefined)?.permissions, takesEmpty };
 });
 /** Procedures anyone may call (signing in and out). */
