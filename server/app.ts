@@ -90,7 +90,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const gateway = createGateway({ db, env, logger, files, tenants, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
   const portal = createPortal({ db, env, logger, files, now, tenants });
   // The MCP budget and the registration limits: buckets of their own, apart from the REST budget.
-  const limiter = new RateLimiter(db, onError);
+  const limiter = new RateLimiter(db, onError, now);
   const mcp = createMcpEndpoint({ db, env, logger, tenants, limiter });
   const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));

@@ -84,7 +84,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const auth = new Authenticator(db, onError);
-  const limiter = new RateLimiter(db, onError);
+  const limiter = new RateLimiter(db, onError, opts.now);
   let openapi: string | null = null;
 
   // Requests still running, swept against REQUEST_TIMEOUT_MS by one timer (no timer per request).

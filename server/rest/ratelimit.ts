@@ -47,9 +47,11 @@ export class RateLimiter {
   constructor(
     private readonly db: DbHandle,
     private readonly onError: (err: unknown) => void = () => undefined,
+    /** The app's clock (tests move it: windows are per minute of this clock). */
+    private readonly clock: () => number = Date.now,
   ) {}
 
-  async take(bucket: string, limit: number, now = Date.now()): Promise<RateDecision> {
+  async take(bucket: string, limit: number, now = this.clock()): Promise<RateDecision> {
     if (limit <= SYNC_LIMIT) return this.takeNow(bucket, limit, now);
     const window = Math.floor(now / WINDOW_MS);
     let st = this.buckets.get(bucket);
@@ -118,7 +120,7 @@ export class RateLimiter {
 
   /** Adds pending hits to the shared counters and refreshes totals of recently used buckets. */
   async flush(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock();
     const window = Math.floor(now / WINDOW_MS);
     for (const [bucket, st] of this.buckets) {
       if (st.window < window) {

@@ -1,14 +1,23 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rateLimitBuckets } from '../../db/schema';
+import { WINDOW_MS } from '../rest/ratelimit';
 import { client, expectError, newClinic, request, startServer, type Clinic, type TestServer } from './helpers';
 
 let server: TestServer;
 let second: TestServer;
 let clinic: Clinic;
 
+// One fixed instant, early in the current minute, for every server here: all the hits of this file fall
+// in one window however slow the machine is (no waiting for a minute's edge). Each test uses buckets
+// of its own (the clinic's REST budget, or addresses of its own).
+const clock = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS + 1000;
+const now = () => clock;
+
 beforeAll(async () => {
   const limits = { RATE_LIMIT_REST_PER_MINUTE: '6', RATE_LIMIT_UNAUTH_PER_MINUTE: '2', TRUST_PROXY: '1' };
-  server = await startServer(limits);
-  second = await startServer(limits);
+  server = await startServer(limits, { now });
+  second = await startServer(limits, { now });
   clinic = await newClinic(server);
 });
 afterAll(async () => {
@@ -16,15 +25,20 @@ afterAll(async () => {
   await second.close();
 });
 
-/** Requests right at a minute boundary would land in two windows; wait until we are clear of one. */
-async function awayFromWindowEdge() {
-  const into = Date.now() % 60_000;
-  if (into > 55_000) await new Promise((r) => setTimeout(r, 60_500 - into));
+/** Waits until the shared count of a bucket (in the database, this window) reaches `n`. */
+async function sharedCountReaches(bucket: string, n: number) {
+  const window = Math.floor(clock / WINDOW_MS);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const [row] = await server.app.db.db.select().from(rateLimitBuckets).where(and(eq(rateLimitBuckets.bucket, bucket), eq(rateLimitBuckets.window_start, window)));
+    if (Number(row?.count ?? 0) >= n) return;
+    if (Date.now() > deadline) throw new Error(`${bucket} did not reach ${n}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 describe('rate limits', () => {
   it('one budget per account across keys and server processes; 429 with Retry-After', async () => {
-    await awayFromWindowEdge();
     const other = clinic.readOnlyKey;
     const remaining: number[] = [];
     for (let i = 0; i < 3; i++) {
@@ -34,7 +48,7 @@ describe('rate limits', () => {
       remaining.push(Number(res.headers['x-ratelimit-remaining']));
     }
     expect(remaining).toEqual([5, 4, 3]);
-    await new Promise((r) => setTimeout(r, 300)); // let process one flush its count
+    await sharedCountReaches(`rest:${clinic.account.id}`, 3); // process one has flushed its count
     const viaSecond = await client(second, clinic, other).get('/ping');
     expect(viaSecond.status).toBe(200);
     expect(viaSecond.headers['x-ratelimit-remaining']).toBe('2');
@@ -45,12 +59,11 @@ describe('rate limits', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
-    await new Promise((r) => setTimeout(r, 300));
+    await sharedCountReaches(`rest:${clinic.account.id}`, 6);
     expectError(await client(server, clinic).get('/me'), 429, 'rate_limited');
   });
 
   it('unauthenticated requests: 2 per minute per IP', async () => {
-    await awayFromWindowEdge();
     const ip = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
     const headers = { 'X-Forwarded-For': ip };
     expectError(await request(server, 'GET', '/me', { host: clinic.host, headers }), 401, 'unauthenticated');
@@ -65,7 +78,6 @@ describe('rate limits', () => {
 
 describe('small budgets are exact across processes', () => {
   it('an unauthenticated budget of 2 admits exactly 2 requests sent at once to two processes', async () => {
-    await awayFromWindowEdge();
     const headers = { 'X-Forwarded-For': `203.0.113.${Math.floor(Math.random() * 250) + 1}` };
     const answers = await Promise.all([server, second, server, second, server, second].map((s) => request(s, 'GET', '/me', { host: clinic.host, headers })));
     expect(answers.filter((r) => r.status === 401)).toHaveLength(2);
@@ -75,7 +87,6 @@ describe('small budgets are exact across processes', () => {
 
 describe('TRUST_PROXY: the client is the entry that many hops from the right of X-Forwarded-For', () => {
   it('a client cannot escape its budget by sending its own X-Forwarded-For to a proxy that appends', async () => {
-    await awayFromWindowEdge();
     const real = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -97,7 +108,7 @@ describe('TRUST_PROXY: the client is the entry that many hops from the right of 
     expect(loadEnv({ NODE_ENV: 'test', TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
     expect(loadEnv({ NODE_ENV: 'test' }).TRUST_PROXY).toBe(0);
     expect(() => loadEnv({ NODE_ENV: 'test', TRUST_PROXY: 'sometimes' })).toThrow(ConfigError);
-    const two = await startServer({ RATE_LIMIT_UNAUTH_PER_MINUTE: '2', TRUST_PROXY: '2' });
+    const two = await startServer({ RATE_LIMIT_UNAUTH_PER_MINUTE: '2', TRUST_PROXY: '2' }, { now });
     try {
       const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
       const via = (hop: string) => request(two, 'GET', '/ping', { host: clinic.host, headers: { 'X-Forwarded-For': `${ip}, ${hop}` } });

@@ -8,11 +8,24 @@
 import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { idempotencyKeys, patients, rateLimitBuckets } from '../../db/schema';
+import { isPg } from '../../db/dialect';
 import { client, useClinic } from './helpers';
 
 const t = useClinic();
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls a condition (no fixed sleep: the machine may be slow). */
+async function until(condition: () => Promise<boolean>, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const claimOf = async (key: string) => {
+  const [row] = await t.server.app.db.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, t.clinic.account.id), eq(idempotencyKeys.key, key)));
+  return row;
+};
 
 it('an open transaction awaiting real I/O: others do not see its rows, and their writes survive its rollback', async () => {
   const api = client(t.server, t.clinic);
@@ -38,8 +51,12 @@ it('an open transaction awaiting real I/O: others do not see its rows, and their
 
   // (a) Another request writes while it is open (an idempotency claim and record, rate-limit counts);
   // the open transaction then rolls back.
+  const arrived = new Promise((r) => t.server.app.server.once('request', r));
   const post = api.post('/patients', { body: { first_name: 'Real', last_name: 'Committed' }, headers: { 'idempotency-key': 'isolation-1' } });
-  await sleep(100);
+  await arrived;
+  // PostgreSQL commits the claim while the other transaction is open: wait for it. SQLite runs one
+  // write transaction at a time, so there the claim waits for the rollback (the request has arrived).
+  if (isPg) await until(async () => (await claimOf('isolation-1')) !== undefined);
   release();
   expect(await held).toBe('rolled back on purpose');
   const created = await post;
@@ -47,8 +64,7 @@ it('an open transaction awaiting real I/O: others do not see its rows, and their
 
   await t.server.app.gateway.close(); // flushes the rate-limit counts
   const { db } = t.server.app.db;
-  const [record] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, t.clinic.account.id), eq(idempotencyKeys.key, 'isolation-1')));
-  expect(record?.state).toBe('done');
+  expect((await claimOf('isolation-1'))?.state).toBe('done');
   const replay = await api.post('/patients', { body: { first_name: 'Real', last_name: 'Committed' }, headers: { 'idempotency-key': 'isolation-1' } });
   expect(replay.headers['idempotent-replayed']).toBe('true');
   expect(replay.body.data.id).toBe(created.body.data.id);
