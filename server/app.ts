@@ -27,6 +27,7 @@ import { RateLimiter } from './rest/ratelimit';
 import { TenantResolver } from './tenancy';
 import { requestInfo } from './request-info';
 import { setSecurityHeaders } from './security-headers';
+import { answerClientError } from './client-error';
 import { loadSecretsKey } from './webhooks/secrets';
 import { policyOf, WebhookWorker } from './webhooks/worker';
 
@@ -121,6 +122,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
       res.end(JSON.stringify({ message: 'Not found', code: 'not_found' }));
     }
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   // Stored idempotent responses are kept 24 hours and events 30 days; sweep the expired ones hourly.
   const sweep = setInterval(() => {

@@ -3,6 +3,8 @@
  * one by server/rest/errors.ts), and its status comes from this table, never from the call site.
  */
 export const ERROR_STATUS = {
+  /** A request node's HTTP parser refuses (server/client-error.ts). */
+  bad_request: 400,
   unauthenticated: 401,
   user_inactive: 401,
   key_read_only: 403,
@@ -19,6 +21,8 @@ export const ERROR_STATUS = {
   /** A clinic host of a region this deployment does not serve (SERVICE_REGIONS): 421 Misdirected Request. */
   wrong_region: 421,
   payload_too_large: 413,
+  /** The URL and headers together over node's 16 KB (server/client-error.ts). */
+  headers_too_large: 431,
   validation_failed: 422,
   invalid_input: 422,
   patient_not_found: 422,

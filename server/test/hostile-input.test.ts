@@ -68,3 +68,33 @@ describe('malformed transport details are 4xx, not 500', () => {
     expect(page).toMatchObject({ member: null });
   });
 });
+
+describe("requests node's parser refuses get the API's answer", () => {
+  /** Raw bytes on a socket, and everything the server answers before it closes. */
+  async function raw(bytes: string): Promise<string> {
+    const { connect } = await import('node:net');
+    return new Promise((resolve, reject) => {
+      const socket = connect(t.server.port, '127.0.0.1', () => socket.end(bytes));
+      let out = '';
+      socket.on('data', (c) => (out += c.toString()));
+      socket.on('end', () => resolve(out));
+      socket.on('error', reject);
+    });
+  }
+
+  test('a URL over 16 KB: 431 headers_too_large as JSON, with the security headers, connection closed', async () => {
+    const answer = await raw(`GET /v3/api/patients?last_name=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: ${t.clinic.host}\r\n\r\n`);
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head).toMatch(/\r\nContent-Type: application\/json/i);
+    expect(head).toMatch(/\r\nX-Content-Type-Options: nosniff/i);
+    expect(head).toMatch(/\r\nConnection: close/i);
+    expect(JSON.parse(body)).toEqual({ message: expect.any(String), code: 'headers_too_large' });
+  });
+
+  test('a malformed request line: 400 bad_request as JSON', async () => {
+    const answer = await raw('GET /v3/api/ping HTTP/1.1\r\nHost: a\r\nBad Header Line\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1])).toEqual({ message: 'Malformed HTTP request', code: 'bad_request' });
+  });
+});
