@@ -62,8 +62,17 @@ export const numbers = table(
     iso2: text(),
     type: text<(typeof NUMBER_TYPES)[number]>().notNull(),
     intl_number: text(),
+    /**
+     * What phone searches compare (server/values/phone.ts phoneSearchKey): E.164 read in the account's
+     * country, or the digits of a number that does not parse. `number` keeps what the client sent.
+     */
+    search_key: text(),
   },
-  (t) => [index('numbers_account_idx').on(t.account_id, t.id), index('numbers_patient_idx').on(t.account_id, t.patient_id)],
+  (t) => [
+    index('numbers_account_idx').on(t.account_id, t.id),
+    index('numbers_patient_idx').on(t.account_id, t.patient_id),
+    index('numbers_search_key_idx').on(t.account_id, t.search_key),
+  ],
 );
 
 export const addresses = table(
