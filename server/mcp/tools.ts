@@ -19,6 +19,7 @@ import { availabilityQuery, MAX_RANGE_DAYS, slotSchema } from '../resources/avai
 import type { AnyResource } from '../resources/define';
 import { filterOperators } from '../resources/describe';
 import { RESOURCES } from '../resources';
+import { accountCountry, searchKeyIn } from '../values/phone';
 import { addDays, clockFor } from '../values/wall-time';
 import type { Connector } from './connector';
 
@@ -222,7 +223,9 @@ export const TOOLS: Tool[] = [
       if (input.phone) {
         const digits = input.phone.replace(/\D/g, '');
         if (digits.length < 4) throw new ApiError('validation_failed', 'phone needs at least 4 digits', { phone: ['at least 4 digits'] });
-        const numbers = await query(c, RESOURCES.numbers, { number: `contains:${digits.slice(-9)}`, page_size: '100' });
+        // Stored numbers are searched by their key (E.164 in the account's country, else the digits): the
+        // phone asked for is read the same way, so any spelling of a number finds it, through the index.
+        const numbers = await query(c, RESOURCES.numbers, { phone: `eq:${searchKeyIn(input.phone, accountCountry(c.account))}`, page_size: '100' });
         const ids = [...new Set(numbers.data.map((n) => Number(n.patient_id)))];
         if (!ids.length) return { data: [] };
         base.id = `in:${ids.slice(0, 100).join(',')}`;

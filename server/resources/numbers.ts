@@ -42,4 +42,11 @@ export const numbers = defineResource({
     intl_number: f.string({ nullable: true, filterable: true }),
     ...standardFields(),
   },
+  filterOnly: {
+    // The stored search key (index numbers_search_key_idx), never read as an attribute.
+    phone: f.string({
+      column: 'search_key',
+      description: 'The number in E.164, e.g. +447700900101 (for a stored number that is not a phone number: its digits). Matches however the number was written.',
+    }),
+  },
 });

@@ -130,7 +130,7 @@ async function saveNumbers(tx: Db, w: WriteContext, patientId: number, list: Num
     .from(numbers)
     .where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId)));
   const removed = reconcileById(stored.map((n) => n.id), list, 'numbers', 'a number of this patient');
-  const normalized = list.map((n, i) => ({ id: n.id, type: n.type, ...normalizeNumber(n, i, w.account.region) }));
+  const normalized = list.map((n, i) => ({ id: n.id, type: n.type, ...normalizeNumber(n, i, w.account) }));
   if (removed.length) {
     await tx.delete(numbers).where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId), inArray(numbers.id, removed)));
     for (const id of removed) await announceDeleted(tx, acc, 'numbers', id, now);
