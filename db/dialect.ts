@@ -84,6 +84,24 @@ export const partialIndex =
     index(name)
       .on(...cols)
       .where(sql.raw(condition));
+/**
+ * A column as a list order needs it in an index: nulls sort first ascending on both databases
+ * (server/list/engine.ts), SQLite's own order; on PostgreSQL a nullable column's index is built NULLS
+ * FIRST to yield it (scanned backwards for DESC NULLS LAST).
+ */
+export const sortColumn = (col: any) => (isPg && !col.notNull ? col.asc().nullsFirst() : col);
+
+/**
+ * The indexes that serve list orders by these columns, one `(account_id, col, id)` each, so a page
+ * reads only the rows it returns; `on` builds them partial where the table's reads skip rows.
+ * server/test/list-order.index.test.ts proves every sortable field has one.
+ */
+export const sortIndexes = (
+  table: string,
+  t: { account_id: any; id: any },
+  cols: any[],
+  on: (name: string, ...cols: Parameters<ReturnType<typeof index>['on']>) => ReturnType<ReturnType<typeof index>['on']> = (name, ...c) => index(name).on(...c),
+) => cols.map((c) => on(`${table}_${c.name}_sort_idx`, t.account_id, sortColumn(c), t.id));
 export const uniqueIndex = (name: string) =>
   isPg ? pg.uniqueIndex(name) : (sq.uniqueIndex(name) as unknown as pg.IndexBuilderOn);
 export const primaryKey = (cfg: { name?: string; columns: any[] }) =>

@@ -1,4 +1,4 @@
-import { bool, int, partialIndex, table, tenantColumns, text, timestamp } from '../dialect';
+import { bool, int, partialIndex, table, tenantColumns, text, timestamp, sortIndexes } from '../dialect';
 
 export const APPOINTMENT_STATUSES = ['booked', 'arrived', 'missed', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
@@ -34,7 +34,7 @@ export const appointments = table(
   (t) => {
     const on = partialIndex('deleted_at IS NULL');
     return [
-      on('appointments_account_id_idx', t.account_id, t.id),
+      on('appointments_account_id_idx', t.account_id, t.id), ...sortIndexes('appointments', t, [t.patient_id, t.practitioner_id, t.location_id], on),
       // The diary checks: a practitioner's (or a resource's) appointments overlapping a time range.
       on('appointments_practitioner_time_idx', t.account_id, t.practitioner_id, t.starts_utc),
       on('appointments_resource_time_idx', t.account_id, t.resource_id, t.starts_utc),

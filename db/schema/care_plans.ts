@@ -1,4 +1,4 @@
-import { index, int, json, table, tenantColumns, text } from '../dialect';
+import { index, int, json, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export interface CarePlanBilling {
   type: 'upfront' | 'per_period' | 'per_visit';
@@ -33,7 +33,7 @@ export const carePlans = table(
     /** Visits planned for a plan without a schedule. */
     visits_planned: int(),
   },
-  (t) => [index('care_plans_account_idx').on(t.account_id, t.id)],
+  (t) => [index('care_plans_account_idx').on(t.account_id, t.id), ...sortIndexes('care_plans', t, [t.name, t.created_at, t.updated_at])],
 );
 
 /** Patients on a care plan; schedule_override moves a member to another schedule or visit count. */

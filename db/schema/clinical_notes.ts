@@ -1,4 +1,4 @@
-import { index, int, table, tenantColumns, text } from '../dialect';
+import { index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 /** Clinical notes on a patient file, written by a practitioner. */
 export const clinicalNotes = table(
@@ -11,5 +11,5 @@ export const clinicalNotes = table(
     body: text().notNull(),
     created_by: text(),
   },
-  (t) => [index('clinical_notes_account_idx').on(t.account_id, t.id), index('clinical_notes_patient_idx').on(t.account_id, t.patient_id, t.id)],
+  (t) => [index('clinical_notes_account_idx').on(t.account_id, t.id), ...sortIndexes('clinical_notes', t, [t.created_at, t.updated_at]), index('clinical_notes_patient_idx').on(t.account_id, t.patient_id, t.id)],
 );

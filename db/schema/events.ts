@@ -33,6 +33,8 @@ export const deletedEntities = table(
     deleted_at: timestamp().notNull(),
   },
   (t) => [
+    // The feed's default order (by id), for polling clients.
+    index('deleted_entities_account_idx').on(t.account_id, t.id),
     index('deleted_entities_entity_idx').on(t.account_id, t.entity, t.id),
     index('deleted_entities_deleted_at_idx').on(t.account_id, t.deleted_at, t.id),
   ],

@@ -1,4 +1,4 @@
-import { bool, index, int, table, tenantColumns, text } from '../dialect';
+import { bool, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const FILE_TYPES = ['generic', 'patient_profile', 'custom_content', 'diagnostic_image', 'patient_log'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -20,5 +20,5 @@ export const files = table(
     patient_viewable: bool().notNull(),
     created_by: text(),
   },
-  (t) => [index('files_account_idx').on(t.account_id, t.id), index('files_patient_idx').on(t.account_id, t.patient_id, t.id)],
+  (t) => [index('files_account_idx').on(t.account_id, t.id), ...sortIndexes('files', t, [t.file_name, t.created_at, t.updated_at]), index('files_patient_idx').on(t.account_id, t.patient_id, t.id)],
 );

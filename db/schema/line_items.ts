@@ -1,4 +1,4 @@
-import { bigint, index, int, table, tenantColumns, text } from '../dialect';
+import { bigint, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const lineItems = table(
   'line_items',
@@ -18,6 +18,6 @@ export const lineItems = table(
   (t) => [
     index('line_items_invoice_idx').on(t.account_id, t.invoice_id, t.id),
     index('line_items_billable_item_idx').on(t.account_id, t.billable_item_id, t.id),
-    index('line_items_account_idx').on(t.account_id, t.id),
+    index('line_items_account_idx').on(t.account_id, t.id), ...sortIndexes('line_items', t, [t.created_at, t.updated_at]),
   ],
 );

@@ -1,4 +1,4 @@
-import { index, int, table, tenantColumns, text } from '../dialect';
+import { index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const PATIENT_LOG_TYPES = ['note', 'comms', 'financial', 'appt', 'membership', 'system', 'historical'] as const;
 export const PATIENT_LOG_SOURCES = ['api', 'staff', 'system'] as const;
@@ -17,7 +17,7 @@ export const patientLogs = table(
     created_by: text(),
   },
   (t) => [
-    index('patient_logs_account_idx').on(t.account_id, t.id),
+    index('patient_logs_account_idx').on(t.account_id, t.id), ...sortIndexes('patient_logs', t, [t.updated_at]),
     index('patient_logs_patient_idx').on(t.account_id, t.patient_id, t.id),
     index('patient_logs_created_at_idx').on(t.account_id, t.created_at, t.id),
   ],
@@ -31,5 +31,5 @@ export const patientLogTags = table(
     patient_log_id: int().notNull(),
     tag_id: int().notNull(),
   },
-  (t) => [index('patient_log_tags_account_idx').on(t.account_id, t.id), index('patient_log_tags_log_idx').on(t.account_id, t.patient_log_id)],
+  (t) => [index('patient_log_tags_account_idx').on(t.account_id, t.id), ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at]), index('patient_log_tags_log_idx').on(t.account_id, t.patient_log_id)],
 );

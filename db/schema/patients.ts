@@ -1,4 +1,4 @@
-import { bool, day, index, partialIndex, int, json, table, tenantColumns, text, timestamp, uniqueIndex } from '../dialect';
+import { bool, day, index, partialIndex, int, json, table, tenantColumns, text, timestamp, uniqueIndex, sortIndexes, sortColumn } from '../dialect';
 import type { Locale } from './accounts';
 
 export const SEXES = ['male', 'female', 'other'] as const;
@@ -40,10 +40,11 @@ export const patients = table(
       on('patients_last_name_idx', t.account_id, t.last_name, t.id),
       on('patients_last_first_name_idx', t.account_id, t.last_name, t.first_name, t.id),
       on('patients_first_name_idx', t.account_id, t.first_name, t.id),
-      on('patients_preferred_name_idx', t.account_id, t.preferred_name, t.id),
-      on('patients_email_idx', t.account_id, t.email, t.id),
-      on('patients_dob_idx', t.account_id, t.dob, t.id),
-      on('patients_custom_reference_idx', t.account_id, t.custom_reference, t.id),
+      // Nullable: nulls first, as the list orders them (sortColumn).
+      on('patients_preferred_name_idx', t.account_id, sortColumn(t.preferred_name), t.id),
+      on('patients_email_idx', t.account_id, sortColumn(t.email), t.id),
+      on('patients_dob_idx', t.account_id, sortColumn(t.dob), t.id),
+      on('patients_custom_reference_idx', t.account_id, sortColumn(t.custom_reference), t.id),
       on('patients_created_at_idx', t.account_id, t.created_at, t.id),
       on('patients_updated_at_idx', t.account_id, t.updated_at, t.id),
     ];
@@ -69,7 +70,7 @@ export const numbers = table(
     search_key: text(),
   },
   (t) => [
-    index('numbers_account_idx').on(t.account_id, t.id),
+    index('numbers_account_idx').on(t.account_id, t.id), ...sortIndexes('numbers', t, [t.patient_id, t.created_at, t.updated_at]),
     index('numbers_patient_idx').on(t.account_id, t.patient_id),
     index('numbers_search_key_idx').on(t.account_id, t.search_key),
   ],
@@ -89,7 +90,7 @@ export const addresses = table(
     postal_code: text(),
     country: text(),
   },
-  (t) => [index('addresses_account_idx').on(t.account_id, t.id), index('addresses_entity_idx').on(t.account_id, t.entity_type, t.entity_id)],
+  (t) => [index('addresses_account_idx').on(t.account_id, t.id), ...sortIndexes('addresses', t, [t.created_at, t.updated_at]), index('addresses_entity_idx').on(t.account_id, t.entity_type, t.entity_id)],
 );
 
 export const patientTags = table(

@@ -1,4 +1,4 @@
-import { bigint, index, int, table, tenantColumns, text } from '../dialect';
+import { bigint, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const ALLOCATION_PAYERS = ['patient', 'third_party'] as const;
 
@@ -12,7 +12,7 @@ export const paymentAllocations = table(
     payer: text<(typeof ALLOCATION_PAYERS)[number]>().notNull(),
   },
   (t) => [
-    index('payment_allocations_account_idx').on(t.account_id, t.id),
+    index('payment_allocations_account_idx').on(t.account_id, t.id), ...sortIndexes('payment_allocations', t, [t.created_at, t.updated_at]),
     index('payment_allocations_payment_idx').on(t.account_id, t.payment_id),
     index('payment_allocations_invoice_idx').on(t.account_id, t.invoice_id),
     index('payment_allocations_payer_idx').on(t.account_id, t.payer, t.id),

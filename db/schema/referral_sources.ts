@@ -1,4 +1,4 @@
-import { bool, index, table, tenantColumns, text } from '../dialect';
+import { bool, index, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const referralSources = table(
   'referral_sources',
@@ -8,5 +8,5 @@ export const referralSources = table(
     category: text(),
     active: bool().notNull(),
   },
-  (t) => [index('referral_sources_account_idx').on(t.account_id, t.id)],
+  (t) => [index('referral_sources_account_idx').on(t.account_id, t.id), ...sortIndexes('referral_sources', t, [t.name, t.created_at, t.updated_at])],
 );

@@ -120,7 +120,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
       .select(resource.columns as never)
       .from(resource.table)
       .where(and(...where))
-      .orderBy(...order.map(({ col, desc: d }) => (d ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`)))
+      .orderBy(...order.map(orderBy))
       .limit(limit)
       .offset(offset),
   );
@@ -156,6 +156,18 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   };
 }
 
+/**
+ * One sort key in SQL. Nulls sort first ascending and last descending on both databases: SQLite's own
+ * order, so it gets no NULLS clause; PostgreSQL's default is the reverse, so a nullable column gets the
+ * clause (served by an `(account_id, col NULLS FIRST, id)` index, scanned backwards for DESC). A NOT NULL
+ * column gets none: with it, no ordinary index yields the order and every page sorted all of the
+ * clinic's rows (a 1,351 ms first page of appointments against 0.08 ms without).
+ */
+function orderBy({ col, desc: d, nullable }: OrderColumn): SQL {
+  if (isPg && nullable) return d ? sql`${col} DESC NULLS LAST` : sql`${col} ASC NULLS FIRST`;
+  return d ? sql`${col} DESC` : sql`${col} ASC`;
+}
+
 interface OrderColumn {
   key: string;
   col: PgColumn;
@@ -169,7 +181,7 @@ function orderColumns(resource: Resource, keys: SortKey[]): OrderColumn[] {
     .filter((k) => k.attribute !== 'id')
     .map((k) => {
       const col = resource.column(k.attribute)!;
-      return { key: col.name, col, desc: k.desc, nullable: resource.fields[k.attribute].nullable };
+      return { key: col.name, col, desc: k.desc, nullable: !col.notNull };
     });
   const idKey = keys.find((k) => k.attribute === 'id');
   cols.push({ key: 'id', col: resource.table.id, desc: idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false), nullable: false });
