@@ -1,6 +1,7 @@
 /**
  * Resolves `Authorization: Bearer <key>` to a principal. Successful lookups are cached for one second,
- * so a revocation takes effect everywhere within a second while the hot path does no query per request.
+ * so a revocation takes effect everywhere within a second while the hot path does no query per request;
+ * in the process that revokes or rotates a key, forgetCachedKeys() makes it take effect at once.
  * last_used_at is written at most once a minute per key, off the request path.
  */
 import { eq, or } from 'drizzle-orm';
@@ -14,6 +15,18 @@ const LAST_USED_EVERY_MS = 60_000;
 
 type KeyRow = typeof apiKeys.$inferSelect;
 
+/**
+ * Counts key changes committed by this process. The gateway owns its Authenticator while revocation
+ * runs in domain code, so the two meet here: a change empties every Authenticator's caches (changes are
+ * rare, human actions; the cost is one read per key in use afterwards).
+ */
+let keyChanges = 0;
+
+/** Call after a revocation or rotation commits: this process's next lookup of any key reads the database. */
+export function forgetCachedKeys(): void {
+  keyChanges++;
+}
+
 export class Authenticator {
   private cache = new Map<string, { row: KeyRow; until: number }>();
   /**
@@ -22,6 +35,8 @@ export class Authenticator {
    */
   private checked = new Map<string, { principal: Principal; accountId: number; keyId: number; until: number }>();
   private lastUsedWritten = new Map<number, number>();
+  /** The keyChanges the caches were filled under. */
+  private filledAt = keyChanges;
 
   constructor(
     private readonly db: DbHandle,
@@ -38,20 +53,31 @@ export class Authenticator {
     if (!wellFormed && !legacy) return null;
     const digest = hashSecret(legacy ? legacy.secret : token);
     const cacheKey = legacy ? `id:${legacy.id}:${digest}` : digest;
+    if (this.filledAt !== keyChanges) {
+      this.cache.clear();
+      this.checked.clear();
+      this.filledAt = keyChanges;
+    }
+    // What this request reads is cached only if no key changed meanwhile: a row read before a
+    // revocation committed answers this request, never a later one.
+    const changes = keyChanges;
     const known = this.checked.get(cacheKey);
     if (known && known.until > now && known.accountId === accountId) {
       this.touch(known.keyId, now);
       return known.principal;
     }
-    const row = await this.lookup(cacheKey, legacy, digest, now);
+    const row = await this.lookup(cacheKey, legacy, digest, now, changes);
     if (!row) return null;
     const nowIso = new Date(now).toISOString();
-    const current = sameDigest(row.hash, digest);
+    // `format` is the current secret's form. A previous secret may be in either form (rotating an
+    // id|secret key issues a cpk_ one): the digests cannot collide, as only cpk_ keys contain `_`.
+    const current = row.format === (legacy ? 'id_pipe' : 'bare') && sameDigest(row.hash, digest);
     const graced = !current && row.previous_hash !== null && sameDigest(row.previous_hash, digest) && (row.previous_expires_at ?? '') > nowIso;
     if (!current && !graced) return null;
     if (row.api !== 'v3' || row.revoked_at || (row.expires_at && row.expires_at <= nowIso) || row.account_id !== accountId) return null;
     this.touch(row.id, now);
     const principal: Principal = { type: 'api_key', id: row.id, name: row.name, scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'] };
+    if (changes !== keyChanges) return principal;
     const ends = [this.cache.get(cacheKey)?.until ?? now, row.expires_at ? Date.parse(row.expires_at) : Infinity, graced ? Date.parse(row.previous_expires_at!) : Infinity];
     if (this.checked.size > 10_000) this.checked.clear();
     this.checked.set(cacheKey, { principal, accountId, keyId: row.id, until: Math.min(...ends) });
@@ -59,12 +85,12 @@ export class Authenticator {
   }
 
   /** The key row behind a digest, read at most once per CACHE_MS. */
-  private async lookup(cacheKey: string, legacy: { id: number } | null, digest: string, now: number): Promise<KeyRow | null> {
+  private async lookup(cacheKey: string, legacy: { id: number } | null, digest: string, now: number, changes: number): Promise<KeyRow | null> {
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > now) return hit.row;
     const where = legacy ? eq(apiKeys.id, legacy.id) : or(eq(apiKeys.hash, digest), eq(apiKeys.previous_hash, digest));
     const [row] = await this.db.db.select().from(apiKeys).where(where).limit(1);
-    if (!row || (legacy && row.format !== 'id_pipe') || (!legacy && row.format !== 'bare')) return null;
+    if (!row || changes !== keyChanges) return row ?? null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { row, until: now + CACHE_MS });
     return row;

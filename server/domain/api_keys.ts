@@ -1,8 +1,12 @@
-/** API key lifecycle: create, rotate, revoke, list. Each change is written to the account activity log. */
+/**
+ * API key lifecycle: create, rotate, revoke, list. Each change is written to the account activity log,
+ * and a rotation or revocation, once committed, empties this process's key cache (immediate here).
+ */
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
 import { apiKeys, type KeyAccess } from '../../db/schema';
+import { forgetCachedKeys } from '../auth/authenticate';
 import { displayStart, generateKey, hashSecret } from '../auth/keys';
 import type { Account } from '../context';
 import { recordActivity, type Actor } from '../events/record';
@@ -68,28 +72,45 @@ async function liveKey(db: DbHandle['db'], account: Account, keyId: number) {
   return row;
 }
 
-/** A new secret for the same integration, scope and expiry; the old one keeps working for 24 hours. */
+/**
+ * A new secret for the same integration, scope and expiry, always a bare `cpk_` key (a key issued as
+ * `id|secret` leaves that form here); the old one keeps working for 24 hours. A key holds one previous
+ * secret, so a key still in that grace is not rotated again: replacing its previous secret would end,
+ * at once, a grace the person was shown.
+ */
 export async function rotateKey(db: DbHandle, account: Account, actor: Actor, keyId: number): Promise<IssuedKey> {
-  return db.transaction(async (tx) => {
+  const issued = await db.transaction(async (tx) => {
     const row = await liveKey(tx, account, keyId);
     const now = new Date();
     if (row.expires_at && row.expires_at <= now.toISOString()) throw new KeyError(`API key ${keyId} has expired and cannot be rotated`);
-    const fresh = row.format === 'bare' ? generateKey() : randomBytes(24).toString('hex');
+    if (row.previous_expires_at && row.previous_expires_at > now.toISOString()) {
+      throw new KeyError(
+        `API key ${keyId} is already rotating: its previous secret keeps working until ${row.previous_expires_at}. Rotate it again after that time, or revoke the key to stop every secret now`,
+      );
+    }
+    const fresh = generateKey();
     const graceEnd = new Date(now.getTime() + ROTATION_GRACE_MS).toISOString();
-    await tx
+    // Only the secret just read is replaced: a rotation or revocation committed meanwhile (PostgreSQL
+    // re-checks this against it) wins, and this one is refused rather than overwriting its grace.
+    const replaced = await tx
       .update(apiKeys)
       .set({
+        format: 'bare',
         hash: hashSecret(fresh),
-        start: row.format === 'bare' ? displayStart(fresh) : fresh.slice(0, 4),
+        start: displayStart(fresh),
         previous_hash: row.hash,
         previous_expires_at: graceEnd,
         rotated_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
-      .where(eq(apiKeys.id, row.id));
+      .where(and(eq(apiKeys.id, row.id), eq(apiKeys.hash, row.hash), isNull(apiKeys.revoked_at)))
+      .returning({ id: apiKeys.id });
+    if (!replaced.length) throw new KeyError(`API key ${keyId} was rotated or revoked at the same moment; list the keys to see its state`);
     await activity(tx, account, actor, 'rotated', row.id, { previous_secret_valid_until: graceEnd });
-    return { id: row.id, secret: row.format === 'bare' ? fresh : `${row.id}|${fresh}`, previous_valid_until: graceEnd };
+    return { id: row.id, secret: fresh, previous_valid_until: graceEnd };
   });
+  forgetCachedKeys();
+  return issued;
 }
 
 /** Immediate: the key and any secret still in its rotation grace stop working. */
@@ -100,6 +121,8 @@ export async function revokeKey(db: DbHandle, account: Account, actor: Actor, ke
     await tx.update(apiKeys).set({ revoked_at: now, previous_hash: null, previous_expires_at: null, updated_at: now }).where(eq(apiKeys.id, row.id));
     await activity(tx, account, actor, 'revoked', row.id);
   });
+  // After the commit: a lookup from before it must not be cached as current.
+  forgetCachedKeys();
 }
 
 /** The account's keys, newest first, with what the portal shows: status, rotation grace, last use. */

@@ -1,5 +1,8 @@
 'use client';
-/** API keys: list, create (secret shown once), rotate (new secret shown once, the old one valid 24 h), revoke. */
+/**
+ * API keys: list, create (secret shown once), rotate (new secret shown once, the old one valid 24 h;
+ * not again until then, so no end time shown here moves earlier), revoke.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert, Badge, Button, InlineError, Card, Empty, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
@@ -9,6 +12,8 @@ import { portal, portalError } from '../../_lib/trpc';
 type Key = Awaited<ReturnType<typeof portal.keys.list.query>>['data'][number];
 
 const ACCESS = { read_write: 'Read & write', read_only: 'Read only' } as const;
+/** Ties every Rotate button to the rule it follows. */
+const ROTATION_RULES = 'rotation-rules';
 
 function Status({ k }: { k: Key }) {
   if (k.status === 'revoked') return <Badge tone="red">Revoked</Badge>;
@@ -112,6 +117,9 @@ function KeyRow({ k, onRotated }: { k: Key; onRotated: (secret: string, until: s
     onError: (err) => setError(portalError(err).message),
   });
   const live = k.status === 'active' || k.status === 'rotating';
+  // The server refuses this too (409): rotating now would end the previous secret's grace early.
+  const rotating = k.status === 'rotating';
+  const why = `rotate-${k.id}-why`;
   return (
     <tr className="align-top">
       <td className="px-2 py-3 font-medium">{k.name}</td>
@@ -129,13 +137,24 @@ function KeyRow({ k, onRotated }: { k: Key; onRotated: (secret: string, until: s
       <td className="px-2 py-3">
         {live && !confirming && (
           <div className="flex flex-wrap gap-2">
-            <Button tone="secondary" onClick={() => rotate.mutate()} disabled={rotate.isPending || k.status === 'expired'} aria-label={`Rotate ${k.name}`}>
+            <Button
+              tone="secondary"
+              onClick={() => rotate.mutate()}
+              disabled={rotate.isPending || rotating}
+              aria-label={`Rotate ${k.name}`}
+              aria-describedby={rotating ? why : ROTATION_RULES}
+            >
               Rotate
             </Button>
             <Button tone="secondary" onClick={() => setConfirming(true)} aria-label={`Revoke ${k.name}`}>
               Revoke
             </Button>
           </div>
+        )}
+        {live && !confirming && rotating && (
+          <p id={why} className="mt-1 max-w-56 text-xs text-slate-600">
+            Can be rotated again after {when(k.previous_valid_until)}, when the previous secret stops working. Revoke stops both secrets now.
+          </p>
         )}
         {confirming && (
           <div role="group" aria-label={`Confirm revoking ${k.name}`} className="flex flex-col gap-2">
@@ -166,6 +185,9 @@ export function KeysManager() {
         Each key is one integration: its requests are logged and rate-limited as that integration. Only a hash is stored, so a secret is shown once. Send it as{' '}
         <code className="rounded bg-slate-200 px-1">Authorization: Bearer &lt;API_KEY&gt;</code>.
       </p>
+      <p id={ROTATION_RULES} className="max-w-3xl text-sm text-slate-600">
+        Rotate gives a key a new secret and keeps the current one working for 24 hours; the key can be rotated again once those 24 hours are over. Revoke stops every secret of a key at once.
+      </p>
       {shown && <Secret {...shown} onDone={() => setShown(null)} />}
       <Card title="Create a key">
         {keys.data && !keys.data.can_create ? (
@@ -181,7 +203,7 @@ export function KeysManager() {
         {keys.data && keys.data.data.length > 0 && (
           <Table caption="API keys of this account" head={['Integration', 'Key', 'Access', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}>
             {keys.data.data.map((k) => (
-              <KeyRow key={k.id} k={k} onRotated={(secret, until) => setShown({ title: `New secret for ${k.name}`, secret, note: `The previous secret keeps working until ${when(until ?? null)}.` })} />
+              <KeyRow key={k.id} k={k} onRotated={(secret, until) => setShown({ title: `New secret for ${k.name}`, secret, note: `The previous secret keeps working until ${when(until ?? null)}; the key can be rotated again after then.` })} />
             ))}
           </Table>
         )}
