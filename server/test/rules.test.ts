@@ -3,9 +3,10 @@
  * key rotation and expiry dates, rate-limit accounting, the metadata bound after merging, and how `ne`
  * and `not-in` treat nulls. Each through HTTP, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { apiKeys, idempotencyKeys } from '../../db/schema';
+import { forgetCachedKeys } from '../auth/authenticate';
 import { createKey, revokeKey, rotateKey } from '../domain/api_keys';
 import { fingerprint } from '../rest/idempotency';
 import { client, type Clinic, expectError, newClinic, request, startServer, type TestServer, useClinic } from './helpers';
@@ -13,7 +14,6 @@ import { client, type Clinic, expectError, newClinic, request, startServer, type
 const t = useClinic();
 const { api } = t;
 const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'rules test' };
-const pastKeyCache = () => new Promise((r) => setTimeout(r, 1100));
 
 describe('idempotency windows', () => {
   const body = (n: string) => ({ first_name: 'Idem', last_name: n });
@@ -83,7 +83,7 @@ describe('keys', () => {
     expect((await client(t.server, t.clinic, issued.secret).get('/me')).status).toBe(200);
     expect((await client(t.server, t.clinic, rotated.secret).get('/me')).status).toBe(200);
     await revokeKey(t.server.app.db, t.clinic.account, actor, issued.id);
-    await pastKeyCache();
+    // At once: the revoking process forgets its cached keys.
     expectError(await client(t.server, t.clinic, issued.secret).get('/me'), 401, 'unauthenticated');
     expectError(await client(t.server, t.clinic, rotated.secret).get('/me'), 401, 'unauthenticated');
   });
@@ -91,10 +91,13 @@ describe('keys', () => {
   it('last_used_at is written at most once a minute', async () => {
     const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Used', access: 'read_write' });
     expect((await client(t.server, t.clinic, issued.secret).get('/me')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 100));
-    const first = (await row(issued.id)).last_used_at;
-    expect(first).not.toBeNull();
-    await pastKeyCache();
+    // Written off the request path: wait for it.
+    const first = await vi.waitFor(async () => {
+      const at = (await row(issued.id)).last_used_at;
+      if (at === null) throw new Error('last_used_at not written yet');
+      return at;
+    });
+    forgetCachedKeys(); // the next call reads the key again, as after the cache's second
     expect((await client(t.server, t.clinic, issued.secret).get('/me')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
     expect((await row(issued.id)).last_used_at).toBe(first);
@@ -104,19 +107,16 @@ describe('keys', () => {
 describe('rate-limit accounting', () => {
   let limited: TestServer;
   let c: Clinic;
+  // The limiter's windows follow the app's clock: pinned early in a minute, every hit of this block
+  // lands in one window however slow the machine.
+  const pinned = Math.floor(Date.now() / 60_000) * 60_000 + 1000;
   beforeAll(async () => {
-    limited = await startServer({ RATE_LIMIT_REST_PER_MINUTE: '8', RATE_LIMIT_UNAUTH_PER_MINUTE: '5', TRUST_PROXY: '1' });
+    limited = await startServer({ RATE_LIMIT_REST_PER_MINUTE: '8', RATE_LIMIT_UNAUTH_PER_MINUTE: '5', TRUST_PROXY: '1' }, { now: () => pinned });
     c = await newClinic(limited);
   });
   afterAll(() => limited.close());
-  /** Requests right at a minute boundary would land in two windows; wait until clear of one. */
-  const awayFromWindowEdge = async () => {
-    const into = Date.now() % 60_000;
-    if (into > 50_000) await new Promise((r) => setTimeout(r, 60_500 - into));
-  };
 
   it('errors carry the headers, an idempotent replay costs a token, and Retry-After is the rest of the window', async () => {
-    await awayFromWindowEdge();
     const capi = client(limited, c);
     const remaining = (r: { headers: Record<string, unknown> }) => Number(r.headers['x-ratelimit-remaining']);
     const notFound = await capi.get('/patients/999999999');
@@ -133,13 +133,12 @@ describe('rate-limit accounting', () => {
     let last = replayed;
     while (last.status !== 429) last = await capi.get('/me');
     expectError(last, 429, 'rate_limited');
-    const secondsLeft = Math.ceil((60_000 - (Date.now() % 60_000)) / 1000);
+    const secondsLeft = Math.ceil((60_000 - (pinned % 60_000)) / 1000);
     expect(Math.abs(Number(last.headers['retry-after']) - secondsLeft)).toBeLessThanOrEqual(1);
     expect(last.headers['x-ratelimit-remaining']).toBe('0');
   });
 
   it('/ping without a key counts against the caller IP; /openapi.json has its own bucket of 60', async () => {
-    await awayFromWindowEdge();
     const headers = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
     const ping = await request(limited, 'GET', '/ping', { host: c.host, headers });
     expect(ping.status).toBe(200);
