@@ -52,11 +52,16 @@ export interface OpenOptions {
   poolSize?: number;
   /** Told of a pooled PostgreSQL connection lost (a database restart): the pool replaces it. */
   onIdleError?: (err: Error) => void;
+  /**
+   * PostgreSQL: a statement running longer is cancelled (SQLSTATE 57014). Below the request timeout, so
+   * a query never keeps running for a request that was already answered 503. Migrations have none.
+   */
+  statementTimeoutMs?: number;
 }
 
 export async function openDb(url: string, opts: OpenOptions = {}): Promise<DbHandle> {
   const dialect = dialectOf(url);
-  const handle = dialect === 'pg' ? openPg(url, opts.poolSize, opts.onIdleError) : openSqlite(sqlitePath(url));
+  const handle = dialect === 'pg' ? openPg(url, opts.poolSize, opts.onIdleError, opts.statementTimeoutMs) : openSqlite(sqlitePath(url));
   if (opts.migrate) await migrateDb(handle);
   return handle;
 }
@@ -69,8 +74,11 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
     const client = await (handle as PgHandle).pool.connect();
     try {
       await client.query('select pg_advisory_lock(72731)');
+      // An index built on a large table may take minutes: no statement timeout for migrations.
+      await client.query('set statement_timeout = 0');
       await migratePg(drizzlePg(client), { migrationsFolder });
     } finally {
+      await client.query('reset statement_timeout').catch(() => undefined);
       await client.query('select pg_advisory_unlock(72731)').catch(() => undefined);
       client.release();
     }
@@ -81,8 +89,8 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
 
 type PgHandle = DbHandle & { pool: pg.Pool };
 
-function openPg(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => undefined): PgHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+function openPg(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => undefined, statementTimeoutMs?: number): PgHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}) });
   // A connection dropped by the server (a restart, a failover) emits 'error': on the pool while idle, on
   // the client while checked out between queries. Unheard, either ends the process. The query in flight
   // fails on its own (a JSON 500 for its request) and the pool discards the broken connection.

@@ -8,7 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { openDb, type DbHandle } from '../db/client';
 import { sharedSetting } from '../db/settings';
 import type { PauseHook } from './context';
-import type { Env } from './env';
+import { statementTimeoutFor, type Env } from './env';
 import { fileStoreFor } from './files/db-store';
 import type { FileStore } from './files/store';
 import { setCursorSecret } from './list/cursor';
@@ -80,7 +80,7 @@ export interface AppOptions {
 
 export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
-  const db = await openDb(env.DATABASE_URL, { migrate: true, poolSize: env.DATABASE_POOL_SIZE, onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
+  const db = await openDb(env.DATABASE_URL, { migrate: true, poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: statementTimeoutFor(env), onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
   await loadSecretsKey(db, env);
   const files = opts.files ?? fileStoreFor(env, db);

@@ -100,6 +100,9 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** PostgreSQL's statement timeout: a second below the request timeout (at least a second). */
+export const statementTimeoutFor = (env: Pick<Env, 'REQUEST_TIMEOUT_MS'>) => Math.max(1000, env.REQUEST_TIMEOUT_MS - 1000);
+
 /** Reads and validates the environment; on a bad value prints which variable and why, and exits. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);

@@ -61,6 +61,8 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
   }
   // Every input surface refuses NUL (server/values/text.ts); should one still reach PostgreSQL, it is
   // the client's input, not a server fault.
+  // A statement cancelled by the statement timeout (just under the request timeout, db/client.ts).
+  if (databaseCode(err) === '57014') return { error: new ApiError('request_timeout', 'The request took too long and was stopped; retry with backoff'), internal: false };
   if (NUL_CODES.has(databaseCode(err) ?? '')) return { error: new ApiError('validation_failed', 'Text must not contain the NUL character (\\u0000)'), internal: false };
   return { error: internalError(), internal: true };
 }
