@@ -1,8 +1,14 @@
 /**
  * POST {base_url}/mcp on each clinic host: the MCP server (SDK v2, stateless, JSON responses; the
  * 2026-07-28 revision and 2025-era clients alike) behind OAuth bearer tokens issued for this clinic's
- * MCP resource. API keys are not accepted here. In order: tenant → Origin → bearer token (audience,
- * scope) → the approving member (active, may connect) → the account's MCP budget → the SDK.
+ * MCP resource. API keys are not accepted here. In order: CORS preflight → tenant → method (POST) →
+ * Origin → bearer token (audience, scope) → the approving member (active, may connect) → the account's
+ * MCP budget → the SDK. Every refusal is the API's error body `{message, code}`.
+ *
+ * CORS is open (browser-based MCP clients): a request is served only with a bearer token, which a
+ * browser never attaches by itself (no cookie or other ambient credential is read here), so a page of
+ * another origin can act only with a token it was given. The Origin rule (DNS rebinding, cross-site
+ * requests) therefore refuses a foreign Origin only on requests without a bearer token.
  * An unknown clinic host, a missing or invalid token and a deactivated member's token (every 401 and the
  * 404) take from the caller's unauthenticated budget (RATE_LIMIT_UNAUTH_PER_MINUTE per address, the
  * bucket the REST gateway uses): over it, 429 with Retry-After.
@@ -27,6 +33,31 @@ import type { Connector } from './connector';
 import { buildServer } from './server';
 
 const TOUCH_EVERY_MS = 60_000;
+const ALLOW = 'POST, OPTIONS';
+
+/**
+ * On every answer. `*`, never credentials: nothing here is read from cookies. Exposed: the challenge
+ * (discovery and re-authorization), the budget headers and the request id. No Mcp-Session-Id: the
+ * server is stateless and issues none.
+ */
+const CORS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id',
+};
+/** What a preflight allows when it names no headers (the ones MCP clients send, both revisions). */
+const PREFLIGHT_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/**
+ * The answer to a CORS preflight: POST with the headers asked for (the 2026 revision mirrors tool
+ * arguments in Mcp-Param-* headers, whose names depend on the tool), for a day.
+ */
+function preflight(req: IncomingMessage, res: ServerResponse) {
+  const asked = (req.headers['access-control-request-headers'] ?? '').split(',').map((h) => h.trim()).filter((h) => HEADER_NAME.test(h));
+  res.writeHead(204, { Allow: ALLOW, 'Access-Control-Allow-Methods': ALLOW, 'Access-Control-Allow-Headers': asked.length ? asked.join(', ') : PREFLIGHT_HEADERS, 'Access-Control-Max-Age': '86400', 'Cache-Control': 'no-store' });
+  res.end();
+}
+
 
 /** The serialized origin of a URL (scheme, host, port; default ports dropped, host lower-cased), or null. */
 function originOf(raw: string): string | null {
@@ -76,7 +107,9 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Request-Id', randomUUID());
+    for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
     try {
+      if (req.method === 'OPTIONS') return preflight(req, res);
       const host = info.host(req);
       const account = await tenants.resolve(host);
       // The clinic's own origin; a Host the URL parser refuses (a port out of range) is no clinic's address.
@@ -86,14 +119,18 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
         return refuse(res, 'not_found', 'No clinic at this address');
       }
       const urls = oauthUrls(self);
-      // Browsers send Origin: only the clinic's own pages may call (DNS rebinding, cross-site requests).
-      // The whole origin must match (scheme, host and port): another port or plain http on the same
-      // host name is another origin. Clients that are not browsers send none.
-      const origin = req.headers.origin;
-      if (origin !== undefined && originOf(origin) !== self) return refuse(res, 'permission_denied', `Origin not allowed: ${origin.slice(0, 200)}`);
+      // Stateless: no SSE stream to GET, no session to DELETE.
+      if (req.method !== 'POST') return refuse(res, 'method_not_allowed', `${(req.method ?? '').slice(0, 20)} is not valid for the MCP server: send JSON-RPC messages with POST`, { Allow: ALLOW });
 
-      const header = req.headers.authorization ?? '';
-      const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(header)?.[1];
+      const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(req.headers.authorization ?? '')?.[1];
+      // Browsers send Origin. Without a bearer token, only the clinic's own pages may call (DNS
+      // rebinding, cross-site requests); the whole origin must match (scheme, host and port). With one,
+      // any origin may: the token is the authority (a rebinding or cross-site page has none for this
+      // clinic), and it is checked below like any other. Clients that are not browsers send no Origin.
+      const origin = req.headers.origin;
+      if (origin !== undefined && originOf(origin) !== self && !token) {
+        return refuse(res, 'permission_denied', `Origin not allowed: ${origin.slice(0, 200)}. Requests from other origins must carry an OAuth access token (Authorization: Bearer)`);
+      }
       if (!token) {
         if (!(await unauthenticatedBudget(req, res))) return;
         return refuse(res, 'unauthenticated', 'Send an OAuth access token for this MCP server: Authorization: Bearer <token> (API keys are not accepted here)', { 'WWW-Authenticate': challenge(urls) });

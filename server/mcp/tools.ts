@@ -10,7 +10,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { carePlanMembers } from '../../db/schema';
 import { authorize } from '../auth/permissions';
-import { readRestriction, redactRecord, withheldFields } from '../auth/record-scope';
+import { outsideScopeMessage, readRestriction, redactRecord, withheldFields } from '../auth/record-scope';
 import { findAvailability } from '../domain/scheduling/availability';
 import { ApiError, notFound } from '../errors';
 import { listRecords, PAGE_SIZE_MAX, rawQuery, type ListResult } from '../list/engine';
@@ -92,10 +92,21 @@ function mayRead(c: Connector, resource: AnyResource): boolean {
   }
 }
 
+/**
+ * One record as the member may read it. A record the member's scope leaves out is 403
+ * permission_denied, as the spec's error table says (the ids are the clinic's own, and the member is
+ * its staff: that the record exists is no secret kept from them); one that does not exist is 404. Only
+ * then is it looked for again without the scope, to tell the two apart; nothing of it is returned.
+ */
 async function getOne(c: Connector, resource: AnyResource, recordId: number | string) {
-  const { data } = await query(c, resource, { id: `eq:${recordId}`, page_size: '1' });
-  if (!data[0]) throw notFound(resource.singular[0].toUpperCase() + resource.singular.slice(1));
-  return data[0];
+  const one = { id: `eq:${recordId}`, page_size: '1' };
+  const { data } = await query(c, resource, one);
+  if (data[0]) return data[0];
+  if (readRestriction(resource, c.member, c.account.id)) {
+    const whole = await listRecords(resource, { db: c.db.db, accountId: c.account.id, url: `${c.baseUrl}/${resource.name}` }, rawQuery(one));
+    if (whole.data.length) throw new ApiError('permission_denied', outsideScopeMessage(c.member, resource.singular));
+  }
+  throw notFound(resource.singular[0].toUpperCase() + resource.singular.slice(1));
 }
 
 /** The member's own practitioner, when their scope limits them to their own calendar. */

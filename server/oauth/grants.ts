@@ -28,7 +28,10 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** An authorization request that may go to the consent screen. */
 export interface AuthorizationRequest {
   client: Client;
+  /** Where the answer goes: the redirect the request named, or the client's only one. */
   redirectUri: string;
+  /** Whether the request named redirect_uri: the token request must then repeat it (RFC 6749 §4.1.3). */
+  redirectNamed: boolean;
   state: string | null;
   codeChallenge: string;
   scope: string;
@@ -116,13 +119,14 @@ export async function checkAuthorizationRequest(db: DbHandle, account: Account, 
     const challenge = one('code_challenge');
     if (!challenge || !/^[A-Za-z0-9_-]{43}$/.test(challenge)) return ['invalid_request', 'PKCE is required: code_challenge (S256, 43 characters)'];
     if (one('code_challenge_method') !== 'S256') return ['invalid_request', 'code_challenge_method must be S256'];
-    const resource = one('resource');
-    if (!resource) return ['invalid_target', `resource is required: ${urls.resource}`];
+    // MCP clients of revisions before 2025-06-18 send no resource indicator (RFC 8707): this clinic's
+    // MCP server is the one resource tokens are issued for, so that is what they mean.
+    const resource = one('resource') ?? urls.resource;
     if (canonicalResource(resource) !== canonicalResource(urls.resource)) return ['invalid_target', `This server issues tokens for ${urls.resource} only`];
     const scope = (one('scope') ?? DEFAULT_SCOPE).split(' ').filter(Boolean);
     const unknown = scope.filter((s) => !(SCOPES as readonly string[]).includes(s));
     if (unknown.length) return ['invalid_scope', `Unknown scope ${unknown.join(', ')}; supported: ${SCOPES.join(' ')}`];
-    return { client: client!, redirectUri, state, codeChallenge: challenge, scope: (scope.length ? scope : [DEFAULT_SCOPE]).join(' '), resource: urls.resource };
+    return { client: client!, redirectUri, redirectNamed: asked !== null, state, codeChallenge: challenge, scope: (scope.length ? scope : [DEFAULT_SCOPE]).join(' '), resource: urls.resource };
   };
   const result = checked();
   if (!Array.isArray(result)) return result;
@@ -148,7 +152,7 @@ export async function approve(db: DbHandle, account: Account, member: MemberPrin
       .insert(oauthGrants)
       .values({ account_id: account.id, client_id: req.client.client_id, user_id: member.id, scope: req.scope, resource: req.resource, created_at: iso(now) })
       .returning({ id: oauthGrants.id });
-    await tx.insert(oauthCodes).values({ account_id: account.id, grant_id: grant.id, code_hash: hashSecret(code), redirect_uri: req.redirectUri, code_challenge: req.codeChallenge, expires_at: iso(now + CODE_TTL_S * 1000) });
+    await tx.insert(oauthCodes).values({ account_id: account.id, grant_id: grant.id, code_hash: hashSecret(code), redirect_uri: req.redirectNamed ? req.redirectUri : REDIRECT_NOT_NAMED, code_challenge: req.codeChallenge, expires_at: iso(now + CODE_TTL_S * 1000) });
     await recordActivity(tx, account.id, actor, 'connectors', grant.id, 'approved', { client: req.client.name, client_id: req.client.client_id, scope: req.scope });
   });
   return redirectWith(req.redirectUri, { code, state: req.state }, urls);
@@ -170,6 +174,22 @@ async function issue(tx: Db, accountId: number, grantId: number, scope: string, 
 }
 
 const invalidGrant = (why: string) => new OAuthFailure('invalid_grant', why);
+
+/**
+ * A code's redirect_uri when its authorization request named none (allowed when the client registered
+ * exactly one). No redirect can be the empty string: a registered one is an absolute URI.
+ */
+const REDIRECT_NOT_NAMED = '';
+
+/**
+ * RFC 6749 §4.1.3: a redirect_uri the authorization request named must come again, identical. When it
+ * named none, the token request may leave it out too, or name the client's registered redirect (some
+ * libraries always send one, oauth4webapi among them).
+ */
+function redirectMatches(client: Client, stored: string, presented: string | null): boolean {
+  if (stored !== REDIRECT_NOT_NAMED) return presented === stored;
+  return presented === null || client.redirect_uris.includes(presented);
+}
 /** A replayed code or refresh token: the grant's revocation must commit before the refusal is thrown. */
 const REUSED = Symbol('reused');
 
@@ -203,7 +223,7 @@ export async function exchangeCode(db: DbHandle, account: Account, client: Clien
     if (row.grant.client_id !== client.client_id) throw invalidGrant('The code was issued to another client');
     if (Date.parse(row.code.expires_at) <= now) throw invalidGrant('The authorization code expired');
     if (row.grant.revoked_at) throw invalidGrant('The grant was revoked');
-    if (form.get('redirect_uri') !== row.code.redirect_uri) throw invalidGrant('redirect_uri does not match the authorization request');
+    if (!redirectMatches(client, row.code.redirect_uri, form.get('redirect_uri'))) throw invalidGrant('redirect_uri does not match the authorization request');
     if (createHash('sha256').update(verifier).digest('base64url') !== row.code.code_challenge) throw invalidGrant('code_verifier does not match the code_challenge');
     if (!(await grantMemberOk(tx, account.id, row.grant.user_id))) throw invalidGrant('The approving member can no longer connect AI apps');
     return issue(tx, account.id, row.grant.id, row.grant.scope, now);
@@ -212,7 +232,11 @@ export async function exchangeCode(db: DbHandle, account: Account, client: Clien
   return issued;
 }
 
-/** refresh_token: rotated on every use; a used one presented again revokes the grant (it was stolen or replayed). */
+/**
+ * refresh_token: rotated on every use; a used one presented again revokes the grant (it was stolen or
+ * replayed), every token with it. The access tokens issued before a refresh live until their own expiry
+ * (an hour at most): requests already in flight with them must not fail.
+ */
 export async function refreshTokens(db: DbHandle, account: Account, client: Client, form: URLSearchParams, now = Date.now()) {
   const presented = form.get('refresh_token');
   if (!presented) throw new OAuthFailure('invalid_request', 'refresh_token is required');
@@ -235,8 +259,6 @@ export async function refreshTokens(db: DbHandle, account: Account, client: Clie
     const granted = row.grant.scope.split(' ');
     if (asked && asked.split(' ').some((s) => !granted.includes(s))) throw new OAuthFailure('invalid_scope', 'A refresh cannot widen the grant');
     await tx.update(oauthTokens).set({ used_at: at }).where(eq(oauthTokens.id, row.token.id));
-    // The access tokens issued before this refresh end with it.
-    await tx.delete(oauthTokens).where(and(eq(oauthTokens.grant_id, row.grant.id), eq(oauthTokens.kind, 'access')));
     return issue(tx, account.id, row.grant.id, asked ?? row.grant.scope, now);
   });
   if (issued === REUSED) throw invalidGrant('This refresh token was already used: the grant is revoked');

@@ -140,11 +140,13 @@ describe('OAuth', () => {
     const refresh = (token: string) => oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, opts()).then((r) => oauth.processRefreshTokenResponse(as, client, r));
     const rotated = await refresh(tokens.refresh_token!);
     expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
-    expect((await mcpCall(tokens.access_token)).status).toBe(401);
+    // The previous access token lives on to its own expiry: requests in flight with it still succeed.
+    expect((await mcpCall(tokens.access_token)).status).toBe(200);
     expect((await mcpCall(rotated.access_token)).status).toBe(200);
-    // The used refresh token presented again: the grant is revoked, the rotated tokens with it.
+    // The used refresh token presented again: the grant is revoked, every token with it.
     expect(await oauthError(refresh(tokens.refresh_token!))).toBe('invalid_grant');
     expect((await mcpCall(rotated.access_token)).status).toBe(401);
+    expect((await mcpCall(tokens.access_token)).status).toBe(401);
     expect(await oauthError(refresh(rotated.refresh_token!))).toBe('invalid_grant');
 
     // RFC 7009 revocation of an access token.
@@ -329,15 +331,15 @@ describe('the MCP server', () => {
     expect(res.status).toBe(202);
   });
 
-  test('transport rules: API keys refused, foreign Origin 403, GET 405', async () => {
+  test('transport rules: API keys refused, a foreign Origin without a token 403, GET 405 in the API error shape', async () => {
     const withKey = await request(t.server, 'POST', '/v3/api/mcp', { host: t.clinic.host, key: t.clinic.key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(withKey.status).toBe(401);
     expect(withKey.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect((await mcpCall(token)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const foreign = await fetchVia(mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
-    expect(foreign.status).toBe(403);
+    const foreign = await fetchVia(mcpUrl, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    expect([foreign.status, (await foreign.json()).code]).toEqual([403, 'permission_denied']);
     const get = await fetchVia(mcpUrl, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
-    expect(get.status).toBe(405);
+    expect([get.status, (await get.json()).code, get.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'POST, OPTIONS']);
   });
 });
 
@@ -358,7 +360,7 @@ describe('as the member', () => {
     expect(ids.every((id) => own.has(id))).toBe(true);
     const stranger = (await t.api.get(`/patients?page_size=100`)).body.data.find((p: { id: number }) => !own.has(p.id));
     const denied = await client.callTool({ name: 'patient_summary', arguments: { patient_id: stranger.id } });
-    expect(JSON.parse((denied.content as { text: string }[])[0].text).code).toBe('not_found');
+    expect(JSON.parse((denied.content as { text: string }[])[0].text).code).toBe('permission_denied');
     const found = await client.callTool({ name: 'find_patient', arguments: { name: stranger.last_name } });
     expect((found.structuredContent as { data: { id: number }[] }).data.map((p) => p.id)).not.toContain(stranger.id);
     // Records that cannot be narrowed to the member's patients are refused, not shown whole.
@@ -385,7 +387,7 @@ describe('as the member', () => {
     expect(new Set(rows.map((r) => r.practitioner_id))).toEqual(new Set([appt.practitioner_id]));
     const other = (await t.api.get(`/appointments?practitioner_id=ne:${appt.practitioner_id}&page_size=1`)).body.data[0];
     const res = await client.callTool({ name: 'get_entity', arguments: { entity_type: 'appointments', id: other.id } });
-    expect(JSON.parse((res.content as { text: string }[])[0].text).code).toBe('not_found');
+    expect(JSON.parse((res.content as { text: string }[])[0].text).code).toBe('permission_denied');
     const schedule = await client.callTool({ name: 'practitioner_schedule', arguments: { practitioner_id: other.practitioner_id } });
     expect(JSON.parse((schedule.content as { text: string }[])[0].text).code).toBe('permission_denied');
   });

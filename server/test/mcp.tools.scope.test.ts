@@ -8,33 +8,15 @@
  * way in a direct read and in patient_summary. Most calls run the tools with a Connector built for the
  * member; one case goes through the real MCP endpoint over HTTP with an OAuth token.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { appointments, carePlanMembers, users } from '../../db/schema';
+import { appointments, carePlanMembers } from '../../db/schema';
 import type { MemberPrincipal } from '../context';
-import { ApiError } from '../errors';
-import type { Permission } from '../auth/permissions';
-import { activeMember, updateRole } from '../domain/team';
-import type { Connector } from '../mcp/connector';
-import { TOOLS } from '../mcp/tools';
-import { findClient, registerClient } from '../oauth/clients';
-import { approve, checkAuthorizationRequest, exchangeCode } from '../oauth/grants';
-import { oauthUrls } from '../oauth/urls';
 import { slotSchema } from '../resources/availability';
 import { useClinic } from './helpers';
-import { hostFetch } from './support/host-fetch';
-import { addMember } from './support/portal';
+import { connectorCall, httpCall, memberWith, ok, type Call, type Rec } from './support/mcp-tools';
 
 const t = useClinic({ seed: true });
-const system = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
-const REDIRECT = 'http://127.0.0.1:8765/callback';
-
-type Rec = Record<string, unknown>;
-/** A tool's answer: its structured result, or the REST error code it failed with. */
-type Outcome = { ok: true; data: Rec } | { ok: false; code: string };
-type Call = (name: string, args: Rec) => Promise<Outcome>;
 
 /** Attribute names that carry billing amounts (and counts of invoices), wherever they appear. */
 const BILLING_KEYS = new Set(['amount', 'balance', 'patient_balance', 'third_party_balance', 'subtotal', 'unit_price', 'price', 'open_balance', 'open_invoices']);
@@ -51,58 +33,6 @@ function billingIn(v: unknown, path = '$'): string[] {
   if (Array.isArray(v)) return v.flatMap((x, i) => billingIn(x, `${path}[${i}]`));
   if (!v || typeof v !== 'object') return [];
   return Object.entries(v).flatMap(([k, x]) => (BILLING_KEYS.has(k) && x !== null ? [`${path}.${k}`] : billingIn(x, `${path}.${k}`)));
-}
-
-/** The tools run in-process as the member, through the same Connector the MCP endpoint builds. */
-function connectorCall(member: MemberPrincipal): Call {
-  const c: Connector = { db: t.server.app.db, account: t.clinic.account, member, baseUrl: `http://${t.clinic.host}/v3/api`, grantId: 0, clientId: 'test' };
-  return async (name, args) => {
-    const tool = TOOLS.find((x) => x.name === name)!;
-    try {
-      const out = await tool.run(c, tool.input.parse(args));
-      expect(tool.output.safeParse(out).success, `${name} answers as its outputSchema says`).toBe(true);
-      // As the endpoint sends it: JSON.
-      return { ok: true, data: JSON.parse(JSON.stringify(out)) as Rec };
-    } catch (err) {
-      if (err instanceof ApiError) return { ok: false, code: err.code };
-      throw err;
-    }
-  };
-}
-
-/** The tools over the real MCP endpoint, with an access token the member approved. */
-async function httpCall(member: MemberPrincipal): Promise<Call> {
-  const { db } = t.server.app;
-  const account = t.clinic.account;
-  const urls = oauthUrls(`http://${t.clinic.host}`);
-  const registered = await registerClient(db, account, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Scope test' });
-  const verifier = randomBytes(32).toString('base64url');
-  const params = new URLSearchParams({
-    response_type: 'code',
-    client_id: registered.client_id,
-    redirect_uri: REDIRECT,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    resource: urls.resource,
-    scope: 'mcp:read',
-  });
-  const req = await checkAuthorizationRequest(db, account, urls, params, true);
-  const code = new URL(await approve(db, account, member, system, req, urls)).searchParams.get('code')!;
-  const client = (await findClient(db, account, registered.client_id, { allowPrivate: true }))!;
-  const tokens = await exchangeCode(db, account, client, new URLSearchParams({ code, code_verifier: verifier, redirect_uri: REDIRECT, resource: urls.resource }), urls);
-  const mcp = new Client({ name: 'scope-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(urls.resource), { fetch: hostFetch(t.server), requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
-  return async (name, args) => {
-    const res = await mcp.callTool({ name, arguments: args });
-    if (res.isError) return { ok: false, code: JSON.parse((res.content as { text: string }[])[0].text).code };
-    return { ok: true, data: res.structuredContent as Rec };
-  };
-}
-
-async function ok(call: Call, name: string, args: Rec): Promise<Rec> {
-  const out = await call(name, args);
-  if (!out.ok) throw new Error(`${name} ${JSON.stringify(args)} failed: ${out.code}`);
-  return out.data;
 }
 
 /** Whether the member may read a resource directly at all (query_entities is refused with permission_denied otherwise). */
@@ -164,13 +94,6 @@ let practitioner: MemberPrincipal;
 const expectOwnOnly = (value: unknown) => expect(patientIdsIn(value).filter((id) => !ownPatients.has(id)), 'patients outside own_patients').toEqual([]);
 const expectNoBilling = (value: unknown) => expect(billingIn(value), 'billing values without Read billing').toEqual([]);
 
-async function memberWith(role: 'practitioner' | 'receptionist', permissions: Permission[], scope: 'all' | 'own_patients', linkTo: number | null) {
-  await updateRole(t.server.app.db, t.clinic.account, system, role, { permissions, record_scope: scope });
-  const added = await addMember(t.server, t.clinic, role);
-  if (linkTo !== null) await t.server.app.db.transaction((tx) => tx.update(users).set({ practitioner_id: linkTo }).where(eq(users.id, added.id)));
-  return (await activeMember(t.server.app.db.db, t.clinic.account.id, added.id))!;
-}
-
 beforeAll(async () => {
   const db = t.server.app.db;
   const acc = t.clinic.account.id;
@@ -195,12 +118,12 @@ beforeAll(async () => {
   expect(whole.members.map((m: Rec) => m.patient_id)).toEqual(expect.arrayContaining([patientId, strangerOnPlan]));
   expect(whole.billing.amount).toMatch(/^\d+\.\d\d$/);
 
-  practitioner = await memberWith('practitioner', ['patients.read', 'appointments.read', 'connectors.manage'], 'own_patients', practitionerId);
+  practitioner = await memberWith(t, 'practitioner', ['patients.read', 'appointments.read', 'connectors.manage'], 'own_patients', practitionerId);
 });
 
 describe('curated tools as an own_patients practitioner without Read billing', () => {
   test('patient_summary: no care plan naming another patient, no billing amount; every part as the direct read gives it', async () => {
-    const call = connectorCall(practitioner);
+    const call = connectorCall(t, practitioner);
     // The direct reads this compares with: care plans and invoices are refused to this member.
     expect(await call('get_entity', { entity_type: 'care_plans', id: planId })).toEqual({ ok: false, code: 'permission_denied' });
     expect(await call('query_entities', { entity_type: 'invoices' })).toEqual({ ok: false, code: 'permission_denied' });
@@ -208,13 +131,14 @@ describe('curated tools as an own_patients practitioner without Read billing', (
     expect(patientIdsIn(s)).not.toContain(strangerOnPlan);
     expectOwnOnly(s);
     expectNoBilling(s);
-    // A patient who is not theirs: not found, as get_entity answers.
-    expect(await call('patient_summary', { patient_id: strangerOnPlan })).toEqual({ ok: false, code: 'not_found' });
-    expect(await call('get_entity', { entity_type: 'patients', id: strangerOnPlan })).toEqual({ ok: false, code: 'not_found' });
+    // A patient who is not theirs: outside the record scope (403), as get_entity answers; no such patient: 404.
+    expect(await call('patient_summary', { patient_id: strangerOnPlan })).toEqual({ ok: false, code: 'permission_denied' });
+    expect(await call('get_entity', { entity_type: 'patients', id: strangerOnPlan })).toEqual({ ok: false, code: 'permission_denied' });
+    expect(await call('patient_summary', { patient_id: 2_000_000_000 })).toEqual({ ok: false, code: 'not_found' });
   });
 
   test('find_patient: every patient found is one get_entity gives the member, unchanged', async () => {
-    const call = connectorCall(practitioner);
+    const call = connectorCall(t, practitioner);
     const own = (await ok(call, 'get_entity', { entity_type: 'patients', id: patientId })).data as Rec;
     const stranger = (await t.api.get(`/patients/${strangerOnPlan}`)).body.data;
     for (const args of [{ name: `${own.first_name} ${own.last_name}` }, { name: String(own.last_name) }, { name: String(stranger.last_name) }, { dob: String(stranger.dob ?? own.dob) }]) {
@@ -228,7 +152,7 @@ describe('curated tools as an own_patients practitioner without Read billing', (
   });
 
   test("practitioner_schedule: every appointment is one get_entity gives the member, for their own diary and another practitioner's", async () => {
-    const call = connectorCall(practitioner);
+    const call = connectorCall(t, practitioner);
     const all = (await t.api.get('/appointments?page_size=100&sort=starts_at')).body.data as Rec[];
     const other = all.find((a) => a.practitioner_id !== practitionerId)!;
     const firstOwn = all.find((a) => a.practitioner_id === practitionerId)!;
@@ -247,7 +171,7 @@ describe('curated tools as an own_patients practitioner without Read billing', (
   });
 
   test('list_entity_types: readable is what query_entities allows the member', async () => {
-    const call = connectorCall(practitioner);
+    const call = connectorCall(t, practitioner);
     const out = await ok(call, 'list_entity_types', {});
     const types = out.entity_types as { name: string; readable: boolean }[];
     for (const type of types) expect(type.readable, type.name).toBe(await readable(call, type.name));
@@ -255,7 +179,7 @@ describe('curated tools as an own_patients practitioner without Read billing', (
   });
 
   test('check_availability and next_available_slot: free slots only, no patient and no billing', async () => {
-    const call = connectorCall(practitioner);
+    const call = connectorCall(t, practitioner);
     const [appt] = (await t.api.get('/appointments?page_size=1&sort=id')).body.data;
     const base = { location_id: appt.location_id, appointment_type_id: appt.appointment_type_id };
     const slots = await ok(call, 'check_availability', base);
@@ -269,7 +193,7 @@ describe('curated tools as an own_patients practitioner without Read billing', (
   });
 
   test('over the MCP endpoint: patient_summary and every other curated tool hold to the same direct reads', async () => {
-    const call = await httpCall(practitioner);
+    const call = await httpCall(t, practitioner);
     const s = await expectSummaryLikeDirectReads(call, patientId);
     expect(s.active_care_plans).toBeNull();
     expectOwnOnly(s);
@@ -290,8 +214,8 @@ describe('curated tools as an own_patients practitioner without Read billing', (
 
 describe('a member who reads every patient but not billing', () => {
   test("care plans: billing is withheld (null) in get_entity, query_entities and patient_summary alike; the members' ids stay (scope all)", async () => {
-    const member = await memberWith('receptionist', ['patients.read', 'appointments.read'], 'all', null);
-    const call = connectorCall(member);
+    const member = await memberWith(t, 'receptionist', ['patients.read', 'appointments.read'], 'all', null);
+    const call = connectorCall(t, member);
     const listed = (await ok(call, 'query_entities', { entity_type: 'care_plans', page_size: 100 })).data as Rec[];
     expect(listed.length).toBeGreaterThan(0);
     for (const plan of listed) {
@@ -312,7 +236,7 @@ describe('a member who reads every patient but not billing', () => {
 
 describe('hostile tool arguments', () => {
   test('a NUL in any argument is validation_failed over the endpoint, the same on both databases', async () => {
-    const call = await httpCall(practitioner);
+    const call = await httpCall(t, practitioner);
     expect(await call('find_patient', { name: 'Ad\u0000a' })).toEqual({ ok: false, code: 'validation_failed' });
     expect(await call('query_entities', { entity_type: 'patients', filters: { last_name: 'contains:a\u0000bc' } })).toEqual({ ok: false, code: 'validation_failed' });
   });
