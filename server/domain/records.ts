@@ -5,7 +5,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { changedFields, recordWrite } from '../events/record';
+import { changedFields, eventTypeOf, recordWrite } from '../events/record';
 import { storedValues, type AnyResource, type AnyTable, type CreateInput, type RowType, type UpdateInput } from '../resources/define';
 import { findRow, getRow } from '../resources/queries';
 import { notFound } from '../errors';
@@ -28,7 +28,7 @@ export async function createRecord<R extends AnyResource>(w: WriteContext, resou
     const createdAt = typeof sent.created_at === 'string' ? new Date(sent.created_at).toISOString() : now;
     const values = { ...hooks.defaults, ...sent, account_id: w.account.id, created_at: createdAt, updated_at: now };
     const [row] = await tx.insert(table).values(values).returning({ id: table.id });
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input });
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input, eventType: eventTypeOf(resource.name, 'created') });
     return Number(row.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id));
@@ -52,6 +52,7 @@ export async function updateRecord<R extends AnyResource>(w: WriteContext, resou
       entityId: id,
       action: 'updated',
       changes: changedFields(resource.toRecord(before), resource.toRecord(after)),
+      eventType: eventTypeOf(resource.name, 'updated'),
     });
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id));

@@ -2,17 +2,18 @@
  * Webhook endpoints and their messages: the same functions serve the CLI (`clinic webhook ...`) and the
  * portal. Every change goes to the activity log. Messages are created in the transaction of the event
  * they carry (fanOut, from server/events/record.ts), so an event is never lost between the write and the
- * delivery; the worker (server/webhooks/worker.ts) delivers them.
+ * delivery; the worker (server/webhooks/worker.ts) delivers them. A disabled endpoint's messages are held
+ * (created, never attempted) until it is enabled again.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, notInArray } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { events, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError, invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
-import { pendingMessage } from '../events/fan-out';
-import { EVENT_TYPES, TEST_EVENT_TYPE } from '../events/types';
+import { dueAt, HELD, heldMessages, isHeld, pendingMessage } from '../events/fan-out';
+import { isEventType, TEST_EVENT_TYPE } from '../events/types';
 import { BlockedTarget, resolveTarget } from '../webhooks/send';
 import { open, seal } from '../webhooks/secrets';
 
@@ -40,7 +41,7 @@ async function checkInput(input: EndpointInput, allowPrivate: boolean) {
   }
   if (input.events !== 'all') {
     if (!input.events.length) throw invalid('events', 'choose at least one event type, or all');
-    const unknown = input.events.filter((t) => !EVENT_TYPES.includes(t));
+    const unknown = input.events.filter((t) => !isEventType(t));
     if (unknown.length) throw invalid('events', `unknown event types: ${unknown.join(', ')}`);
   }
 }
@@ -117,7 +118,7 @@ export async function rotateSecret(db: DbHandle, account: Account, actor: Actor,
   });
 }
 
-/** Enabling clears the failure streak; disabling keeps the messages, which wait until it is enabled again. */
+/** Enabling clears the failure streak and sends the held messages; disabling holds the pending ones until then. */
 export async function setEndpointEnabled(db: DbHandle, account: Account, actor: Actor, id: number, enabled: boolean, reason: string | null = null) {
   return db.transaction(async (tx) => {
     const before = await endpointOrFail(tx, account.id, id);
@@ -129,6 +130,8 @@ export async function setEndpointEnabled(db: DbHandle, account: Account, actor: 
 /**
  * Enables or disables an endpoint inside a transaction, with its activity-log entry: for members and
  * the CLI (above), and for the delivery worker when an endpoint answers 410 or keeps failing.
+ * Disabling holds its pending messages (those in flight end as their attempt decides); enabling makes
+ * the held ones due at once, all at the same time, so the worker claims them by id: oldest first.
  */
 export async function switchEndpoint(tx: Db, actor: Actor, endpoint: typeof webhookEndpoints.$inferSelect, enabled: boolean, reason: string | null, at: string) {
   const [row] = await tx
@@ -136,6 +139,9 @@ export async function switchEndpoint(tx: Db, actor: Actor, endpoint: typeof webh
     .set({ enabled, disabled_reason: enabled ? null : reason, ...(enabled ? { failing_since: null } : {}), updated_at: at })
     .where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)))
     .returning();
+  const ofEndpoint = and(eq(webhookMessages.account_id, endpoint.account_id), eq(webhookMessages.endpoint_id, endpoint.id));
+  if (enabled) await tx.update(webhookMessages).set({ next_attempt_at: at, updated_at: at }).where(and(ofEndpoint, heldMessages));
+  else await tx.update(webhookMessages).set({ ...HELD, updated_at: at }).where(and(ofEndpoint, eq(webhookMessages.status, 'pending')));
   await recordActivity(tx, endpoint.account_id, actor, 'webhook_endpoints', endpoint.id, enabled ? 'enabled' : 'disabled', reason ? { reason } : undefined);
   return row;
 }
@@ -163,12 +169,18 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
     if (!event && !existing.length) throw new ApiError('not_found', `No event ${eventId} on this account`);
     const now = new Date().toISOString();
     const ids = existing.map((m) => m.id);
-    if (ids.length) await tx.update(webhookMessages).set({ status: 'pending', next_attempt_at: now, lease_until: null, next_trigger: 'manual', updated_at: now }).where(inArray(webhookMessages.id, ids));
+    if (ids.length) {
+      // Due now; held instead where the endpoint is disabled (sent when it is enabled).
+      const enabled = tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.enabled, true)));
+      const again = { status: 'pending' as const, lease_until: null, next_trigger: 'manual' as const, updated_at: now };
+      await tx.update(webhookMessages).set({ ...again, next_attempt_at: now }).where(and(inArray(webhookMessages.id, ids), inArray(webhookMessages.endpoint_id, enabled)));
+      await tx.update(webhookMessages).set({ ...again, ...HELD }).where(and(inArray(webhookMessages.id, ids), notInArray(webhookMessages.endpoint_id, enabled)));
+    }
     if (!ids.length && endpointId && event) {
-      await endpointOrFail(tx, account.id, endpointId);
+      const endpoint = await endpointOrFail(tx, account.id, endpointId);
       const [m] = await tx
         .insert(webhookMessages)
-        .values(pendingMessage(account.id, endpointId, event, now, 'manual'))
+        .values(pendingMessage(account.id, endpointId, event, now, 'manual', dueAt(endpoint, now)))
         .returning({ id: webhookMessages.id });
       ids.push(m.id);
     }
@@ -178,14 +190,17 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
   });
 }
 
-/** Failed messages of an endpoint since a time are queued again (after an outage, on re-enabling). */
+/**
+ * Failed messages of an endpoint since a time are queued again (after an outage, on re-enabling): due
+ * now, oldest first (same due time, claimed by id), or held until a disabled endpoint is enabled.
+ */
 export async function recoverSince(db: DbHandle, account: Account, actor: Actor, endpointId: number, since: string) {
   return db.transaction(async (tx) => {
-    await endpointOrFail(tx, account.id, endpointId);
+    const endpoint = await endpointOrFail(tx, account.id, endpointId);
     const now = new Date().toISOString();
     const rows = await tx
       .update(webhookMessages)
-      .set({ status: 'pending', attempts: 0, next_attempt_at: now, lease_until: null, next_trigger: 'manual', updated_at: now })
+      .set({ status: 'pending', attempts: 0, next_attempt_at: dueAt(endpoint, now), lease_until: null, next_trigger: 'manual', updated_at: now })
       .where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.endpoint_id, endpointId), eq(webhookMessages.status, 'failed'), gte(webhookMessages.created_at, since)))
       .returning({ id: webhookMessages.id });
     await activity(tx, account, actor, endpointId, 'recovered', { since, messages: rows.length });
@@ -196,12 +211,12 @@ export async function recoverSince(db: DbHandle, account: Account, actor: Actor,
 /** A test event for one endpoint, queued for delivery now. */
 export async function sendTestEvent(db: DbHandle, account: Account, actor: Actor, endpointId: number) {
   return db.transaction(async (tx) => {
-    await endpointOrFail(tx, account.id, endpointId);
+    const endpoint = await endpointOrFail(tx, account.id, endpointId);
     const now = new Date().toISOString();
     const eventId = randomUUID();
     const [m] = await tx
       .insert(webhookMessages)
-      .values(pendingMessage(account.id, endpointId, { event_id: eventId, type: TEST_EVENT_TYPE, occurred_at: now, entity: 'webhook_endpoints', entity_id: endpointId }, now))
+      .values(pendingMessage(account.id, endpointId, { event_id: eventId, type: TEST_EVENT_TYPE, occurred_at: now, entity: 'webhook_endpoints', entity_id: endpointId }, now, null, dueAt(endpoint, now)))
       .returning({ id: webhookMessages.id });
     await activity(tx, account, actor, endpointId, 'test_sent', { event_id: eventId });
     return { event_id: eventId, message_id: m.id };
@@ -219,8 +234,12 @@ export async function deliveryCounts(db: Db, accountId: number) {
   return rows.map((r) => ({ ...r, n: Number(r.n) }));
 }
 
-/** An endpoint's messages, newest first, with their attempts. */
+/**
+ * An endpoint's messages, newest first, with their attempts. A message that waits for its disabled
+ * endpoint reads `waiting` (held, or pending when it was disabled mid-attempt): no attempt is due.
+ */
 export async function listMessages(db: Db, accountId: number, endpointId: number, limit = 50) {
+  const endpoint = await endpointOrFail(db, accountId, endpointId);
   const messages = await db
     .select()
     .from(webhookMessages)
@@ -230,13 +249,16 @@ export async function listMessages(db: Db, accountId: number, endpointId: number
   const attempts = messages.length
     ? await db.select().from(webhookAttempts).where(and(eq(webhookAttempts.account_id, accountId), inArray(webhookAttempts.message_id, messages.map((m) => m.id)))).orderBy(asc(webhookAttempts.id))
     : [];
-  return messages.map((m) => ({
-    id: m.id,
-    event_id: m.event_id,
-    event_type: m.event_type,
-    status: m.status,
-    attempts: attempts.filter((a) => a.message_id === m.id).map(({ id, trigger, status_code, duration_ms, response_body, error, created_at }) => ({ id, trigger, status_code, duration_ms, response_body, error, created_at })),
-    next_attempt_at: m.status === 'pending' ? m.next_attempt_at : null,
-    created_at: m.created_at,
-  }));
+  return messages.map((m) => {
+    const waiting = isHeld(m) || (m.status === 'pending' && !endpoint.enabled);
+    return {
+      id: m.id,
+      event_id: m.event_id,
+      event_type: m.event_type,
+      status: waiting ? ('waiting' as const) : m.status,
+      attempts: attempts.filter((a) => a.message_id === m.id).map(({ id, trigger, status_code, duration_ms, response_body, error, created_at }) => ({ id, trigger, status_code, duration_ms, response_body, error, created_at })),
+      next_attempt_at: m.status === 'pending' && !waiting ? m.next_attempt_at : null,
+      created_at: m.created_at,
+    };
+  });
 }

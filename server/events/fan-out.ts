@@ -1,14 +1,16 @@
 /**
  * Webhook messages for an event, written in the transaction of the event itself (announce, in
- * server/events/record.ts): one per enabled endpoint of the account subscribed to its type. Nothing
- * announced can then be lost between the write and the delivery (server/webhooks/worker.ts).
+ * server/events/record.ts): one per endpoint of the account subscribed to its type, enabled or not.
+ * Nothing announced can then be lost between the write and the delivery (server/webhooks/worker.ts),
+ * nor while an endpoint is disabled: its messages are held until it is enabled again.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { webhookEndpoints, webhookMessages } from '../../db/schema';
 
 export interface OutboxEvent {
   event_id: string;
+  /** A catalogued type when announced (EventType); read back from the outbox or a test event, a string. */
   type: string;
   occurred_at: string;
   entity: string;
@@ -19,8 +21,20 @@ export interface OutboxEvent {
 const payloadOf = (e: OutboxEvent) =>
   JSON.stringify({ id: e.event_id, type: e.type, occurred_at: e.occurred_at, data: { entity: e.entity, id: e.entity_id } });
 
-/** A pending message of an event for one endpoint, due at `at` (replays and tests are `manual` then). */
-export const pendingMessage = (accountId: number, endpointId: number, event: OutboxEvent, at: string, trigger: 'manual' | null = null) => ({
+/**
+ * A held message: pending, but due at no time, so no worker claims it (the claim asks for a due time
+ * at or before now). It waits for its disabled endpoint; enabling gives it a due time.
+ */
+export const HELD = { status: 'pending' as const, next_attempt_at: null };
+/** The condition of held messages, in SQL. */
+export const heldMessages = and(eq(webhookMessages.status, HELD.status), isNull(webhookMessages.next_attempt_at));
+export const isHeld = (m: { status: string; next_attempt_at: string | null }) => m.status === HELD.status && m.next_attempt_at === null;
+
+/** When a message for an endpoint is due: at `at`, or never while the endpoint is disabled (held). */
+export const dueAt = (endpoint: { enabled: boolean }, at: string) => (endpoint.enabled ? at : HELD.next_attempt_at);
+
+/** A pending message of an event for one endpoint, due at `due` (held when null; replays and tests are `manual`). */
+export const pendingMessage = (accountId: number, endpointId: number, event: OutboxEvent, at: string, trigger: 'manual' | null = null, due: string | null = at) => ({
   account_id: accountId,
   endpoint_id: endpointId,
   event_id: event.event_id,
@@ -28,20 +42,19 @@ export const pendingMessage = (accountId: number, endpointId: number, event: Out
   payload: payloadOf(event),
   status: 'pending' as const,
   attempts: 0,
-  next_attempt_at: at,
+  next_attempt_at: due,
   next_trigger: trigger,
   created_at: at,
   updated_at: at,
 });
 
-/** Messages for an event just written, one per enabled endpoint subscribed to its type; in its transaction. */
+/** Messages for an event just written, one per endpoint subscribed to its type (held for disabled ones); in its transaction. */
 export async function fanOut(tx: Db, accountId: number, event: OutboxEvent) {
   const endpoints = await tx
-    .select({ id: webhookEndpoints.id, types: webhookEndpoints.event_types })
+    .select({ id: webhookEndpoints.id, types: webhookEndpoints.event_types, enabled: webhookEndpoints.enabled })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.account_id, accountId), eq(webhookEndpoints.enabled, true)));
+    .where(eq(webhookEndpoints.account_id, accountId));
   const subscribed = endpoints.filter((e) => e.types === null || e.types.includes(event.type));
   if (!subscribed.length) return;
-  await tx.insert(webhookMessages).values(subscribed.map((e) => pendingMessage(accountId, e.id, event, event.occurred_at)));
+  await tx.insert(webhookMessages).values(subscribed.map((e) => pendingMessage(accountId, e.id, event, event.occurred_at, null, dueAt(e, event.occurred_at))));
 }
-

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { auditLog, deletedEntities, events } from '../../db/schema';
 import { fanOut } from './fan-out';
+import { isEventType, type EventEntity, type EventType } from './types';
 
 export interface Actor {
   actor_type: 'api_key' | 'user' | 'system' | 'connector';
@@ -14,23 +15,37 @@ export interface Actor {
   actor_name: string;
 }
 
-export interface WriteRecord {
+export interface WriteRecord<E extends string = string, A extends string = string> {
   accountId: number;
   actor: Actor;
   requestId?: string;
   /** Resource name, e.g. patients. */
-  entity: string;
+  entity: E;
   entityId: number;
   /** Event verb: created, updated, deleted, or a resource-specific one (cancelled, ...). */
-  action: string;
+  action: A;
   changes?: Record<string, unknown>;
-  /** Announce under another type than `${entity}.${action}` (e.g. patient_tags announce patients.updated). */
-  eventType?: string | null;
+  /** Announce under another type than `${entity}.${action}` (e.g. patient_tags announce patients.updated); null: none. */
+  eventType?: EventType | null;
   eventEntity?: string;
   eventEntityId?: number;
 }
 
-export async function recordWrite(tx: Db, w: WriteRecord): Promise<void> {
+/** A write whose `${entity}.${action}` is not a catalogued type must name its event (or null): else it does not compile. */
+type NamesItsEvent<E extends string, A extends string> = `${E}.${A}` extends EventType ? unknown : { eventType: EventType | null };
+
+/**
+ * The catalogued type `${entity}.${action}`, for writes generic over resources (server/domain/records.ts),
+ * whose names the compiler cannot see. An uncatalogued one is a programming error, refused before
+ * anything is announced; server/test/events.catalogue.test.ts calls every write route to find one first.
+ */
+export function eventTypeOf(entity: string, action: string): EventType {
+  const type = `${entity}.${action}`;
+  if (!isEventType(type)) throw new Error(`${type} is not in the event catalogue (server/events/types.ts)`);
+  return type;
+}
+
+export async function recordWrite<E extends string, A extends string>(tx: Db, w: WriteRecord<E, A> & NamesItsEvent<E, A>): Promise<void> {
   const now = new Date().toISOString();
   await tx.insert(auditLog).values({
     account_id: w.accountId,
@@ -43,7 +58,8 @@ export async function recordWrite(tx: Db, w: WriteRecord): Promise<void> {
     created_at: now,
   });
   if (w.eventType !== null) {
-    await announce(tx, w.accountId, w.eventType ?? `${w.entity}.${w.action}`, w.eventEntity ?? w.entity, w.eventEntityId ?? w.entityId, now);
+    // Without eventType, `${entity}.${action}` is a catalogued type: NamesItsEvent made sure of it.
+    await announce(tx, w.accountId, w.eventType ?? (`${w.entity}.${w.action}` as EventType), w.eventEntity ?? w.entity, w.eventEntityId ?? w.entityId, now);
   }
   if (w.action === 'deleted') await markDeleted(tx, w.accountId, w.entity, w.entityId, now);
 }
@@ -57,14 +73,17 @@ export function recordActivity(tx: Db, accountId: number, actor: Actor, entity: 
 }
 
 /** An outbox event alone, for records saved as part of another record's operation (a patient's numbers). */
-export async function announce(tx: Db, accountId: number, type: string, entity: string, entityId: number, at = new Date().toISOString()) {
+export async function announce(tx: Db, accountId: number, type: EventType, entity: string, entityId: number, at = new Date().toISOString()) {
   const event = { event_id: randomUUID(), type, entity, entity_id: entityId, occurred_at: at };
   await tx.insert(events).values({ ...event, account_id: accountId });
   await fanOut(tx, accountId, event);
 }
 
+/** The resources with a `.deleted` event. */
+type DeletedEntity = { [E in EventEntity]: `${E}.deleted` extends EventType ? E : never }[EventEntity];
+
 /** A record removed as part of another record's operation (a released allocation): tombstone and event. */
-export async function announceDeleted(tx: Db, accountId: number, entity: string, entityId: number, at = new Date().toISOString()) {
+export async function announceDeleted(tx: Db, accountId: number, entity: DeletedEntity, entityId: number, at = new Date().toISOString()) {
   await markDeleted(tx, accountId, entity, entityId, at);
   await announce(tx, accountId, `${entity}.deleted`, entity, entityId, at);
 }

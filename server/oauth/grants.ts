@@ -15,7 +15,7 @@ import { ApiError } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
 import { findClient, redirectAllowed, type Client, type ClientLog } from './clients';
 import { OAuthFailure } from './errors';
-import { MEMBER_DEACTIVATED, revokeGrantTx } from './revocation';
+import { clientActor, MEMBER_DEACTIVATED, REUSE_DETECTION, revokeGrantTx } from './revocation';
 import { canonicalResource, DEFAULT_SCOPE, SCOPES, type OAuthUrls } from './urls';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
@@ -216,7 +216,7 @@ export async function exchangeCode(db: DbHandle, account: Account, client: Clien
     if (!row) throw invalidGrant('Unknown authorization code');
     const at = iso(now);
     if (row.code.used_at) {
-      await revokeGrantTx(tx, row.grant.id, 'authorization code reused', at);
+      await revokeGrantTx(tx, account.id, REUSE_DETECTION, row.grant.id, 'authorization code reused', at);
       return REUSED;
     }
     await tx.update(oauthCodes).set({ used_at: at }).where(eq(oauthCodes.id, row.code.id));
@@ -250,7 +250,7 @@ export async function refreshTokens(db: DbHandle, account: Account, client: Clie
     if (row.grant.client_id !== client.client_id) throw invalidGrant('The refresh token was issued to another client');
     const at = iso(now);
     if (row.token.used_at) {
-      await revokeGrantTx(tx, row.grant.id, 'refresh token reused', at);
+      await revokeGrantTx(tx, account.id, REUSE_DETECTION, row.grant.id, 'refresh token reused', at);
       return REUSED;
     }
     if (Date.parse(row.token.expires_at) <= now) throw invalidGrant('The refresh token expired');
@@ -275,7 +275,7 @@ export async function revokeToken(db: DbHandle, account: Account, client: Client
       .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, account.id)));
     if (!row || row.grant.client_id !== client.client_id) return;
     if (row.token.kind === 'access') await tx.delete(oauthTokens).where(eq(oauthTokens.id, row.token.id));
-    else await revokeGrantTx(tx, row.grant.id, 'revoked by the client', iso(now));
+    else await revokeGrantTx(tx, account.id, clientActor(client), row.grant.id, 'revoked by the client', iso(now));
   });
 }
 
@@ -333,7 +333,6 @@ export async function revokeConnector(db: DbHandle, account: Account, actor: Act
   await db.transaction(async (tx) => {
     const [grant] = await tx.select().from(oauthGrants).where(and(eq(oauthGrants.account_id, account.id), eq(oauthGrants.id, grantId), isNull(oauthGrants.revoked_at)));
     if (!grant) throw new ApiError('not_found', 'Connector not found');
-    await revokeGrantTx(tx, grant.id, 'revoked in the portal', iso(now));
-    await recordActivity(tx, account.id, actor, 'connectors', grant.id, 'revoked', { client_id: grant.client_id });
+    await revokeGrantTx(tx, account.id, actor, grant.id, 'revoked in the portal', iso(now));
   });
 }

@@ -31,7 +31,7 @@ export const events = defineResource({
   read: true,
   fields: {
     id: f.string({ filterable: true, column: 'event_id', description: 'Event id: the webhook-id header of its deliveries, the same on every retry' }),
-    type: f.enum(EVENT_TYPES, { filterable: true, sortable: true, description: 'Event type, e.g. patients.created' }),
+    type: f.enum(EVENT_TYPES, { filterable: true, sortable: true, description: 'Event type, e.g. patients.created (GET /schema/events lists which types fire today)' }),
     occurred_at: f.timestamp({ filterable: true, sortable: true }),
     data: f.object(z.object({ entity: z.string(), id: z.number().int() }), { column: false, description: 'The record the event is about: its resource and id' }),
   },

@@ -1,6 +1,7 @@
 /**
  * GET /events: the feed a receiver catches up from, in the webhook payload's shape. Filters (with the
- * data.* aliases), cursor paging, the 30-day window and its sweep, any key, the tenant wall.
+ * data.* aliases), cursor paging, the 30-day window and its sweep, any key, the tenant wall; the
+ * catalogue of types (which fire today) as /schema and the portal state it.
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -8,8 +9,10 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { events } from '../../db/schema';
 import { sweepEvents } from '../events/sweep';
 import { client, expectError, newClinic, outboxEvents, useClinic, type Clinic } from './helpers';
+import { portalData, signedIn } from './support/portal';
 
-const t = useClinic();
+// Private webhook targets: an endpoint on loopback is subscribed (never delivered to: no worker runs here).
+const t = useClinic({ env: { WEBHOOKS_ALLOW_PRIVATE: '1' } });
 const { api } = t;
 let patientId: number;
 
@@ -122,5 +125,36 @@ describe('GET /events', () => {
     const doc = (await api.get('/openapi.json')).body;
     const params = doc.paths['/events'].get.parameters.map((p: { name: string }) => p.name);
     expect(params).toEqual(expect.arrayContaining(['type', 'occurred_at', 'data.entity', 'entity', 'data.id', 'cursor']));
+  });
+});
+
+describe('the event catalogue', () => {
+  test('a clinical note announces clinical_notes.created: in the feed, filterable by type and entity, and an endpoint may subscribe to it', async () => {
+    const note = await api.post('/clinical_notes', { body: { patient_id: patientId, title: 'Assessment', body: 'Left knee' } });
+    expect(note.status).toBe(201);
+    const byType = await api.get(`/events?type=clinical_notes.created&data.id=${note.body.data.id}`);
+    expect(byType.status).toBe(200);
+    expect(byType.body.data.map((e: { type: string; data: unknown }) => [e.type, e.data])).toEqual([['clinical_notes.created', { entity: 'clinical_notes', id: note.body.data.id }]]);
+    const byEntity = await api.get(`/events?data.entity=clinical_notes&data.id=${note.body.data.id}`);
+    expect(byEntity.body.data).toEqual(byType.body.data);
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const subscribed = await portal.mutate('webhooks.create', { url: 'http://127.0.0.1:9/notes', events: ['clinical_notes.created'] });
+    expect(subscribed.status, subscribed.text).toBe(200);
+    expect(portalData(subscribed).endpoint.events).toEqual(['clinical_notes.created']);
+  });
+
+  test("/schema/events and the portal's event chooser list every type with whether it fires today, and why not", async () => {
+    const types = (await api.get('/schema/events')).body.data.event_types as { type: string; fires: boolean; reason: string | null }[];
+    expect(types).toHaveLength(57);
+    expect(types.filter((e) => !e.fires)).toHaveLength(25);
+    expect(types.filter((e) => !e.fires).every((e) => typeof e.reason === 'string' && e.reason.length > 0)).toBe(true);
+    expect(types.filter((e) => e.fires).every((e) => e.reason === null)).toBe(true);
+    const of = (type: string) => types.find((e) => e.type === type);
+    expect(of('patients.created')).toEqual({ type: 'patients.created', fires: true, reason: null });
+    expect(of('clinical_notes.created')?.fires).toBe(true);
+    expect(of('locations.created')).toMatchObject({ fires: false, reason: expect.stringMatching(/read-only/) });
+    expect(of('referral_sources.deleted')?.fires).toBe(false);
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    expect(portalData(await portal.query('webhooks.list')).event_types).toEqual(types);
   });
 });

@@ -15,10 +15,11 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { auditLog, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
-import { createEndpoint, recoverSince, replayEvent, rotateSecret, sendTestEvent, type EndpointInput } from '../domain/webhooks';
+import { createEndpoint, recoverSince, replayEvent, rotateSecret, sendTestEvent, setEndpointEnabled, type EndpointInput } from '../domain/webhooks';
 import { announce } from '../events/record';
 import { BlockedTarget, blockedAddress, resolveTarget } from '../webhooks/send';
 import { newClinic, request, useClinic, type Clinic } from './helpers';
+import { portalData, signedIn } from './support/portal';
 import { root } from './support/spawn';
 
 /** The server's clock runs with real time, moved ahead by `ahead` (messages are stamped with real time). */
@@ -227,6 +228,93 @@ describe('secrets, replay, recovery', () => {
     expect(await recoverSince(t.server.app.db, t.clinic.account, actor, hook.id, since)).toEqual({ messages: 1 });
     await drain();
     expect((await messagesOf(hook.id))[0].status).toBe('delivered');
+    expect(hook.got()).toHaveLength(4);
+  });
+});
+
+describe('a disabled endpoint', () => {
+  const messages = async (endpointId: number) => (await messagesOf(endpointId)).sort((a, b) => a.id - b.id);
+  const setEnabled = (clinic: Clinic, id: number, enabled: boolean) => setEndpointEnabled(t.server.app.db, clinic.account, actor, id, enabled, enabled ? null : 'test');
+
+  test('events while it is disabled are held: never attempted, listed as waiting in the portal; enabling sends them, oldest first', async () => {
+    const clinic = await newClinic(t.server);
+    const hook = await endpoint(clinic);
+    const { portal } = await signedIn(t.server, clinic, 'admin');
+    expect((await portal.mutate('webhooks.setEnabled', { id: hook.id, enabled: false })).status).toBe(200);
+    const created = await request(t.server, 'POST', '/patients', { host: clinic.host, key: clinic.key, body: { first_name: 'Held', last_name: 'Back' } });
+    expect(created.status).toBe(201);
+    await t.server.app.db.transaction(async (tx) => {
+      for (let i = 0; i < 25; i++) await announce(tx, clinic.account.id, 'patients.updated', 'patients', created.body.data.id);
+    });
+    await drain();
+    expect(hook.got()).toHaveLength(0);
+    const held = await messages(hook.id);
+    expect(held).toHaveLength(26);
+    expect(held.every((m) => m.status === 'pending' && m.next_attempt_at === null && m.attempts === 0)).toBe(true);
+    expect(await attemptsOf(hook.id)).toEqual([]);
+    const listed = portalData(await portal.query('webhooks.messages', { id: hook.id })) as { status: string; next_attempt_at: string | null }[];
+    expect(listed.map((m) => [m.status, m.next_attempt_at])).toEqual(held.map(() => ['waiting', null]));
+
+    expect((await portal.mutate('webhooks.setEnabled', { id: hook.id, enabled: true })).status).toBe(200);
+    // One round claims fewer than all of them: the ones it claims are the oldest.
+    const claimed = await t.server.app.webhooks.tick();
+    expect(claimed).toBeGreaterThan(0);
+    expect(claimed).toBeLessThan(held.length);
+    const firstRound = (await messages(hook.id)).filter((m) => m.attempts > 0).map((m) => m.id);
+    expect(firstRound).toEqual(held.slice(0, claimed).map((m) => m.id));
+    await drain();
+    expect((await messages(hook.id)).map((m) => m.status)).toEqual(held.map(() => 'delivered'));
+    expect(hook.got().map((r) => r.headers['webhook-id']).sort()).toEqual(held.map((m) => m.event_id).sort());
+  });
+
+  test('disabling holds the messages still to be retried; enabling makes them due at once', async () => {
+    const clinic = await newClinic(t.server);
+    const hook = await endpoint(clinic);
+    answers.set(hook.path, [[503, 0, { 'retry-after': '3600' }]]);
+    await sendTestEvent(t.server.app.db, clinic.account, actor, hook.id);
+    await drain();
+    expect((await messages(hook.id))[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    await setEnabled(clinic, hook.id, false);
+    expect((await messages(hook.id))[0]).toMatchObject({ status: 'pending', next_attempt_at: null });
+    await setEnabled(clinic, hook.id, true);
+    await drain();
+    expect((await messages(hook.id))[0]).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(hook.got()).toHaveLength(2);
+  });
+
+  test('the worker never attempts a message of an endpoint disabled after the claim: the message is held again', async () => {
+    const clinic = await newClinic(t.server);
+    const hook = await endpoint(clinic);
+    await sendTestEvent(t.server.app.db, clinic.account, actor, hook.id);
+    // Claimed as the worker claims (attempt counted, lease taken), then the endpoint is disabled.
+    const lease = new Date(Date.now() + 60_000).toISOString();
+    const [claimed] = await t.server.app.db.transaction((tx) => tx.update(webhookMessages).set({ attempts: 1, lease_until: lease }).where(eq(webhookMessages.endpoint_id, hook.id)).returning());
+    await setEnabled(clinic, hook.id, false);
+    expect(await t.server.app.webhooks.deliver(claimed, 'scheduled')).toBeNull();
+    expect(hook.got()).toHaveLength(0);
+    expect((await messages(hook.id))[0]).toMatchObject({ status: 'pending', next_attempt_at: null, lease_until: null, attempts: 0 });
+    expect(await attemptsOf(hook.id)).toEqual([]);
+  });
+
+  test('recovering failed messages of a disabled endpoint holds them until it is enabled', async () => {
+    const clinic = await newClinic(t.server);
+    const hook = await endpoint(clinic);
+    answers.set(hook.path, [
+      [500, 0],
+      [500, 0],
+      [500, 0],
+    ]);
+    const since = new Date(Date.now() - 1000).toISOString();
+    await sendTestEvent(t.server.app.db, clinic.account, actor, hook.id);
+    await drain();
+    await setEnabled(clinic, hook.id, false);
+    expect(await recoverSince(t.server.app.db, clinic.account, actor, hook.id, since)).toEqual({ messages: 1 });
+    await drain();
+    expect((await messages(hook.id))[0]).toMatchObject({ status: 'pending', next_attempt_at: null });
+    expect(hook.got()).toHaveLength(3);
+    await setEnabled(clinic, hook.id, true);
+    await drain();
+    expect((await messages(hook.id))[0].status).toBe('delivered');
     expect(hook.got()).toHaveLength(4);
   });
 });

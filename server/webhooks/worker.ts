@@ -3,9 +3,11 @@
  * holds only its own messages), records every attempt, and schedules the next one on the retry
  * schedule. On PostgreSQL several workers claim with FOR UPDATE SKIP LOCKED and never share a message;
  * on SQLite the claim runs in the one writer's transaction. A worker that dies mid-delivery leaves a
- * lease that expires: the message is claimed again (at-least-once).
+ * lease that expires: the message is claimed again (at-least-once). Held messages (of a disabled
+ * endpoint: server/events/fan-out.ts) have no due time and are never claimed; due messages are claimed
+ * oldest first.
  */
-import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
@@ -14,6 +16,7 @@ import type { Env } from '../env';
 import { TEST_EVENT_TYPE } from '../events/types';
 import type { Actor } from '../events/record';
 import { switchEndpoint } from '../domain/webhooks';
+import { HELD } from '../events/fan-out';
 import { open } from './secrets';
 import { send, type Sent } from './send';
 
@@ -131,16 +134,19 @@ export class WebhookWorker {
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
+      // Deliveries already in flight may hold their endpoints' slots: a round after them claims what those held back.
+      const busy = this.inFlight.size > 0;
       const n = await this.tick();
       await Promise.allSettled([...this.inFlight]);
       total += n;
-      if (n === 0) return total;
+      if (n === 0 && !busy) return total;
     }
   }
 
   private async claim(limit: number): Promise<Message[]> {
     const now = new Date(this.now()).toISOString();
-    // A read first: an idle worker does not open a write transaction every round.
+    // A read first: an idle worker does not open a write transaction every round. `lte` is never true of
+    // a held message's null due time, here and in the claim.
     const [any] = await this.db.db
       .select({ id: webhookMessages.id })
       .from(webhookMessages)
@@ -162,7 +168,8 @@ export class WebhookWorker {
             busy.length ? notInArray(webhookMessages.endpoint_id, busy) : undefined,
           ),
         )
-        .orderBy(webhookMessages.next_attempt_at)
+        // Messages released together (an endpoint enabled, a recovery) share a due time: by id, oldest first.
+        .orderBy(asc(webhookMessages.next_attempt_at), asc(webhookMessages.id))
         .limit(limit);
       const ids = (await (isPg ? due.for('update', { of: webhookMessages, skipLocked: true }) : due)).map((r) => r.id);
       if (!ids.length) return [];
@@ -178,6 +185,16 @@ export class WebhookWorker {
   async deliver(m: Message, trigger: AttemptTrigger): Promise<Sent | null> {
     const [endpoint] = await this.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, m.endpoint_id));
     if (!endpoint) return null;
+    if (!endpoint.enabled) {
+      // Disabled since the claim: no attempt. The message is held again and the claim's count undone.
+      await this.db.transaction((tx) =>
+        tx
+          .update(webhookMessages)
+          .set({ ...HELD, lease_until: null, attempts: m.attempts - 1, updated_at: new Date(this.now()).toISOString() })
+          .where(eq(webhookMessages.id, m.id)),
+      );
+      return null;
+    }
     const at = new Date(this.now());
     const sent = await send(
       endpoint.url,

@@ -4,6 +4,7 @@ import { appointments as table } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
 import type { Db } from '../../../db/client';
 import { changedFields, recordWrite } from '../../events/record';
+import type { ActionOf } from '../../events/types';
 import { appointments } from '../../resources/appointments';
 import type { CreateInput, UpdateInput } from '../../resources/define';
 import { mergedMetadataOrFail } from '../../resources/metadata';
@@ -21,7 +22,7 @@ type AppointmentUpdate = UpdateInput<typeof appointments>;
 const TIMING = ['practitioner_id', 'location_id', 'appointment_type_id', 'starts_at', 'ends_at', 'resource_id'] as const;
 
 /** Every appointment write ends here: its audit entry and event, and the diary counter that expires cached searches. */
-export async function recordAppointmentWrite(tx: Db, w: WriteContext, id: number, action: string, changes: Record<string, unknown>) {
+export async function recordAppointmentWrite(tx: Db, w: WriteContext, id: number, action: ActionOf<'appointments'>, changes: Record<string, unknown>) {
   await recordWrite(tx, { ...recorded(w), entity: 'appointments', entityId: id, action, changes });
   await bumpDiaryVersion(tx, w.account.id);
 }

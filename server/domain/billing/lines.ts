@@ -79,7 +79,7 @@ export async function lineCount(tx: Db, accountId: number, invoiceId: number): P
   return Number(n);
 }
 
-const announceInvoice = (invoiceId: number) => ({ eventType: 'invoices.updated', eventEntity: 'invoices', eventEntityId: invoiceId });
+const announceInvoice = (invoiceId: number) => ({ eventType: 'invoices.updated' as const, eventEntity: 'invoices', eventEntityId: invoiceId });
 
 /**
  * POST /line_items: `lines: [...]` adds several atomically (then no single-line attribute may be sent);

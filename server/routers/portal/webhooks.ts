@@ -1,6 +1,6 @@
 /** Webhook endpoints in the portal (Manage webhooks): the same domain functions as `clinic webhook ...`. */
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../events/types';
+import { EVENT_CATALOGUE, EVENT_TYPES } from '../../events/types';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -30,7 +30,8 @@ export const webhooksRouter = router({
   list: manage.query(async ({ ctx }) => {
     const [endpoints, counts] = await Promise.all([listEndpoints(ctx.db.db, ctx.account.id), deliveryCounts(ctx.db.db, ctx.account.id)]);
     return {
-      event_types: EVENT_TYPES,
+      // Each type with whether anything fires it today: the chooser says which never fire yet, and why.
+      event_types: EVENT_CATALOGUE,
       data: endpoints.map((e) => {
         const of = (status: string) => counts.find((c) => c.endpoint_id === e.id && c.status === status)?.n ?? 0;
         const [delivered, failed, pending] = [of('delivered'), of('failed'), of('pending')];

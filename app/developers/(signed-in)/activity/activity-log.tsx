@@ -1,12 +1,13 @@
 'use client';
-/** Who did what to keys, sign-ins, the team and roles; newest first, filtered by kind, loaded a page at a time. */
+/** Who did what to keys, sign-ins, the team, roles, webhooks and AI connectors; newest first, filtered by kind, loaded a page at a time. */
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button, Card, Empty, Field, LoadFailed, Loading, Select, Table, when } from '../../_components/ui';
 import { portal, portalError } from '../../_lib/trpc';
 
-type Kind = 'api_keys' | 'sign_ins' | 'team' | 'roles' | 'webhooks';
-const KINDS: Record<Kind, string> = { api_keys: 'API keys', sign_ins: 'Sign-ins', team: 'Team', roles: 'Roles', webhooks: 'Webhooks' };
+type Entry = Awaited<ReturnType<typeof portal.activity.list.query>>['data'][number];
+type Kind = NonNullable<Entry['kind']>;
+const KINDS: Record<Kind, string> = { api_keys: 'API keys', sign_ins: 'Sign-ins', team: 'Team', roles: 'Roles', webhooks: 'Webhooks', connectors: 'AI connectors' };
 
 const VERBS: Record<string, string> = {
   created: 'created',
@@ -26,9 +27,16 @@ const VERBS: Record<string, string> = {
   test_sent: 'sent a test event to',
   replayed: 'replayed to',
   recovered: 'recovered failed messages of',
+  approved: 'approved',
 };
 
-const SUBJECT: Record<Kind, string> = { api_keys: 'API key', sign_ins: '', team: 'member', roles: 'role', webhooks: 'endpoint' };
+const SUBJECT: Record<Kind, string> = { api_keys: 'API key', sign_ins: '', team: 'member', roles: 'role', webhooks: 'endpoint', connectors: 'AI connector' };
+
+/** What an entry acted on: a connector by its app and member (grants are numbers nobody knows), else by kind and id. */
+function subject(e: Entry): string {
+  if (e.connector) return `${SUBJECT.connectors} ${e.connector.client ?? `#${e.entity_id}`}${e.connector.member ? ` of ${e.connector.member}` : ''}`;
+  return e.kind && SUBJECT[e.kind] ? `${SUBJECT[e.kind]} #${e.entity_id}` : '';
+}
 
 export function ActivityLog() {
   const [kind, setKind] = useState<Kind | ''>('');
@@ -67,7 +75,7 @@ export function ActivityLog() {
                 <td className="whitespace-nowrap px-2 py-2">{when(e.created_at)}</td>
                 <td className="px-2 py-2">{e.actor.name}</td>
                 <td className="px-2 py-2">
-                  {VERBS[e.action] ?? e.action} {e.kind && SUBJECT[e.kind] ? `${SUBJECT[e.kind]} #${e.entity_id}` : ''}
+                  {VERBS[e.action] ?? e.action} {subject(e)}
                 </td>
                 <td className="px-2 py-2 font-mono text-xs text-slate-600">{e.changes ? JSON.stringify(e.changes) : ''}</td>
               </tr>

@@ -8,13 +8,14 @@ import { portal, portalError } from '../../_lib/trpc';
 
 type List = Awaited<ReturnType<typeof portal.webhooks.list.query>>;
 type Endpoint = List['data'][number];
+type EventTypeInfo = List['event_types'][number];
 
 function useRefresh() {
   const queries = useQueryClient();
   return () => queries.invalidateQueries({ queryKey: ['webhooks'] });
 }
 
-function AddEndpoint({ types, onSecret }: { types: readonly string[]; onSecret: (s: string) => void }) {
+function AddEndpoint({ types, onSecret }: { types: readonly EventTypeInfo[]; onSecret: (s: string) => void }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [all, setAll] = useState(true);
@@ -45,14 +46,18 @@ function AddEndpoint({ types, onSecret }: { types: readonly string[]; onSecret: 
           <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} /> All event types
         </label>
         {!all && (
-          <div className="mt-2 grid max-h-56 gap-1 overflow-y-auto rounded border border-slate-200 p-2 sm:grid-cols-2 lg:grid-cols-3">
-            {types.map((t) => (
-              <label key={t} className="flex items-center gap-2 font-mono text-xs">
-                <input type="checkbox" checked={chosen.includes(t)} onChange={() => setChosen((c) => (c.includes(t) ? c.filter((x) => x !== t) : [...c, t]))} />
-                {t}
-              </label>
-            ))}
-          </div>
+          <>
+            <p className="mt-1 text-xs text-slate-600">Types marked “never fires yet” are in the specification, but no change made today announces them (their resources are read-only through the API, for one).</p>
+            <div className="mt-2 grid max-h-56 gap-1 overflow-y-auto rounded border border-slate-200 p-2 sm:grid-cols-2 lg:grid-cols-3">
+              {types.map(({ type: t, fires, reason }) => (
+                <label key={t} className="flex items-center gap-2 font-mono text-xs" title={reason ?? undefined}>
+                  <input type="checkbox" checked={chosen.includes(t)} onChange={() => setChosen((c) => (c.includes(t) ? c.filter((x) => x !== t) : [...c, t]))} />
+                  <span className={fires ? undefined : 'text-slate-500'}>{t}</span>
+                  {!fires && <span className="font-sans text-slate-500">(never fires yet)</span>}
+                </label>
+              ))}
+            </div>
+          </>
         )}
         {error?.errors.events && (
           <p role="alert" className="text-sm text-red-700">
@@ -93,7 +98,8 @@ function Messages({ endpoint }: { endpoint: Endpoint }) {
               <span className="block font-mono text-xs text-slate-500">{m.event_id}</span>
             </td>
             <td className="px-2 py-2">
-              <Badge tone={m.status === 'delivered' ? 'green' : m.status === 'failed' ? 'red' : 'amber'}>{m.status}</Badge>
+              <Badge tone={m.status === 'delivered' ? 'green' : m.status === 'failed' ? 'red' : m.status === 'waiting' ? 'slate' : 'amber'}>{m.status}</Badge>
+              {m.status === 'waiting' && <span className="block text-xs text-slate-600">sent when the endpoint is enabled</span>}
             </td>
             <td className="px-2 py-2">
               <ol className="flex flex-col gap-1 text-xs">
@@ -147,7 +153,7 @@ function EndpointCard({ endpoint, onSecret }: { endpoint: Endpoint; onSecret: (s
         <div className="mb-4">
           <Alert tone="warning">
             <p className="font-semibold">This endpoint is disabled{endpoint.disabled_reason ? `: ${endpoint.disabled_reason}` : ''}.</p>
-            <p>Messages wait while it is disabled. Enable it, and recover the messages that failed since a time:</p>
+            <p>New events wait while it is disabled (listed as waiting below); enabling it sends them, oldest first. Messages that had failed can be queued again too:</p>
             <div className="mt-2 flex flex-wrap items-end gap-2">
               <Field id={`since-${endpoint.id}`} label="Failed since">
                 <TextInput id={`since-${endpoint.id}`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} />
