@@ -15,7 +15,9 @@ import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
 import { purgeExpired } from './rest/idempotency';
-import { errorOutcome, send } from './rest/outcome';
+import { ApiError } from './errors';
+import { createHealth, isHealthPath } from './health';
+import { errorOutcome, rateLimited, send } from './rest/outcome';
 import { sweepEvents } from './events/sweep';
 import { sweepOAuth } from './oauth/sweep';
 import { RequestLog } from './rest/request-log';
@@ -23,9 +25,10 @@ import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
 import { createMcpEndpoint } from './mcp/endpoint';
 import { createOAuthServer, isOAuthPath } from './oauth/handler';
 import { MCP_PATH } from './oauth/urls';
-import { RateLimiter } from './rest/ratelimit';
+import { RateLimiter, type RateDecision } from './rest/ratelimit';
 import { TenantResolver } from './tenancy';
 import { requestInfo } from './request-info';
+import { AppResponse } from './response';
 import { setSecurityHeaders } from './security-headers';
 import { answerClientError } from './client-error';
 import { loadSecretsKey } from './webhooks/secrets';
@@ -74,6 +77,8 @@ export interface AppOptions {
   validateResponses?: boolean;
   files?: FileStore;
   pause?: PauseHook;
+  /** Test-only: awaited between an idempotent write's commit and its answer (server/test/crash.test.ts). */
+  committed?: () => Promise<void>;
   /** The clock; tests move it to prove session expiry, throttling windows and log retention. */
   now?: () => number;
 }
@@ -88,7 +93,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const requestLog = new RequestLog(db, now, onError);
   const tenants = new TenantResolver(db, env.SERVICE_DOMAIN, env.SERVICE_REGIONS);
-  const gateway = createGateway({ db, env, logger, files, tenants, validateResponses: opts.validateResponses, pause: opts.pause, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
+  const gateway = createGateway({ db, env, logger, files, tenants, validateResponses: opts.validateResponses, pause: opts.pause, committed: opts.committed, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
   const portal = createPortal({ db, env, logger, files, now, tenants });
   // The MCP budget and the registration limits: buckets of their own, apart from the REST budget.
   const limiter = new RateLimiter(db, onError, now);
@@ -96,16 +101,35 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
   if (env.WEBHOOK_WORKER) webhooks.start();
-  const { host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
-  const server = http.createServer((req, res) => {
+  const health = createHealth(db, logger);
+  const { clientIp, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
+
+  /**
+   * 421 for another region's clinic host. No clinic of this deployment is named, so, like a request for
+   * an unknown clinic, it takes from the address's unauthenticated budget (429 once spent). Should the
+   * budget fail, the 421 is still the answer: it needs nothing else.
+   */
+  async function misdirect(req: IncomingMessage, res: ServerResponse, error: ApiError): Promise<void> {
+    let rate: RateDecision | null = null;
+    try {
+      rate = await limiter.take(`unauth:${clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+    } catch (err) {
+      logger.error({ err }, 'rate limit of a misdirected request failed');
+    }
+    send(res, errorOutcome(rate && !rate.allowed ? rateLimited(rate) : error), randomUUID(), rate);
+  }
+
+  const server = http.createServer({ ServerResponse: AppResponse }, (req, res) => {
     // Before dispatch, so every response carries them (server/security-headers.ts).
     setSecurityHeaders(res, protoOf(req));
     const url = req.url ?? '/';
     const path = url.split('?')[0];
+    // Probes reach the process at whatever address: answered before the host is looked at.
+    if (isHealthPath(path)) return void health.handle(req, res, path);
     // One deployment per region: every path of another region's clinic host is misdirected here.
     const misdirected = tenants.misdirected(hostOf(req));
     if (misdirected) {
-      send(res, errorOutcome(misdirected), randomUUID(), null);
+      void misdirect(req, res, misdirected);
     } else if (path === MCP_PATH || path === `${MCP_PATH}/`) {
       void mcp.handle(req, res);
     } else if (isOAuthPath(path)) {
@@ -115,11 +139,10 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     } else if (url.startsWith(`${PORTAL_TRPC}/`)) {
       void portal.handle(req, res);
     } else if (opts.fallback) {
+      res.setHeader('X-Request-Id', randomUUID());
       void opts.fallback(req, res);
     } else {
-      res.statusCode = 404;
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify({ message: 'Not found', code: 'not_found' }));
+      send(res, errorOutcome(new ApiError('not_found', 'Not found')), randomUUID(), null);
     }
   });
   server.on('clientError', answerClientError);

@@ -25,7 +25,7 @@ import { ApiError, type ErrorCode } from '../errors';
 import { lookupAccessToken, mayConnect, touchGrant } from '../oauth/grants';
 import { canonicalResource, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
 import { requestInfo } from '../request-info';
-import { toApiError } from '../rest/errors';
+import { internalError, toApiError } from '../rest/errors';
 import { errorOutcome, send } from '../rest/outcome';
 import type { RateLimiter } from '../rest/ratelimit';
 import type { TenantResolver } from '../tenancy';
@@ -82,9 +82,23 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
   const node = toNodeHandler(mcp, { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
   const touched = new Map<number, number>();
 
-  /** The API's error answer (the gateway's own: JSON, X-Request-Id, no-store), with the challenge headers. */
-  function refuse(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
-    send(res, errorOutcome(new ApiError(code, message, undefined, { headers })), String(res.getHeader('X-Request-Id')), null);
+  /**
+   * The API's error answer (the gateway's own: JSON, X-Request-Id, no-store), with the challenge headers.
+   * A refusal that has taken from no budget yet (the request was not admitted to the account's MCP
+   * budget) takes from the address's unauthenticated budget, so that every refusal shows a budget; a 5xx
+   * is the server's fault and costs nothing. Never rejects.
+   */
+  async function refuse(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): Promise<void> {
+    let error = new ApiError(code, message, undefined, { headers });
+    if (error.status < 500 && !res.hasHeader('X-RateLimit-Limit')) {
+      try {
+        if (!(await unauthenticatedBudget(res.req, res))) return;
+      } catch (err) {
+        logger.error({ err }, 'mcp request failed');
+        error = internalError();
+      }
+    }
+    if (!res.headersSent) send(res, errorOutcome(error), String(res.getHeader('X-Request-Id')), null);
   }
 
   /**

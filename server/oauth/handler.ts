@@ -8,8 +8,10 @@
  * Budgets per client address: the discovery documents have one of their own (DISCOVERY_PER_MINUTE);
  * a request for an unknown clinic, and a refused call of the token or revocation endpoint, take from the
  * unauthenticated budget (RATE_LIMIT_UNAUTH_PER_MINUTE, the bucket the REST gateway uses); registration
- * has its own limits.
+ * has its own limits. Every answer carries X-Request-Id, and X-RateLimit-Limit/-Remaining of the
+ * budget it took from (of two, the one with less room).
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
@@ -18,7 +20,8 @@ import type { Env } from '../env';
 import { ApiError } from '../errors';
 import { requestInfo } from '../request-info';
 import { readBody } from '../rest/body';
-import { RateLimiter } from '../rest/ratelimit';
+import { addRateHeaders } from '../rest/outcome';
+import { RateLimiter, type RateDecision } from '../rest/ratelimit';
 import type { TenantResolver } from '../tenancy';
 import { authenticateClient, registerClient, type ClientLog } from './clients';
 import { OAuthFailure } from './errors';
@@ -40,7 +43,7 @@ const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
-  'Access-Control-Expose-Headers': 'WWW-Authenticate',
+  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id',
   'Access-Control-Max-Age': '86400',
 };
 
@@ -70,8 +73,17 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
   const overBudget = (limit: number, retryAfter: number) =>
     new OAuthFailure('rate_limited', `Rate limit of ${limit} per minute exceeded; retry after ${retryAfter} s`, 429, { 'Retry-After': String(retryAfter) });
 
-  async function takeBudget(bucket: string, limit: number) {
+  /** The budget decisions of requests in progress, for their answer's headers. */
+  const budgets = new WeakMap<IncomingMessage, RateDecision>();
+  /** Notes a decision on the request; of several budgets, the answer shows the one with less room. */
+  function note(req: IncomingMessage, rate: RateDecision) {
+    const before = budgets.get(req);
+    if (!before || rate.remaining < before.remaining) budgets.set(req, rate);
+  }
+
+  async function takeBudget(req: IncomingMessage, bucket: string, limit: number) {
     const rate = await limiter.take(bucket, limit);
+    note(req, rate);
     if (!rate.allowed) throw overBudget(rate.limit, rate.retryAfter);
   }
 
@@ -92,7 +104,11 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
     const until = spent.get(ip);
     if (until !== undefined) {
       const left = until - Date.now();
-      if (left > 0) throw overBudget(env.RATE_LIMIT_UNAUTH_PER_MINUTE, Math.max(1, Math.ceil(left / 1000)));
+      if (left > 0) {
+        const retryAfter = Math.max(1, Math.ceil(left / 1000));
+        note(req, { allowed: false, limit: env.RATE_LIMIT_UNAUTH_PER_MINUTE, remaining: 0, retryAfter });
+        throw overBudget(env.RATE_LIMIT_UNAUTH_PER_MINUTE, retryAfter);
+      }
       spent.delete(ip);
     }
     try {
@@ -101,6 +117,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       const refused = err instanceof OAuthFailure || (err instanceof ApiError && err.status < 500);
       if (!refused) throw err;
       const rate = await limiter.take(`unauth:${ip}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+      note(req, rate);
       if (rate.allowed) throw err;
       if (spent.size >= SPENT_MAX) for (const [k, v] of spent) if (v <= Date.now()) spent.delete(k);
       if (spent.size < SPENT_MAX) spent.set(ip, Date.now() + rate.retryAfter * 1000);
@@ -131,8 +148,8 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
     switch (path) {
       case `${OAUTH_PREFIX}/register`:
         return post(async () => {
-          await takeBudget(`oauth_register:${account.id}:${info.clientIp(req)}`, REGISTER_PER_IP_PER_MINUTE);
-          await takeBudget(`oauth_register:${account.id}`, REGISTER_PER_ACCOUNT_PER_MINUTE);
+          await takeBudget(req, `oauth_register:${account.id}:${info.clientIp(req)}`, REGISTER_PER_IP_PER_MINUTE);
+          await takeBudget(req, `oauth_register:${account.id}`, REGISTER_PER_ACCOUNT_PER_MINUTE);
           const text = await readBody(req, env.MAX_BODY_BYTES);
           if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new OAuthFailure('invalid_client_metadata', 'Send the client metadata as application/json');
           let body: unknown;
@@ -168,7 +185,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       case `${OAUTH_PREFIX}/authorize`:
         if (method !== 'GET') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET' });
         // A URL-shaped client_id may make the server fetch it (a client metadata document): bounded per address.
-        if (/^https?:\/\//i.test(query.get('client_id') ?? '')) await takeBudget(`oauth_metadata:${account.id}:${info.clientIp(req)}`, METADATA_AUTHORIZE_PER_IP_PER_MINUTE);
+        if (/^https?:\/\//i.test(query.get('client_id') ?? '')) await takeBudget(req, `oauth_metadata:${account.id}:${info.clientIp(req)}`, METADATA_AUTHORIZE_PER_IP_PER_MINUTE);
         // Errors go back to the client only at a redirect the request named, of a client someone here has
         // approved (checkAuthorizationRequest); any other is this 400, never a redirect.
         try {
@@ -204,10 +221,10 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       if (req.method === 'OPTIONS') answer = { status: 204, headers: {} };
       else {
         // Before the clinic is looked up: any host, known or not, spends the same budget.
-        if (path.startsWith('/.well-known/')) await takeBudget(`discovery:${info.clientIp(req)}`, DISCOVERY_PER_MINUTE);
+        if (path.startsWith('/.well-known/')) await takeBudget(req, `discovery:${info.clientIp(req)}`, DISCOVERY_PER_MINUTE);
         const account = await tenants.resolve(info.host(req));
         if (!account) {
-          if (!path.startsWith('/.well-known/')) await takeBudget(`unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+          if (!path.startsWith('/.well-known/')) await takeBudget(req, `unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
           answer = json(404, { error: 'not_found', error_description: 'No clinic at this address' });
         } else answer = await route(req, account, oauthUrls(`${info.proto(req)}://${info.host(req)}`), path, url.searchParams);
       }
@@ -222,7 +239,10 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
     }
     const body = answer.body === undefined ? undefined : JSON.stringify(answer.body);
     const cors = path === `${OAUTH_PREFIX}/authorize` ? {} : CORS;
+    const rate = budgets.get(req);
     res.writeHead(answer.status, {
+      'X-Request-Id': randomUUID(),
+      ...(rate ? addRateHeaders({}, rate) : {}),
       'Cache-Control': 'no-store',
       ...cors,
       ...(body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) } : {}),

@@ -9,6 +9,16 @@ export const MAX_QUERY_PARAMS = 100;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * Whether the request has a body not yet received in full. Headers alone cannot tell a finished body
+ * from a missing one: a request framed with neither Transfer-Encoding nor a Content-Length over 0 has none.
+ */
+export function bodyUnread(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) throw new ApiError('payload_too_large', `Request body exceeds ${maxBytes} bytes`);

@@ -7,10 +7,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { DbHandle } from '../../db/client';
+import type { Db, DbHandle } from '../../db/client';
+import { joinedHandle } from '../../db/joined';
 import { Authenticator } from '../auth/authenticate';
 import { ANONYMOUS, type Account, type Ctx, type PauseHook, type Principal } from '../context';
 import type { Env } from '../env';
+import { DatabaseStore } from '../files/db-store';
 import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
 import { RESOURCES } from '../resources';
@@ -21,7 +23,7 @@ import { assertCanWrite } from '../trpc';
 import { refuseNul } from '../values/text';
 import { parseJsonObject, parseQuery, readBody } from './body';
 import { internalError, toApiError } from './errors';
-import { checkKey, claim, complete, fingerprint } from './idempotency';
+import { checkKey, claim, complete, fingerprint, settle } from './idempotency';
 import { isMultipart, readMultipart } from './multipart';
 import { buildOpenApiDocument } from './openapi';
 import { binaryOutcome, errorOutcome, rateLimited, send, timeoutError, type Outcome } from './outcome';
@@ -42,6 +44,8 @@ export interface GatewayOptions {
   validateResponses?: boolean;
   /** Test-only hook inside the domain's critical sections (server/domain/write-context.ts). */
   pause?: PauseHook;
+  /** Test-only: awaited once an idempotent write has committed, before it is answered (server/test/crash.test.ts kills the process there). */
+  committed?: () => Promise<void>;
   /** Host → account, shared with the portal (one cache). */
   tenants: TenantResolver;
   /** The clock; tests move it (request-log retention). */
@@ -95,7 +99,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (now - x.started < env.REQUEST_TIMEOUT_MS) continue;
       pending.delete(x);
       x.answered = true;
-      send(x.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), x.requestId, null);
+      send(x.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), x.requestId, x.rate);
     }
   }, Math.max(25, Math.min(1000, env.REQUEST_TIMEOUT_MS / 4)));
   sweeper.unref();
@@ -156,7 +160,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const { input, print } = await readInput(found.route, x.req);
     Object.assign(input, found.params);
     refuseNul(input);
-    return idempotent(x, target, account!, print, () => call(found.route, ctx, input));
+    return idempotent(x, target, print, ctx, (c) => call(found.route, c, input));
   }
 
   /** The OpenAPI document: public, in a bucket of its own per client address. */
@@ -218,27 +222,44 @@ export function createGateway(opts: GatewayOptions): Gateway {
   }
 
   /**
-   * A POST with an Idempotency-Key runs once: a retry replays the stored answer. Refusals that a
-   * corrected retry should be able to fix (validation, rate limits, server errors) are not stored.
+   * A POST with an Idempotency-Key runs once: a retry replays the stored answer. The procedure runs in
+   * one transaction with the storing of its answer, so a write that committed always has its answer to
+   * replay, even if the process died before sending it. Refusals that a corrected retry should be able
+   * to fix (validation, rate limits, server errors) are not stored.
    */
-  async function idempotent(x: Exchange, target: Target, account: Account, printable: string, work: () => Promise<Outcome>): Promise<Outcome> {
+  async function idempotent(x: Exchange, target: Target, printable: string, ctx: Ctx, work: (ctx: Ctx) => Promise<Outcome>): Promise<Outcome> {
     const header = x.req.headers['idempotency-key'];
-    if (target.method !== 'POST' || header === undefined) return work();
+    if (target.method !== 'POST' || header === undefined) return work(ctx);
     const key = Array.isArray(header) ? header.join(',') : header;
     checkKey(key);
-    const replay = await claim(db, account.id, key, fingerprint(target.method, target.path, printable));
-    if (replay) return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
+    const claimed = await claim(db, ctx.account.id, key, fingerprint(target.method, target.path, printable));
+    if ('replay' in claimed) return { status: claimed.replay.status, body: claimed.replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
     let result: Outcome;
     try {
-      result = await work();
+      result = await db.transaction(async (tx) => {
+        const outcome = await work(joined(ctx, tx));
+        await complete(tx, claimed.claim, { status: outcome.status, body: (outcome.body as string | undefined) ?? '' });
+        return outcome;
+      });
     } catch (err) {
+      // Nothing of the write committed: the refusal is stored, or the key released for a corrected retry.
       const { error } = toApiError(err);
       const stored = error.status < 500 && error.code !== 'validation_failed' && error.status !== 429;
-      await complete(db, account.id, key, { status: error.status, body: JSON.stringify(error.toBody()) }, stored);
+      await settle(db, claimed.claim, { status: error.status, body: JSON.stringify(error.toBody()) }, stored);
       throw err;
     }
-    await complete(db, account.id, key, { status: result.status, body: (result.body as string | undefined) ?? '' }, true);
+    await opts.committed?.();
     return result;
+  }
+
+  /**
+   * The context of a procedure run inside `tx`: its transactions become savepoints of `tx`, and its
+   * reads see what it wrote. File bytes kept in the database go into `tx` too (through the store's own
+   * handle they would wait for `tx` to end, on SQLite for ever).
+   */
+  function joined(ctx: Ctx, tx: Db): Ctx {
+    const within = joinedHandle(db, tx);
+    return { ...ctx, db: within, files: opts.files instanceof DatabaseStore ? new DatabaseStore(within) : opts.files };
   }
 
   async function call(route: Route, ctx: Ctx, input: Record<string, unknown>): Promise<Outcome> {

@@ -4,10 +4,14 @@
  * hours replays the stored status and body; another request under the same key is refused; a retry
  * while the first is still running gets 409. Validation failures and server errors are not stored,
  * so the client can correct and retry with the same key.
+ *
+ * Exactly once, even across a crash: a write's answer is stored by `complete` inside the write's own
+ * transaction, so a committed write always has its answer to replay; a claim whose write never
+ * committed is taken over once stale, and the write then runs (for the first time).
  */
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
-import type { DbHandle } from '../../db/client';
+import type { Db, DbHandle } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
 import { ApiError } from '../errors';
 
@@ -20,6 +24,13 @@ export interface StoredResponse {
   body: string;
 }
 
+/** A key this request holds: its row, told from a later claim of the same key by its created_at. */
+export interface Claim {
+  accountId: number;
+  key: string;
+  createdAt: string;
+}
+
 export function checkKey(key: string): void {
   if (key.length === 0 || key.length > 255) {
     throw new ApiError('idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 characters', { 'Idempotency-Key': ['must be 1 to 255 characters'] });
@@ -29,7 +40,7 @@ export function checkKey(key: string): void {
 export const fingerprint = (method: string, path: string, body: string) => createHash('sha256').update(`${method}\n${path}\n${body}`).digest('hex');
 
 /** Claims the key, or returns the stored response to replay. */
-export async function claim(db: DbHandle, accountId: number, key: string, print: string): Promise<StoredResponse | null> {
+export async function claim(db: DbHandle, accountId: number, key: string, print: string): Promise<{ claim: Claim } | { replay: StoredResponse }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = Date.now();
     // Each write is its own short transaction: never part of the request's own (its rollback must not
@@ -39,9 +50,9 @@ export async function claim(db: DbHandle, accountId: number, key: string, print:
         .insert(idempotencyKeys)
         .values({ account_id: accountId, key, fingerprint: print, state: 'in_flight', created_at: new Date(now).toISOString() })
         .onConflictDoNothing()
-        .returning({ key: idempotencyKeys.key }),
+        .returning({ createdAt: idempotencyKeys.created_at }),
     );
-    if (inserted.length) return null;
+    if (inserted.length) return { claim: { accountId, key, createdAt: inserted[0].createdAt } };
     const [row] = await db.db
       .select()
       .from(idempotencyKeys)
@@ -50,7 +61,11 @@ export async function claim(db: DbHandle, accountId: number, key: string, print:
     const age = now - Date.parse(row.created_at);
     const abandoned = row.state === 'in_flight' && age > STALE_CLAIM_MS;
     if (age > IDEMPOTENCY_WINDOW_MS || abandoned) {
-      await db.transaction((tx) => tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.created_at, row.created_at))));
+      // Only the row as read: a stale claim whose write commits meanwhile is 'done' and stays (on
+      // PostgreSQL this delete waits for that commit, then finds the state changed).
+      await db.transaction((tx) =>
+        tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.created_at, row.created_at), eq(idempotencyKeys.state, row.state))),
+      );
       continue;
     }
     if (row.fingerprint !== print) {
@@ -59,16 +74,30 @@ export async function claim(db: DbHandle, accountId: number, key: string, print:
       });
     }
     if (row.state === 'in_flight') throw new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    return { status: row.status!, body: row.body! };
+    return { replay: { status: row.status!, body: row.body! } };
   }
   throw new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
 }
 
-export async function complete(db: DbHandle, accountId: number, key: string, response: StoredResponse, store: boolean): Promise<void> {
-  const where = and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key));
-  await db.transaction((tx) =>
-    store ? tx.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(where) : tx.delete(idempotencyKeys).where(where),
-  );
+const held = (c: Claim) =>
+  and(eq(idempotencyKeys.account_id, c.accountId), eq(idempotencyKeys.key, c.key), eq(idempotencyKeys.created_at, c.createdAt), eq(idempotencyKeys.state, 'in_flight'));
+
+/**
+ * Stores the answer of a write, in the write's own transaction (`tx`): both commit or neither. A claim
+ * no longer held (taken over as stale while this write ran long) refuses, and so rolls back, the write:
+ * the request that took it over runs it instead.
+ */
+export async function complete(tx: Db, c: Claim, response: StoredResponse): Promise<void> {
+  const updated = await tx.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(held(c)).returning({ key: idempotencyKeys.key });
+  if (updated.length === 0) throw new ApiError('idempotency_key_in_flight', 'Another request with this Idempotency-Key took over while this one ran; retry to get its answer');
+}
+
+/**
+ * After a refused write (nothing of it committed): stores the refusal for replay, or, for refusals a
+ * corrected retry may fix, releases the key. Only a claim still held.
+ */
+export async function settle(db: DbHandle, c: Claim, response: StoredResponse, store: boolean): Promise<void> {
+  await db.transaction((tx) => (store ? tx.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(held(c)) : tx.delete(idempotencyKeys).where(held(c))));
 }
 
 export async function purgeExpired(db: DbHandle): Promise<void> {

@@ -12,16 +12,20 @@ export interface Outcome {
 /** One writeHead with every header: cheaper than setHeader per header on the hot path. */
 export function send(res: ServerResponse, outcome: Outcome, requestId: string, rate: RateDecision | null): void {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-  if (rate) {
-    headers['X-RateLimit-Limit'] = String(rate.limit);
-    headers['X-RateLimit-Remaining'] = String(rate.remaining);
-  }
+  if (rate) addRateHeaders(headers, rate);
   if (outcome.body !== undefined) {
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers['Content-Length'] = String(Buffer.byteLength(outcome.body));
   }
   res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
   res.end(outcome.body);
+}
+
+/** A budget's headers, added to `headers`: every answer that took from a budget shows what is left. */
+export function addRateHeaders(headers: Record<string, string>, rate: RateDecision): Record<string, string> {
+  headers['X-RateLimit-Limit'] = String(rate.limit);
+  headers['X-RateLimit-Remaining'] = String(rate.remaining);
+  return headers;
 }
 
 export function errorOutcome(error: ApiError): Outcome {

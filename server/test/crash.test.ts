@@ -3,6 +3,8 @@
  * numbers and an address, appointments, invoices, payments allocated to them, idempotent POSTs), is
  * killed with SIGKILL mid-load, and is started again on the same database: every write that got a 2xx is
  * there and whole, announced exactly once, no record is half-written, and an idempotent retry replays.
+ * Killed after an idempotent write commits but before it is answered, the retry replays that write's
+ * answer: the answer is stored in the write's own transaction.
  * On PostgreSQL (its own throwaway server, so the rest of the suite is not disturbed) the database
  * server is then restarted under load: requests in flight fail cleanly as JSON, later ones succeed
  * without restarting the app.
@@ -240,6 +242,44 @@ describe(`crash safety (${onPg ? 'PostgreSQL' : 'SQLite'})`, () => {
       const after = await db.db.select({ id: patients.id }).from(patients).where(and(eq(patients.account_id, account.id), eq(patients.last_name, 'Load')));
       expect(after.length).toBe(loadPatients.length);
       console.log(`crash (${onPg ? 'PostgreSQL' : 'SQLite'}): ${sent} writes sent, ${acked.length} acknowledged (${found.patient} patients, ${found.appointment} appointments, ${found.payment} payments), ${acked.length} found after restart, 0 lost`);
+    } finally {
+      second.child.kill('SIGTERM');
+      await exited(second);
+    }
+  });
+
+  it('SIGKILL after an idempotent write commits, before it is answered: one record, and the retry replays the original status and body', { timeout: 120_000 }, async () => {
+    const first = await spawnServer('server/test/support/committed-server.ts', { DATABASE_URL: url, FILES_DIR: path.join(work, 'files') });
+    const committed = new Promise<void>((resolve) => {
+      let out = '';
+      first.child.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('COMMITTED')) resolve();
+      });
+    });
+    const idempotencyKey = `committed-${process.pid}`;
+    const body = { first_name: `Committed${process.pid}`, last_name: 'Unanswered', address: { line_1: '1 Commit Lane', city: 'London' } };
+    const unanswered = send(first, 'POST', '/patients', body, { 'idempotency-key': idempotencyKey });
+    await committed;
+    first.child.kill('SIGKILL');
+    await exited(first);
+    expect(await unanswered, 'the client got no answer').toBeNull();
+    const stored = () => db.db.select({ id: patients.id }).from(patients).where(and(eq(patients.account_id, account.id), eq(patients.first_name, body.first_name)));
+    const [created, ...others] = await stored();
+    expect(created, 'the write committed before the kill').toBeDefined();
+    expect(others).toHaveLength(0);
+
+    const second = await startServer();
+    try {
+      const retry = await send(second, 'POST', '/patients', body, { 'idempotency-key': idempotencyKey });
+      expect(retry?.status, retry?.text).toBe(201);
+      expect(retry?.headers['idempotent-replayed']).toBe('true');
+      // The original answer: the patient as the write created it, no other.
+      const record = await send(second, 'GET', `/patients/${created.id}`);
+      expect(JSON.parse(retry!.text)).toEqual(JSON.parse(record!.text));
+      const again = await send(second, 'POST', '/patients', body, { 'idempotency-key': idempotencyKey });
+      expect([again?.status, again?.headers['idempotent-replayed'], again?.text]).toEqual([201, 'true', retry!.text]);
+      expect(await stored(), 'exactly one record').toHaveLength(1);
     } finally {
       second.child.kill('SIGTERM');
       await exited(second);
