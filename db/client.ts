@@ -41,7 +41,7 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-const migrationsRoot = path.join(path.dirname(new URL(import.meta.url).pathname), 'migrations');
+export const migrationsRoot = path.join(path.dirname(new URL(import.meta.url).pathname), 'migrations');
 
 export function sqlitePath(url: string): string {
   return url.replace(/^file:/, '');

@@ -4,6 +4,7 @@
  * JSON error shape and the security headers like every other answer, and the connection is closed
  * (the parser cannot tell where the next request would start).
  */
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { API_CSP } from './security-headers';
 
@@ -20,6 +21,7 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(text)}`,
       'Cache-Control: no-store',
+      `X-Request-Id: ${randomUUID()}`,
       'X-Content-Type-Options: nosniff',
       'X-Frame-Options: DENY',
       `Content-Security-Policy: ${API_CSP}`,

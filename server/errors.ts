@@ -53,6 +53,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   request_timeout: 503,
+  /** GET /readyz: the database is unreachable or lacks migrations of this build (server/health.ts). */
+  not_ready: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

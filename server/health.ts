@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import type { DbHandle } from '../db/client';
+import path from 'node:path';
+import { migrationsRoot, type DbHandle } from '../db/client';
 import { ApiError } from './errors';
 import { errorOutcome, send } from './rest/outcome';
 
@@ -24,10 +25,10 @@ export const isHealthPath = (path: string) => path === LIVE_PATH || path === REA
 
 /**
  * When the newest migration of this build was generated (drizzle records it per applied migration as
- * `created_at`). The journal sits under db/migrations/<dialect>, where db/client.ts migrates from.
+ * `created_at`), from the journal db/client.ts migrates from.
  */
 function newestMigration(dialect: DbHandle['dialect']): number {
-  const journal = new URL(`../db/migrations/${dialect}/meta/_journal.json`, import.meta.url);
+  const journal = path.join(migrationsRoot, dialect, 'meta', '_journal.json');
   const { entries } = JSON.parse(fs.readFileSync(journal, 'utf8')) as { entries: { when: number }[] };
   return Math.max(...entries.map((e) => e.when));
 }
@@ -64,7 +65,7 @@ export function createHealth(db: DbHandle, logger: Logger) {
       return send(res, errorOutcome(new ApiError('method_not_allowed', `${path} answers GET and HEAD`, undefined, { headers: { Allow: 'GET, HEAD' } })), requestId, null);
     }
     const reason = path === READY_PATH ? await notReady() : null;
-    send(res, reason ? { status: 503, body: JSON.stringify({ message: reason, code: 'not_ready' }) } : { status: 200, body: OK }, requestId, null);
+    send(res, reason ? errorOutcome(new ApiError('not_ready', reason)) : { status: 200, body: OK }, requestId, null);
   }
 
   return { handle };

@@ -89,6 +89,7 @@ describe("requests node's parser refuses get the API's answer", () => {
     expect(head).toMatch(/\r\nContent-Type: application\/json/i);
     expect(head).toMatch(/\r\nX-Content-Type-Options: nosniff/i);
     expect(head).toMatch(/\r\nConnection: close/i);
+    expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}/i);
     expect(JSON.parse(body)).toEqual({ message: expect.any(String), code: 'headers_too_large' });
   });
 
