@@ -58,7 +58,6 @@ function preflight(req: IncomingMessage, res: ServerResponse) {
   res.end();
 }
 
-
 /** The serialized origin of a URL (scheme, host, port; default ports dropped, host lower-cased), or null. */
 function originOf(raw: string): string | null {
   try {
