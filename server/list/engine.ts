@@ -38,6 +38,8 @@ export const PAGE_SIZE_DEFAULT = 25;
 export interface ListScope {
   db: Db;
   accountId: number;
+  /** The account's region: filter values some fields read in the account's terms (phone numbers). */
+  region?: string;
   /** Absolute URL of the collection, for links. */
   url: string;
   /** A member's record scope (server/auth/record-scope.ts): one more condition, prepared per key. */
@@ -85,7 +87,7 @@ function linkWith(url: string, query: RawQuery, set: Record<string, string>): st
 }
 
 export async function listRecords(resource: Resource, scope: ListScope, query: RawQuery): Promise<ListResult> {
-  const filters = parseFilters(resource, query);
+  const filters = parseFilters(resource, query, scope.region);
   const sortKeys = parseSort(resource, single('sort', query.sort));
   const pageSize = intParam('page_size', single('page_size', query.page_size), 1, PAGE_SIZE_DEFAULT);
   if (pageSize > PAGE_SIZE_MAX) throw fail('page_size', `page_size must be at most ${PAGE_SIZE_MAX}`);

@@ -72,7 +72,8 @@ function metadataOperand(raw: string): Operand {
   return raw;
 }
 
-export function parseFilters(resource: Resource, query: Record<string, string | string[] | undefined>): Filter[] {
+/** `region`: the account's, for filter values read in the account's terms (a field's `operand`). */
+export function parseFilters(resource: Resource, query: Record<string, string | string[] | undefined>, region = ''): Filter[] {
   const filters: Filter[] = [];
   for (const [param, rawValue] of Object.entries(query)) {
     if (RESERVED_PARAMS.has(param) || rawValue === undefined) continue;
@@ -95,7 +96,8 @@ export function parseFilters(resource: Resource, query: Record<string, string | 
       if ((op === 'like' || op === 'contains') && !TEXT_KINDS.has(fld.kind)) throw fail(param, `${op} applies to text attributes only`);
       if (['gt', 'gte', 'lt', 'lte', 'between'].includes(op) && !ORDERED_KINDS.has(fld.kind)) throw fail(param, `${op} does not apply to ${fld.kind} attributes`);
       if ((op === 'null' || op === 'not-null') && !fld.nullable) throw fail(param, `${param} is never null`);
-      const parse = op === 'like' || op === 'contains' ? (s: string) => s : (s: string) => parseOperand(param, fld, s);
+      const read = fld.operand;
+      const parse = op === 'like' || op === 'contains' ? (s: string) => s : read ? (s: string) => read(s, region) : (s: string) => parseOperand(param, fld, s);
       filters.push({ kind: 'field', attribute: param, field: fld, op, values: operandsFor(param, op, rest, parse) });
     }
   }

@@ -64,7 +64,7 @@ async function query(c: Connector, resource: AnyResource, params: Record<string,
   const sorted = typeof params.sort === 'string' ? params.sort.split(',').map((s) => s.split(':')[0].trim()) : [];
   const named = withheldFields(resource, c.member).find(({ field }) => Object.hasOwn(params, field) || sorted.includes(field));
   if (named) throw new ApiError('permission_denied', `Your role does not allow filtering or sorting ${resource.name} by ${named.field}: it needs the permission "${named.permission}"`);
-  const result: ListResult = await listRecords(resource, { db: c.db.db, accountId: c.account.id, url: `${c.baseUrl}/${resource.name}`, restrict }, rawQuery(params));
+  const result: ListResult = await listRecords(resource, { db: c.db.db, accountId: c.account.id, region: c.account.region, url: `${c.baseUrl}/${resource.name}`, restrict }, rawQuery(params));
   const next = result.links.next ? new URL(result.links.next).searchParams.get('cursor') : null;
   return { data: result.data.map((r) => redactRecord(resource, c.member, r)), next_cursor: next, has_more: next !== null };
 }

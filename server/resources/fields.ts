@@ -36,6 +36,11 @@ export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined
   read: z.ZodType<R>;
   /** Zod schema of the value as written (create and update); present exactly when `write` is. */
   input?: z.ZodType<I>;
+  /**
+   * How a filter value is read before it is compared, where the column stores a normal form of what
+   * clients type (phone numbers: their search key, read in the account's region). Not for like/contains.
+   */
+  operand?: (raw: string, region: string) => string;
 }
 
 interface Opts {
@@ -48,6 +53,7 @@ interface Opts {
   column?: string | false;
   /** The write schema, when it is stricter than the builder's (trimmed names, an email...). */
   input?: z.ZodType;
+  operand?: (raw: string, region: string) => string;
 }
 
 type Nullable<O, T> = O extends { nullable: true } ? T | null : T;
@@ -77,6 +83,7 @@ function field<O extends Opts, R, I = R>(
     description: opts.description,
     write: opts.write,
     column: opts.column,
+    operand: opts.operand,
     read,
     input: opts.write ? described(writeSchema ?? read) : undefined,
   };

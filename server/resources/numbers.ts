@@ -3,6 +3,7 @@ import * as t from '../../db/schema';
 import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
+import { REGION_COUNTRY, searchKeyIn } from '../values/phone';
 
 const numberType = z.enum(t.NUMBER_TYPES);
 
@@ -46,7 +47,9 @@ export const numbers = defineResource({
     // The stored search key (index numbers_search_key_idx), never read as an attribute.
     phone: f.string({
       column: 'search_key',
-      description: 'The number in E.164, e.g. +447700900101 (for a stored number that is not a phone number: its digits). Matches however the number was written.',
+      // The value is read as stored numbers were: any spelling of a number meets its stored key.
+      operand: (raw: string, region: string) => searchKeyIn(raw, REGION_COUNTRY[region]) ?? raw,
+      description: 'A phone number in any spelling (07700 900101, +447700900101): read in the clinic\'s country unless it starts with + or 00, and matched against stored numbers read the same way.',
     }),
   },
 });

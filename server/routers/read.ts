@@ -11,7 +11,7 @@ export function readProcedures(resource: Resource) {
     .meta({ openapi: { method: 'GET', path: `/${name}`, tags: [name], summary: `List ${name}`, description: resource.description } })
     .input(listQuerySchema(resource))
     .query(({ ctx, input }) =>
-      listRecords(resource, { db: ctx.db.db, accountId: ctx.account.id, url: `${ctx.baseUrl}/${name}` }, rawQuery(input)),
+      listRecords(resource, { db: ctx.db.db, accountId: ctx.account.id, region: ctx.account.region, url: `${ctx.baseUrl}/${name}` }, rawQuery(input)),
     );
   const get = procedure
     .meta({ openapi: { method: 'GET', path: `/${name}/{id}`, tags: [name], summary: `Get one of ${name}` } })

@@ -114,11 +114,17 @@ describe('MCP find_patient by phone', () => {
 });
 
 describe('REST /numbers?phone=', () => {
-  it('the phone filter matches the E.164 search key', async () => {
-    const res = await api.get(`/numbers?phone=${encodeURIComponent(E164)}&page_size=100`);
+  it.each(SPELLINGS)('the phone filter reads %j as the stored numbers were read', async (phone) => {
+    const res = await api.get(`/numbers?phone=${encodeURIComponent(phone)}&page_size=100`);
     expect(res.status).toBe(200);
     expect(res.body.data.map((n: Rec) => n.patient_id)).toContain(patientId);
     for (const n of res.body.data) expect(n.intl_number).toBe(E164);
+  });
+
+  it('in: takes several spellings; another number matches nothing', async () => {
+    const res = await api.get(`/numbers?phone=${encodeURIComponent('in:07700 900101,+44 20 7946 0999')}&page_size=100`);
+    expect(res.body.data.map((n: Rec) => n.patient_id)).toContain(patientId);
+    expect((await api.get(`/numbers?phone=${encodeURIComponent('07700 900998')}`)).body.data).toEqual([]);
   });
 });
 
