@@ -22,6 +22,7 @@ import { RESOURCES } from '../resources';
 import { accountCountry, searchKeyIn } from '../values/phone';
 import { addDays, clockFor } from '../values/wall-time';
 import type { Connector } from './connector';
+import { recordId } from '../resources/fields';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -46,7 +47,7 @@ const tool = <I extends z.ZodObject, O extends z.ZodType>(t: Tool<I, O>): Tool =
 const LISTED = Object.values(RESOURCES).filter((r) => r.list);
 const entityType = z.enum(LISTED.map((r) => r.name) as [string, ...string[]]).describe('A resource name from list_entity_types, e.g. patients');
 const record = z.record(z.string(), z.unknown());
-const id = z.number().int().min(1).max(2_147_483_647);
+const id = recordId;
 
 function resourceOf(name: string): AnyResource {
   const r = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;

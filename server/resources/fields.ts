@@ -12,6 +12,8 @@ import { metadataInput, metadataRead, type MetadataPatch } from './metadata';
 
 /** Integer columns are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */
 export const INT_MAX = 2_147_483_647;
+/** A record's id as input anywhere (REST, portal, MCP): positive and 32-bit. */
+export const recordId = z.number().int().min(1).max(INT_MAX);
 
 const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account timezone, with no zone suffix';
 

@@ -63,6 +63,9 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
   // the client's input, not a server fault.
   // A statement cancelled by the statement timeout (just under the request timeout, db/client.ts).
   if (databaseCode(err) === '57014') return { error: new ApiError('request_timeout', 'The request took too long and was stopped; retry with backoff'), internal: false };
+  // A number past a column's range (22003) is the client's input too: every id input is bounded to 32
+  // bits (fields.ts recordId), so this is a safety net, never the rule.
+  if (databaseCode(err) === '22003') return { error: new ApiError('validation_failed', 'A number is out of range (ids and integers are 32-bit)'), internal: false };
   if (NUL_CODES.has(databaseCode(err) ?? '')) return { error: new ApiError('validation_failed', 'Text must not contain the NUL character (\\u0000)'), internal: false };
   return { error: internalError(), internal: true };
 }

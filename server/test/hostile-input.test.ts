@@ -2,7 +2,9 @@
  * Inputs an attacker can send that once reached a 500 (security review): each is a 4xx in the error
  * shape, changes nothing, and behaves the same on SQLite and PostgreSQL.
  */
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
+import { isPg } from '../../db/dialect';
+import { toApiError } from '../rest/errors';
 import { describe, expect, test } from 'vitest';
 import { apiKeys, patients } from '../../db/schema';
 import { expectError, request, useClinic } from './helpers';
@@ -97,5 +99,22 @@ describe("requests node's parser refuses get the API's answer", () => {
     const answer = await raw('GET /v3/api/ping HTTP/1.1\r\nHost: a\r\nBad Header Line\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
     expect(JSON.parse(answer.split('\r\n\r\n')[1])).toEqual({ message: 'Malformed HTTP request', code: 'bad_request' });
+  });
+});
+
+describe('database refusals of input are 4xx', () => {
+  test('an id past 32 bits in a portal call is 422 validation_failed (the fuzz found a 500 on PostgreSQL)', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const res = await portal.query('requests.list', { key_id: 2_147_483_648 });
+    expect([res.status, portalCode(res)]).toEqual([422, 'validation_failed']);
+  });
+
+  test.runIf(isPg)('should a number past its column reach PostgreSQL, it is 422 validation_failed (only on PostgreSQL)', async () => {
+    const err = await t.server.app.db.all(sql`select ${2_147_483_648}::int4 as n`).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const { error, internal } = toApiError(err);
+    expect([error.status, error.code, internal]).toEqual([422, 'validation_failed', false]);
   });
 });

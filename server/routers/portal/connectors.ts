@@ -10,6 +10,7 @@ import { oauthUrls } from '../../oauth/urls';
 import type { Ctx } from '../../context';
 import { router } from '../../trpc';
 import { memberProcedure, permitted } from './base';
+import { recordId } from '../../resources/fields';
 
 /** The authorization request, as the query string the authorization endpoint forwarded to the consent page. */
 const consentInput = z.strictObject({ query: z.string().max(8000) });
@@ -60,7 +61,7 @@ export const connectorsRouter = router({
     return { redirect: checked.ok ? denial(checked.req, urlsOf(ctx)) : checked.redirect };
   }),
   list: manage.query(async ({ ctx }) => ({ data: await listConnectors(ctx.db, ctx.account.id), mcp_url: urlsOf(ctx).resource })),
-  revoke: manage.input(z.strictObject({ id: z.number().int().min(1) })).mutation(async ({ ctx, input }) => {
+  revoke: manage.input(z.strictObject({ id: recordId })).mutation(async ({ ctx, input }) => {
     await revokeConnector(ctx.db, ctx.account, ctx.actor, input.id, ctx.now());
     return { revoked: true };
   }),

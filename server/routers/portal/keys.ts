@@ -4,8 +4,9 @@ import { createKey, KeyError, listKeys, revokeKey, rotateKey } from '../../domai
 import { ApiError } from '../../errors';
 import { router } from '../../trpc';
 import { permitted } from './base';
+import { recordId } from '../../resources/fields';
 
-const keyId = z.strictObject({ id: z.number().int().min(1) });
+const keyId = z.strictObject({ id: recordId });
 
 /** The domain's refusals (legacy account, expired or revoked key) as the API's 409. */
 async function refusing<T>(work: () => Promise<T>): Promise<T> {

@@ -4,9 +4,10 @@ import { ACTIVITY_KIND_NAMES, listActivity } from '../../domain/activity';
 import { listRequests, STATUS_CLASSES } from '../../domain/request_log';
 import { router } from '../../trpc';
 import { permitted } from './base';
+import { recordId } from '../../resources/fields';
 
 const PAGE = 25;
-const before = z.number().int().min(1).optional();
+const before = recordId.optional();
 
 export const activityRouter = router({
   list: permitted('api_keys.manage', 'team.manage')
@@ -18,7 +19,7 @@ export const requestsRouter = router({
   list: permitted('api_keys.manage')
     .input(
       z.strictObject({
-        key_id: z.number().int().min(1).optional(),
+        key_id: recordId.optional(),
         status_class: z.enum(STATUS_CLASSES).optional(),
         path: z.string().max(200).optional(),
         before,

@@ -7,9 +7,10 @@ import { PERMISSION_KEYS, PERMISSIONS } from '../../auth/permissions';
 import { createMember, listMembers, listRoles, setActive, setRole, transferOwnership, updateRole } from '../../domain/team';
 import { router } from '../../trpc';
 import { memberProcedure, permitted } from './base';
+import { recordId } from '../../resources/fields';
 
 const manage = permitted('team.manage');
-const userId = z.number().int().min(1);
+const userId = recordId;
 const assignable = z.enum(ROLE_KEYS).exclude(['owner']);
 
 export const teamRouter = router({
@@ -30,7 +31,7 @@ export const teamRouter = router({
         name: z.string().trim().min(1, 'Enter a name').max(255),
         email: z.email('Enter an email address').max(255),
         role: assignable,
-        practitioner_id: z.number().int().min(1).nullable().optional(),
+        practitioner_id: recordId.nullable().optional(),
       }),
     )
     .mutation(async ({ ctx, input }) => {

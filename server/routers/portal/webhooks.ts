@@ -17,9 +17,10 @@ import {
 } from '../../domain/webhooks';
 import { router } from '../../trpc';
 import { permitted } from './base';
+import { recordId } from '../../resources/fields';
 
 const manage = permitted('webhooks.manage');
-const endpointId = z.number().int().min(1);
+const endpointId = recordId;
 const endpointInput = z.strictObject({
   url: z.string().trim().min(1, 'Enter the URL of your endpoint').max(2000),
   description: z.string().trim().max(500).nullable().optional(),
