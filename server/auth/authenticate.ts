@@ -41,13 +41,15 @@ export class Authenticator {
   constructor(
     private readonly db: DbHandle,
     private readonly onError: (err: unknown) => void = () => undefined,
+    /** The app's clock: key expiry, rotation grace and the cache's second are read on it. */
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** The principal for a bearer token on this account, or null (401). */
   async authenticate(header: string | undefined, accountId: number): Promise<Principal | null> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
     if (!token) return null;
-    const now = Date.now();
+    const now = this.clock();
     const wellFormed = isWellFormedKey(token);
     const legacy = wellFormed ? null : parseIdPipe(token);
     if (!wellFormed && !legacy) return null;

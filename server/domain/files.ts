@@ -11,7 +11,7 @@ import { mergedMetadataOrFail } from '../resources/metadata';
 import { baseConditions } from '../list/engine';
 import { getRow } from '../resources/queries';
 import { assertLivePatient } from './references';
-import { recorded, type WriteContext } from './write-context';
+import { recorded, stamp, type WriteContext } from './write-context';
 
 /** Categories a file may move between after upload; the others are fixed at upload. */
 const MOVABLE: FileType[] = ['generic', 'custom_content', 'diagnostic_image'];
@@ -31,7 +31,7 @@ export async function uploadFile(w: WriteContext, store: FileStore, u: Upload) {
   try {
     id = await w.db.transaction(async (tx) => {
       await checkUpload(tx, acc, u);
-      const now = new Date().toISOString();
+      const now = stamp(w);
       const [row] = await tx
         .insert(files)
         .values({
@@ -86,7 +86,7 @@ export async function updateFile(w: WriteContext, id: number, input: UpdateInput
     if (input.file_type !== undefined && input.file_type !== before.file_type && (!MOVABLE.includes(before.file_type) || !MOVABLE.includes(input.file_type))) {
       throw invalid('file_type', `the category moves only among ${MOVABLE.join(', ')}; patient_profile and patient_log are fixed at upload`, 'file_type_not_allowed');
     }
-    const set = { ...storedValues(resource, input), updated_at: new Date().toISOString() };
+    const set = { ...storedValues(resource, input), updated_at: stamp(w) };
     if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
     await tx
       .update(files)

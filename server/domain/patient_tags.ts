@@ -6,7 +6,7 @@ import { recordWrite } from '../events/record';
 import { baseConditions } from '../list/engine';
 import { patientTags as resource } from '../resources/patient_tags';
 import { assertLivePatient } from './references';
-import { recorded, type WriteContext } from './write-context';
+import { recorded, stamp, type WriteContext } from './write-context';
 
 export async function addPatientTag(w: WriteContext, input: { patient_id: number; tag_id: number }) {
   const acc = w.account.id;
@@ -17,7 +17,7 @@ export async function addPatientTag(w: WriteContext, input: { patient_id: number
       .from(tags)
       .where(and(eq(tags.account_id, acc), eq(tags.id, input.tag_id)));
     if (!tag) throw invalid('tag_id', 'is not a tag of this account', 'invalid_input');
-    const now = new Date().toISOString();
+    const now = stamp(w);
     const [created] = await tx
       .insert(patientTags)
       .values({ account_id: acc, patient_id: input.patient_id, tag_id: input.tag_id, editable: true, created_at: now, updated_at: now })

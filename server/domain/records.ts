@@ -9,7 +9,7 @@ import { changedFields, eventTypeOf, recordWrite } from '../events/record';
 import { storedValues, type AnyResource, type AnyTable, type CreateInput, type RowType, type UpdateInput } from '../resources/define';
 import { findRow, getRow } from '../resources/queries';
 import { notFound } from '../errors';
-import { recorded, type WriteContext } from './write-context';
+import { recorded, stamp, type WriteContext } from './write-context';
 
 export interface WriteHooks<R extends AnyResource> {
   /** Domain checks before the write, in the transaction; `before` is the stored row on update. */
@@ -22,7 +22,7 @@ export async function createRecord<R extends AnyResource>(w: WriteContext, resou
   const table: AnyTable = resource.table;
   const id = await w.db.transaction(async (tx) => {
     await hooks.check?.(tx, null);
-    const now = new Date().toISOString();
+    const now = stamp(w);
     // created_at is writable only where a resource declares it (historical imports); it is stored canonical.
     const sent = storedValues(resource, input, null);
     const createdAt = typeof sent.created_at === 'string' ? new Date(sent.created_at).toISOString() : now;
@@ -40,7 +40,7 @@ export async function updateRecord<R extends AnyResource>(w: WriteContext, resou
     const before = await findRow(tx, resource, w.account.id, id);
     if (!before) throw notFound();
     await hooks.check?.(tx, before);
-    const set = { ...storedValues(resource, input, before), updated_at: new Date().toISOString() };
+    const set = { ...storedValues(resource, input, before), updated_at: stamp(w) };
     await tx
       .update(table)
       .set(set)

@@ -9,6 +9,8 @@ export interface WriteContext {
   actor: Actor;
   requestId?: string;
   pause?: PauseHook;
+  /** The app's clock (createApp's `now`), so tests that move it see writes and events at its time. */
+  now?: () => number;
 }
 
 export const writeContext = (ctx: Ctx): WriteContext => ({
@@ -17,7 +19,11 @@ export const writeContext = (ctx: Ctx): WriteContext => ({
   actor: { actor_type: ctx.principal.type, actor_id: ctx.principal.id, actor_name: ctx.principal.name },
   requestId: ctx.requestId,
   pause: ctx.pause,
+  now: ctx.now,
 });
+
+/** The time of a write on the context's clock, as stored (ISO 8601). */
+export const stamp = (w: Pick<WriteContext, 'now'>): string => new Date(w.now?.() ?? Date.now()).toISOString();
 
 /**
  * Marks the point between a critical section's check and its write. A no-op unless a test installed a
@@ -27,4 +33,4 @@ export const writeContext = (ctx: Ctx): WriteContext => ({
 export const checkpoint = (w: Pick<WriteContext, 'pause'>, section: CriticalSection): Promise<void> | undefined => w.pause?.(section);
 
 /** Who and which request, as every recordWrite of this context needs them. */
-export const recorded = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId });
+export const recorded = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId, at: stamp(w) });

@@ -29,6 +29,8 @@ export interface WriteRecord<E extends string = string, A extends string = strin
   eventType?: EventType | null;
   eventEntity?: string;
   eventEntityId?: number;
+  /** When it happened, on the app's clock (server/domain/write-context.ts `recorded`); now by default. */
+  at?: string;
 }
 
 /** A write whose `${entity}.${action}` is not a catalogued type must name its event (or null): else it does not compile. */
@@ -46,7 +48,7 @@ export function eventTypeOf(entity: string, action: string): EventType {
 }
 
 export async function recordWrite<E extends string, A extends string>(tx: Db, w: WriteRecord<E, A> & NamesItsEvent<E, A>): Promise<void> {
-  const now = new Date().toISOString();
+  const now = w.at ?? new Date().toISOString();
   await tx.insert(auditLog).values({
     account_id: w.accountId,
     ...w.actor,

@@ -87,7 +87,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const routes = new RouteTable(appRouter);
   const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
-  const auth = new Authenticator(db, onError);
+  const auth = new Authenticator(db, onError, opts.now);
   const limiter = new RateLimiter(db, onError, opts.now);
   let openapi: string | null = null;
 

@@ -13,7 +13,7 @@ import { assertLivePatient } from '../references';
 import { bookable } from '../scheduling/calendar';
 import { bumpDiaryVersion } from '../scheduling/diary-version';
 import { clockFor } from '../../values/wall-time';
-import { checkpoint, recorded, type WriteContext } from '../write-context';
+import { checkpoint, recorded, stamp, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot, slotColumns } from './booking';
 
 export type BookingInput = CreateInput<typeof appointments>;
@@ -40,7 +40,7 @@ export async function bookAppointment(w: WriteContext, input: BookingInput) {
     const allowClash = input.allow_clash ?? false;
     const placed = await checkDiary(tx, clock, acc, { practitionerId: input.practitioner_id, locationId: input.location_id, slot, resourceId: input.resource_id ?? null, allowClash });
     await checkpoint(w, 'booking');
-    const now = new Date().toISOString();
+    const now = stamp(w);
     const [row] = await tx
       .insert(table)
       .values({
@@ -89,7 +89,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Appo
     if (!before) throw notFound('Appointment');
     if (input.group_master_id !== undefined) throw invalid('group_master_id', 'is set only when booking', 'invalid_input');
     if (input.patient_id !== undefined) await assertLivePatient(tx, acc, input.patient_id);
-    const set: Partial<typeof table.$inferInsert> = { updated_at: new Date().toISOString() };
+    const set: Partial<typeof table.$inferInsert> = { updated_at: stamp(w) };
     if (input.notes !== undefined) set.notes = input.notes;
     if (input.patient_id !== undefined) set.patient_id = input.patient_id;
     if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
@@ -135,7 +135,7 @@ export async function deleteAppointment(w: WriteContext, id: number): Promise<vo
     await lockAppointment(tx, acc, id);
     const before = await findRow(tx, appointments, acc, id);
     if (!before) throw notFound('Appointment');
-    const now = new Date().toISOString();
+    const now = stamp(w);
     await tx.update(table).set({ deleted_at: now, updated_at: now }).where(and(eq(table.account_id, acc), eq(table.id, id)));
     await recordAppointmentWrite(tx, w, id, 'deleted', { status: before.status });
   });

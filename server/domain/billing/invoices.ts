@@ -13,7 +13,7 @@ import { assertLivePatient } from '../references';
 import { loadLocation, loadPractitioner } from '../scheduling/calendar';
 import { clockFor } from '../../values/wall-time';
 import { reconcileById } from '../reconcile';
-import { checkpoint, recorded, type WriteContext } from '../write-context';
+import { checkpoint, recorded, stamp, type WriteContext } from '../write-context';
 import { insertLines, priceLines } from './lines';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
@@ -52,7 +52,7 @@ export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
     await lockPatientBilling(tx, acc, input.patient_id);
     await checkLinks(tx, acc, input);
     const priced = await priceLines(tx, acc, input.line_items!, (i, a) => `line_items.${i}.${a}`);
-    const now = new Date().toISOString();
+    const now = stamp(w);
     const zero = { subtotal_minor: 0, discount_minor: 0, tax_minor: 0, total_minor: 0, paid_minor: 0, patient_paid_minor: 0, third_party_paid_minor: 0 };
     const number = await nextNumber(tx, acc);
     await checkpoint(w, 'invoice_number');
@@ -95,7 +95,7 @@ export async function updateInvoice(w: WriteContext, id: number, input: InvoiceU
       await assertLivePatient(tx, acc, input.patient_id);
     }
     await checkLinks(tx, acc, input);
-    const set = { ...storedValues(invoices, input), updated_at: new Date().toISOString() };
+    const set = { ...storedValues(invoices, input), updated_at: stamp(w) };
     if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
     await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
     if (input.line_items !== undefined) await reconcileLines(tx, acc, id, input.line_items);
@@ -155,7 +155,7 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
       .delete(paymentAllocations)
       .where(and(eq(paymentAllocations.account_id, acc), eq(paymentAllocations.invoice_id, id)))
       .returning({ id: paymentAllocations.id, payment_id: paymentAllocations.payment_id });
-    const now = new Date().toISOString();
+    const now = stamp(w);
     for (const a of released) await announceDeleted(tx, acc, 'payment_allocations', a.id, now);
     for (const paymentId of new Set(released.map((a) => a.payment_id))) {
       await refreshPayment(tx, acc, paymentId);

@@ -10,7 +10,7 @@ import type { UpdateInput } from '../../resources/define';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, findRows } from '../../resources/queries';
 import { parseMoney } from '../../values/money';
-import { recorded, type WriteContext } from '../write-context';
+import { recorded, stamp, type WriteContext } from '../write-context';
 import { lockedRow } from './lock';
 import { billingRule, lineAmounts, MAX_LINE_MINOR, retotalInvoice } from './totals';
 
@@ -147,7 +147,7 @@ export async function updateLine(w: WriteContext, id: number, input: UpdateInput
     const metadata = input.metadata !== undefined ? mergedMetadataOrFail(before.metadata, input.metadata) : undefined;
     await tx
       .update(table)
-      .set({ ...columns, ...(metadata ? { metadata } : {}), updated_at: new Date().toISOString() })
+      .set({ ...columns, ...(metadata ? { metadata } : {}), updated_at: stamp(w) })
       .where(and(eq(table.account_id, acc), eq(table.id, id)));
     await retotalInvoice(tx, acc, invoiceId);
     await recordWrite(tx, { ...recorded(w), entity: 'line_items', entityId: id, action: 'updated', changes: input, ...announceInvoice(invoiceId) });

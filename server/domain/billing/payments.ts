@@ -14,7 +14,7 @@ import { findRow, getRow } from '../../resources/queries';
 import { parseMoney } from '../../values/money';
 import { assertLivePatient } from '../references';
 import { clockFor } from '../../values/wall-time';
-import { checkpoint, recorded, type WriteContext } from '../write-context';
+import { checkpoint, recorded, stamp, type WriteContext } from '../write-context';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
@@ -65,7 +65,7 @@ async function allocate(w: WriteContext, tx: Db, payment: PaymentRow, payer: Pay
   const part = payer === 'patient' ? invoice.patient_balance_minor : invoice.third_party_balance_minor;
   if (amount > part) throw billingRule(`The invoice's ${payer === 'patient' ? 'patient' : 'third-party'} balance is less than that`, { [`${key}amount`]: [`is more than the balance ${part / 100}`] });
   await checkpoint(w, 'allocation');
-  const now = new Date().toISOString();
+  const now = stamp(w);
   const [row] = await tx
     .insert(allocationsTable)
     .values({ account_id: accountId, payment_id: payment.id, invoice_id: invoiceId, amount_minor: amount, payer, metadata: {}, created_at: now, updated_at: now })
@@ -82,7 +82,7 @@ export async function createPayment(w: WriteContext, input: CreateInput<typeof p
     await assertLivePatient(tx, acc, input.patient_id);
     await lockPatientBilling(tx, acc, input.patient_id);
     const payer = payerOf(await usableMethod(tx, acc, input.payment_method_id));
-    const now = new Date().toISOString();
+    const now = stamp(w);
     const [row] = await tx
       .insert(table)
       .values({
@@ -127,7 +127,7 @@ export async function voidPayment(w: WriteContext, id: number): Promise<void> {
       .delete(allocationsTable)
       .where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.payment_id, id)))
       .returning({ id: allocationsTable.id, invoice_id: allocationsTable.invoice_id });
-    const now = new Date().toISOString();
+    const now = stamp(w);
     for (const a of released) await announceDeleted(tx, acc, 'payment_allocations', a.id, now);
     const touched = new Set(released.map((a) => a.invoice_id));
     for (const invoiceId of touched) await retotalInvoice(tx, acc, invoiceId);
@@ -197,7 +197,7 @@ export async function createRefund(w: WriteContext, input: CreateInput<typeof re
     const payment = await lockedPayment(tx, acc, input.payment_id, () => invalid('payment_id', 'is not a payment of this account', 'invalid_input'));
     const refundable = payment.unallocated_minor;
     if (amount > refundable) throw billingRule('That is more than the payment has unallocated; remove allocations first', { amount: [`is more than the refundable ${refundable / 100}`] });
-    const now = new Date().toISOString();
+    const now = stamp(w);
     const [row] = await tx
       .insert(refundsTable)
       .values({ account_id: acc, payment_id: input.payment_id, amount_minor: amount, reason: input.reason ?? null, created_by: w.actor.actor_name, metadata: mergedMetadataOrFail({}, input.metadata), created_at: now, updated_at: now })

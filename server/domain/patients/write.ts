@@ -9,7 +9,7 @@ import { mergedMetadataOrFail } from '../../resources/metadata';
 import { patients as patientResource } from '../../resources/patients';
 import { findRow, getRow } from '../../resources/queries';
 import { reconcileById } from '../reconcile';
-import { recorded, type WriteContext } from '../write-context';
+import { recorded, stamp, type WriteContext } from '../write-context';
 import { assertLivePatient } from '../references';
 import { loadLocation } from '../scheduling/calendar';
 import { normalizeNumber } from './phone';
@@ -23,7 +23,7 @@ type AddressInput = NonNullable<PatientUpdate['address']>;
 export async function createPatient(w: WriteContext, input: PatientCreate) {
   const id = await w.db.transaction(async (tx) => {
     await checkReferences(tx, w, input, null);
-    const now = new Date().toISOString();
+    const now = stamp(w);
     const [row] = await tx
       .insert(patients)
       .values({
@@ -53,7 +53,7 @@ export async function updatePatient(w: WriteContext, id: number, input: PatientU
   await w.db.transaction(async (tx) => {
     const before = await loadPatient(tx, w, id);
     await checkReferences(tx, w, input, before);
-    const now = new Date().toISOString();
+    const now = stamp(w);
     const set = storedValues(patientResource, input);
     if (input.sex === 'prefer_not_to_say') set.sex = null;
     if (input.communication_preferences) set.communication_preferences = { ...before.communication_preferences, ...input.communication_preferences };
@@ -73,7 +73,7 @@ export async function updatePatient(w: WriteContext, id: number, input: PatientU
 export async function deletePatient(w: WriteContext, id: number): Promise<void> {
   await w.db.transaction(async (tx) => {
     await loadPatient(tx, w, id);
-    const now = new Date().toISOString();
+    const now = stamp(w);
     await tx
       .update(patients)
       .set({ deleted_at: now, updated_at: now })
