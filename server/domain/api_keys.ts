@@ -12,6 +12,9 @@ import type { Account } from '../context';
 import { recordActivity, type Actor } from '../events/record';
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+/** How long a replaced secret may keep working, as the portal offers it: the spec's 24 h at most. */
+export const ROTATION_GRACES = { now: 0, '1h': 60 * 60 * 1000, '24h': ROTATION_GRACE_MS } as const;
+export type RotationGrace = keyof typeof ROTATION_GRACES;
 export const EXPIRIES = { '90d': 90, '1y': 365 } as const;
 export type Expiry = keyof typeof EXPIRIES;
 
@@ -78,7 +81,8 @@ async function liveKey(db: DbHandle['db'], account: Account, keyId: number) {
  * secret, so a key still in that grace is not rotated again: replacing its previous secret would end,
  * at once, a grace the person was shown.
  */
-export async function rotateKey(db: DbHandle, account: Account, actor: Actor, keyId: number): Promise<IssuedKey> {
+/** `grace` 'now' ends the previous secret at once (a leaked key), leaving nothing in grace to refuse the next rotation. */
+export async function rotateKey(db: DbHandle, account: Account, actor: Actor, keyId: number, grace: RotationGrace = '24h'): Promise<IssuedKey> {
   const issued = await db.transaction(async (tx) => {
     const row = await liveKey(tx, account, keyId);
     const now = new Date();
@@ -89,7 +93,8 @@ export async function rotateKey(db: DbHandle, account: Account, actor: Actor, ke
       );
     }
     const fresh = generateKey();
-    const graceEnd = new Date(now.getTime() + ROTATION_GRACE_MS).toISOString();
+    const graceEnd = new Date(now.getTime() + ROTATION_GRACES[grace]).toISOString();
+    const keepsPrevious = grace !== 'now';
     // Only the secret just read is replaced: a rotation or revocation committed meanwhile (PostgreSQL
     // re-checks this against it) wins, and this one is refused rather than overwriting its grace.
     const replaced = await tx
@@ -98,8 +103,8 @@ export async function rotateKey(db: DbHandle, account: Account, actor: Actor, ke
         format: 'bare',
         hash: hashSecret(fresh),
         start: displayStart(fresh),
-        previous_hash: row.hash,
-        previous_expires_at: graceEnd,
+        previous_hash: keepsPrevious ? row.hash : null,
+        previous_expires_at: keepsPrevious ? graceEnd : null,
         rotated_at: now.toISOString(),
         updated_at: now.toISOString(),
       })

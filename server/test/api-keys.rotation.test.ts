@@ -87,3 +87,34 @@ describe('rotating a key issued as id|secret', () => {
     expect((await me(rotated.secret)).status).toBe(200);
   });
 });
+
+describe('the portal rotation lets the person choose how long the previous secret keeps working', () => {
+  it('"now" stops the previous secret at once and leaves nothing in grace, so the next rotation is allowed', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const { id, secret } = portalData(await portal.mutate('keys.create', { name: 'Leaked', access: 'read_write', expires: 'never' }));
+    const rotated = portalData(await portal.mutate('keys.rotate', { id, grace: 'now' }));
+    expectError(await me(secret), 401, 'unauthenticated');
+    expect((await me(rotated.secret)).status).toBe(200);
+    expect(await keyRow(id)).toMatchObject({ previous_hash: null, previous_expires_at: null });
+    expect(portalData(await portal.query('keys.list')).data.find((k: { id: number }) => k.id === id)).toMatchObject({ status: 'active' });
+    expect((await portal.mutate('keys.rotate', { id, grace: 'now' })).status).toBe(200);
+  });
+
+  it('"1h" keeps the previous secret working for one hour; no grace given means 24 h; anything else is refused', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const hour = portalData(await portal.mutate('keys.create', { name: 'Hour', access: 'read_write', expires: 'never' }));
+    const before = Date.now();
+    const rotated = portalData(await portal.mutate('keys.rotate', { id: hour.id, grace: '1h' }));
+    const left = Date.parse(rotated.previous_valid_until) - before;
+    expect(left).toBeGreaterThan(59 * 60 * 1000);
+    expect(left).toBeLessThanOrEqual(61 * 60 * 1000);
+    expect((await me(hour.secret)).status).toBe(200);
+    // The grace chosen is still a grace: a second rotation during it is refused as before.
+    expect((await portal.mutate('keys.rotate', { id: hour.id, grace: 'now' })).status).toBe(409);
+
+    const day = portalData(await portal.mutate('keys.create', { name: 'Day', access: 'read_write', expires: 'never' }));
+    const defaulted = portalData(await portal.mutate('keys.rotate', { id: day.id }));
+    expect(Date.parse(defaulted.previous_valid_until) - Date.now()).toBeGreaterThan(23.9 * 60 * 60 * 1000);
+    expect((await portal.mutate('keys.rotate', { id: day.id, grace: '7d' })).status).toBe(422);
+  });
+});
