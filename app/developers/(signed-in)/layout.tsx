@@ -1,13 +1,13 @@
-import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { Shell } from '../_components/shell';
+import { SignInFirst } from '../_components/sign-in-first';
 import { pageContext } from '../_lib/context';
 import { allowed, PAGES } from '../_lib/pages';
 
-/** Pages for signed-in members: signed out (or a session that ended) goes to the sign-in page. */
+/** Pages for signed-in members: signed out (or a session that ended) goes to the sign-in page, and back here after it. */
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const { account, member } = await pageContext();
-  if (!member) redirect('/developers/sign-in');
+  if (!member) return <SignInFirst />;
   const nav = PAGES.filter((p) => allowed(member, p.permissions)).map(({ href, label }) => ({ href, label }));
   return (
     <Shell clinic={account.name} member={{ name: member.name, role: member.role }} nav={nav}>

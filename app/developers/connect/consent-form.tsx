@@ -5,6 +5,27 @@ import { useState } from 'react';
 import { Alert, Button, LoadFailed, Loading } from '../_components/ui';
 import { portal, portalError } from '../_lib/trpc';
 
+/**
+ * The app's request could not be trusted, so there is no app to send the person back to safely: say
+ * what is wrong, and where to go from here.
+ */
+function BadRequest({ message }: { message: string }) {
+  return (
+    <section aria-labelledby="consent-title" className="flex flex-col gap-3 rounded-lg border border-red-300 bg-red-50 p-6 text-sm text-red-900">
+      <h1 id="consent-title" className="text-xl font-semibold">
+        This connection request cannot be used
+      </h1>
+      <p role="alert">
+        The app sent a request this clinic cannot accept ({message.replace(/^This connection request cannot be used: /, '').replace(/\.$/, '')}). Nothing was connected.
+      </p>
+      <p>
+        Go back to the app that sent you here and start connecting from it again; if it keeps happening, the app&rsquo;s developer needs to fix its settings.
+        To see or disconnect the apps already connected, open <a className="font-medium underline" href="/developers/connectors">AI connectors</a>.
+      </p>
+    </section>
+  );
+}
+
 export function ConsentForm({ query }: { query: string }) {
   const request = useQuery({ queryKey: ['consent', query], queryFn: () => portal.connectors.describe.query({ query }) });
   const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
@@ -23,7 +44,12 @@ export function ConsentForm({ query }: { query: string }) {
   };
 
   if (request.isPending) return <Loading what="the connection request" />;
-  if (request.isError) return <LoadFailed message={portalError(request.error).message} retry={() => void request.refetch()} />;
+  if (request.isError) {
+    const failed = portalError(request.error);
+    // A request the server will never accept (unknown app, unregistered return address): asking again changes nothing.
+    if (failed.code === 'invalid_input') return <BadRequest message={failed.message} />;
+    return <LoadFailed message={failed.message} retry={() => void request.refetch()} />;
+  }
   const r = request.data;
   if (!r.valid) {
     return (

@@ -1,6 +1,7 @@
 'use client';
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Field, TextInput } from '../_components/ui';
+import { afterSignIn } from '../_lib/next';
 import { portal, portalError, type PortalError } from '../_lib/trpc';
 
 /** `next`: where to go once signed in (a portal path only: never another site). */
@@ -17,7 +18,7 @@ export function SignInForm({ next }: { next?: string }) {
     try {
       await portal.session.signIn.mutate({ email, password });
       // A full load, so the server renders the pages with the new session.
-      window.location.assign(next && next.startsWith('/developers/') ? next : '/developers');
+      window.location.assign(afterSignIn(next));
     } catch (err) {
       setError(portalError(err));
       setBusy(false);
