@@ -34,6 +34,8 @@ export function rawQuery(params: Record<string, unknown>): RawQuery {
 export const PAGE_MAX = 10_000;
 export const PAGE_SIZE_MAX = 100;
 export const PAGE_SIZE_DEFAULT = 25;
+/** Filter operators whose selectivity depends on the value: no generic plan (db/prepared.ts). */
+const CUSTOM_PLAN_OPS = new Set(['like', 'contains', 'gt', 'gte', 'lt', 'lte', 'between']);
 
 export interface ListScope {
   db: Db;
@@ -117,6 +119,8 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     keysetValues?.map((v) => v === null) ?? null,
     scope.restrict?.key ?? null,
   ]);
+  // Text searches and ranges are planned with their values each time on PostgreSQL (db/prepared.ts).
+  const plannedEachTime = isPg && filters.some((f) => CUSTOM_PLAN_OPS.has(f.op));
   const rowsQuery = prepared(scope.db, `list:${shape}`, () =>
     scope.db
       .select(resource.columns as never)
@@ -125,6 +129,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
       .orderBy(...order.map(orderBy))
       .limit(limit)
       .offset(offset),
+    { plannedEachTime },
   );
 
   if (cursor !== undefined) {
@@ -142,7 +147,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   }
 
   // Pages past the limit are clamped, and meta.current_page says which page was served.
-  const countQuery = prepared(scope.db, `count:${shape}`, () => scope.db.select({ total: count() }).from(resource.table).where(and(...where)));
+  const countQuery = prepared(scope.db, `count:${shape}`, () => scope.db.select({ total: count() }).from(resource.table).where(and(...where)), { plannedEachTime });
   const pageRows = async () => {
     const rows = await selectedRows(resource.columns, rowsQuery, b.values);
     await loadEmbeds(scope.db, resource, scope.accountId, rows);

@@ -1,0 +1,39 @@
+/**
+ * On PostgreSQL, list queries whose filters' selectivity depends on the value (text searches, ranges)
+ * go unnamed, so each execution is planned with its own values: a named statement switches to a
+ * generic plan after five runs, which leaves the trigram index for a scan of the clinic. Other list
+ * shapes stay named prepared statements (planned once: the hot path).
+ */
+import { describe, expect, test } from 'vitest';
+import { isPg } from '../../db/dialect';
+import { listRecords } from '../list/engine';
+import { RESOURCES } from '../resources';
+import { useClinic } from './helpers';
+import { recordingDb } from './support/recording-db';
+
+const t = useClinic({ seed: true });
+
+describe.runIf(isPg)('custom plans for value-dependent filters (only on PostgreSQL)', () => {
+  const pageOf = async (query: Record<string, string>) => {
+    const { db, statements } = recordingDb(t.server);
+    await listRecords(RESOURCES.patients, { db, accountId: t.clinic.account.id, url: 'http://x/patients' }, query);
+    return statements.filter((s) => s.sql.includes('from "patients"'));
+  };
+
+  test.each([['last_name', 'contains:smi'], ['email', 'like:%example%'], ['created_at', 'gte:2020-01-01T00:00:00Z'], ['dob', 'between:1950-01-01,1990-12-31']])(
+    '%s=%s: page and count are unnamed statements, planned with their values at every run',
+    async (attr, value) => {
+      const statements = await pageOf({ [attr]: value });
+      expect(statements.length).toBe(2);
+      for (const s of statements) expect(s.name ?? '').toBe('');
+    },
+  );
+
+  test('equality filters and plain pages stay named prepared statements', async () => {
+    for (const query of [{}, { last_name: 'eq:Smith' }, { sort: 'last_name' }]) {
+      const statements = await pageOf(query);
+      expect(statements.length).toBe(2);
+      for (const s of statements) expect(s.name).toMatch(/^q_[0-9a-f]{40}$/);
+    }
+  });
+});
