@@ -1,10 +1,19 @@
 /**
  * The account activity log: the audit entries of the people side of the account (keys, sign-ins, team,
- * roles, webhooks, AI connectors), newest first, paged by id (keyset: `before` the last id seen).
+ * roles, webhooks, AI connectors), newest first, paged by id (keyset: `before` the last id seen), each
+ * told as a sentence with the names of who and what ("Ann Admin rotated the API key “Sync job”").
+ * Filters: kind, member (who did it) and a date range in the clinic's zone. The CSV export reads the
+ * same filtered entries, bounded.
+ *
+ * Indexes: audit_log_account_idx (account_id, entity, entity_id) serves every filter here by its
+ * account_id lead (and entity for a kind); the member and date filters then read that account's
+ * entries in id order. An account with a very large log would want (account_id, actor_id, id) for the
+ * member filter; it is not added here.
  */
-import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { auditLog, oauthClients, oauthGrants, users } from '../../db/schema';
+import { apiKeys, auditLog, oauthClients, oauthGrants, roles, users, webhookEndpoints } from '../../db/schema';
+import { addDays, clockFor } from '../values/wall-time';
 
 export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles', 'webhooks', 'connectors'] as const;
 export type ActivityKind = (typeof ACTIVITY_KIND_NAMES)[number];
@@ -18,12 +27,24 @@ export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = {
   connectors: ['connectors'],
 };
 const ALL = Object.values(ACTIVITY_KINDS).flat();
+/** The most entries one CSV export holds (a download, not a backup: narrow the filters for more). */
+export const EXPORT_LIMIT = 10_000;
 
 type AuditRow = typeof auditLog.$inferSelect;
 /** The app and the member of a connector entry (its audit entity_id is the grant's id). */
 export interface ConnectorNames {
   client: string | null;
   member: string | null;
+}
+
+export interface ActivityQuery {
+  kind?: ActivityKind;
+  /** Entries by this member. */
+  memberId?: number;
+  /** Calendar days (YYYY-MM-DD) in the clinic's zone, both included. */
+  from?: string;
+  to?: string;
+  before?: number;
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -35,7 +56,7 @@ const text = (v: unknown) => (typeof v === 'string' ? v : null);
  */
 async function connectorNames(db: Db, accountId: number, rows: AuditRow[]): Promise<Map<number, ConnectorNames>> {
   const connectors = rows.filter((r) => r.entity === 'connectors');
-  const ids = [...new Set(connectors.flatMap((r) => (r.entity_id === null ? [] : [r.entity_id])))];
+  const ids = idsOf(connectors);
   const grants = ids.length
     ? await db
         .select({ id: oauthGrants.id, client: oauthClients.name, member: users.name })
@@ -55,27 +76,161 @@ async function connectorNames(db: Db, accountId: number, rows: AuditRow[]): Prom
   );
 }
 
-export async function listActivity(db: Db, accountId: number, q: { kind?: ActivityKind; before?: number; limit: number }) {
+const idsOf = (rows: AuditRow[]) => [...new Set(rows.flatMap((r) => (r.entity_id === null ? [] : [r.entity_id])))];
+
+/** The current names of the keys, members, roles and endpoints the entries acted on, by entity and id (deleted ones have none: the entry's recorded name, if any, is used). */
+async function entityNames(db: Db, accountId: number, rows: AuditRow[]): Promise<Map<string, string>> {
+  const of = (entity: string) => idsOf(rows.filter((r) => r.entity === entity));
+  const [keys, members, roleRows, endpoints] = await Promise.all([
+    of('api_keys').length ? db.select({ id: apiKeys.id, name: apiKeys.name }).from(apiKeys).where(and(eq(apiKeys.account_id, accountId), inArray(apiKeys.id, of('api_keys')))) : [],
+    of('users').length ? db.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.account_id, accountId), inArray(users.id, of('users')))) : [],
+    of('roles').length ? db.select({ id: roles.id, name: roles.name }).from(roles).where(and(eq(roles.account_id, accountId), inArray(roles.id, of('roles')))) : [],
+    of('webhook_endpoints').length
+      ? db.select({ id: webhookEndpoints.id, name: webhookEndpoints.url }).from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, accountId), inArray(webhookEndpoints.id, of('webhook_endpoints'))))
+      : [],
+  ]);
+  const names = new Map<string, string>();
+  for (const [entity, list] of [['api_keys', keys], ['users', members], ['roles', roleRows], ['webhook_endpoints', endpoints]] as const) for (const r of list) names.set(`${entity}:${r.id}`, r.name);
+  return names;
+}
+
+/** A time in the clinic's zone, named: "26 Nov 2026, 20:31:05 Europe/London" (the portal's Time component writes the same). */
+export function clinicTime(iso: string, zone: string): string {
+  const f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  return `${f.format(new Date(iso))} ${zone}`;
+}
+
+const quoted = (name: string | null | undefined, fallback: string) => (name ? `“${name}”` : fallback);
+const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : '');
+
+/** One entry as a sentence a person reads; `subject` is the name of what it acted on. */
+function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames | null, zone: string): string {
+  const c = (r.changes ?? {}) as Record<string, unknown>;
+  const who = r.actor_name;
+  const at = (v: unknown) => (typeof v === 'string' ? clinicTime(v, zone) : null);
+  const until = at(c.previous_secret_valid_until);
+  switch (r.entity) {
+    case 'api_keys': {
+      const key = `the API key ${quoted(subject ?? text(c.name), `#${r.entity_id}`)}`;
+      if (r.action === 'created') {
+        const access = c.access === 'read_only' ? 'read-only' : 'read and write';
+        return `${who} created ${key} (${access}, ${at(c.expires_at) ? `expires ${at(c.expires_at)}` : 'never expires'})`;
+      }
+      if (r.action === 'rotated') return `${who} rotated ${key}${until ? `; the previous secret works until ${until}` : ''}`;
+      if (r.action === 'revoked') return `${who} revoked ${key}`;
+      break;
+    }
+    case 'sessions':
+      if (r.action === 'signed_in') return `${who} signed in${text(c.ip) ? ` from ${text(c.ip)}` : ''}`;
+      break;
+    case 'users': {
+      const member = subject ?? text(c.name) ?? `member #${r.entity_id}`;
+      if (r.action === 'created') return `${who} added ${member}${text(c.email) ? ` (${text(c.email)})` : ''}${text(c.role) ? ` as ${text(c.role)}` : ''}`;
+      if (r.action === 'role_changed') {
+        const role = (c.role ?? {}) as { from?: unknown; to?: unknown };
+        return `${who} changed the role of ${member} from ${String(role.from)} to ${String(role.to)}`;
+      }
+      if (r.action === 'deactivated') return `${who} deactivated ${member}`;
+      if (r.action === 'reactivated') return `${who} reactivated ${member}`;
+      if (r.action === 'ownership_transferred') return `${who} transferred ownership of the account to ${member}`;
+      if (r.action === 'password_reset') return `${who} reset the password of ${member}`;
+      break;
+    }
+    case 'roles': {
+      if (r.action !== 'updated') break;
+      const parts = [list(c.added) && `added ${list(c.added)}`, list(c.removed) && `removed ${list(c.removed)}`];
+      const scope = (c.record_scope ?? {}) as { from?: unknown; to?: unknown };
+      if (scope.from !== scope.to) parts.push(`record scope from ${String(scope.from)} to ${String(scope.to)}`);
+      const changed = parts.filter(Boolean).join('; ');
+      return `${who} changed the role ${quoted(subject ?? text(c.role), `#${r.entity_id}`)}${changed ? `: ${changed}` : ''}`;
+    }
+    case 'webhook_endpoints': {
+      const endpoint = `the webhook endpoint ${subject ?? text(c.url) ?? `#${r.entity_id}`}`;
+      const reason = text(c.reason) ? ` (${text(c.reason)})` : '';
+      if (r.action === 'created') return `${who} added ${endpoint}${list(c.events) ? ` for ${list(c.events)}` : ''}`;
+      if (r.action === 'updated') return `${who} updated ${endpoint}${list(c.events) ? `; it now receives ${list(c.events)}` : ''}`;
+      if (r.action === 'secret_rotated') return `${who} rotated the signing secret of ${endpoint}${until ? `; the previous secret works until ${until}` : ''}`;
+      if (r.action === 'enabled') return `${who} enabled ${endpoint}${reason}`;
+      if (r.action === 'disabled') return `${who} disabled ${endpoint}${reason}`;
+      if (r.action === 'deleted') return `${who} deleted ${endpoint}`;
+      if (r.action === 'test_sent') return `${who} sent a test event to ${endpoint}`;
+      if (r.action === 'replayed') return `${who} replayed event ${String(c.event_id)}${r.entity_id ? ` to ${endpoint}` : ''} (${String(c.messages)} messages)`;
+      if (r.action === 'recovered') return `${who} resent ${String(c.messages)} failed messages to ${endpoint}${at(c.since) ? ` since ${at(c.since)}` : ''}`;
+      break;
+    }
+    case 'connectors': {
+      const app = `the AI app ${quoted(connector?.client, `#${r.entity_id}`)}`;
+      if (r.action === 'approved') return `${who} connected ${app}`;
+      if (r.action === 'revoked') return `${who} disconnected ${app}${connector?.member ? ` of ${connector.member}` : ''}${text(c.reason) ? ` (${text(c.reason)})` : ''}`;
+      break;
+    }
+  }
+  return `${who}: ${r.action.replaceAll('_', ' ')} ${r.entity.replaceAll('_', ' ')} #${r.entity_id}`;
+}
+
+/** The entries matching the filters, newest first, at most `limit` (and whether there are more). */
+async function entries(db: Db, accountId: number, zone: string, q: ActivityQuery, limit: number) {
   const entities: string[] = q.kind ? [...ACTIVITY_KINDS[q.kind]] : ALL;
+  const clock = clockFor(zone);
+  const dayStart = (day: string) => new Date(clock.toUtcLenient(`${day}T00:00:00`)).toISOString();
   const rows = await db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.account_id, accountId), inArray(auditLog.entity, entities), q.before ? lt(auditLog.id, q.before) : undefined))
+    .where(
+      and(
+        eq(auditLog.account_id, accountId),
+        inArray(auditLog.entity, entities),
+        q.memberId ? and(eq(auditLog.actor_type, 'user'), eq(auditLog.actor_id, q.memberId)) : undefined,
+        q.from ? gte(auditLog.created_at, dayStart(q.from)) : undefined,
+        q.to ? lt(auditLog.created_at, dayStart(addDays(q.to, 1))) : undefined,
+        q.before ? lt(auditLog.id, q.before) : undefined,
+      ),
+    )
     .orderBy(desc(auditLog.id))
-    .limit(q.limit + 1);
-  const page = rows.slice(0, q.limit);
-  const connectors = await connectorNames(db, accountId, page);
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const [connectors, names] = await Promise.all([connectorNames(db, accountId, page), entityNames(db, accountId, page)]);
   return {
-    data: page.map((r) => ({
-      id: r.id,
-      kind: ACTIVITY_KIND_NAMES.find((k) => ACTIVITY_KINDS[k].includes(r.entity)) ?? null,
-      action: r.action,
-      entity_id: r.entity_id,
-      actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
-      connector: connectors.get(r.id) ?? null,
-      changes: r.changes,
-      created_at: r.created_at,
-    })),
-    next_before: rows.length > q.limit ? page[page.length - 1].id : null,
+    more: rows.length > limit,
+    data: page.map((r) => {
+      const connector = connectors.get(r.id) ?? null;
+      const subject = names.get(`${r.entity}:${r.entity_id}`) ?? null;
+      return {
+        id: r.id,
+        kind: ACTIVITY_KIND_NAMES.find((k) => ACTIVITY_KINDS[k].includes(r.entity)) ?? null,
+        action: r.action,
+        entity_id: r.entity_id,
+        actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
+        connector,
+        summary: sentence(r, subject, connector, zone),
+        changes: r.changes,
+        created_at: r.created_at,
+      };
+    }),
   };
+}
+
+export async function listActivity(db: Db, accountId: number, zone: string, q: ActivityQuery & { limit: number }) {
+  const { data, more } = await entries(db, accountId, zone, q, q.limit);
+  return { data, next_before: more ? data[data.length - 1].id : null };
+}
+
+/** A spreadsheet opens a cell starting with = + - @ (or a tab/CR) as a formula: names are typed by people, so such a cell is written as text. */
+const cell = (v: string) => {
+  const safe = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+};
+
+/** The filtered entries as CSV (newest first, at most EXPORT_LIMIT): `truncated` says older ones were left out. */
+export async function exportActivity(db: Db, accountId: number, zone: string, q: Omit<ActivityQuery, 'before'>) {
+  const { data, more } = await entries(db, accountId, zone, q, EXPORT_LIMIT);
+  const head = ['id', 'time (UTC)', `time (${zone})`, 'who', 'kind', 'action', 'what'];
+  const lines = data.map((e) => [String(e.id), e.created_at, clinicTime(e.created_at, zone).replace(` ${zone}`, ''), e.actor.name, e.kind ?? '', e.action, e.summary].map(cell).join(','));
+  return { csv: `${[head.join(','), ...lines].join('\r\n')}\r\n`, rows: data.length, truncated: more };
+}
+
+/** Everyone who can appear as "who" in the member filter: the account's members, the deactivated ones too. */
+export async function activityMembers(db: Db, accountId: number) {
+  const rows = await db.select({ id: users.id, name: users.name, active: users.active }).from(users).where(eq(users.account_id, accountId)).orderBy(users.name);
+  return rows;
 }

@@ -21,7 +21,8 @@ export const sessionRouter = router({
   }),
   me: memberProcedure.query(({ ctx }) => ({
     member: { id: ctx.member.id, name: ctx.member.name, email: ctx.member.email, role: ctx.member.role, permissions: ctx.member.role === 'owner' ? Object.keys(PERMISSIONS) : ctx.member.permissions },
-    account: { name: ctx.account.name, subdomain: ctx.account.subdomain, region: ctx.account.region, generation: ctx.account.generation },
+    // The clinic's zone: the portal shows times in it (named), whatever the browser's zone.
+    account: { name: ctx.account.name, subdomain: ctx.account.subdomain, region: ctx.account.region, generation: ctx.account.generation, timezone: ctx.account.timezone },
     api_base_url: ctx.baseUrl,
   })),
 });

@@ -1,0 +1,118 @@
+/**
+ * The portal's activity log read as a person reads it: sentences with names (not "API key #4" and
+ * raw JSON), filters by kind, member and days in the clinic's zone (not UTC days), keyset paging kept,
+ * and the CSV export of the same filtered entries, bounded at EXPORT_LIMIT. session.me names the zone.
+ */
+import { describe, expect, test } from 'vitest';
+import { auditLog } from '../../db/schema';
+import { EXPORT_LIMIT } from '../domain/activity';
+import { createMember } from '../domain/team';
+import { uniqueName, useClinic } from './helpers';
+import { PASSWORD, portalClient, portalCode, portalData, signedIn } from './support/portal';
+
+const t = useClinic({ clinic: { timezone: 'America/New_York' } });
+
+interface Entry {
+  id: number;
+  action: string;
+  summary: string;
+  created_at: string;
+}
+/** A signed-in admin with a name of their own (the sentences are about who did what). */
+async function admin(name: string) {
+  const email = `${uniqueName('admin')}@example.test`;
+  const member = await createMember(t.server.app.db, t.clinic.account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, { name, email, role: 'admin', password: PASSWORD });
+  const portal = portalClient(t.server, t.clinic);
+  expect((await portal.signIn(email, PASSWORD)).status).toBe(200);
+  return { member, portal };
+}
+const summaries = (res: { body: unknown }) => (portalData(res as never).data as Entry[]).map((e) => e.summary);
+
+describe('the activity log', () => {
+  test('entries read as sentences with the names of who and what; filters by kind, member and clinic days; CSV holds the same', async () => {
+    const { member: ann, portal } = await admin('Ann Admin');
+    const { member: bob, portal: bobPortal } = await admin('Bob Builder');
+    expect(portalData(await portal.query('session.me')).account.timezone).toBe('America/New_York');
+
+    const { id } = portalData(await portal.mutate('keys.create', { name: 'Sync job', access: 'read_only', expires: 'never' }));
+    expect((await portal.mutate('keys.rotate', { id })).status).toBe(200);
+    const { id: other } = portalData(await bobPortal.mutate('keys.create', { name: '=HYPERLINK("x")', access: 'read_write', expires: 'never' }));
+    expect((await bobPortal.mutate('keys.revoke', { id: other })).status).toBe(200);
+
+    // The clinic's seed keys were made by the seeding ("test"), not by either member.
+    const keys = summaries(await portal.query('activity.list', { kind: 'api_keys' })).filter((e) => !e.startsWith('test '));
+    expect(keys).toEqual([
+      `${bob.name} revoked the API key “=HYPERLINK("x")”`,
+      `${bob.name} created the API key “=HYPERLINK("x")” (read and write, never expires)`,
+      expect.stringMatching(new RegExp(`^${ann.name} rotated the API key “Sync job”; the previous secret works until \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2}:\\d{2} America/New_York$`)),
+      `${ann.name} created the API key “Sync job” (read-only, never expires)`,
+    ]);
+    const signIns = summaries(await portal.query('activity.list', { kind: 'sign_ins' }));
+    expect(signIns.slice(0, 2)).toEqual([expect.stringMatching(new RegExp(`^${bob.name} signed in from \\S+$`)), expect.stringMatching(new RegExp(`^${ann.name} signed in from \\S+$`))]);
+
+    // Member: only what Ann did.
+    const byAnn = summaries(await portal.query('activity.list', { member_id: ann.id }));
+    expect(byAnn.length).toBe(3);
+    expect(byAnn.every((s) => s.startsWith(ann.name))).toBe(true);
+
+    expect(portalCode(await portal.query('activity.list', { from: '2 March' }))).toBe('validation_failed');
+
+    // The CSV: the filtered entries, newest first, times in UTC and in the clinic's zone; a formula-like name stays text.
+    const csv = portalData(await portal.query('activity.export', { kind: 'api_keys', member_id: bob.id }));
+    expect(csv.rows).toBe(2);
+    expect(csv.truncated).toBe(false);
+    const lines = csv.csv.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,time (UTC),time (America/New_York),who,kind,action,what');
+    expect(lines[1]).toMatch(new RegExp(`^\\d+,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z,"\\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2}:\\d{2}",${bob.name},api_keys,revoked,"${bob.name} revoked the API key “=HYPERLINK\\(""x""\\)”"$`));
+    expect(lines).toHaveLength(3);
+  });
+
+  test('days are the clinic\'s: late on 1 March in New York is 2 March in UTC, and is listed under 1 March', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const entry = (created_at: string, ip: string) => ({ account_id: t.clinic.account.id, actor_type: 'user' as const, actor_id: null, actor_name: 'Dee Dated', action: 'signed_in', entity: 'sessions', entity_id: 1, changes: { ip }, created_at });
+    await t.server.app.db.transaction((tx) =>
+      tx.insert(auditLog).values([
+        entry('2026-03-01T05:30:00.000Z', 'first-morning'), // 00:30 on 1 March in New York
+        entry('2026-03-02T04:45:00.000Z', 'first-late'), // 23:45 on 1 March in New York
+        entry('2026-03-02T05:05:00.000Z', 'second-early'), // 00:05 on 2 March in New York
+      ]),
+    );
+    const on = async (q: object) => summaries(await portal.query('activity.list', { kind: 'sign_ins', ...q })).filter((e) => e.startsWith('Dee Dated'));
+    expect(await on({ from: '2026-03-01', to: '2026-03-01' })).toEqual(['Dee Dated signed in from first-late', 'Dee Dated signed in from first-morning']);
+    expect(await on({ from: '2026-03-02', to: '2026-03-02' })).toEqual(['Dee Dated signed in from second-early']);
+    expect(await on({ to: '2026-02-28' })).toEqual([]);
+    expect(await on({ from: '2026-03-01' })).toHaveLength(3);
+  });
+
+  test('paging by id still walks the filtered log without gaps or repeats', async () => {
+    const { member, portal } = await signedIn(t.server, t.clinic, 'admin');
+    for (let i = 0; i < 30; i++) await portal.mutate('keys.create', { name: `Paged ${i}`, access: 'read_only', expires: 'never' });
+    const first = portalData(await portal.query('activity.list', { member_id: member.id, kind: 'api_keys' }));
+    const second = portalData(await portal.query('activity.list', { member_id: member.id, kind: 'api_keys', before: first.next_before }));
+    const ids = [...first.data, ...second.data].map((e: Entry) => e.id);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect(second.next_before).toBeNull();
+  });
+
+  test(`the CSV export stops at ${EXPORT_LIMIT} entries and says so`, async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const at = new Date().toISOString();
+    const rows = Array.from({ length: EXPORT_LIMIT + 5 }, (_, i) => ({
+      account_id: t.clinic.account.id,
+      actor_type: 'user' as const,
+      actor_id: null,
+      actor_name: 'Bulk',
+      action: 'signed_in',
+      entity: 'sessions',
+      entity_id: i + 1,
+      changes: null,
+      created_at: at,
+    }));
+    for (let i = 0; i < rows.length; i += 500) await t.server.app.db.transaction((tx) => tx.insert(auditLog).values(rows.slice(i, i + 500)));
+    const csv = portalData(await portal.query('activity.export', { kind: 'sign_ins' }));
+    expect(csv.rows).toBe(EXPORT_LIMIT);
+    expect(csv.truncated).toBe(true);
+    expect(csv.csv.trimEnd().split('\r\n')).toHaveLength(EXPORT_LIMIT + 1);
+  });
+});
