@@ -1,5 +1,5 @@
 /** The portal's small set of building blocks, styled with Tailwind utilities. */
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, ComponentProps, InputHTMLAttributes, ReactNode } from 'react';
 
 const tones = {
   primary: 'bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300',
@@ -39,7 +39,7 @@ export function TextInput({ error, ...props }: InputHTMLAttributes<HTMLInputElem
   return <input className={control} aria-invalid={error ? true : undefined} aria-describedby={error ? `${props.id}-error` : undefined} {...props} />;
 }
 
-export function Select({ error, ...props }: SelectHTMLAttributes<HTMLSelectElement> & { error?: string }) {
+export function Select({ error, ...props }: ComponentProps<'select'> & { error?: string }) {
   return <select className={control} aria-invalid={error ? true : undefined} aria-describedby={error ? `${props.id}-error` : undefined} {...props} />;
 }
 
@@ -72,7 +72,7 @@ export function Card({ title, children, actions }: { title?: string; children: R
     <section className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6" aria-label={title}>
       {(title || actions) && (
         <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
-          {title && <h2 className="text-lg font-semibold">{title}</h2>}
+          {title && <h2 className="min-w-0 text-lg font-semibold [overflow-wrap:anywhere]">{title}</h2>}
           {actions}
         </div>
       )}
@@ -104,8 +104,28 @@ export function LoadFailed({ message, retry }: { message: string; retry: () => v
   );
 }
 
-/** A table that scrolls sideways on a phone rather than squeezing its columns. */
-export function Table({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
+/**
+ * A table that scrolls sideways on a phone rather than squeezing its columns; `stacked`, it shows each
+ * row as a block of labelled cells instead (with `Cell`), so status and actions stay on screen.
+ */
+export function Table({ caption, head, children, stacked = false }: { caption: string; head: string[]; children: ReactNode; stacked?: boolean }) {
+  if (stacked) {
+    return (
+      <table className="w-full text-left text-sm max-sm:block">
+        <caption className="sr-only">{caption}</caption>
+        <thead className="border-b border-slate-200 text-xs uppercase text-slate-500 max-sm:sr-only">
+          <tr>
+            {head.map((h) => (
+              <th key={h} scope="col" className="px-2 py-2 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100 max-sm:block">{children}</tbody>
+      </table>
+    );
+  }
   return (
     <div className="overflow-x-auto">
       <table className="w-full min-w-[40rem] text-left text-sm">
@@ -122,6 +142,25 @@ export function Table({ caption, head, children }: { caption: string; head: stri
         <tbody className="divide-y divide-slate-100">{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** A row of a stacked table: a block on a phone. */
+export function Row({ children, className = '' }: { children: ReactNode; className?: string }) {
+  return <tr className={`align-top max-sm:block max-sm:py-2 ${className}`}>{children}</tr>;
+}
+
+/** A cell of a stacked table: on a phone it shows its column's name (screen readers have the header). */
+export function Cell({ label, children, className = '' }: { label?: string; children?: ReactNode; className?: string }) {
+  return (
+    <td className={`px-2 py-3 [overflow-wrap:anywhere] max-sm:flex max-sm:gap-3 max-sm:py-1 ${className}`}>
+      {label && (
+        <span aria-hidden="true" className="w-28 shrink-0 text-xs uppercase text-slate-500 sm:hidden">
+          {label}
+        </span>
+      )}
+      <div className="min-w-0">{children}</div>
+    </td>
   );
 }
 
