@@ -1,11 +1,14 @@
 'use client';
 /**
- * API keys: list, create (secret shown once), rotate (new secret shown once, the old one valid 24 h;
- * not again until then, so no end time shown here moves earlier), revoke.
+ * API keys: list, create (secret shown once, under its key), rotate after a confirmation that lets the
+ * person choose how long the old secret keeps working (now, 1 h, 24 h; not again during that time, so no
+ * end time shown here moves earlier), revoke after a confirmation.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Alert, Badge, Button, InlineError, Card, Empty, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
+import { ConfirmDialog } from '../../_components/confirm-dialog';
+import { CopyField } from '../../_components/copy-button';
+import { Alert, Badge, Button, Card, Cell, Empty, Field, LoadFailed, Loading, Row, Select, Table, TextInput, when } from '../../_components/ui';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
 
@@ -22,37 +25,30 @@ function Status({ k }: { k: Key }) {
   return <Badge tone="green">Active</Badge>;
 }
 
-/** A secret shown once, with a copy button and the warning that it will not be shown again. */
-function Secret({ title, secret, note, onDone }: { title: string; secret: string; note?: string; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
+/** A secret shown once, under the key it belongs to, with its own Copy and the warning that it will not be shown again. */
+function Secret({ k, shown, onDone }: { k: Key; shown: Shown; onDone: () => void }) {
   return (
-    <Alert tone="success">
-      <p className="font-semibold">{title}</p>
-      <p className="mt-1">Copy it now: it will not be shown again. Keep it on your server, never in a browser or app.</p>
-      {note && <p className="mt-1">{note}</p>}
-      <div className="mt-3 flex flex-wrap items-center gap-2">
-        <label htmlFor="secret" className="sr-only">
-          The new secret
-        </label>
-        <input id="secret" readOnly value={secret} className="min-w-0 flex-1 rounded border border-emerald-400 bg-white px-2 py-1 font-mono text-xs" onFocus={(e) => e.target.select()} />
-        <Button
-          tone="secondary"
-          onClick={async () => {
-            await navigator.clipboard?.writeText(secret).catch(() => undefined);
-            setCopied(true);
-          }}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </Button>
-        <Button tone="secondary" onClick={onDone}>
-          Done
-        </Button>
-      </div>
-    </Alert>
+    <tr className="max-sm:block">
+      <td colSpan={8} className="px-2 pb-3 max-sm:block">
+        <Alert tone="success">
+          <p className="font-semibold">{shown.title}</p>
+          <p className="mt-1">Copy it now: it will not be shown again. Keep it on your server, never in a browser or app.</p>
+          {shown.note && <p className="mt-1">{shown.note}</p>}
+          <div className="mt-3 flex flex-wrap items-end gap-2">
+            <div className="min-w-0 flex-1 basis-64">
+              <CopyField id={`secret-${k.id}`} label={`New secret for ${k.name}`} value={shown.secret} />
+            </div>
+            <Button tone="secondary" onClick={onDone} aria-label={`Done with the secret for ${k.name}`}>
+              Done
+            </Button>
+          </div>
+        </Alert>
+      </td>
+    </tr>
   );
 }
 
-function CreateKey({ onCreated }: { onCreated: (secret: string) => void }) {
+function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => void }) {
   const [name, setName] = useState('');
   const [access, setAccess] = useState<'read_write' | 'read_only'>('read_write');
   const [expires, setExpires] = useState<'never' | '90d' | '1y'>('never');
@@ -61,7 +57,7 @@ function CreateKey({ onCreated }: { onCreated: (secret: string) => void }) {
     () => portal.keys.create.mutate({ name, access, expires }),
     (key) => {
       setName('');
-      onCreated(key.secret);
+      onCreated(key.id, key.secret);
       void queries.invalidateQueries({ queryKey: ['keys'] });
     },
   );
@@ -95,89 +91,118 @@ function CreateKey({ onCreated }: { onCreated: (secret: string) => void }) {
   );
 }
 
-function KeyRow({ k, onRotated }: { k: Key; onRotated: (secret: string, until: string | undefined) => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+type Shown = { id: number; title: string; secret: string; note?: string };
+type Grace = 'now' | '1h' | '24h';
+const GRACES: Record<Grace, string> = { now: 'Stop it now', '1h': 'For 1 hour', '24h': 'For 24 hours' };
+
+function GraceChoice({ k, grace, onChange }: { k: Key; grace: Grace; onChange: (g: Grace) => void }) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium">How long the current secret of {k.name} keeps working</legend>
+      <div className="mt-2 flex flex-col gap-1">
+        {(Object.keys(GRACES) as Grace[]).map((g) => (
+          <label key={g} className="flex min-h-9 items-center gap-2 text-sm">
+            <input type="radio" name={`grace-${k.id}`} value={g} checked={grace === g} onChange={() => onChange(g)} className="size-5" />
+            {GRACES[g]}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+const graceSentence = (k: Key, g: Grace) =>
+  g === 'now'
+    ? `Anything still using the current secret of ${k.name} is refused from now on.`
+    : `The current secret keeps working for ${g === '1h' ? '1 hour' : '24 hours'}, so you can update ${k.name} before it stops; the key cannot be rotated again until then.`;
+
+function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (s: Shown | null) => void }) {
+  const [grace, setGrace] = useState<Grace>('24h');
   const queries = useQueryClient();
   const refresh = () => queries.invalidateQueries({ queryKey: ['keys'] });
-  const rotate = useMutation({
-    mutationFn: () => portal.keys.rotate.mutate({ id: k.id }),
-    onSuccess: (r) => {
-      onRotated(r.secret, r.previous_valid_until);
-      void refresh();
-    },
-    onError: (err) => setError(portalError(err).message),
-  });
-  const revoke = useMutation({
-    mutationFn: () => portal.keys.revoke.mutate({ id: k.id }),
-    onSuccess: () => {
-      setConfirming(false);
-      void refresh();
-    },
-    onError: (err) => setError(portalError(err).message),
-  });
   const live = k.status === 'active' || k.status === 'rotating';
   // The server refuses this too (409): rotating now would end the previous secret's grace early.
   const rotating = k.status === 'rotating';
   const why = `rotate-${k.id}-why`;
+  const rotate = async () => {
+    const r = await portal.keys.rotate.mutate({ id: k.id, grace });
+    onShown({
+      id: k.id,
+      title: `New secret for ${k.name}`,
+      secret: r.secret,
+      note: grace === 'now' ? 'The previous secret has stopped working.' : `The previous secret keeps working until ${when(r.previous_valid_until ?? null)}; the key can be rotated again after then.`,
+    });
+    await refresh();
+  };
+  const revoke = async () => {
+    await portal.keys.revoke.mutate({ id: k.id });
+    if (shown) onShown(null);
+    await refresh();
+  };
   return (
-    <tr className="align-top">
-      <td className="px-2 py-3 font-medium">{k.name}</td>
-      <td className="px-2 py-3 font-mono text-xs">{k.start}…</td>
-      <td className="px-2 py-3">{ACCESS[k.access]}</td>
-      <td className="px-2 py-3">
-        {when(k.created_at)}
-        {k.created_by && <span className="block text-xs text-slate-500">by {k.created_by}</span>}
-      </td>
-      <td className="px-2 py-3">{k.last_used_at ? when(k.last_used_at) : 'Never'}</td>
-      <td className="px-2 py-3">{k.expires_at ? when(k.expires_at) : 'Never'}</td>
-      <td className="px-2 py-3">
-        <Status k={k} />
-      </td>
-      <td className="px-2 py-3">
-        {live && !confirming && (
-          <div className="flex flex-wrap gap-2">
-            <Button
-              tone="secondary"
-              onClick={() => rotate.mutate()}
-              disabled={rotate.isPending || rotating}
-              aria-label={`Rotate ${k.name}`}
-              aria-describedby={rotating ? why : ROTATION_RULES}
-            >
-              Rotate
-            </Button>
-            <Button tone="secondary" onClick={() => setConfirming(true)} aria-label={`Revoke ${k.name}`}>
-              Revoke
-            </Button>
-          </div>
-        )}
-        {live && !confirming && rotating && (
-          <p id={why} className="mt-1 max-w-56 text-xs text-slate-600">
-            Can be rotated again after {when(k.previous_valid_until)}, when the previous secret stops working. Revoke stops both secrets now.
-          </p>
-        )}
-        {confirming && (
-          <div role="group" aria-label={`Confirm revoking ${k.name}`} className="flex flex-col gap-2">
-            <p className="text-xs">Revoke “{k.name}”? It stops working at once, and this cannot be undone.</p>
-            <div className="flex gap-2">
-              <Button tone="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending} autoFocus>
-                Yes, revoke
-              </Button>
-              <Button tone="secondary" onClick={() => setConfirming(false)}>
-                Cancel
-              </Button>
+    <>
+      <Row>
+        <Cell label="Integration" className="font-medium">{k.name}</Cell>
+        <Cell label="Key" className="font-mono text-xs">{k.start}…</Cell>
+        <Cell label="Access">{ACCESS[k.access]}</Cell>
+        <Cell label="Created">
+          {when(k.created_at)}
+          {k.created_by && <span className="block text-xs text-slate-500">by {k.created_by}</span>}
+        </Cell>
+        <Cell label="Last used">{k.last_used_at ? when(k.last_used_at) : 'Never'}</Cell>
+        <Cell label="Expires">{k.expires_at ? when(k.expires_at) : 'Never'}</Cell>
+        <Cell label="Status">
+          <Status k={k} />
+        </Cell>
+        <Cell label="Actions">
+          {live && (
+            <div className="flex flex-wrap gap-2">
+              <ConfirmDialog
+                trigger={
+                  <Button tone="secondary" disabled={rotating} aria-label={`Rotate ${k.name}`} aria-describedby={rotating ? why : ROTATION_RULES}>
+                    Rotate
+                  </Button>
+                }
+                onOpenChange={(open) => open && setGrace('24h')}
+                focusAfter={() => document.getElementById(`secret-${k.id}`)}
+                title={`Rotate ${k.name}?`}
+                extra={<GraceChoice k={k} grace={grace} onChange={setGrace} />}
+                confirm={`Rotate ${k.name}`}
+                onConfirm={rotate}
+              >
+                <p>{k.name} gets a new secret, shown once. {graceSentence(k, grace)}</p>
+              </ConfirmDialog>
+              <ConfirmDialog
+                trigger={
+                  <Button tone="secondary" aria-label={`Revoke ${k.name}`}>
+                    Revoke
+                  </Button>
+                }
+                focusAfter={() => document.getElementById('key-name')}
+                title={`Revoke ${k.name}?`}
+                confirm={`Revoke ${k.name}`}
+                onConfirm={revoke}
+              >
+                <p>{k.name} stops working at once{rotating ? ', its previous secret too' : ''}: every request it makes is refused. This cannot be undone; a new key would be needed.</p>
+              </ConfirmDialog>
             </div>
-          </div>
-        )}
-        <InlineError message={error} />
-      </td>
-    </tr>
+          )}
+          {live && rotating && (
+            <p id={why} className="mt-1 max-w-56 text-xs text-slate-600">
+              Can be rotated again after {when(k.previous_valid_until)}, when the previous secret stops working. Revoke stops both secrets now.
+            </p>
+          )}
+        </Cell>
+      </Row>
+      {shown && <Secret k={k} shown={shown} onDone={() => onShown(null)} />}
+    </>
   );
 }
 
 export function KeysManager() {
   const keys = useQuery({ queryKey: ['keys'], queryFn: () => portal.keys.list.query() });
-  const [shown, setShown] = useState<{ title: string; secret: string; note?: string } | null>(null);
+  // One secret at a time, under its key; it lives in this page's state, so leaving the page forgets it.
+  const [shown, setShown] = useState<Shown | null>(null);
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">API keys</h1>
@@ -186,14 +211,13 @@ export function KeysManager() {
         <code className="rounded bg-slate-200 px-1">Authorization: Bearer &lt;API_KEY&gt;</code>.
       </p>
       <p id={ROTATION_RULES} className="max-w-3xl text-sm text-slate-600">
-        Rotate gives a key a new secret and keeps the current one working for 24 hours; the key can be rotated again once those 24 hours are over. Revoke stops every secret of a key at once.
+        Rotate gives a key a new secret and keeps the current one working for 24 hours (or 1 hour, or stops it at once: you choose when you rotate); the key can be rotated again once that time is over. Revoke stops every secret of a key at once.
       </p>
-      {shown && <Secret {...shown} onDone={() => setShown(null)} />}
       <Card title="Create a key">
         {keys.data && !keys.data.can_create ? (
           <Alert tone="warning">This account is not yet native to the current API generation, so it cannot create keys for this API. Keys of the older API do not work here.</Alert>
         ) : (
-          <CreateKey onCreated={(secret) => setShown({ title: 'Your new API key', secret })} />
+          <CreateKey onCreated={(id, secret) => setShown({ id, title: 'Your new API key', secret })} />
         )}
       </Card>
       <Card title="Keys">
@@ -201,9 +225,9 @@ export function KeysManager() {
         {keys.isError && <LoadFailed message={portalError(keys.error).message} retry={() => void keys.refetch()} />}
         {keys.data && keys.data.data.length === 0 && <Empty>No API keys yet. Create one above to start integrating.</Empty>}
         {keys.data && keys.data.data.length > 0 && (
-          <Table caption="API keys of this account" head={['Integration', 'Key', 'Access', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}>
+          <Table stacked caption="API keys of this account" head={['Integration', 'Key', 'Access', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}>
             {keys.data.data.map((k) => (
-              <KeyRow key={k.id} k={k} onRotated={(secret, until) => setShown({ title: `New secret for ${k.name}`, secret, note: `The previous secret keeps working until ${when(until ?? null)}; the key can be rotated again after then.` })} />
+              <KeyRow key={k.id} k={k} shown={shown?.id === k.id ? shown : null} onShown={setShown} />
             ))}
           </Table>
         )}
