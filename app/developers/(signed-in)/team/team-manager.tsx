@@ -1,8 +1,10 @@
 'use client';
-/** Team members (add, change role, deactivate, reactivate, hand over ownership) and what each role may do. */
+/** Team members (add, change role, deactivate, reactivate, hand over ownership: each change that takes something away asks first) and what each role may do. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Alert, Badge, Button, InlineError, Card, Field, LoadFailed, Loading, Select, Table, TextInput, when } from '../../_components/ui';
+import { useRef, useState } from 'react';
+import { ConfirmDialog } from '../../_components/confirm-dialog';
+import { CopyField } from '../../_components/copy-button';
+import { Alert, Badge, Button, Card, Cell, Field, InlineError, LoadFailed, Loading, Row, Select, Table, TextInput, when } from '../../_components/ui';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
 
@@ -39,9 +41,10 @@ function AddMember({ team }: { team: Team }) {
         <div className="mb-4">
           <Alert tone="success">
             <p className="font-semibold">{created.email} can now sign in.</p>
-            <p>
-              Their password, shown once: <code className="rounded bg-white px-1 font-mono">{created.password}</code>. Hand it over in person or over a secure channel.
-            </p>
+            <p>Their password is shown once: hand it over in person or over a secure channel. It disappears when you leave this page.</p>
+            <div className="mt-2">
+              <CopyField id="member-password" label={`Password for ${created.email}`} value={created.password} />
+            </div>
           </Alert>
         </div>
       )}
@@ -85,25 +88,33 @@ function AddMember({ team }: { team: Team }) {
 }
 
 function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; role: string } }) {
-  const [error, setError] = useState<string | null>(null);
+  const [pendingRole, setPendingRole] = useState<Assignable | null>(null);
+  const roleSelect = useRef<HTMLSelectElement>(null);
   const refresh = useRefresh();
-  const onError = (err: unknown) => setError(portalError(err).message);
-  const setRole = useMutation({ mutationFn: (role: Assignable) => portal.team.setRole.mutate({ user_id: m.id, role }), onSuccess: () => void refresh(), onError });
-  const setActive = useMutation({ mutationFn: (active: boolean) => portal.team.setActive.mutate({ user_id: m.id, active }), onSuccess: () => void refresh(), onError });
-  const transfer = useMutation({
-    mutationFn: () => portal.team.transferOwnership.mutate({ user_id: m.id }),
-    onSuccess: () => window.location.reload(),
-    onError,
-  });
   const isOwner = m.role === 'owner';
+  const youAreOwner = me.role === 'owner';
+  const changeRole = async () => {
+    await portal.team.setRole.mutate({ user_id: m.id, role: pendingRole! });
+    await refresh();
+  };
+  const deactivate = async () => {
+    await portal.team.setActive.mutate({ user_id: m.id, active: false });
+    await refresh();
+  };
+  const reactivate = useMutation({ mutationFn: () => portal.team.setActive.mutate({ user_id: m.id, active: true }), onSuccess: () => void refresh() });
+  const transfer = async () => {
+    await portal.team.transferOwnership.mutate({ user_id: m.id });
+    // Every page's permissions change with the handover: start again from the server's view of this member.
+    window.location.reload();
+  };
   return (
-    <tr className="align-top">
-      <td className="px-2 py-3">
+    <Row>
+      <Cell label="Member">
         <span className="font-medium">{m.name}</span>
         {m.id === me.id && <span className="text-xs text-slate-500"> (you)</span>}
         <span className="block text-xs text-slate-500">{m.email}</span>
-      </td>
-      <td className="px-2 py-3">
+      </Cell>
+      <Cell label="Role">
         {isOwner ? (
           <Badge tone="slate">Owner</Badge>
         ) : (
@@ -111,41 +122,81 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
             <label htmlFor={`role-${m.id}`} className="sr-only">
               Role of {m.name}
             </label>
-            <Select id={`role-${m.id}`} value={m.role} onChange={(e) => setRole.mutate(e.target.value as Assignable)} disabled={setRole.isPending}>
+            {/* The select shows the saved role until the change is confirmed. */}
+            <Select ref={roleSelect} id={`role-${m.id}`} value={m.role} onChange={(e) => setPendingRole(e.target.value as Assignable)}>
               {Object.entries(ROLES).map(([k, label]) => (
                 <option key={k} value={k}>
                   {label}
                 </option>
               ))}
             </Select>
+            <ConfirmDialog
+              open={pendingRole !== null}
+              onOpenChange={(open) => !open && setPendingRole(null)}
+              returnFocus={roleSelect}
+              title={`Make ${m.name} ${pendingRole ? article(ROLES[pendingRole]) : ''}?`}
+              confirm={`Make ${m.name} ${pendingRole ? article(ROLES[pendingRole]) : ''}`}
+              tone="primary"
+              onConfirm={changeRole}
+            >
+              <p>
+                {m.name} becomes {pendingRole ? article(ROLES[pendingRole]) : ''}: from their next request they can do what {pendingRole ? `${article(ROLES[pendingRole])}` : ''} may do in this clinic (listed under Roles below), and no more.
+              </p>
+            </ConfirmDialog>
           </>
         )}
-      </td>
-      <td className="px-2 py-3">{m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}</td>
-      <td className="px-2 py-3">{m.last_sign_in_at ? when(m.last_sign_in_at) : 'Never'}</td>
-      <td className="px-2 py-3">
+      </Cell>
+      <Cell label="Status">{m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}</Cell>
+      <Cell label="Last sign-in">{m.last_sign_in_at ? when(m.last_sign_in_at) : 'Never'}</Cell>
+      <Cell label="Actions">
         <div className="flex flex-wrap gap-2">
           {!isOwner &&
             (m.active ? (
-              <Button tone="secondary" onClick={() => setActive.mutate(false)} disabled={setActive.isPending} aria-label={`Deactivate ${m.name}`}>
-                Deactivate
-              </Button>
+              <ConfirmDialog
+                trigger={
+                  <Button tone="secondary" aria-label={`Deactivate ${m.name}`}>
+                    Deactivate
+                  </Button>
+                }
+                focusAfter={() => document.getElementById(`reactivate-${m.id}`)}
+                title={`Deactivate ${m.name}?`}
+                confirm={`Deactivate ${m.name}`}
+                onConfirm={deactivate}
+              >
+                <p>
+                  {m.name} is signed out at once and can no longer sign in to this clinic, nor use the AI apps they connected. Their records and activity stay. You can reactivate them later.
+                </p>
+              </ConfirmDialog>
             ) : (
-              <Button tone="secondary" onClick={() => setActive.mutate(true)} disabled={setActive.isPending} aria-label={`Reactivate ${m.name}`}>
+              <Button id={`reactivate-${m.id}`} tone="secondary" onClick={() => reactivate.mutate()} disabled={reactivate.isPending} aria-label={`Reactivate ${m.name}`}>
                 Reactivate
               </Button>
             ))}
-          {me.role === 'owner' && !isOwner && m.active && (
-            <Button tone="secondary" onClick={() => transfer.mutate()} disabled={transfer.isPending} aria-label={`Make ${m.name} the owner`}>
-              Make owner
-            </Button>
+          {youAreOwner && !isOwner && m.active && (
+            <ConfirmDialog
+              trigger={
+                <Button tone="secondary" aria-label={`Make ${m.name} the owner`}>
+                  Make owner
+                </Button>
+              }
+              title={`Make ${m.name} the owner?`}
+              confirm={`Make ${m.name} the owner`}
+              onConfirm={transfer}
+            >
+              <p>
+                {m.name} becomes the owner of this clinic; you become an admin. Only the owner can hand ownership on, so you cannot undo this yourself: {m.name} would have to give it back.
+              </p>
+            </ConfirmDialog>
           )}
         </div>
-        <InlineError message={error} />
-      </td>
-    </tr>
+        {reactivate.isError && <InlineError message={portalError(reactivate.error).message} />}
+      </Cell>
+    </Row>
   );
 }
+
+/** "Admin" → "an admin", "Practitioner" → "a practitioner". */
+const article = (role: string) => `${/^[aeiou]/i.test(role) ? 'an' : 'a'} ${role.toLowerCase()}`;
 
 function RoleEditor({ role, permissions }: { role: Team['roles'][number]; permissions: Team['permissions'] }) {
   const [granted, setGranted] = useState<string[]>(role.permissions);
@@ -220,7 +271,7 @@ export function TeamManager({ me }: { me: { id: number; role: string } }) {
         <>
           <AddMember team={team.data} />
           <Card title="Members">
-            <Table caption="Team members" head={['Member', 'Role', 'Status', 'Last sign-in', 'Actions']}>
+            <Table stacked caption="Team members" head={['Member', 'Role', 'Status', 'Last sign-in', 'Actions']}>
               {team.data.members.map((m) => (
                 <MemberRow key={m.id} m={m} me={me} />
               ))}
