@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 const clinic = `conn${randomBytes(3).toString('hex')}`;
@@ -90,11 +91,24 @@ test('sign in from the authorization request, allow and deny on the consent scre
   await page.goto(`${origin}/developers`);
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'AI connectors' }).click();
   await expect(page.getByRole('heading', { name: 'AI connectors', level: 1 })).toBeVisible();
-  await expect(page.getByText(`${origin}/v3/api/mcp`)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'MCP server address' })).toHaveValue(`${origin}/v3/api/mcp`);
   await expect(page.getByRole('cell', { name: /^Test Assistant clinic_oc_/ })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Ada Admin' })).toBeVisible();
   await shot(page, 'connectors');
-  await page.getByRole('button', { name: 'Revoke Test Assistant' }).click();
-  await page.getByRole('button', { name: 'Confirm revoking Test Assistant' }).click();
+  // Revoking asks first, in the clinic's words; Escape leaves the connection and focus where they were.
+  const revoke = page.getByRole('button', { name: 'Revoke Test Assistant' });
+  await revoke.click();
+  const dialog = page.getByRole('dialog', { name: 'Revoke Test Assistant?' });
+  await expect(dialog).toContainText('Test Assistant, connected by Ada Admin, loses its access to this clinic at once.');
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: '/tmp/portal-shots/connectors-revoke-dialog-desktop.png', fullPage: true });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(revoke).toBeFocused();
+  await revoke.click();
+  await dialog.getByRole('button', { name: 'Revoke Test Assistant' }).click();
   await expect(page.getByText('No AI app is connected.')).toBeVisible();
+  // The row is gone: focus goes to the address to connect again, not to the page body.
+  await expect(page.getByRole('textbox', { name: 'MCP server address' })).toBeFocused();
 });

@@ -1,44 +1,50 @@
 'use client';
-/** The account's connected AI apps: who connected them, with what scope, when last used; revoke. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Alert, Button, Card, Empty, LoadFailed, Loading, Table, when } from '../../_components/ui';
+/** The account's connected AI apps: who connected them, with what scope, when last used; revoke (after a confirmation). */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ConfirmDialog } from '../../_components/confirm-dialog';
+import { CopyField } from '../../_components/copy-button';
+import { Alert, Button, Card, Cell, Empty, LoadFailed, Loading, Row, Table, when } from '../../_components/ui';
 import { portal, portalError } from '../../_lib/trpc';
 
 type Connector = Awaited<ReturnType<typeof portal.connectors.list.query>>['data'][number];
 
-function Row({ c }: { c: Connector }) {
+function ConnectorRow({ c }: { c: Connector }) {
   const queries = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const revoke = useMutation({ mutationFn: () => portal.connectors.revoke.mutate({ id: c.id }), onSuccess: () => void queries.invalidateQueries({ queryKey: ['connectors'] }) });
+  const revoke = async () => {
+    await portal.connectors.revoke.mutate({ id: c.id });
+    await queries.invalidateQueries({ queryKey: ['connectors'] });
+  };
   return (
-    <tr>
-      <td className="px-3 py-2">
+    <Row>
+      <Cell label="App">
         <div className="font-medium">{c.client_name}</div>
         <div className="text-xs text-slate-500">{c.client_id}</div>
-      </td>
-      <td className="px-3 py-2">{c.member}</td>
-      <td className="px-3 py-2 font-mono text-xs">{c.scope}</td>
-      <td className="px-3 py-2">{when(c.created_at)}</td>
-      <td className="px-3 py-2">{when(c.last_used_at)}</td>
-      <td className="px-3 py-2">
-        {confirming ? (
-          <span className="flex gap-2">
-            <Button tone="danger" onClick={() => revoke.mutate()} disabled={revoke.isPending} aria-label={`Confirm revoking ${c.client_name}`}>
-              {revoke.isPending ? 'Revoking…' : 'Revoke now'}
+      </Cell>
+      <Cell label="Connected by">{c.member}</Cell>
+      <Cell label="Scope" className="font-mono text-xs">
+        {c.scope}
+      </Cell>
+      <Cell label="Connected">{when(c.created_at)}</Cell>
+      <Cell label="Last used">{when(c.last_used_at)}</Cell>
+      <Cell label="Actions">
+        <ConfirmDialog
+          trigger={
+            <Button tone="secondary" aria-label={`Revoke ${c.client_name}`}>
+              Revoke
             </Button>
-            <Button tone="secondary" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-          </span>
-        ) : (
-          <Button tone="secondary" onClick={() => setConfirming(true)} aria-label={`Revoke ${c.client_name}`}>
-            Revoke
-          </Button>
-        )}
-        {revoke.isError && <p className="mt-1 text-xs text-red-700">{portalError(revoke.error).message}</p>}
-      </td>
-    </tr>
+          }
+          // The row goes with the connection: the address to connect again is the next sensible place.
+          focusAfter={() => document.getElementById('mcp-url')}
+          title={`Revoke ${c.client_name}?`}
+          confirm={`Revoke ${c.client_name}`}
+          onConfirm={revoke}
+        >
+          <p>
+            {c.client_name}, connected by {c.member}, loses its access to this clinic at once. To use it again, someone has to connect it again and approve it.
+          </p>
+        </ConfirmDialog>
+      </Cell>
+    </Row>
   );
 }
 
@@ -53,18 +59,18 @@ export function ConnectorsManager() {
           within your role&apos;s permissions.
         </p>
         {list.data && (
-          <p className="mt-2">
-            <code className="rounded bg-slate-100 px-2 py-1 text-sm">{list.data.mcp_url}</code>
-          </p>
+          <div className="mt-3">
+            <CopyField id="mcp-url" label="MCP server address" value={list.data.mcp_url} />
+          </div>
         )}
       </Card>
       {list.isPending && <Loading what="connectors" />}
       {list.isError && <LoadFailed message={portalError(list.error).message} retry={() => void list.refetch()} />}
       {list.data && list.data.data.length === 0 && <Empty>No AI app is connected.</Empty>}
       {list.data && list.data.data.length > 0 && (
-        <Table caption="Connected AI apps" head={['App', 'Connected by', 'Scope', 'Connected', 'Last used', '']}>
+        <Table stacked caption="Connected AI apps" head={['App', 'Connected by', 'Scope', 'Connected', 'Last used', 'Actions']}>
           {list.data.data.map((c) => (
-            <Row key={c.id} c={c} />
+            <ConnectorRow key={c.id} c={c} />
           ))}
         </Table>
       )}
