@@ -211,7 +211,7 @@ export function KeysManager() {
         <code className="rounded bg-slate-200 px-1">Authorization: Bearer &lt;API_KEY&gt;</code>.
       </p>
       <p id={ROTATION_RULES} className="max-w-3xl text-sm text-slate-600">
-        Rotate gives a key a new secret and keeps the current one working for 24 hours (or 1 hour, or stops it at once: you choose when you rotate); the key can be rotated again once that time is over. Revoke stops every secret of a key at once.
+        Rotate gives a key a new secret and keeps the current one working for 24 hours; the key can be rotated again once those 24 hours are over. When you rotate you can choose a shorter time instead: 1 hour, or stop it at once. Revoke stops every secret of a key at once.
       </p>
       <Card title="Create a key">
         {keys.data && !keys.data.can_create ? (
