@@ -65,7 +65,7 @@ test('an admin adds an endpoint, sends a test event, sees a REST change delivere
 
   await page.getByLabel('Endpoint URL').fill(receiverUrl);
   await page.getByRole('button', { name: 'Add endpoint' }).click();
-  const secret = await page.getByLabel('Signing secret').inputValue();
+  const secret = await page.getByRole('textbox', { name: `Signing secret for ${receiverUrl}` }).inputValue();
   expect(secret).toMatch(/^whsec_/);
   await expect(page.getByRole('heading', { name: receiverUrl })).toBeVisible();
 
@@ -104,6 +104,7 @@ test('the chooser says which types never fire yet; a change made while the endpo
   await expect(card).toBeVisible();
 
   await card.getByRole('button', { name: 'Disable' }).click();
+  await page.getByRole('dialog', { name: 'Disable this endpoint?' }).getByRole('button', { name: 'Disable endpoint' }).click();
   await expect(card.getByText('Disabled', { exact: true })).toBeVisible();
   expect((await createPatient(page, 'Held')).status()).toBe(201);
   await expect(card.getByRole('cell', { name: /^patients\.created/ })).toBeVisible({ timeout: 15_000 });
