@@ -32,6 +32,8 @@ export function ConfirmDialog({ trigger, open, onOpenChange, returnFocus, focusA
   const [ownOpen, setOwnOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Set from the confirm click on: a dialog that leaves the page mid-action (its row refreshed away) was
+  // confirmed, and focus then goes to `focusAfter` too (Radix calls onCloseAutoFocus on unmount, a tick later).
   const done = useRef(false);
   const isOpen = open ?? ownOpen;
   const setOpen = (next: boolean) => {
@@ -45,11 +47,12 @@ export function ConfirmDialog({ trigger, open, onOpenChange, returnFocus, focusA
   const run = async () => {
     setPending(true);
     setError(null);
+    done.current = true;
     try {
       await onConfirm();
-      done.current = true;
       setOpen(false);
     } catch (err) {
+      done.current = false;
       // The refusal stays in the dialog, next to the action that caused it.
       setError(portalError(err).message);
     } finally {

@@ -32,7 +32,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 export function CopyField({ id, label, value, mono = true }: { id: string; label: string; value: string; mono?: boolean }) {
   return (
     <div className="flex flex-col gap-1">
-      <label htmlFor={id} className="text-sm font-medium">
+      <label htmlFor={id} className="text-sm font-medium [overflow-wrap:anywhere]">
         {label}
       </label>
       <div className="flex flex-wrap items-center gap-2">

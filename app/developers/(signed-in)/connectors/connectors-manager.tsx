@@ -12,7 +12,8 @@ function ConnectorRow({ c }: { c: Connector }) {
   const queries = useQueryClient();
   const revoke = async () => {
     await portal.connectors.revoke.mutate({ id: c.id });
-    await queries.invalidateQueries({ queryKey: ['connectors'] });
+    // Not awaited: the dialog closes (and moves focus) before this row leaves the page with it.
+    void queries.invalidateQueries({ queryKey: ['connectors'] });
   };
   return (
     <Row>
