@@ -64,24 +64,25 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   await page.getByLabel('Access').selectOption({ label: 'Read & write' });
   await page.getByRole('button', { name: 'Create key' }).click();
   await expect(page.getByText('it will not be shown again')).toBeVisible();
-  const first = await page.getByLabel('The new secret').inputValue();
+  const first = await page.getByRole('textbox', { name: 'New secret for E2E integration' }).inputValue();
   await shot(page, 'keys-created');
   expect((await api(page, first)).status()).toBe(200);
   await page.getByRole('button', { name: 'Done' }).click();
 
-  // Rotate: the new secret and the old one both work for 24 hours.
+  // Rotate, confirmed with the default grace: the new secret and the old one both work for 24 hours.
   await page.getByRole('button', { name: 'Rotate E2E integration' }).click();
+  await page.getByRole('dialog', { name: 'Rotate E2E integration?' }).getByRole('button', { name: 'Rotate E2E integration' }).click();
   await expect(page.getByText('The previous secret keeps working until')).toBeVisible();
-  const second = await page.getByLabel('The new secret').inputValue();
+  const second = await page.getByRole('textbox', { name: 'New secret for E2E integration' }).inputValue();
   expect(second).not.toBe(first);
   expect((await api(page, first)).status()).toBe(200);
   expect((await api(page, second)).status()).toBe(200);
   await expect(page.getByText(/Rotating until/)).toBeVisible();
   await page.getByRole('button', { name: 'Done' }).click();
 
-  // Revoke, with a confirmation: 401 from then on.
+  // Revoke, confirmed in a dialog: 401 from then on.
   await page.getByRole('button', { name: 'Revoke E2E integration' }).click();
-  await page.getByRole('button', { name: 'Yes, revoke' }).click();
+  await page.getByRole('dialog', { name: 'Revoke E2E integration?' }).getByRole('button', { name: 'Revoke E2E integration' }).click();
   await expect(page.getByText('Revoked', { exact: true })).toBeVisible();
   // No waiting first. The e2e server runs a process per CPU and this call may reach one that did not
   // revoke: that one refuses within the documented second, so the calls are retried until refused (the
@@ -92,7 +93,7 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   await page.getByLabel('Integration name').fill('E2E reader');
   await page.getByLabel('Access').selectOption({ label: 'Read only' });
   await page.getByRole('button', { name: 'Create key' }).click();
-  const reader = await page.getByLabel('The new secret').inputValue();
+  const reader = await page.getByRole('textbox', { name: 'New secret for E2E reader' }).inputValue();
   expect((await api(page, reader, 'GET', '/patients')).status()).toBe(200);
   const write = await api(page, reader, 'POST', '/patients', { first_name: 'Read', last_name: 'Only' });
   expect(write.status()).toBe(403);
@@ -149,6 +150,7 @@ test('a receptionist sees no key pages and the procedures answer 403; deactivate
   await signIn(olive, owner);
   await olive.getByRole('link', { name: 'Team' }).click();
   await olive.getByRole('button', { name: 'Deactivate Rita Reception' }).click();
+  await olive.getByRole('dialog', { name: 'Deactivate Rita Reception?' }).getByRole('button', { name: 'Deactivate Rita Reception' }).click();
   await expect(olive.getByRole('row', { name: /Rita Reception/ }).getByText('Deactivated')).toBeVisible();
 
   await rita.reload();
