@@ -46,6 +46,7 @@ for (const size of sizes) {
     test('a signed-out deep link comes back to its page, query and all, after sign-in', async ({ page }) => {
       await page.goto(`${origin}/developers/team?from=link`);
       await expect(page).toHaveURL(`${origin}/developers/sign-in?next=${encodeURIComponent('/developers/team?from=link')}`);
+      await expect(page.getByText('Sign in to open the page you asked for.')).toBeVisible();
       await fillSignIn(page);
       await expect(page).toHaveURL(`${origin}/developers/team?from=link`);
       await expect(page.getByRole('heading', { name: 'Team', level: 1 })).toBeVisible();
@@ -75,8 +76,9 @@ for (const size of sizes) {
       await other.close();
 
       await page.getByLabel('Show').selectOption({ label: 'Sign-ins' });
-      await expect(page).toHaveURL(`${origin}/developers/sign-in?next=${encodeURIComponent('/developers/activity')}`);
-      await expect(page.getByRole('heading', { name: /Sign in to E2E Sessions/ })).toBeVisible();
+      await expect(page).toHaveURL(`${origin}/developers/sign-in?next=${encodeURIComponent('/developers/activity')}&ended=1`);
+      await expect(page.getByRole('status')).toHaveText('Your session ended (it expired, or you were signed out in another tab). Sign in again to go back to the page you were on.');
+      await shot(page, 'sign-in-session-ended');
       await fillSignIn(page);
       await expect(page).toHaveURL(`${origin}/developers/activity`);
       await expect(page.getByRole('heading', { name: 'Activity log', level: 1 })).toBeVisible();
@@ -121,7 +123,7 @@ for (const size of sizes) {
       await expect(page).toHaveURL(/\/developers\/sign-in\?next=%2Fdevelopers%2Fconnect%3F/);
       await fillSignIn(page);
       await expect(page.getByRole('heading', { name: 'This connection request cannot be used' })).toBeVisible();
-      await expect(page.getByRole('main').getByRole('alert')).toContainText('The app sent a request this clinic cannot accept');
+      await expect(page.getByRole('main').getByRole('alert')).toHaveText('The app sent a request this clinic cannot accept: this app is not registered with this clinic. Nothing was connected.');
       await expect(page.getByRole('main').getByRole('alert')).toContainText('Nothing was connected.');
       await expect(page.getByText('Go back to the app that sent you here')).toBeVisible();
       await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);

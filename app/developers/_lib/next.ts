@@ -16,8 +16,11 @@ export function portalPath(value: unknown): string | undefined {
 /** Where to go once signed in: the asked-for portal page, else the portal's first page. */
 export const afterSignIn = (next: unknown) => portalPath(next) ?? HOME;
 
-/** The sign-in page, coming back to `path` afterwards (when it is a portal page). */
-export function signInHref(path?: string): string {
+/** The sign-in page, coming back to `path` afterwards (when it is a portal page); `ended`: a session ended while the page was open (the page says so). */
+export function signInHref(path?: string, ended = false): string {
   const next = portalPath(path);
-  return next ? `${HOME}/sign-in?next=${encodeURIComponent(next)}` : `${HOME}/sign-in`;
+  const query = new URLSearchParams();
+  if (next) query.set('next', next);
+  if (ended) query.set('ended', '1');
+  return query.size ? `${HOME}/sign-in?${query}` : `${HOME}/sign-in`;
 }

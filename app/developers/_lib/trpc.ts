@@ -19,7 +19,7 @@ const sessionEnded: TRPCLink<PortalRouter> = () => ({ op, next }) =>
       complete: () => observer.complete(),
       error: (err) => {
         if (!SIGNED_OUT_CALLS.has(op.path) && (err.data as { code?: string } | undefined)?.code === 'unauthenticated' && typeof window !== 'undefined') {
-          window.location.assign(signInHref(window.location.pathname + window.location.search));
+          window.location.assign(signInHref(window.location.pathname + window.location.search, true));
         }
         observer.error(err);
       },
