@@ -9,6 +9,12 @@ import { portal, portalError } from '../_lib/trpc';
  * The app's request could not be trusted, so there is no app to send the person back to safely: say
  * what is wrong, and where to go from here.
  */
+/** The server's reason without its lead-in, to read on from a colon. */
+const reason = (message: string) => {
+  const r = message.replace(/^This connection request cannot be used: /, '').replace(/\.$/, '');
+  return r.charAt(0).toLowerCase() + r.slice(1);
+};
+
 function BadRequest({ message }: { message: string }) {
   return (
     <section aria-labelledby="consent-title" className="flex flex-col gap-3 rounded-lg border border-red-300 bg-red-50 p-6 text-sm text-red-900">
@@ -16,7 +22,7 @@ function BadRequest({ message }: { message: string }) {
         This connection request cannot be used
       </h1>
       <p role="alert">
-        The app sent a request this clinic cannot accept ({message.replace(/^This connection request cannot be used: /, '').replace(/\.$/, '')}). Nothing was connected.
+        The app sent a request this clinic cannot accept: {reason(message)}. Nothing was connected.
       </p>
       <p>
         Go back to the app that sent you here and start connecting from it again; if it keeps happening, the app&rsquo;s developer needs to fix its settings.
