@@ -55,10 +55,10 @@ for (const size of sizes) {
     test('entries say who did what by name, and when: how long ago, with the full time in the clinic’s zone on hover and focus', async ({ page }) => {
       await signIn(page);
       const table = page.getByRole('table', { name: 'Account activity, newest first' });
-      const rotated = table.getByRole('row').filter({ hasText: 'command line rotated the API key “Sync job”' });
+      const rotated = table.getByRole('row').filter({ hasText: 'Command line rotated the API key “Sync job”' });
       await expect(rotated).toContainText(/; the previous secret works until \d{1,2} \w{3} \d{4}, \d{2}:\d{2}:\d{2} America\/New_York/);
-      await expect(table.getByRole('row').filter({ hasText: 'command line created the API key “Sync job” (read-only, never expires)' })).toHaveCount(1);
-      await expect(table.getByRole('row').filter({ hasText: 'command line added Ann Admin' })).toHaveCount(1);
+      await expect(table.getByRole('row').filter({ hasText: 'Command line created the API key “Sync job” (read-only, never expires)' })).toHaveCount(1);
+      await expect(table.getByRole('row').filter({ hasText: 'Command line added Ann Admin' })).toHaveCount(1);
       await expect(table.getByRole('row').filter({ hasText: /^.*Ann Admin signed in from / })).not.toHaveCount(0);
       await expect(table).not.toContainText('API key #');
       await expect(table).not.toContainText('{');
@@ -114,8 +114,8 @@ for (const size of sizes) {
       const lines = readFileSync((await file.path())!, 'utf8').trimEnd().split('\r\n');
       expect(lines[0]).toBe(`id,time (UTC),time (${ZONE}),who,kind,action,what`);
       expect(lines).toHaveLength(3);
-      expect(lines[1]).toContain(',command line,api_keys,rotated,"command line rotated the API key “Sync job”; the previous secret works until');
-      expect(lines[2]).toMatch(/,command line,api_keys,created,"command line created the API key “Sync job” \(read-only, never expires\)"$/);
+      expect(lines[1]).toContain(',command line,api_keys,rotated,"Command line rotated the API key “Sync job”; the previous secret works until');
+      expect(lines[2]).toMatch(/,command line,api_keys,created,"Command line created the API key “Sync job” \(read-only, never expires\)"$/);
       await expect(page.getByRole('status').filter({ hasText: 'Downloaded 2 entries.' })).toBeVisible();
     });
   });

@@ -168,6 +168,9 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
   return `${who}: ${r.action.replaceAll('_', ' ')} ${r.entity.replaceAll('_', ' ')} #${r.entity_id}`;
 }
 
+/** A sentence starts with a capital, whoever's name leads it ("command line" is the CLI's). */
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 /** The entries matching the filters, newest first, at most `limit` (and whether there are more). */
 async function entries(db: Db, accountId: number, zone: string, q: ActivityQuery, limit: number) {
   const entities: string[] = q.kind ? [...ACTIVITY_KINDS[q.kind]] : ALL;
@@ -202,7 +205,7 @@ async function entries(db: Db, accountId: number, zone: string, q: ActivityQuery
         entity_id: r.entity_id,
         actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
         connector,
-        summary: sentence(r, subject, connector, zone),
+        summary: capitalised(sentence(r, subject, connector, zone)),
         changes: r.changes,
         created_at: r.created_at,
       };

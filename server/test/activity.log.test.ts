@@ -40,7 +40,7 @@ describe('the activity log', () => {
     expect((await bobPortal.mutate('keys.revoke', { id: other })).status).toBe(200);
 
     // The clinic's seed keys were made by the seeding ("test"), not by either member.
-    const keys = summaries(await portal.query('activity.list', { kind: 'api_keys' })).filter((e) => !e.startsWith('test '));
+    const keys = summaries(await portal.query('activity.list', { kind: 'api_keys' })).filter((e) => !e.startsWith('Test '));
     expect(keys).toEqual([
       `${bob.name} revoked the API key “=HYPERLINK("x")”`,
       `${bob.name} created the API key “=HYPERLINK("x")” (read and write, never expires)`,
