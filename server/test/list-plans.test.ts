@@ -30,7 +30,8 @@ describe.runIf(isPg)('custom plans for value-dependent filters (only on PostgreS
   );
 
   test('equality filters and plain pages stay named prepared statements', async () => {
-    for (const query of [{}, { last_name: 'eq:Smith' }, { sort: 'last_name' }]) {
+    const queries: Record<string, string>[] = [{}, { last_name: 'eq:Smith' }, { sort: 'last_name' }];
+    for (const query of queries) {
       const statements = await pageOf(query);
       expect(statements.length).toBe(2);
       for (const s of statements) expect(s.name).toMatch(/^q_[0-9a-f]{40}$/);
