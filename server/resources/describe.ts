@@ -26,6 +26,12 @@ const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
 /** The operators a filter on this attribute takes (null and not-null where it can be null). */
 export const filterOperators = (f: Field): string[] => [...OPERATORS_BY_KIND[f.kind], ...(f.nullable ? ['null', 'not-null'] : [])];
 
+/** The attributes a list sorts by (`sort=`), in declaration order. */
+export const sortableAttributes = (r: Resource): string[] => Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k);
+
+/** Whether a list takes `metadata[key]` filters: the resource has metadata (server/list/grammar.ts). */
+export const hasMetadata = (r: Resource): boolean => Object.hasOwn(r.fields, 'metadata');
+
 export function operationsOf(r: Resource): string[] {
   return [...(r.list ? ['list'] : []), ...(r.read ? ['read'] : []), ...r.write];
 }
@@ -115,11 +121,11 @@ export function describeResource(name: string) {
             ),
           }
         : {}),
-      metadata: 'metadata' in r.fields,
+      metadata: hasMetadata(r),
     },
     sorting: {
       syntax: 'sort=attr[:asc|desc][,attr[:asc|desc]]',
-      sortable: Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k),
+      sortable: sortableAttributes(r),
       default: 'id:asc',
       tiebreaker: 'id',
     },

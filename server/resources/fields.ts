@@ -7,8 +7,8 @@
 import { z } from 'zod';
 import type { Metadata } from '../../db/dialect';
 import { MONEY_PATTERN, parseMoney } from '../values/money';
-import { isWallTime } from '../values/wall-time';
-import { metadataInput, metadataRead, type MetadataPatch } from './metadata';
+import { isWallTime, WALL_TIME } from '../values/wall-time';
+import { METADATA_MAX_KEYS, metadataInput, metadataRead, type MetadataPatch } from './metadata';
 
 /** Integer columns are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */
 export const INT_MAX = 2_147_483_647;
@@ -16,6 +16,8 @@ export const INT_MAX = 2_147_483_647;
 export const recordId = z.number().int().min(1).max(INT_MAX);
 
 const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account timezone, with no zone suffix';
+/** The shape of a wall time for JSON Schema (OpenAPI, /schema, MCP): a refinement is not rendered; isWallTime also checks the calendar. */
+const WALL_TIME_SHAPE = { pattern: WALL_TIME.source };
 
 export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'money' | 'object' | 'array' | 'metadata';
 export type WriteMode = 'required' | 'optional';
@@ -108,7 +110,12 @@ export const f = {
   date: <const O extends Opts = {}>(opts?: O) => field<O, string>('date', z.iso.date(), { ...(opts as O) }, z.iso.date()),
   /** Clinic wall time in the account timezone (GET /me); a zone suffix is refused. */
   wallTime: <const O extends Opts = {}>(opts?: O) =>
-    field<O, string>('walltime', z.string().describe(WALL_TIME_RULE), { ...(opts as O) }, z.string().refine(isWallTime, `must be ${WALL_TIME_RULE}`)),
+    field<O, string>(
+      'walltime',
+      z.string().describe(WALL_TIME_RULE).meta(WALL_TIME_SHAPE),
+      { ...(opts as O) },
+      z.string().refine(isWallTime, `must be ${WALL_TIME_RULE}`).meta(WALL_TIME_SHAPE),
+    ),
   enum: <const T extends readonly [string, ...string[]], const O extends Opts = {}>(values: T, opts?: O) =>
     field<O, T[number]>('enum', z.enum(values) as z.ZodType<T[number]>, { ...(opts as O), values }, z.enum(values) as z.ZodType<T[number]>),
   decimal: <const O extends Opts = {}>(opts?: O) =>
@@ -131,7 +138,8 @@ export const f = {
   metadata: () =>
     field<{ write: 'optional'; input: typeof metadataInput; description: string }, Metadata, MetadataPatch>('metadata', metadataRead, {
       write: 'optional',
-      input: metadataInput,
+      // The key bound is a refinement, which JSON Schema would not show: stated for OpenAPI, /schema and MCP.
+      input: metadataInput.meta({ maxProperties: METADATA_MAX_KEYS }),
       description: 'Up to 50 keys; values string (≤ 500), number or boolean. Writes merge keys; null removes one.',
     }),
 };

@@ -23,7 +23,16 @@ export const filesRouter = router({
   ),
   download: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/files/{id}/download', tags, summary: 'The bytes of a file' }, binary: true })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/files/{id}/download',
+          tags,
+          summary: 'The bytes of a file',
+          description: 'The file as uploaded, as an attachment with its file name; Content-Type is the type read from the bytes at upload (mime_type).',
+        },
+        binary: true,
+      })
       .input(z.strictObject({ id: idParam }))
       .query(({ ctx, input }) => downloadFile(ctx.db, ctx.files, ctx.account.id, input.id)),
     z.string().describe('The file bytes'),

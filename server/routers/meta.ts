@@ -8,14 +8,14 @@ import { documentOutput, procedure, router } from '../trpc';
 export const metaRouter = router({
   ping: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/ping', tags: ['utility'], summary: 'Liveness', protect: false } })
+      .meta({ openapi: { method: 'GET', path: '/ping', tags: ['utility'], summary: 'Liveness', description: 'Answers { pong: true } while the process serves requests; needs no key. Readiness (the database) is GET /readyz, outside the API.', protect: false } })
       .input(z.strictObject({}))
       .query(() => ({ pong: true })),
     z.object({ pong: z.boolean() }),
   ),
   me: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/me', tags: ['utility'], summary: 'The calling integration and its account' } })
+      .meta({ openapi: { method: 'GET', path: '/me', tags: ['utility'], summary: 'The calling integration and its account', description: 'The key\'s integration (name, scopes: read, write) and its account, whose timezone every wall time and calendar day of the API is in.' } })
       .input(z.strictObject({}))
       .query(({ ctx }) => ({
         data: {
@@ -38,7 +38,7 @@ export const metaRouter = router({
   ),
   schemaIndex: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/schema', tags: ['utility'], summary: 'Resources of the API' } })
+      .meta({ openapi: { method: 'GET', path: '/schema', tags: ['utility'], summary: 'Resources of the API', description: 'Every resource with its operations and the path of its description; planned ones are listed with available: false.' } })
       .input(z.strictObject({}))
       .query(() => ({ data: schemaIndex() })),
     z.object({
@@ -55,7 +55,7 @@ export const metaRouter = router({
   ),
   schemaResource: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/schema/{resource}', tags: ['utility'], summary: 'Attributes, filters, sorts and write rules of one resource' } })
+      .meta({ openapi: { method: 'GET', path: '/schema/{resource}', tags: ['utility'], summary: 'Attributes, filters, sorts and write rules of one resource', description: 'One resource described as data: its attributes (type, nullable, filterable with operators, sortable, writable), paging, write operations and input rules with their JSON Schema. 404 not_found for a name that is not a resource.' } })
       .input(z.strictObject({ resource: z.string() }))
       .query(({ input }) => {
         const doc = describeResource(input.resource);

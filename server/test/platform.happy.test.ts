@@ -65,12 +65,12 @@ describe('utility endpoints', () => {
     expect(validation.valid).toBe(true);
     const create = res.body.paths['/patients'].post;
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '409', '422', '429']));
-    expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(create.responses['422'].content['application/json'].schema.$ref).toBe('#/components/schemas/ApiError');
     expect(create.parameters.some((p: { name: string }) => p.name === 'Idempotency-Key')).toBe(true);
     expect(Object.keys(res.body.paths['/patients/{id}'].delete.responses)).toContain('204');
     const list = res.body.paths['/patients'].get;
     const params = list.parameters.map((p: { name: string }) => p.name);
-    expect(params).toEqual(expect.arrayContaining(['page', 'page_size', 'cursor', 'sort', 'last_name', 'metadata[key]']));
+    expect(params).toEqual(expect.arrayContaining(['page', 'page_size', 'cursor', 'sort', 'last_name', 'metadata']));
   });
 });
 
