@@ -2,7 +2,7 @@ import { z } from 'zod';
 import * as t from '../../db/schema';
 import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
 import { defineResource } from './define';
-import { f, standardFields } from './fields';
+import { f, recordId, standardFields } from './fields';
 
 export const files = defineResource({
   name: 'files',
@@ -19,7 +19,9 @@ export const files = defineResource({
       'multipart/form-data with file, patient_id, file_type, and optionally patient_log_id, description, patient_viewable',
       'file_type patient_log needs patient_log_id of an entry on the same patient (422 patient_log_mismatch)',
       'at most FILE_MAX_BYTES (default 25 MiB): larger uploads are 422 and nothing is stored',
+      'bytes the store cannot keep: 409 file_store_failed, nothing recorded',
     ],
+    delete: ['bytes the store cannot remove: 409 file_delete_failed, the record kept'],
     update: ['file_type moves only among generic, custom_content and diagnostic_image; patient_profile and patient_log are fixed (422 file_type_not_allowed)'],
   },
   fields: {
@@ -40,9 +42,9 @@ export const files = defineResource({
 
 /** The upload's multipart fields arrive as text; the file part as { name, bytes } (server/rest/multipart.ts). */
 export const uploadInput = z.strictObject({
-  patient_id: z.coerce.number().int().min(1),
+  patient_id: z.coerce.number().pipe(recordId),
   file_type: z.enum(t.FILE_TYPES),
-  patient_log_id: z.coerce.number().int().min(1).optional(),
+  patient_log_id: z.coerce.number().pipe(recordId).optional(),
   description: z.string().max(255).optional(),
   patient_viewable: z.stringbool().optional(),
   file: z

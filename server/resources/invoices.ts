@@ -56,14 +56,14 @@ export const invoices = defineResource({
   singular: 'invoice',
   area: 'billing',
   description:
-    'Invoices with their lines. state follows from the balances (open, partially_paid, paid); DELETE voids (404 afterwards). ' +
+    'Invoices with their lines. state follows from the balances (open, partially_paid, paid); DELETE voids (a second DELETE is 409 billing_rule). ' +
     'Part of the total may be billed to a third party (third_party_amount): allocations of payments by an insurance method pay that part.',
   table: t.invoices,
   scope: (table) => isNull((table as typeof t.invoices).voided_at),
   embeds: { lines: LINES },
   compute: (row) => ({ line_items: (fromDbJson<StoredLine[] | null>(row.lines) ?? []).map(readLine) }),
   write: ['create', 'update', 'delete'],
-  deleteSemantics: 'voids the invoice and releases its allocations; ?void_payments=true also voids the payments that paid this invoice and nothing else; 404 afterwards',
+  deleteSemantics: 'voids the invoice and releases its allocations; ?void_payments=true also voids the payments that paid this invoice and nothing else; deleting it again is 409 billing_rule',
   rules: {
     create: [
       'line_items: at least one (zero lines is 422 billing_rule); each as in POST /line_items without invoice_id',
