@@ -36,7 +36,7 @@ export const APPOINTMENT_ACTIONS = {
   },
   arrive: {
     summary: 'Mark the patient arrived',
-    description: 'booked → arrived, from the day of the appointment. Final: an arrival cannot be undone.',
+    description: 'booked → arrived, from the day of the appointment (409 appointment_rule from any other status, or before that day). Final: an arrival cannot be undone.',
     input: z.strictObject({}),
   },
   miss: {
@@ -46,7 +46,7 @@ export const APPOINTMENT_ACTIONS = {
   },
   reinstate: {
     summary: 'Reinstate a cancelled or missed appointment',
-    description: 'cancelled | missed → booked, only if the slot is still free (409 slot_unavailable).',
+    description: 'cancelled | missed → booked, only if the slot is still free (409 slot_unavailable; 409 appointment_rule from booked or arrived).',
     input: z.strictObject({}),
   },
 } satisfies Record<string, ResourceAction>;
@@ -79,7 +79,7 @@ export const appointments = defineResource({
       'a group type joins the session already running at that time (or the one named by group_master_id) while it has places (409 group_full)',
     ],
     update: [
-      'changing starts_at, ends_at, practitioner_id, location_id, appointment_type_id or resource_id reschedules: only a booked appointment, and the diary is checked again (409 slot_unavailable unless allow_clash)',
+      'changing starts_at, ends_at, practitioner_id, location_id, appointment_type_id or resource_id reschedules: only a booked appointment (409 appointment_rule otherwise), and the diary is checked again (409 slot_unavailable unless allow_clash)',
       'notes, patient_id and metadata can change in any status; group_master_id is set only when booking',
     ],
   },

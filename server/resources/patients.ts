@@ -38,7 +38,7 @@ export const patients = defineResource({
   deleteSemantics: 'soft-delete',
   rules: {
     create: [
-      'referral_source_id and referral_source_type are sent together (422 referral_source_incomplete)',
+      'referral_source_id and referral_source_type are sent together (422 referral_source_incomplete); the source must exist (422 referral_source_not_found)',
       'default_location_id must be one of the account locations (422 location_not_found)',
       'locale is copied from the account when not sent',
     ],
