@@ -131,7 +131,8 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/developers\/sign-in$/);
   await page.goto(`${origin}/developers/keys`);
-  await expect(page).toHaveURL(/\/developers\/sign-in$/);
+  // Sign-in names the page to come back to.
+  await expect(page).toHaveURL(/\/developers\/sign-in\?next=%2Fdevelopers%2Fkeys$/);
 });
 
 test('a receptionist sees no key pages and the procedures answer 403; deactivated, they are signed out', async ({ browser }) => {
@@ -154,7 +155,7 @@ test('a receptionist sees no key pages and the procedures answer 403; deactivate
   await expect(olive.getByRole('row', { name: /Rita Reception/ }).getByText('Deactivated')).toBeVisible();
 
   await rita.reload();
-  await expect(rita).toHaveURL(/\/developers\/sign-in$/);
+  await expect(rita).toHaveURL(/\/developers\/sign-in(\?next=.*)?$/);
   await signIn(rita, receptionist);
   await expect(rita.getByRole('main').getByRole('alert')).toHaveText('Email or password is wrong');
 });
