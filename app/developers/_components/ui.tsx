@@ -64,7 +64,7 @@ export function InlineError({ message }: { message: string | null }) {
 
 export function Badge({ tone, children }: { tone: 'green' | 'amber' | 'red' | 'slate'; children: ReactNode }) {
   const styles = { green: 'bg-emerald-100 text-emerald-800', amber: 'bg-amber-100 text-amber-900', red: 'bg-red-100 text-red-800', slate: 'bg-slate-200 text-slate-700' };
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${styles[tone]}`}>{children}</span>;
+  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium [overflow-wrap:normal] ${styles[tone]}`}>{children}</span>;
 }
 
 export function Card({ title, children, actions }: { title?: string; children: ReactNode; actions?: ReactNode }) {
@@ -153,7 +153,8 @@ export function Row({ children, className = '' }: { children: ReactNode; classNa
 /** A cell of a stacked table: on a phone it shows its column's name (screen readers have the header). */
 export function Cell({ label, children, className = '' }: { label?: string; children?: ReactNode; className?: string }) {
   return (
-    <td className={`px-2 py-3 [overflow-wrap:anywhere] max-sm:flex max-sm:gap-3 max-sm:py-1 ${className}`}>
+    // Anywhere only on a phone: on a desktop it would break short words like a status inside narrow columns.
+    <td className={`px-2 py-3 break-words max-sm:flex max-sm:gap-3 max-sm:py-1 max-sm:[overflow-wrap:anywhere] ${className}`}>
       {label && (
         <span aria-hidden="true" className="w-28 shrink-0 text-xs uppercase text-slate-500 sm:hidden">
           {label}
