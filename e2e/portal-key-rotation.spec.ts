@@ -37,6 +37,7 @@ test('a rotating key cannot be rotated again until its previous secret stops wor
   await expect(rotate).toHaveAccessibleDescription(/keeps the current one working for 24 hours; the key can be rotated again once those 24 hours are over/);
 
   await rotate.click();
+  await page.getByRole('dialog', { name: 'Rotate Twice?' }).getByRole('button', { name: 'Rotate Twice' }).click();
   await expect(page.getByText(/The previous secret keeps working until .+; the key can be rotated again after then\./)).toBeVisible();
   const until = (await page.getByText(/^Rotating until /).textContent())!.replace('Rotating until ', '');
   await expect(rotate).toBeDisabled();

@@ -48,7 +48,8 @@ test('an unknown clinic host is a 404 page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
 });
 
-test('the owner signs in, creates a key, uses it, rotates it and revokes it; the logs show it all', async ({ page }) => {
+test('the owner signs in, creates a key, uses it, rotates it and revokes it; the logs show it all', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   await page.goto(`${origin}/developers`);
   await shot(page, 'sign-in');
   await signIn(page, owner, 'not my password at all');
@@ -104,7 +105,7 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   // The activity log shows each step.
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Activity log' }).click();
   await expect(page.getByRole('heading', { name: 'Activity log' })).toBeVisible();
-  for (const what of ['created API key', 'rotated API key', 'revoked API key', 'signed in']) await expect(page.getByRole('cell', { name: new RegExp(what) }).first()).toBeVisible();
+  for (const what of ['created the API key', 'rotated the API key', 'revoked the API key', 'signed in']) await expect(page.getByRole('cell', { name: new RegExp(what) }).first()).toBeVisible();
   await shot(page, 'activity');
 
   // The request log shows the REST calls (written in batches, within about five seconds).
@@ -125,7 +126,10 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   await shot(page, 'team');
   await page.getByRole('link', { name: 'API reference' }).click();
   await expect(page.getByRole('heading', { name: 'patients', exact: true })).toBeVisible();
-  await expect(page.getByText(`curl -H "Authorization: Bearer $API_KEY" "${origin}/v3/api/patients?page_size=5"`)).toBeVisible();
+  const curl = `curl -H "Authorization: Bearer $API_KEY" "${origin}/v3/api/patients?page_size=5"`;
+  await expect(page.getByText(curl)).toBeVisible();
+  await page.getByRole('button', { name: 'Copy the curl line' }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(curl);
   await shot(page, 'reference');
 
   await page.getByRole('button', { name: 'Sign out' }).click();

@@ -1,6 +1,7 @@
 'use client';
 /** The OpenAPI document, for reading: operations by tag, and a curl line against this clinic to try. */
 import { useQuery } from '@tanstack/react-query';
+import { CopyButton } from '../../_components/copy-button';
 import { Card, LoadFailed, Loading } from '../../_components/ui';
 import { portal, portalError } from '../../_lib/trpc';
 
@@ -33,14 +34,18 @@ export function ApiReference() {
     ? Object.entries(doc.data.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op, tag: op.tags?.[0] ?? 'other' })))
     : [];
   const tags = doc.data?.tags?.map((t) => t.name) ?? [...new Set(ops.map((o) => o.tag))];
+  const curl = `curl -H "Authorization: Bearer $API_KEY" "${base}/patients?page_size=5"`;
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">API reference</h1>
       <Card title="Try it">
         <p className="text-sm text-slate-600">With a key from the API keys page (kept on your server):</p>
-        <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
-          <code>{`curl -H "Authorization: Bearer $API_KEY" "${base}/patients?page_size=5"`}</code>
+        <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100" tabIndex={0} aria-label="curl line">
+          <code>{curl}</code>
         </pre>
+        <div className="mt-2">
+          <CopyButton value={curl} label="Copy the curl line" />
+        </div>
         <p className="mt-2 text-sm">
           The machine-readable document is at{' '}
           <a className="text-indigo-700 underline" href="/v3/api/openapi.json">
