@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { SIZES } from './support/sizes';
 
 const password = 'e2e password that is long enough';
 
@@ -23,12 +24,8 @@ async function axe(page: Page) {
 
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-const sizes = [
-  { name: 'desktop', viewport: { width: 1440, height: 900 } },
-  { name: 'phone', viewport: { width: 390, height: 844 } },
-];
 
-for (const size of sizes) {
+for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { SIZES } from './support/sizes';
 
 const password = 'e2e password that is long enough';
 
@@ -39,12 +40,8 @@ const api = (page: Page, origin: string, key: string) =>
 
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
-const sizes = [
-  { name: 'desktop', viewport: { width: 1440, height: 900 } },
-  { name: 'phone', viewport: { width: 390, height: 844 } },
-];
 
-for (const size of sizes) {
+for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 

@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { SIZES } from './support/sizes';
 
 const clinic = `e2ess${randomBytes(3).toString('hex')}`;
 const password = 'e2e password that is long enough';
@@ -33,12 +34,8 @@ async function fillSignIn(page: Page, email = owner, pass = password) {
   await page.getByLabel('Password').press('Enter');
 }
 
-const sizes = [
-  { name: 'desktop', viewport: { width: 1440, height: 900 } },
-  { name: 'phone', viewport: { width: 390, height: 844 } },
-];
 
-for (const size of sizes) {
+for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
     const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/portal-shots-6/${name}-${size.name}.png`, fullPage: true });
