@@ -59,19 +59,24 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
     const first = Object.entries(errors)[0];
     return { error: new ApiError('validation_failed', first ? `${first[0]}: ${first[1][0]}` : 'Invalid input', errors), internal: false };
   }
-  // Every input surface refuses NUL (server/values/text.ts); should one still reach PostgreSQL, it is
-  // the client's input, not a server fault.
-  // A statement cancelled by the statement timeout (just under the request timeout, db/client.ts).
-  if (databaseCode(err) === '57014') return { error: new ApiError('request_timeout', 'The request took too long and was stopped; retry with backoff'), internal: false };
-  // A number past a column's range (22003) is the client's input too: every id input is bounded to 32
-  // bits (fields.ts recordId), so this is a safety net, never the rule.
-  if (databaseCode(err) === '22003') return { error: new ApiError('validation_failed', 'A number is out of range (ids and integers are 32-bit)'), internal: false };
-  if (NUL_CODES.has(databaseCode(err) ?? '')) return { error: new ApiError('validation_failed', 'Text must not contain the NUL character (\\u0000)'), internal: false };
+  const byDatabase = DATABASE_REFUSALS.get(databaseCode(err) ?? '');
+  if (byDatabase) return { error: byDatabase(), internal: false };
   return { error: internalError(), internal: true };
 }
 
-/** PostgreSQL's refusals of U+0000: in text (22021) and in jsonb (22P05). */
-const NUL_CODES = new Set(['22021', '22P05']);
+/**
+ * PostgreSQL errors that are the client's or the clock's doing, not a server fault, by SQLSTATE. Each is
+ * a safety net behind a rule applied before the query: the statement timeout (just under the request
+ * timeout, db/client.ts); numbers past a 32-bit column (ids are bounded by fields.ts `recordId`); U+0000
+ * in text or jsonb (refused on every input surface, server/values/text.ts).
+ */
+const nulInText = () => new ApiError('validation_failed', 'Text must not contain the NUL character (\\u0000)');
+const DATABASE_REFUSALS = new Map<string, () => ApiError>([
+  ['57014', () => new ApiError('request_timeout', 'The request took too long and was stopped; retry with backoff')],
+  ['22003', () => new ApiError('validation_failed', 'A number is out of range (ids and integers are 32-bit)')],
+  ['22021', nulInText],
+  ['22P05', nulInText],
+]);
 
 /** The SQLSTATE of a database error in the cause chain (node-postgres sets `code` and `severity`). */
 export function databaseCode(err: unknown): string | undefined {
