@@ -35,6 +35,9 @@ interface BucketState {
   refreshedAt: number;
 }
 
+/** Seconds until the window after `window` opens (Retry-After), at least 1. */
+const secondsLeft = (window: number, now: number) => Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+
 export class RateLimiter {
   private buckets = new Map<string, BucketState>();
   private timer: NodeJS.Timeout | null = null;
@@ -70,7 +73,7 @@ export class RateLimiter {
     }
     await st.ready;
     st.lastHit = now;
-    const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+    const retryAfter = secondsLeft(window, now);
     const used = st.shared + st.pending;
     if (used >= limit) return { allowed: false, limit, remaining: 0, retryAfter };
     st.pending++;
@@ -81,7 +84,7 @@ export class RateLimiter {
   /** One hit counted in the shared store before the answer: the upsert adds it only while under the limit. */
   private async takeNow(bucket: string, limit: number, now: number): Promise<RateDecision> {
     const window = Math.floor(now / WINDOW_MS);
-    const retryAfter = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+    const retryAfter = secondsLeft(window, now);
     const refused = { allowed: false, limit, remaining: 0, retryAfter };
     if (this.full.get(bucket) === window) return refused;
     const rows = await this.db.transaction((tx) =>
