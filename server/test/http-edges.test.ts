@@ -5,15 +5,12 @@
  * MCP. And every answer carries X-Request-Id, and the budget headers where a budget applies: 421
  * wrong_region, 503 request_timeout, MCP refusals, OAuth and discovery answers.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROLES } from '../auth/permissions';
 import { activeMember, updateRole } from '../domain/team';
-import { findClient, registerClient } from '../oauth/clients';
-import { approve, checkAuthorizationRequest, exchangeCode } from '../oauth/grants';
-import { oauthUrls } from '../oauth/urls';
 import { newClinic, request, startServer, type Clinic, type Res, type TestServer } from './helpers';
+import { accessToken } from './support/mcp-tools';
 import { addMember } from './support/portal';
 
 const MAX_BODY = 65_536;
@@ -27,35 +24,13 @@ let token: string;
 /** A member of the receptionist role, who approved `token`. */
 let approver: Awaited<ReturnType<typeof addMember>>;
 
-/** A token as a connector gets one: registration, the member's approval, the code exchange. */
-async function mintToken(member: Awaited<ReturnType<typeof addMember>>): Promise<string> {
-  const { db } = server.app;
-  const urls = oauthUrls(`http://${clinic.host}`);
-  const registered = await registerClient(db, clinic.account, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Edges' });
-  const verifier = randomBytes(32).toString('base64url');
-  const params = new URLSearchParams({
-    response_type: 'code',
-    client_id: registered.client_id,
-    redirect_uri: REDIRECT,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-    resource: urls.resource,
-    scope: 'mcp:read',
-  });
-  const req = await checkAuthorizationRequest(db, clinic.account, urls, params, true);
-  const principal = (await activeMember(db.db, clinic.account.id, member.id))!;
-  const code = new URL(await approve(db, clinic.account, principal, SYSTEM, req, urls)).searchParams.get('code')!;
-  const client = (await findClient(db, clinic.account, registered.client_id, { allowPrivate: true }))!;
-  return (await exchangeCode(db, clinic.account, client, new URLSearchParams({ code, code_verifier: verifier, redirect_uri: REDIRECT, resource: urls.resource }), urls)).access_token;
-}
-
 beforeAll(async () => {
   server = await startServer({ MAX_BODY_BYTES: String(MAX_BODY), SERVICE_REGIONS: 'neptune,mercury' });
   clinic = await newClinic(server);
   const withConnect = { permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage' as const], record_scope: 'all' as const };
   await updateRole(server.app.db, clinic.account, SYSTEM, 'receptionist', withConnect);
   approver = await addMember(server, clinic, 'receptionist');
-  token = await mintToken(approver);
+  token = await accessToken(server, clinic, (await activeMember(server.app.db.db, clinic.account.id, approver.id))!);
 });
 afterAll(() => server?.close());
 

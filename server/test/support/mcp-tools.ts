@@ -17,7 +17,7 @@ import { TOOLS } from '../../mcp/tools';
 import { findClient, registerClient } from '../../oauth/clients';
 import { approve, checkAuthorizationRequest, exchangeCode } from '../../oauth/grants';
 import { oauthUrls } from '../../oauth/urls';
-import type { ClinicHarness } from '../helpers';
+import type { Clinic, ClinicHarness, TestServer } from '../helpers';
 import { hostFetch } from './host-fetch';
 import { addMember } from './portal';
 
@@ -46,12 +46,15 @@ export function connectorCall(t: ClinicHarness, member: MemberPrincipal): Call {
   };
 }
 
-/** The tools over the real MCP endpoint, with an access token the member approved. */
-export async function httpCall(t: ClinicHarness, member: MemberPrincipal): Promise<Call> {
-  const { db } = t.server.app;
-  const account = t.clinic.account;
-  const urls = oauthUrls(`http://${t.clinic.host}`);
-  const registered = await registerClient(db, account, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Scope test' });
+/**
+ * An access token for the MCP server as a connector gets one: registration, the member's approval, the
+ * code exchange (through the OAuth server's own functions).
+ */
+export async function accessToken(server: TestServer, clinic: Clinic, member: MemberPrincipal): Promise<string> {
+  const { db } = server.app;
+  const account = clinic.account;
+  const urls = oauthUrls(`http://${clinic.host}`);
+  const registered = await registerClient(db, account, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test connector' });
   const verifier = randomBytes(32).toString('base64url');
   const params = new URLSearchParams({
     response_type: 'code',
@@ -65,9 +68,15 @@ export async function httpCall(t: ClinicHarness, member: MemberPrincipal): Promi
   const req = await checkAuthorizationRequest(db, account, urls, params, true);
   const code = new URL(await approve(db, account, member, SYSTEM, req, urls)).searchParams.get('code')!;
   const client = (await findClient(db, account, registered.client_id, { allowPrivate: true }))!;
-  const tokens = await exchangeCode(db, account, client, new URLSearchParams({ code, code_verifier: verifier, redirect_uri: REDIRECT, resource: urls.resource }), urls);
+  return (await exchangeCode(db, account, client, new URLSearchParams({ code, code_verifier: verifier, redirect_uri: REDIRECT, resource: urls.resource }), urls)).access_token;
+}
+
+/** The tools over the real MCP endpoint, with an access token the member approved. */
+export async function httpCall(t: ClinicHarness, member: MemberPrincipal): Promise<Call> {
+  const token = await accessToken(t.server, t.clinic, member);
+  const urls = oauthUrls(`http://${t.clinic.host}`);
   const mcp = new Client({ name: 'scope-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(urls.resource), { fetch: hostFetch(t.server), requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(urls.resource), { fetch: hostFetch(t.server), requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return async (name, args) => {
     const res = await mcp.callTool({ name, arguments: args });
     if (res.isError) return { ok: false, code: JSON.parse((res.content as { text: string }[])[0].text).code };
