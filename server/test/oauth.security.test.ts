@@ -475,13 +475,18 @@ describe('6. sweepOAuth', () => {
 });
 
 describe('7. deactivating a member revokes their AI connectors; reactivation does not bring them back', () => {
-  test('connect, deactivate (401 user_inactive, refresh refused), reactivate: the old access and refresh tokens stay refused, the connector is gone', async () => {
+  /** A new admin, signed in, who has connected a newly registered app. */
+  async function connectedAdmin() {
     const ip = newIp();
     const member = await addMember(t.server, t.clinic, 'admin');
     const portal = portalClient(t.server, t.clinic);
     expect((await portal.signIn(member.email, member.password)).status).toBe(200);
     const clientId = await registerClient(ip);
-    const tokens = await connect(portal, clientId, ip);
+    return { ip, member, portal, clientId, tokens: await connect(portal, clientId, ip) };
+  }
+
+  test('connect, deactivate (401 user_inactive, refresh refused), reactivate: the old access and refresh tokens stay refused, the connector is gone', async () => {
+    const { ip, member, portal, clientId, tokens } = await connectedAdmin();
     expect((await mcpCall({ ip, token: tokens.access_token })).status).toBe(200);
     const connectors = async () => (portalData(await adminPortal.query('connectors.list')).data as { user_id: number }[]).filter((c) => c.user_id === member.id);
     expect(await connectors()).toHaveLength(1);
@@ -509,12 +514,7 @@ describe('7. deactivating a member revokes their AI connectors; reactivation doe
   });
 
   test('a member deactivated before this rule (grants still live) gets none back on reactivation', async () => {
-    const ip = newIp();
-    const member = await addMember(t.server, t.clinic, 'admin');
-    const portal = portalClient(t.server, t.clinic);
-    expect((await portal.signIn(member.email, member.password)).status).toBe(200);
-    const clientId = await registerClient(ip);
-    const tokens = await connect(portal, clientId, ip);
+    const { ip, member, clientId, tokens } = await connectedAdmin();
     // Deactivated the old way: the flag alone.
     await t.server.app.db.transaction((tx) => tx.update(users).set({ active: false }).where(eq(users.id, member.id)));
     expect((await mcpCall({ ip, token: tokens.access_token })).body.code).toBe('user_inactive');
