@@ -109,40 +109,23 @@ export function LoadFailed({ message, retry }: { message: string; retry: () => v
  * row as a block of labelled cells instead (with `Cell`), so status and actions stay on screen.
  */
 export function Table({ caption, head, children, stacked = false }: { caption: string; head: string[]; children: ReactNode; stacked?: boolean }) {
-  if (stacked) {
-    return (
-      <table className="w-full text-left text-sm max-sm:block">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 text-xs uppercase text-slate-500 max-sm:sr-only">
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className="px-2 py-2 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 max-sm:block">{children}</tbody>
-      </table>
-    );
-  }
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[40rem] text-left text-sm">
-        <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-slate-200 text-xs uppercase text-slate-500">
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className="px-2 py-2 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">{children}</tbody>
-      </table>
-    </div>
+  const table = (
+    <table className={`w-full text-left text-sm ${stacked ? 'max-sm:block' : 'min-w-[40rem]'}`}>
+      <caption className="sr-only">{caption}</caption>
+      <thead className={`border-b border-slate-200 text-xs uppercase text-slate-500 ${stacked ? 'max-sm:sr-only' : ''}`}>
+        <tr>
+          {head.map((h) => (
+            <th key={h} scope="col" className="px-2 py-2 font-medium">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className={`divide-y divide-slate-100 ${stacked ? 'max-sm:block' : ''}`}>{children}</tbody>
+    </table>
   );
+  // A stacked table shows each row as a block on a phone and never scrolls; the others scroll sideways.
+  return stacked ? table : <div className="overflow-x-auto">{table}</div>;
 }
 
 /** A row of a stacked table: a block on a phone. */
