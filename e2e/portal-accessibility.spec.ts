@@ -3,17 +3,13 @@
  * axe finds nothing serious or critical, and nothing scrolls sideways on the phone. Screenshots of each
  * page and dialog go to /tmp/portal-shots/ to be looked at.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
 const password = 'e2e password that is long enough';
-
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
 
 /** Serious and critical findings only, as "rule: targets" lines so a failure reads at a glance. */
 async function axe(page: Page) {

@@ -4,10 +4,10 @@
  * Tokyo, the clinic in New York), filters by kind, member and days, and a CSV download of the filtered
  * entries. At desktop and phone sizes; screenshots go to /tmp/portal-shots-6/.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
 const clinic = `e2eact${randomBytes(3).toString('hex')}`;
@@ -15,9 +15,6 @@ const password = 'e2e password that is long enough';
 const ann = `ann@${clinic}.test`;
 const ZONE = 'America/New_York';
 
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
 const at = ['--clinic', clinic, '--region', 'neptune'];
 
 let origin = '';

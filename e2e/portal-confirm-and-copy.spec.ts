@@ -5,16 +5,12 @@
  * secret keeps working; a secret appears next to what it belongs to, named, with a Copy that is about
  * the value shown; focus never falls to the page body.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
 const password = 'e2e password that is long enough';
-
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
 
 /** A clinic of its own, with its owner: the origin to visit and the owner's email. */
 function clinicFor(port: string) {

@@ -3,12 +3,12 @@
  * in, then to the consent screen; Allow sends the browser back to the app with a code, Deny with
  * access_denied; the connectors page lists the connection and revokes it.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { cli, postToClinic } from './support/clinic';
 
 const clinic = `conn${randomBytes(3).toString('hex')}`;
 const password = 'e2e password that is long enough';
@@ -21,23 +21,6 @@ const app = http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Back in the app</h1>');
 });
 
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
-
-/** A POST to the clinic host (Node cannot resolve *.localhost names: the Host header names the clinic). */
-function post(port: number, path: string, body: unknown): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const raw = JSON.stringify(body);
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { host: `${clinic}.neptune.localhost:${port}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-    });
-    req.on('error', reject);
-    req.end(raw);
-  });
-}
 
 let origin = '';
 let redirectUri = '';
@@ -49,7 +32,7 @@ test.beforeAll(async ({}, info) => {
   origin = `http://${clinic}.neptune.localhost:${port}`;
   cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Connect Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
   cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', admin, '--name', 'Ada Admin', '--role', 'admin', '--password-stdin'], password);
-  const registered = await post(port, '/v3/oauth2/register', { client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
+  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', { client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
   clientId = String(registered.client_id);
 });
 test.afterAll(() => new Promise<void>((r) => app.close(() => r())));

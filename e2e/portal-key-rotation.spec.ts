@@ -3,17 +3,13 @@
  * previous secret is in its 24-hour grace, a disabled Rotate with the time it can be rotated again
  * (rotating then would end a grace the person was just shown; the server refuses it with 409 too).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { cli } from './support/clinic';
 
 const clinic = `e2erot${randomBytes(3).toString('hex')}`;
 const owner = `owner@${clinic}.test`;
 const password = 'e2e password that is long enough';
-
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
 
 let origin = '';
 test.beforeAll(({}, info) => {

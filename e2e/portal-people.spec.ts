@@ -3,9 +3,9 @@
  * manage keys and use them over REST, read the activity and request logs, a receptionist kept out of
  * the key pages, deactivation, throttling and sign-out. Screenshots of each page go to test-results/.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { cli } from './support/clinic';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -15,10 +15,6 @@ const owner = `owner@${clinic}.test`;
 const receptionist = `reception@${clinic}.test`;
 
 /** The `clinic` CLI on the server's database. */
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
-
 let origin = '';
 test.beforeAll(({}, info) => {
   const port = new URL(String(info.project.use.baseURL)).port;

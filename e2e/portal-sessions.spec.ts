@@ -5,19 +5,15 @@
  * that cannot be reached is said so with a way to retry, and an untrusted consent request says what is
  * wrong and where to go. At desktop and phone sizes; screenshots go to /tmp/portal-shots-6/.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
 const clinic = `e2ess${randomBytes(3).toString('hex')}`;
 const password = 'e2e password that is long enough';
 const owner = `owner@${clinic}.test`;
 const leaver = `leaver@${clinic}.test`;
-
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
 
 let origin = '';
 test.beforeAll(({}, info) => {

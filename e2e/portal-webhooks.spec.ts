@@ -5,11 +5,11 @@
  * for some types (the chooser says which never fire yet) is disabled: a change made meanwhile waits,
  * listed as waiting, and is delivered when the endpoint is enabled again.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { cli } from './support/clinic';
 import { Webhook } from 'standardwebhooks';
 
 const clinic = `hooks${randomBytes(3).toString('hex')}`;
@@ -25,10 +25,6 @@ const receiver = http.createServer((req, res) => {
     res.end('ok');
   });
 });
-
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
 
 let origin = '';
 let receiverUrl = '';

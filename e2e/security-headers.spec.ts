@@ -3,11 +3,11 @@
  * frames the signed-in consent screen gets a blank frame; portal pages carry a CSP whose script nonce
  * is fresh per response and on every script; signing in and using the portal reports no violation.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { cli, postToClinic } from './support/clinic';
 
 const clinic = `csp${randomBytes(3).toString('hex')}`;
 const attacker = `evil${randomBytes(3).toString('hex')}`;
@@ -16,23 +16,6 @@ const admin = `admin@${clinic}.test`;
 // Never reached: no test here answers the consent screen.
 const redirectUri = 'http://127.0.0.1:9/callback';
 
-function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
-}
-
-/** A POST to the clinic host (Node cannot resolve *.localhost names: the Host header names the clinic). */
-function post(port: number, path: string, body: unknown): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const raw = JSON.stringify(body);
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { host: `${clinic}.neptune.localhost:${port}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-    });
-    req.on('error', reject);
-    req.end(raw);
-  });
-}
 
 // The attacker's web server: the page that frames the consent screen, and a harmless page.
 let attackerPage = '';
@@ -53,7 +36,7 @@ test.beforeAll(async ({}, info) => {
     cli(['account', 'create', '--clinic', name, '--region', 'neptune', '--name', label, '--timezone', 'Europe/London', '--currency', 'GBP']);
   }
   cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', admin, '--name', 'Ada Admin', '--role', 'admin', '--password-stdin'], password);
-  const registered = await post(port, '/v3/oauth2/register', { client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
+  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', { client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
   clientId = String(registered.client_id);
 });
 test.afterAll(() => new Promise<void>((r) => attackerServer.close(() => r())));
