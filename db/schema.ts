@@ -13,6 +13,8 @@ export * from './schema/events';
 export * from './schema/idempotency_keys';
 export * from './schema/rate_limit_buckets';
 export * from './schema/settings';
+export * from './schema/job_leases';
+export * from './schema/practice_settings';
 export * from './schema/locations';
 export * from './schema/practitioners';
 export * from './schema/appointment_types';

@@ -46,6 +46,8 @@ export const appointments = table(
       on('appointments_group_idx', t.account_id, t.group_master_id, t.id),
       on('appointments_created_at_idx', t.account_id, t.created_at, t.id),
       on('appointments_updated_at_idx', t.account_id, t.updated_at, t.id),
+      // The missed-appointments job (server/jobs/missed.ts): a clinic's booked ones, oldest end first.
+      partialIndex("status = 'booked' AND deleted_at IS NULL")('appointments_unarrived_idx', t.account_id, t.ends_utc, t.id),
     ];
   },
 );
