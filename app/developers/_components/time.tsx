@@ -21,6 +21,12 @@ export function fullTime(iso: string, zone: string): string {
   return `${f.format(new Date(iso))} ${zone}`;
 }
 
+/** For a deadline inside a sentence ("keeps working until …"): the exact time in the clinic's zone, named, since "in 24 hr" would not say when to act by. */
+export function useFullTime(): (iso: string | null) => string {
+  const zone = useClinicZone();
+  return (iso) => (iso ? fullTime(iso, zone) : '—');
+}
+
 const relative = new Intl.RelativeTimeFormat('en-GB', { numeric: 'always', style: 'short' });
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60],
@@ -63,7 +69,8 @@ export function Time({ iso }: { iso: string | null }) {
     <time dateTime={iso} title={full} tabIndex={0} className="group relative cursor-help whitespace-nowrap underline decoration-dotted underline-offset-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
       {ago(iso, now)}
       <span className="sr-only">, {full}</span>
-      <span aria-hidden="true" className="invisible absolute left-0 top-full z-10 mt-1 whitespace-nowrap rounded bg-slate-900 px-2 py-1 text-xs text-white group-hover:visible group-focus:visible">
+      {/* Not rendered until wanted (hidden, not invisible): a laid-out tooltip would widen a phone's page. */}
+      <span aria-hidden="true" className="absolute left-0 top-full z-10 mt-1 hidden w-max max-w-[16rem] rounded bg-slate-900 px-2 py-1 text-xs text-white group-hover:block group-focus:block">
         {full}
       </span>
     </time>

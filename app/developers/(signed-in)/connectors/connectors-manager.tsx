@@ -3,7 +3,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
 import { CopyField } from '../../_components/copy-button';
-import { Alert, Button, Card, Cell, Empty, LoadFailed, Loading, Row, Table, when } from '../../_components/ui';
+import { Alert, Button, Card, Cell, Empty, LoadFailed, Loading, Row, Table } from '../../_components/ui';
+import { Time } from '../../_components/time';
 import { portal, portalError } from '../../_lib/trpc';
 
 type Connector = Awaited<ReturnType<typeof portal.connectors.list.query>>['data'][number];
@@ -25,8 +26,8 @@ function ConnectorRow({ c }: { c: Connector }) {
       <Cell label="Scope" className="font-mono text-xs">
         {c.scope}
       </Cell>
-      <Cell label="Connected">{when(c.created_at)}</Cell>
-      <Cell label="Last used">{when(c.last_used_at)}</Cell>
+      <Cell label="Connected"><Time iso={c.created_at} /></Cell>
+      <Cell label="Last used">{c.last_used_at ? <Time iso={c.last_used_at} /> : 'Never'}</Cell>
       <Cell label="Actions">
         <ConfirmDialog
           trigger={

@@ -8,7 +8,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
 import { CopyField } from '../../_components/copy-button';
-import { Alert, Badge, Button, Card, Cell, Empty, Field, LoadFailed, Loading, Row, Select, Table, TextInput, when } from '../../_components/ui';
+import { Alert, Badge, Button, Card, Cell, Empty, Field, LoadFailed, Loading, Row, Select, Table, TextInput } from '../../_components/ui';
+import { Time, useFullTime } from '../../_components/time';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
 
@@ -19,9 +20,10 @@ const ACCESS = { read_write: 'Read & write', read_only: 'Read only' } as const;
 const ROTATION_RULES = 'rotation-rules';
 
 function Status({ k }: { k: Key }) {
+  const at = useFullTime();
   if (k.status === 'revoked') return <Badge tone="red">Revoked</Badge>;
   if (k.status === 'expired') return <Badge tone="slate">Expired</Badge>;
-  if (k.status === 'rotating') return <Badge tone="amber">Rotating until {when(k.previous_valid_until)}</Badge>;
+  if (k.status === 'rotating') return <Badge tone="amber">Rotating until {at(k.previous_valid_until)}</Badge>;
   return <Badge tone="green">Active</Badge>;
 }
 
@@ -117,6 +119,7 @@ const graceSentence = (k: Key, g: Grace) =>
     : `The current secret keeps working for ${g === '1h' ? '1 hour' : '24 hours'}, so you can update ${k.name} before it stops; the key cannot be rotated again until then.`;
 
 function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (s: Shown | null) => void }) {
+  const at = useFullTime();
   const [grace, setGrace] = useState<Grace>('24h');
   const queries = useQueryClient();
   const refresh = () => queries.invalidateQueries({ queryKey: ['keys'] });
@@ -130,7 +133,7 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
       id: k.id,
       title: `New secret for ${k.name}`,
       secret: r.secret,
-      note: grace === 'now' ? 'The previous secret has stopped working.' : `The previous secret keeps working until ${when(r.previous_valid_until ?? null)}; the key can be rotated again after then.`,
+      note: grace === 'now' ? 'The previous secret has stopped working.' : `The previous secret keeps working until ${at(r.previous_valid_until ?? null)}; the key can be rotated again after then.`,
     });
     await refresh();
   };
@@ -146,11 +149,11 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
         <Cell label="Key" className="font-mono text-xs">{k.start}…</Cell>
         <Cell label="Access">{ACCESS[k.access]}</Cell>
         <Cell label="Created">
-          {when(k.created_at)}
+          <Time iso={k.created_at} />
           {k.created_by && <span className="block text-xs text-slate-500">by {k.created_by}</span>}
         </Cell>
-        <Cell label="Last used">{k.last_used_at ? when(k.last_used_at) : 'Never'}</Cell>
-        <Cell label="Expires">{k.expires_at ? when(k.expires_at) : 'Never'}</Cell>
+        <Cell label="Last used">{k.last_used_at ? <Time iso={k.last_used_at} /> : 'Never'}</Cell>
+        <Cell label="Expires">{k.expires_at ? <Time iso={k.expires_at} /> : 'Never'}</Cell>
         <Cell label="Status">
           <Status k={k} />
         </Cell>
@@ -189,7 +192,7 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
           )}
           {live && rotating && (
             <p id={why} className="mt-1 max-w-56 text-xs text-slate-600">
-              Can be rotated again after {when(k.previous_valid_until)}, when the previous secret stops working. Revoke stops both secrets now.
+              Can be rotated again after {at(k.previous_valid_until)}, when the previous secret stops working. Revoke stops both secrets now.
             </p>
           )}
         </Cell>

@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
 import { CopyField } from '../../_components/copy-button';
-import { Alert, Badge, Button, Card, Cell, Field, InlineError, LoadFailed, Loading, Row, Select, Table, TextInput, when } from '../../_components/ui';
+import { Alert, Badge, Button, Card, Cell, Field, InlineError, LoadFailed, Loading, Row, Select, Table, TextInput } from '../../_components/ui';
+import { Time } from '../../_components/time';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
 
@@ -147,7 +148,7 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
         )}
       </Cell>
       <Cell label="Status">{m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}</Cell>
-      <Cell label="Last sign-in">{m.last_sign_in_at ? when(m.last_sign_in_at) : 'Never'}</Cell>
+      <Cell label="Last sign-in">{m.last_sign_in_at ? <Time iso={m.last_sign_in_at} /> : 'Never'}</Cell>
       <Cell label="Actions">
         <div className="flex flex-wrap gap-2">
           {!isOwner &&
