@@ -10,7 +10,8 @@ process.env.DATABASE_URL = databaseUrl;
 export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'db/**/*.test.ts'],
-    env: { DATABASE_URL: databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+    // JOBS off: no server of a test (nor one it spawns) runs periodic jobs on its own; tests tick them.
+    env: { DATABASE_URL: databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'silent', JOBS: 'off' },
     globalSetup: ['server/test/global-setup.ts'],
     pool: 'forks',
     // A stray .only must not pass CI by running one test.

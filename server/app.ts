@@ -14,12 +14,9 @@ import type { FileStore } from './files/store';
 import { setCursorSecret } from './list/cursor';
 import { createLogger } from './logger';
 import { API_PREFIX, createGateway, type Gateway } from './rest/gateway';
-import { purgeExpired } from './rest/idempotency';
 import { ApiError } from './errors';
 import { createHealth, isHealthPath } from './health';
 import { errorOutcome, rateLimited, send } from './rest/outcome';
-import { sweepEvents } from './events/sweep';
-import { sweepOAuth } from './oauth/sweep';
 import { RequestLog } from './rest/request-log';
 import { createPortal, PORTAL_TRPC, type Portal } from './portal/handler';
 import { createMcpEndpoint } from './mcp/endpoint';
@@ -33,6 +30,8 @@ import { setSecurityHeaders } from './security-headers';
 import { answerClientError } from './client-error';
 import { loadSecretsKey } from './webhooks/secrets';
 import { policyOf, WebhookWorker } from './webhooks/worker';
+import { createScheduler } from './jobs';
+import type { Scheduler } from './jobs/scheduler';
 
 export interface App {
   server: http.Server;
@@ -43,6 +42,8 @@ export interface App {
   requestLog: RequestLog;
   /** The webhook delivery worker (running when WEBHOOK_WORKER is on; tests drain it by hand). */
   webhooks: WebhookWorker;
+  /** The periodic jobs (running when JOBS is on; tests tick it by hand). */
+  jobs: Scheduler;
   /** Stops accepting, lets in-flight requests finish within `graceMs`, then flushes buffers and closes the database. */
   close(opts?: { graceMs?: number }): Promise<void>;
 }
@@ -147,13 +148,9 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   });
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
-  // Stored idempotent responses are kept 24 hours and events 30 days; sweep the expired ones hourly.
-  const sweep = setInterval(() => {
-    purgeExpired(db).catch((err) => logger.error({ err }, 'idempotency sweep failed'));
-    sweepEvents(db).catch((err) => logger.error({ err }, 'event sweep failed'));
-    sweepOAuth(db).catch((err) => logger.error({ err }, 'oauth sweep failed'));
-  }, 3_600_000);
-  sweep.unref();
+  // Sweeps and clinic jobs: every process runs the scheduler, a lease per job lets one of them run it (server/jobs/).
+  const jobs = createScheduler(db, { now, onError: (err, job) => logger.error({ err, job }, 'background job failed') });
+  if (env.JOBS) jobs.start();
   return {
     server,
     db,
@@ -162,8 +159,9 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     portal,
     requestLog,
     webhooks,
+    jobs,
     async close({ graceMs = 10_000 } = {}) {
-      clearInterval(sweep);
+      await jobs.stop();
       await webhooks.stop();
       await stopServing(server, graceMs);
       await mcp.close();

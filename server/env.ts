@@ -81,6 +81,8 @@ export const envSchema = z.object({
     .transform((v) => Number.parseInt(v, 10) * UNIT_MS[v.match(/[smhd]$/)?.[0] ?? 's']),
   /** The delivery worker runs inside the server (off: run `clinic worker` on its own). */
   WEBHOOK_WORKER: flag('on'),
+  /** The periodic jobs (sweeps, clinic jobs) in this process; a lease in the database lets one process run each. */
+  JOBS: flag('on'),
   /** Development and tests only: allow http and loopback/private webhook targets. */
   WEBHOOKS_ALLOW_PRIVATE: flag(),
   /** Key (base64 of 32 bytes) that encrypts stored webhook signing secrets; generated and kept in the database when unset. */

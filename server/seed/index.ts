@@ -37,6 +37,7 @@ import { uploadFile } from '../domain/files';
 import { seedAppointments } from './appointments';
 import { seedBilling } from './billing';
 import { createPatient } from '../domain/patients/write';
+import { updatePracticeSettings } from '../domain/practice_settings';
 import type { WriteContext } from '../domain/write-context';
 import type { CreateInput } from '../resources/define';
 import type { patients as patientResource } from '../resources/patients';
@@ -83,6 +84,8 @@ export async function seedAccount(db: DbHandle, account: Account, store?: FileSt
   if (store) await uploadSampleFiles(w, store, patientIds);
   await seedAppointments(w, patientIds);
   await seedBilling(w, patientIds);
+  // The demo practice lets the clinic job mark unarrived appointments missed (off for a new clinic).
+  await updatePracticeSettings(db, account, w.actor, { mark_missed: true });
   return { created: true };
 }
 

@@ -55,7 +55,6 @@ export class WebhookWorker {
   private perEndpoint = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
-  private lastSweep = 0;
 
   constructor(
     private readonly db: DbHandle,
@@ -122,10 +121,6 @@ export class WebhookWorker {
           this.kick();
         });
       this.inFlight.add(p);
-    }
-    if (this.now() - this.lastSweep > 3_600_000) {
-      this.lastSweep = this.now();
-      await this.sweep();
     }
     return claimed.length;
   }
@@ -254,12 +249,12 @@ export class WebhookWorker {
       if (reason && endpoint.enabled) await switchEndpoint(tx, DELIVERY_ACTOR, endpoint, false, reason, at);
     });
   }
+}
 
-  /** Attempts are kept 30 days. */
-  private async sweep() {
-    const cutoff = new Date(this.now() - ATTEMPTS_KEPT_DAYS * 86_400_000).toISOString();
-    await this.db.transaction((tx) => tx.delete(webhookAttempts).where(lt(webhookAttempts.created_at, cutoff)));
-  }
+/** Attempts are kept 30 days (a retention job of the scheduler, server/jobs/index.ts). */
+export async function sweepWebhookAttempts(db: DbHandle, now = Date.now()): Promise<void> {
+  const cutoff = new Date(now - ATTEMPTS_KEPT_DAYS * 86_400_000).toISOString();
+  await db.transaction((tx) => tx.delete(webhookAttempts).where(lt(webhookAttempts.created_at, cutoff)));
 }
 
 /** The delivery policy from the environment. */

@@ -42,7 +42,7 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
     const refused = refusal(action, before.status);
     if (refused) throw new ApiError('appointment_rule', refused);
     await checkpoint(w, 'appointment_change');
-    const now = new Date();
+    const now = new Date(w.now?.() ?? Date.now());
     const set: Partial<typeof table.$inferInsert> = { updated_at: now.toISOString() };
     if (action === 'arrive') {
       const clock = clockFor(w.account.timezone);

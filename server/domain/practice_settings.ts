@@ -1,0 +1,44 @@
+/**
+ * A clinic's practice settings (db/schema/practice_settings.ts): read with every default filled in,
+ * changed with an entry in the activity log. The clinic jobs (server/jobs/*) act on them.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db, DbHandle } from '../../db/client';
+import { practiceSettings } from '../../db/schema';
+import type { Account } from '../context';
+import { recordActivity, type Actor } from '../events/record';
+
+export type PracticeSettings = Omit<typeof practiceSettings.$inferSelect, 'account_id' | 'updated_at'>;
+
+export const PRACTICE_DEFAULTS: PracticeSettings = { mark_missed: false, mark_missed_after_hours: 2 };
+
+/** Bounds of `mark_missed_after_hours`: at least an hour after the end, at most a week. */
+export const MARK_MISSED_HOURS = { min: 1, max: 168 } as const;
+
+export async function practiceSettingsOf(db: Db, accountId: number): Promise<PracticeSettings> {
+  const [row] = await db.select().from(practiceSettings).where(eq(practiceSettings.account_id, accountId));
+  return row ? { mark_missed: row.mark_missed, mark_missed_after_hours: row.mark_missed_after_hours } : { ...PRACTICE_DEFAULTS };
+}
+
+export class PracticeSettingsError extends Error {}
+
+/** Changes some settings; the others keep their value. The activity log records what changed. */
+export async function updatePracticeSettings(db: DbHandle, account: Account, actor: Actor, patch: Partial<PracticeSettings>, at = new Date().toISOString()): Promise<PracticeSettings> {
+  const hours = patch.mark_missed_after_hours;
+  if (hours !== undefined && (!Number.isInteger(hours) || hours < MARK_MISSED_HOURS.min || hours > MARK_MISSED_HOURS.max)) {
+    throw new PracticeSettingsError(`mark_missed_after_hours must be a whole number of hours from ${MARK_MISSED_HOURS.min} to ${MARK_MISSED_HOURS.max}`);
+  }
+  return db.transaction(async (tx) => {
+    const before = await practiceSettingsOf(tx, account.id);
+    const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as PracticeSettings;
+    await tx
+      .insert(practiceSettings)
+      .values({ account_id: account.id, ...after, updated_at: at })
+      .onConflictDoUpdate({ target: practiceSettings.account_id, set: { ...after, updated_at: at } });
+    const changes = Object.fromEntries(
+      (Object.keys(after) as (keyof PracticeSettings)[]).filter((k) => before[k] !== after[k]).map((k) => [k, { from: before[k], to: after[k] }]),
+    );
+    if (Object.keys(changes).length) await recordActivity(tx, account.id, actor, 'practice_settings', account.id, 'updated', changes);
+    return after;
+  });
+}
