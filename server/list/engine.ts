@@ -3,7 +3,7 @@
  * resource, always scoped to the account. Cursor pages never use OFFSET, so page 1000 costs what page
  * 1 costs.
  */
-import { and, count, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, eq, gt, gte, isNotNull, isNull, lt, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cu
 import { parseFilters, parseSort, type SortKey } from './grammar';
 import { loadEmbeds } from './embeds';
 import { selectedRows } from './rows';
+import { listTotal } from './total';
 
 /** A select of one record of the resource: its columns and its embeds. */
 export const select = (db: Db, resource: Resource) => db.select(resource.selection() as never);
@@ -51,7 +52,7 @@ export interface ListScope {
 export interface ListResult {
   data: Record<string, unknown>[];
   links: { first: string | null; prev: string | null; next: string | null };
-  meta: { current_page: number; per_page: number; total: number; last_page: number } | { per_page: number; has_more: boolean };
+  meta: { current_page: number; per_page: number; total: number; last_page: number; total_estimated: boolean } | { per_page: number; has_more: boolean };
 }
 
 function intParam(name: string, raw: string | string[] | undefined, min: number, fallback: number): number {
@@ -147,19 +148,18 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   }
 
   // Pages past the limit are clamped, and meta.current_page says which page was served.
-  const countQuery = prepared(scope.db, `count:${shape}`, () => scope.db.select({ total: count() }).from(resource.table).where(and(...where)), { plannedEachTime });
   const pageRows = async () => {
     const rows = await selectedRows(resource.columns, rowsQuery, b.values);
     await loadEmbeds(scope.db, resource, scope.accountId, rows);
     return rows;
   };
-  const [rows, [{ total }]] = await Promise.all([pageRows(), countQuery.execute(b.values)]);
-  const lastPage = Math.max(1, Math.ceil(Number(total) / pageSize));
+  const [rows, { total, estimated }] = await Promise.all([pageRows(), listTotal(scope.db, resource.table, where, shape, b.values, plannedEachTime)]);
+  const lastPage = Math.max(1, Math.ceil(total / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
   return {
     data: rows.map(resource.toRecord),
     links: { first: link(1), prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null, next: page < lastPage ? link(page + 1) : null },
-    meta: { current_page: page, per_page: pageSize, total: Number(total), last_page: lastPage },
+    meta: { current_page: page, per_page: pageSize, total, last_page: lastPage, total_estimated: estimated },
   };
 }
 

@@ -7,6 +7,7 @@ import { prepared } from '../../db/prepared';
 import { notFound } from '../errors';
 import { baseConditions, select } from '../list/engine';
 import { selectedRows } from '../list/rows';
+import { EXACT_TOTAL_UP_TO } from '../list/total';
 
 import { OPERATORS } from '../list/grammar';
 import type { AnyResource, Resource, RowType } from './define';
@@ -75,7 +76,13 @@ export function listQuerySchema(resource: Resource) {
 
 export const linksSchema = z.object({ first: z.string().nullable(), prev: z.string().nullable(), next: z.string().nullable() });
 export const metaSchema = z.union([
-  z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  z.object({
+    current_page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int(),
+    last_page: z.number().int(),
+    total_estimated: z.boolean().describe(`false: total is exact. Counts are exact up to ${EXACT_TOTAL_UP_TO.toLocaleString('en')} matching records; past that PostgreSQL estimates them (true), and last_page follows the estimate.`),
+  }),
   z.object({ per_page: z.number().int(), has_more: z.boolean() }),
 ]);
 

@@ -98,7 +98,7 @@ describe('an additive contract', () => {
 
   it('a response with an attribute, a code or an event type added later still validates; an unknown input attribute does not', () => {
     const patient = { id: 1, first_name: 'Ada', last_name: 'Lovelace', preferred_name: null, dob: null, email: null, sex: null, locale: 'en', note: null, custom_reference: null, blocked: false, default_location_id: null, referral_source_id: null, referral_source_type: null, communication_preferences: {}, numbers: [], address: null, tags: [], created_at: '2027-01-01T00:00:00Z', updated_at: '2027-01-01T00:00:00Z', metadata: {} };
-    const list = { data: [{ ...patient, loyalty_tier: 'gold' }], links: { first: null, prev: null, next: null, last: null }, meta: { current_page: 1, per_page: 25, total: 1, last_page: 1, took_ms: 3 }, extra: true };
+    const list = { data: [{ ...patient, loyalty_tier: 'gold' }], links: { first: null, prev: null, next: null, last: null }, meta: { current_page: 1, per_page: 25, total: 1, last_page: 1, total_estimated: false, took_ms: 3 }, extra: true };
     expect(doc.problems(doc.responsePointer('GET /patients', 200)!, list)).toEqual([]);
     expect(doc.problems(doc.responsePointer('GET /patients', 200)!, { ...list, data: [{ ...patient, first_name: 7 }] })).not.toEqual([]);
     const error = { message: 'New rule', code: 'patient_archived', errors: { id: ['archived'] }, docs: 'https://example.com' };

@@ -1,0 +1,49 @@
+/**
+ * `meta.total` is bounded: exact up to EXACT_TOTAL_UP_TO matching records, and past it (PostgreSQL)
+ * the planner's estimate, marked `total_estimated: true`, so an offset page of a big clinic does not
+ * count all of its rows. SQLite keeps counting (no statistics to estimate from). Either way a filter
+ * that matches few records is exact, and the links follow the total.
+ */
+import { beforeAll, expect, it } from 'vitest';
+import { patients } from '../../db/schema';
+import { isPg } from '../../db/dialect';
+import { EXACT_TOTAL_UP_TO } from '../list/total';
+import { newClinic, client, useClinic } from './helpers';
+
+const MANY = EXACT_TOTAL_UP_TO + 50;
+const t = useClinic();
+
+beforeAll(async () => {
+  const { db } = t.server.app;
+  const now = new Date().toISOString();
+  const columns = [patients.account_id, patients.created_at, patients.updated_at, patients.first_name, patients.last_name, patients.blocked, patients.communication_preferences, patients.metadata] as const;
+  const row = (i: number) => [t.clinic.account.id, now, now, 'Bulk', i < 3 ? 'Rare' : `Patient${i}`, false, {}, {}].map((v, c) => columns[c]!.mapToDriverValue(v) as string | number | boolean);
+  await db.appendRows(patients, columns, Array.from({ length: MANY }, (_, i) => row(i)));
+}, 120_000);
+
+it('counts exactly when the matching records are within the bound', async () => {
+  const res = await t.api.get('/patients?last_name=eq:Rare&page_size=2');
+  expect(res.status).toBe(200);
+  expect(res.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2, total_estimated: false });
+  expect(new URL(res.body.links.next).searchParams.get('page')).toBe('2');
+});
+
+it.runIf(isPg)('past the bound, PostgreSQL estimates the total and says so (only on PostgreSQL)', async () => {
+  const res = await t.api.get('/patients?page_size=100');
+  expect(res.status).toBe(200);
+  expect(res.body.meta.total_estimated).toBe(true);
+  expect(res.body.meta.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
+  expect(res.body.meta.last_page).toBe(Math.ceil(res.body.meta.total / 100));
+  expect(res.body.data).toHaveLength(100);
+});
+
+it.runIf(!isPg)('past the bound, SQLite counts on to the exact total (only on SQLite)', async () => {
+  const res = await t.api.get('/patients?page_size=100');
+  expect(res.body.meta).toEqual({ current_page: 1, per_page: 100, total: MANY, last_page: Math.ceil(MANY / 100), total_estimated: false });
+});
+
+it('another clinic counts only its own records', async () => {
+  const other = await newClinic(t.server);
+  const res = await client(t.server, other).get('/patients');
+  expect(res.body.meta).toEqual({ current_page: 1, per_page: 25, total: 0, last_page: 1, total_estimated: false });
+});
