@@ -1,4 +1,4 @@
-import { bool, int, partialIndex, table, tenantColumns, text, timestamp, sortIndexes } from '../dialect';
+import { bool, int, partialIndex, primaryKey, table, tenantColumns, text, timestamp, sortIndexes } from '../dialect';
 
 export const APPOINTMENT_STATUSES = ['booked', 'arrived', 'missed', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
@@ -53,11 +53,19 @@ export const appointments = table(
 );
 
 /**
- * A counter per account, bumped in the same transaction as every appointment write. Availability
- * results are cached per query in each process and reused while the counter has not moved, so a
- * booking (from any process) makes its slot disappear from the very next search.
+ * A counter per diary (`p<id>` a practitioner's, `r<id>` a resource's), bumped in the transaction of
+ * every appointment write for the diaries it touches. Availability results are cached per query in each
+ * process and reused while the counters of the diaries they read have not moved: a booking (from any
+ * process) makes its slot disappear from the very next search, and leaves other practitioners' searches
+ * cached (one counter per clinic invalidated every search at every booking, and made every booking of
+ * the clinic wait on one row).
  */
-export const diaryVersions = table('diary_versions', {
-  account_id: int().primaryKey(),
-  version: int().notNull(),
-});
+export const diaryVersions = table(
+  'diary_versions',
+  {
+    account_id: int().notNull(),
+    diary: text().notNull(),
+    version: int().notNull(),
+  },
+  (t) => [primaryKey({ name: 'diary_versions_pk', columns: [t.account_id, t.diary] })],
+);

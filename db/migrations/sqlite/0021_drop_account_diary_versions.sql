@@ -1,0 +1,1 @@
+DROP TABLE `diary_versions`;
