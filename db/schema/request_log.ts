@@ -2,7 +2,9 @@ import { id, index, int, table, text, timestamp } from '../dialect';
 
 /**
  * REST requests per integration, for the portal's request log: written in batches off the request path
- * (server/rest/request-log.ts), kept 90 days.
+ * (server/rest/request-log.ts), kept 90 days. No bodies: the query is stored with its personal values
+ * redacted, and an error answer keeps only its `code` and `message` (docs/decisions.md, "What the
+ * request log keeps").
  */
 export const requestLog = table(
   'request_log',
@@ -11,13 +13,27 @@ export const requestLog = table(
     account_id: int().notNull(),
     api_key_id: int(),
     method: text().notNull(),
+    /** The path, without the query string. */
     path: text().notNull(),
+    /** The query string (no `?`), values redacted but those of closed kinds; null when there was none. */
+    query: text(),
     status: int().notNull(),
+    /** The `code` and `message` of an error answer (status 400 and above); null otherwise. */
+    error_code: text(),
+    error_message: text(),
     duration_ms: int().notNull(),
+    /** The X-Request-Id answered: time-ordered (UUIDv7), so its index grows at one end like the others. */
     request_id: text().notNull(),
+    /** The client's address as the rate limiter sees it (TRUST_PROXY). */
+    client_ip: text(),
     created_at: timestamp().notNull(),
   },
-  // No index on created_at: every insert would maintain it, and the hourly sweep does without (it looks
-  // at the oldest rows by id; server/rest/request-log.ts).
-  (t) => [index('request_log_account_idx').on(t.account_id, t.id), index('request_log_key_idx').on(t.account_id, t.api_key_id, t.id)],
+  // Every portal filter is served by an index led by account_id, and the list's order (newest first:
+  // created_at, id) by the first two. All three grow at one end as requests come in. No index on
+  // created_at alone: the hourly sweep does without (it looks at the oldest rows by id).
+  (t) => [
+    index('request_log_account_time_idx').on(t.account_id, t.created_at, t.id),
+    index('request_log_key_time_idx').on(t.account_id, t.api_key_id, t.created_at, t.id),
+    index('request_log_request_id_idx').on(t.account_id, t.request_id),
+  ],
 );

@@ -1,0 +1,9 @@
+DROP INDEX "request_log_account_idx";--> statement-breakpoint
+DROP INDEX "request_log_key_idx";--> statement-breakpoint
+ALTER TABLE "request_log" ADD COLUMN "query" text;--> statement-breakpoint
+ALTER TABLE "request_log" ADD COLUMN "error_code" text;--> statement-breakpoint
+ALTER TABLE "request_log" ADD COLUMN "error_message" text;--> statement-breakpoint
+ALTER TABLE "request_log" ADD COLUMN "client_ip" text;--> statement-breakpoint
+CREATE INDEX "request_log_account_time_idx" ON "request_log" USING btree ("account_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "request_log_key_time_idx" ON "request_log" USING btree ("account_id","api_key_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "request_log_request_id_idx" ON "request_log" USING btree ("account_id","request_id");
