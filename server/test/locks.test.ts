@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CriticalSection } from '../context';
 import { client, newClinic, request, startServer, type Clinic, type TestServer } from './helpers';
 import { exited, spawnServer } from './support/spawn';
+import { calendarFixture, D, type Calendar } from './scheduling-fixture';
 
 const onPg = /^postgres/.test(process.env.DATABASE_URL ?? '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -101,6 +102,35 @@ describe(`critical sections hold one request at a time (${onPg ? 'PostgreSQL row
     expect(results.map((r) => r.status)).toEqual([201, 201]);
     const numbers = results.map((r) => Number(String(r.body.data.number).replace(/\D/g, ''))).sort((a, b) => a - b);
     expect(numbers[1] - numbers[0]).toBe(1);
+    expect(gate.mostInside).toBe(1);
+  });
+});
+
+describe('booking locks are per diary: practitioner and resource, not the location', () => {
+  let cal: Calendar;
+  let other: ReturnType<typeof client>;
+  let patientId: number;
+  beforeAll(async () => {
+    const clinic2 = await newClinic(server);
+    cal = await calendarFixture(server, clinic2);
+    other = client(server, clinic2);
+    patientId = (await other.post('/patients', { body: { first_name: 'Lock', last_name: 'Test' } })).body.data.id;
+  });
+  const booking = (practitioner_id: number, extra: Record<string, unknown> = {}) =>
+    other.post('/appointments', { body: { patient_id: patientId, location_id: cal.siteA, appointment_type_id: cal.followUp, practitioner_id, starts_at: `${D(14)}T09:00:00`, ...extra } });
+
+  it(`two practitioners at one location book at the same time ${onPg ? 'side by side' : '(one writer on SQLite)'}`, async () => {
+    gate.watch('booking');
+    const results = await Promise.all([booking(cal.p1), booking(cal.p2)]);
+    expect(results.map((r) => r.status)).toEqual([201, 201]);
+    // On PostgreSQL neither waits for the other (the location's row was locked by both before); SQLite has one writer.
+    expect(gate.mostInside).toBe(onPg ? 2 : 1);
+  });
+
+  it('two practitioners naming one resource at one time: one books, the other is 409 slot_unavailable', async () => {
+    gate.watch('booking');
+    const results = await Promise.all([booking(cal.p1, { starts_at: `${D(16)}T10:00:00`, resource_id: cal.tableA }), booking(cal.p2, { starts_at: `${D(16)}T10:00:00`, resource_id: cal.tableA })]);
+    expect(results.map((r) => `${r.status} ${r.body?.code ?? ''}`).sort()).toEqual(['201 ', '409 slot_unavailable']);
     expect(gate.mostInside).toBe(1);
   });
 });

@@ -58,7 +58,7 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
       Object.assign(set, { status: 'booked', cancelled_at: null, cancellation_reason: null });
     }
     await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await recordAppointmentWrite(tx, w, id, PAST[action], { status: { from: before.status, to: set.status }, ...(reason ? { reason } : {}) });
+    await recordAppointmentWrite(tx, w, id, PAST[action], { status: { from: before.status, to: set.status }, ...(reason ? { reason } : {}) }, [before]);
   });
   return readAppointment(w, id);
 }
@@ -67,7 +67,7 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
 async function assertStillFree(w: WriteContext, tx: Db, a: RowType<typeof appointments>) {
   const acc = w.account.id;
   const clock = clockFor(w.account.timezone);
-  await lockDiaries(tx, acc, [a.location_id], [a.practitioner_id]);
+  await lockDiaries(tx, acc, [a.practitioner_id]);
   const slot = { practitioner_id: a.practitioner_id, location_id: a.location_id, appointment_type_id: a.appointment_type_id, starts_at: a.starts_at, ends_at: a.ends_at, resource_id: a.resource_id };
   const resolved = await resolveSlot(tx, clock, acc, slot);
   await checkDiary(tx, clock, acc, { practitionerId: slot.practitioner_id, locationId: slot.location_id, slot: resolved, resourceId: slot.resource_id, allowClash: a.allow_clash, excludeId: a.id });

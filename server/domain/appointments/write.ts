@@ -11,7 +11,7 @@ import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
 import { assertLivePatient } from '../references';
 import { bookable } from '../scheduling/calendar';
-import { bumpDiaryVersion } from '../scheduling/diary-version';
+import { bumpDiaries, type DiaryRef } from '../scheduling/diary-version';
 import { clockFor } from '../../values/wall-time';
 import { checkpoint, recorded, stamp, type WriteContext } from '../write-context';
 import { checkDiary, lockAppointment, lockDiaries, resolveSlot, slotColumns } from './booking';
@@ -21,10 +21,13 @@ type AppointmentUpdate = UpdateInput<typeof appointments>;
 
 const TIMING = ['practitioner_id', 'location_id', 'appointment_type_id', 'starts_at', 'ends_at', 'resource_id'] as const;
 
-/** Every appointment write ends here: its audit entry and event, and the diary counter that expires cached searches. */
-export async function recordAppointmentWrite(tx: Db, w: WriteContext, id: number, action: ActionOf<'appointments'>, changes: Record<string, unknown>) {
+/**
+ * Every appointment write ends here: its audit entry and event, and the counters of the diaries it
+ * touched (`diaries`: where the appointment was and where it is), which expire the cached searches that read them.
+ */
+export async function recordAppointmentWrite(tx: Db, w: WriteContext, id: number, action: ActionOf<'appointments'>, changes: Record<string, unknown>, diaries: readonly DiaryRef[]) {
   await recordWrite(tx, { ...recorded(w), entity: 'appointments', entityId: id, action, changes });
-  await bumpDiaryVersion(tx, w.account.id);
+  await bumpDiaries(tx, w.account.id, diaries);
 }
 
 export const readAppointment = async (w: WriteContext, id: number) => appointments.toRecord(await getRow(w.db.db, appointments, w.account.id, id));
@@ -34,7 +37,7 @@ export async function bookAppointment(w: WriteContext, input: BookingInput) {
   const clock = clockFor(w.account.timezone);
   const id = await w.db.transaction(async (tx) => {
     await assertLivePatient(tx, acc, input.patient_id);
-    await lockDiaries(tx, acc, [input.location_id], [input.practitioner_id]);
+    await lockDiaries(tx, acc, [input.practitioner_id]);
     const slot = await resolveSlot(tx, clock, acc, input);
     if (input.group_master_id != null) await assertJoinsSession(tx, acc, input, slot.start, bookable(slot.type).maxAttendees);
     const allowClash = input.allow_clash ?? false;
@@ -61,7 +64,7 @@ export async function bookAppointment(w: WriteContext, input: BookingInput) {
         updated_at: now,
       })
       .returning({ id: table.id });
-    await recordAppointmentWrite(tx, w, row.id, 'created', { ...input });
+    await recordAppointmentWrite(tx, w, row.id, 'created', { ...input }, [{ practitioner_id: input.practitioner_id, resource_id: placed.resourceId }]);
     return row.id;
   });
   return readAppointment(w, id);
@@ -107,7 +110,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Appo
       };
       // A moved appointment keeps its length unless its type changes or a new end is sent.
       const keptLength = input.appointment_type_id === undefined ? Date.parse(before.ends_utc) - Date.parse(before.starts_utc) : undefined;
-      await lockDiaries(tx, acc, [before.location_id, next.location_id], [before.practitioner_id, next.practitioner_id]);
+      await lockDiaries(tx, acc, [before.practitioner_id, next.practitioner_id]);
       const slot = await resolveSlot(tx, clock, acc, next, keptLength);
       const allowClash = input.allow_clash ?? false;
       const placed = await checkDiary(tx, clock, acc, { practitionerId: next.practitioner_id, locationId: next.location_id, slot, resourceId: next.resource_id, allowClash, excludeId: id });
@@ -124,7 +127,7 @@ export async function updateAppointment(w: WriteContext, id: number, input: Appo
     const after = (await findRow(tx, appointments, acc, id))!;
     const changes = changedFields(appointments.toRecord(before), appointments.toRecord(after));
     const rescheduled = 'starts_at' in changes || 'ends_at' in changes;
-    await recordAppointmentWrite(tx, w, id, rescheduled ? 'rescheduled' : 'updated', changes);
+    await recordAppointmentWrite(tx, w, id, rescheduled ? 'rescheduled' : 'updated', changes, [before, after]);
   });
   return readAppointment(w, id);
 }
@@ -137,7 +140,7 @@ export async function deleteAppointment(w: WriteContext, id: number): Promise<vo
     if (!before) throw notFound('Appointment');
     const now = stamp(w);
     await tx.update(table).set({ deleted_at: now, updated_at: now }).where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await recordAppointmentWrite(tx, w, id, 'deleted', { status: before.status });
+    await recordAppointmentWrite(tx, w, id, 'deleted', { status: before.status }, [before]);
   });
 }
 

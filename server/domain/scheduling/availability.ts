@@ -5,9 +5,11 @@
  * POST /appointments would accept (same diary, same placement rule).
  *
  * Computing a busy month reads thousands of bookings (measured ~40 ms for 5,000 on the bench machine),
- * so each process keeps the computed slots per query and reuses them while the account's diary counter
- * (bumped by every appointment write, in any process) has not moved, for at most CACHE_TTL_MS (calendar
- * rows change outside the API). Slots that have since started are dropped at answer time.
+ * so each process keeps the computed slots per query and reuses them while the counters of the diaries
+ * the search read (its practitioners' and resources': bumped by every appointment write that touches
+ * them, in any process) have not moved, for at most CACHE_TTL_MS (calendar rows change outside the API).
+ * A booking thus expires the searches that include its practitioner or room, not the clinic's every
+ * search. Slots that have since started are dropped at answer time.
  */
 import type { Db } from '../../../db/client';
 import type { Account } from '../../context';
@@ -18,7 +20,7 @@ import { findRow } from '../../resources/queries';
 import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioners, offers, practitionerNotFound } from './calendar';
 import { loadDiary } from './diary';
 import { place } from './placement';
-import { diaryVersion } from './diary-version';
+import { diariesVersion, practitionerDiary, resourceDiary } from './diary-version';
 import { addDays, clockFor, daysBetween, type ZoneClock } from '../../values/wall-time';
 import { hasCalendar } from './working-time';
 
@@ -54,10 +56,14 @@ export async function findAvailability(db: Db, account: Account, q: Availability
   if (daysBetween(from, to) + 1 > MAX_RANGE_DAYS) throw invalid('to', `the range is at most ${MAX_RANGE_DAYS} days (from and to inclusive)`, 'validation_failed');
 
   const key = JSON.stringify([account.id, q.location_id, q.appointment_type_id, q.practitioner_id, from, to, q.visibility, q.rescheduled_appointment_id]);
-  const version = await diaryVersion(db, account.id);
   let found = cache.get(key);
-  if (!found || found.version !== version || Date.now() - found.builtAt > CACHE_TTL_MS) {
-    found = { version, builtAt: Date.now(), ...(await computeSlots(db, account, clock, q, from, to)) };
+  const fresh = found && Date.now() - found.builtAt <= CACHE_TTL_MS && (await diariesVersion(db, account.id, found.diaries)) === found.version;
+  if (!found || !fresh) {
+    const search = await planSearch(db, account, q);
+    // Read before the diary: a write committed in between moves the counters past this version.
+    const diaries = [...search.candidates.map((p) => practitionerDiary(p.id)), ...search.resources.map(resourceDiary)];
+    const version = await diariesVersion(db, account.id, diaries);
+    found = { version, diaries, builtAt: Date.now(), ...(await computeSlots(db, account, clock, search, q, from, to)) };
     cache.delete(key);
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   }
@@ -87,7 +93,7 @@ interface Computed {
   lastStartOfDay: Map<string, number>;
 }
 
-const cache = new Map<string, Computed & { version: number; builtAt: number }>();
+const cache = new Map<string, Computed & { version: number; diaries: string[]; builtAt: number }>();
 
 function firstAtOrAfter(sorted: number[], t: number): number {
   let lo = 0;
@@ -100,7 +106,8 @@ function firstAtOrAfter(sorted: number[], t: number): number {
   return lo;
 }
 
-async function computeSlots(db: Db, account: Account, clock: ZoneClock, q: AvailabilityQuery, from: string, to: string): Promise<Computed> {
+/** What a search reads: its location and type, the practitioners who may take it, the resources it may use. */
+async function planSearch(db: Db, account: Account, q: AvailabilityQuery) {
   const online = q.visibility === 'online';
   const location = await loadLocation(db, account.id, q.location_id);
   const type = await loadAppointmentType(db, account.id, q.appointment_type_id);
@@ -126,6 +133,13 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, q: Avail
   }
 
   const resources = type.requires_resource ? await activeResources(db, account.id, location.id) : [];
+  return { location, type, candidates, resources };
+}
+
+type Search = Awaited<ReturnType<typeof planSearch>>;
+
+async function computeSlots(db: Db, account: Account, clock: ZoneClock, { location, type, candidates, resources }: Search, q: AvailabilityQuery, from: string, to: string): Promise<Computed> {
+  const online = q.visibility === 'online';
   const diary = await loadDiary(db, clock, {
     accountId: account.id,
     locationId: location.id,
