@@ -8,15 +8,18 @@
  */
 import { getTableName } from 'drizzle-orm';
 import type pg from 'pg';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { listRecords } from '../list/engine';
 import { RESOURCES } from '../resources';
 import type { Resource } from '../resources/define';
-import { useClinic } from './helpers';
+import { newClinic, useClinic } from './helpers';
 import { recordingDb, type Captured } from './support/recording-db';
 
 const t = useClinic({ seed: true });
+// A second clinic, so the tables never hold one clinic only (run alone, the planner would rightly read
+// a lone clinic's order from the primary key).
+beforeAll(() => newClinic(t.server, { seed: true }), 60_000);
 
 /** Why the database would sort this statement's rows, or null when an index yields the order. */
 async function sortStep({ sql, params }: Captured, table: string): Promise<string | null> {
