@@ -12,6 +12,7 @@ import { booleanFlags, listParameters } from './openapi/parameters';
 import { commonHeaders, errorCodes, errorResponses, HEADERS, sharedResponses } from './openapi/responses';
 import { bodyName, ref, responseSchemas } from './openapi/schemas';
 import { EXAMPLES, operationDescription, ruleText, tagsOf } from './openapi/text';
+import { addWebhooks } from './openapi/webhooks';
 import type { RouteTable } from './routes';
 
 type Op = Json & { parameters?: Json[]; requestBody?: { required?: boolean; content: Record<string, Json & { schema: Json }> }; responses: Json };
@@ -73,6 +74,7 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
   paths['/openapi.json'] = { get: openApiOperation() };
   doc.tags = tagsOf(paths);
   doc.components = { ...(doc.components as Json), schemas: sorted(schemas), responses: sharedResponses(), headers: HEADERS };
+  addWebhooks(doc);
   return doc;
 }
 

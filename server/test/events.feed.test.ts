@@ -150,11 +150,13 @@ describe('the event catalogue', () => {
     expect(types.filter((e) => !e.fires).every((e) => typeof e.reason === 'string' && e.reason.length > 0)).toBe(true);
     expect(types.filter((e) => e.fires).every((e) => e.reason === null)).toBe(true);
     const of = (type: string) => types.find((e) => e.type === type);
-    expect(of('patients.created')).toEqual({ type: 'patients.created', fires: true, reason: null });
+    expect(of('patients.created')).toMatchObject({ type: 'patients.created', fires: true, reason: null });
     expect(of('clinical_notes.created')?.fires).toBe(true);
     expect(of('locations.created')).toMatchObject({ fires: false, reason: expect.stringMatching(/read-only/) });
     expect(of('referral_sources.deleted')?.fires).toBe(false);
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    expect(portalData(await portal.query('webhooks.list')).event_types).toEqual(types);
+    // The chooser's list is the catalogue's (its sentences and examples are the event catalogue page's: openapi.webhooks.test.ts).
+    const fired = (list: typeof types) => list.map(({ type, fires, reason }) => ({ type, fires, reason }));
+    expect(fired(portalData(await portal.query('webhooks.list')).event_types)).toEqual(fired(types));
   });
 });
