@@ -121,6 +121,8 @@ export class Scheduler {
     const ran: string[] = [];
     for (const name of taken) {
       const job = this.byName.get(name)!;
+      // The jobs before it may have outlasted its lease: run it only if it is still ours, renewed.
+      if (!this.closing && !(await renewLease(this.db, this.holder, name, this.now(), this.leaseMs))) continue;
       // Stopping: a job taken and not started is given back still due, for another process.
       const ranIt = !this.closing;
       const again = ranIt ? await this.runOne(job) : true;

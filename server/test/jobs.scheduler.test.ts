@@ -140,6 +140,23 @@ describe('one scheduler runs a job at a time, across connections', () => {
     expect(await leaseOf(j.name)).toMatchObject({ holder: null, due_at: new Date(T0 + LEASE_MS + EVERY_MS).toISOString() });
   });
 
+  test('a job whose lease expired while an earlier job of the same tick ran is left to whoever took it', async () => {
+    const first = recordingJob(`a${uniqueName()}`);
+    const second = recordingJob(`b${uniqueName()}`);
+    let now = T0;
+    const { a, b } = pair((by) => [first.job(by), second.job(by)], () => now);
+    first.hold();
+    const late = a.tick();
+    while (first.runs.length === 0) await new Promise((r) => setImmediate(r));
+    // a's first job outlasts the lease: b takes both expired leases.
+    now = T0 + LEASE_MS;
+    const taking = b.tick();
+    while (first.runs.length === 1) await new Promise((r) => setImmediate(r));
+    first.release();
+    await Promise.all([late, taking]);
+    expect(second.runs.map((r) => r.by)).toEqual(['b']);
+  });
+
   test('a job asking to run again is due at the next tick; a failing job is reported and waits its interval', async () => {
     let left = 3;
     const drained: number[] = [];
