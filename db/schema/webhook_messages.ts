@@ -32,5 +32,8 @@ export const webhookMessages = table(
     index('webhook_messages_due_idx').on(t.status, t.next_attempt_at),
     index('webhook_messages_endpoint_idx').on(t.account_id, t.endpoint_id, t.id),
     index('webhook_messages_event_idx').on(t.account_id, t.event_id),
+    // An endpoint's messages filtered by status or by event type, newest first, a page at a time (the portal).
+    index('webhook_messages_endpoint_status_idx').on(t.account_id, t.endpoint_id, t.status, t.id),
+    index('webhook_messages_endpoint_type_idx').on(t.account_id, t.endpoint_id, t.event_type, t.id),
   ],
 );
