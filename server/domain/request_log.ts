@@ -1,53 +1,118 @@
-/** The request log as the portal reads it: newest first, filtered by key, status class and path, paged by id. */
+/**
+ * The request log as the portal reads it: newest first (created_at, then id), a page at a time with a
+ * keyset cursor, filtered by key, status class, method, path prefix, request id and days in the
+ * clinic's zone; and one request by its id.
+ *
+ * Indexes (db/schema/request_log.ts), each led by account_id: (account_id, created_at, id) yields the
+ * order and bounds the days; (account_id, api_key_id, created_at, id) the same for one key; and
+ * (account_id, request_id) finds a request id. Status, method and path are checked on the rows read in
+ * order from the first (server/test/portal.requests.test.ts shows the plans).
+ */
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiKeys, requestLog } from '../../db/schema';
+import { addDays, clockFor } from '../values/wall-time';
+
+/** The gateway's API_PREFIX, which every logged path starts with (imported, it would close a cycle through the routers). */
+const API_PREFIX = '/v3/api';
 
 export const STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
+/** The methods a client sends (the gateway logs the method as sent; HEAD is answered as GET). */
+export const REQUEST_METHODS = ['GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'HEAD', 'OPTIONS'] as const;
+export type RequestMethod = (typeof REQUEST_METHODS)[number];
+
+/** A page's place: the created_at and id of the last row shown (`2026-11-26T20:31:05.123Z_1234`). */
+export const CURSOR = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z)_(\d{1,10})$/;
 
 export interface RequestQuery {
   keyId?: number;
   statusClass?: StatusClass;
-  /** Path prefix, below /v3/api (e.g. /patients). */
+  method?: RequestMethod;
+  /** Path prefix, below /v3/api (e.g. /patients); a pasted /v3/api/... works too. */
   path?: string;
-  before?: number;
+  /** An X-Request-Id, exactly. */
+  requestId?: string;
+  /** Calendar days (YYYY-MM-DD) in the clinic's zone, both included. */
+  from?: string;
+  to?: string;
+  /** A CURSOR: rows after it in the order. */
+  before?: string;
   limit: number;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function listRequests(db: Db, accountId: number, q: RequestQuery) {
-  const where: (SQL | undefined)[] = [eq(requestLog.account_id, accountId)];
-  if (q.keyId !== undefined) where.push(eq(requestLog.api_key_id, q.keyId));
-  if (q.statusClass) {
-    const base = Number(q.statusClass[0]) * 100;
-    where.push(gte(requestLog.status, base), lt(requestLog.status, base + 100));
-  }
-  if (q.path) {
-    const prefix = `/v3/api${q.path.startsWith('/') ? q.path : `/${q.path}`}`;
-    where.push(sql`${requestLog.path} like ${`${escapeLike(prefix)}%`} escape '\\'`);
-  }
-  if (q.before) where.push(lt(requestLog.id, q.before));
-  const rows = await db
+type Row = typeof requestLog.$inferSelect;
+
+function shown(row: Row, keyName: string | null) {
+  return {
+    id: row.id,
+    method: row.method,
+    path: row.path,
+    /** Values of personal kinds redacted (server/rest/request-log.ts); null when there was none. */
+    query: row.query,
+    status: row.status,
+    error: row.error_code === null ? null : { code: row.error_code, message: row.error_message },
+    duration_ms: row.duration_ms,
+    request_id: row.request_id,
+    client_ip: row.client_ip,
+    key: row.api_key_id === null ? null : { id: row.api_key_id, name: keyName },
+    created_at: row.created_at,
+  };
+}
+
+export type LoggedRequest = ReturnType<typeof shown>;
+
+const withKeyName = (db: Db) =>
+  db
     .select({ row: requestLog, key_name: apiKeys.name })
     .from(requestLog)
-    .leftJoin(apiKeys, and(eq(apiKeys.account_id, requestLog.account_id), eq(apiKeys.id, requestLog.api_key_id)))
-    .where(and(...where))
-    .orderBy(desc(requestLog.id))
-    .limit(q.limit + 1);
+    .leftJoin(apiKeys, and(eq(apiKeys.account_id, requestLog.account_id), eq(apiKeys.id, requestLog.api_key_id)));
+
+export async function listRequests(db: Db, accountId: number, zone: string, q: RequestQuery) {
+  const t = requestLog;
+  const where: (SQL | undefined)[] = [eq(t.account_id, accountId)];
+  if (q.keyId !== undefined) where.push(eq(t.api_key_id, q.keyId));
+  if (q.statusClass) {
+    const base = Number(q.statusClass[0]) * 100;
+    where.push(gte(t.status, base), lt(t.status, base + 100));
+  }
+  if (q.method) where.push(eq(t.method, q.method));
+  if (q.path) {
+    const below = q.path.startsWith(API_PREFIX) ? q.path.slice(API_PREFIX.length) : q.path;
+    const prefix = `${API_PREFIX}${below.startsWith('/') ? below : `/${below}`}`;
+    where.push(sql`${t.path} like ${`${escapeLike(prefix)}%`} escape '\\'`);
+  }
+  if (q.requestId) where.push(eq(t.request_id, q.requestId));
+  if (q.from || q.to) {
+    const clock = clockFor(zone);
+    const dayStart = (day: string) => new Date(clock.toUtcLenient(`${day}T00:00:00`)).toISOString();
+    if (q.from) where.push(gte(t.created_at, dayStart(q.from)));
+    if (q.to) where.push(lt(t.created_at, dayStart(addDays(q.to, 1))));
+  }
+  const cursor = q.before ? CURSOR.exec(q.before) : null;
+  if (cursor) where.push(sql`(${t.created_at}, ${t.id}) < (${cursor[1]}, ${Number(cursor[2])})`);
+  // A request id names one request: found through its index, with no order for the planner to prefer
+  // reading the account's rows in (without statistics SQLite would), and put in order here.
+  const rows = q.requestId
+    ? (await withKeyName(db).where(and(...where)).limit(q.limit + 1)).sort((a, b) => (a.row.created_at === b.row.created_at ? b.row.id - a.row.id : a.row.created_at < b.row.created_at ? 1 : -1))
+    : await withKeyName(db)
+        .where(and(...where))
+        .orderBy(desc(t.created_at), desc(t.id))
+        .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1]?.row;
   return {
-    data: page.map(({ row, key_name }) => ({
-      id: row.id,
-      method: row.method,
-      path: row.path,
-      status: row.status,
-      duration_ms: row.duration_ms,
-      request_id: row.request_id,
-      key: row.api_key_id === null ? null : { id: row.api_key_id, name: key_name },
-      created_at: row.created_at,
-    })),
-    next_before: rows.length > q.limit ? page[page.length - 1].row.id : null,
+    data: page.map(({ row, key_name }) => shown(row, key_name)),
+    next_before: rows.length > q.limit ? `${last.created_at}_${last.id}` : null,
   };
+}
+
+/** One logged request of the account, or null. */
+export async function getRequest(db: Db, accountId: number, id: number): Promise<LoggedRequest | null> {
+  const [found] = await withKeyName(db)
+    .where(and(eq(requestLog.account_id, accountId), eq(requestLog.id, id)))
+    .limit(1);
+  return found ? shown(found.row, found.key_name) : null;
 }

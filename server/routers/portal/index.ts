@@ -1,9 +1,9 @@
 /** Everything the portal's pages call: one router, mounted alone at /developers/trpc. */
 import { router } from '../../trpc';
 import { connectorsRouter } from './connectors';
-import { eventsRouter } from './events';
 import { keysRouter } from './keys';
-import { activityRouter, requestsRouter } from './logs';
+import { activityRouter } from './logs';
+import { requestsRouter } from './requests';
 import { sessionRouter } from './session';
 import { teamRouter } from './team';
 import { webhooksRouter } from './webhooks';
@@ -16,7 +16,6 @@ export const portalRouter = router({
   team: teamRouter,
   webhooks: webhooksRouter,
   connectors: connectorsRouter,
-  events: eventsRouter,
 });
 
 export type PortalRouter = typeof portalRouter;

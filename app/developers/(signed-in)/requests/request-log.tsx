@@ -18,7 +18,7 @@ export function RequestLog() {
   const log = useInfiniteQuery({
     queryKey: ['requests', filters],
     queryFn: ({ pageParam }) => portal.requests.list.query({ ...filters, before: pageParam }),
-    initialPageParam: undefined as number | undefined,
+    initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next_before ?? undefined,
   });
   const rows = log.data?.pages.flatMap((p) => p.data) ?? [];
