@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx, Principal } from './context';
 import type { Permission } from './auth/permissions';
+import type { Deprecation } from './resources/deprecation';
 import { ApiError } from './errors';
 import { toApiError } from './rest/errors';
 
@@ -14,6 +15,10 @@ export type RouteMeta = OpenApiMeta & {
   multipart?: boolean;
   /** Answers raw bytes ({ content_type, file_name, bytes }) instead of JSON. */
   binary?: boolean;
+  /** A deprecated route: `deprecated: true` in the document, Deprecation/Sunset headers on its answers (server/resources/deprecation.ts). */
+  deprecated?: Deprecation;
+  /** The same answer for every caller until the next deploy: sent with an ETag, 304 to a matching If-None-Match. */
+  cacheable?: boolean;
   /** Portal procedures: the permissions of which a member needs one (set by `permitted`; tests read it). */
   permissions?: readonly Permission[];
 };

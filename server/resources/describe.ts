@@ -4,7 +4,7 @@ import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
 import type { Resource } from './define';
 import type { Field, FieldKind } from './fields';
 import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
-import { EVENT_DESCRIPTIONS } from '../events/catalogue';
+import { EVENT_CATALOGUE } from '../events/types';
 import { events } from './events';
 import { PLANNED, RESOURCES } from './index';
 
@@ -80,6 +80,8 @@ export function describeResource(name: string) {
         ...(f.filterable ? { operators: filterOperators(f) } : {}),
         writable: f.write ?? false,
         ...(f.description ? { description: f.description } : {}),
+        // { since, sunset?, use?, note }: still served; requests that use it are answered with Deprecation headers.
+        ...(f.deprecated ? { deprecated: f.deprecated } : {}),
       },
     ]),
   );
@@ -98,8 +100,8 @@ export function describeResource(name: string) {
     operations: operationsOf(r),
     write_operations: r.write,
     ...(r.deleteSemantics ? { delete_semantics: r.deleteSemantics } : {}),
-    // The feed's types, each with when it is sent, whether an operation fires it today (and, when none does, why), and an example.
-    ...(r === events ? { event_types: EVENT_DESCRIPTIONS } : {}),
+    // The feed's types, each with whether an operation fires it today (and, when none does, why).
+    ...(r === events ? { event_types: EVENT_CATALOGUE } : {}),
     ...(r.actions
       ? {
           actions: Object.fromEntries(
@@ -117,7 +119,7 @@ export function describeResource(name: string) {
       ...(r.filterOnly
         ? {
             filter_only: Object.fromEntries(
-              Object.entries(r.filterOnly).map(([k, f]) => [k, { type: f.kind, operators: filterOperators(f), ...(f.description ? { description: f.description } : {}) }]),
+              Object.entries(r.filterOnly).map(([k, f]) => [k, { type: f.kind, operators: filterOperators(f), ...(f.description ? { description: f.description } : {}), ...(f.deprecated ? { deprecated: f.deprecated } : {}) }]),
             ),
           }
         : {}),

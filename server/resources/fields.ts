@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Metadata } from '../../db/dialect';
 import { MONEY_PATTERN, parseMoney } from '../values/money';
 import { isWallTime, WALL_TIME } from '../values/wall-time';
+import type { Deprecation } from './deprecation';
 import { METADATA_MAX_KEYS, metadataInput, metadataRead, type MetadataPatch } from './metadata';
 
 /** Integer columns are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */
@@ -45,6 +46,8 @@ export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined
    * clients type (phone numbers: their search key, read in the account's region). Not for like/contains.
    */
   operand?: (raw: string, region: string) => string;
+  /** Deprecated: still served, marked in the document and /schema, and announced on requests that use it (deprecation.ts). */
+  deprecated?: Deprecation;
 }
 
 interface Opts {
@@ -58,6 +61,7 @@ interface Opts {
   /** The write schema, when it is stricter than the builder's (trimmed names, an email...). */
   input?: z.ZodType;
   operand?: (raw: string, region: string) => string;
+  deprecated?: Deprecation;
 }
 
 type Nullable<O, T> = O extends { nullable: true } ? T | null : T;
@@ -88,6 +92,7 @@ function field<O extends Opts, R, I = R>(
     write: opts.write,
     column: opts.column,
     operand: opts.operand,
+    deprecated: opts.deprecated,
     read,
     input: opts.write ? described(writeSchema ?? read) : undefined,
   };

@@ -4,7 +4,7 @@
  * errors? }` on failure, with X-Request-Id and X-RateLimit-* on every response. Built once at start-up;
  * procedures are called directly from the route table (no per-request router or caller construction).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Db, DbHandle } from '../../db/client';
@@ -16,6 +16,7 @@ import { DatabaseStore } from '../files/db-store';
 import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
 import { RESOURCES } from '../resources';
+import { deprecationHeaders, usedDeprecations, type Use } from '../resources/deprecation';
 import { appRouter } from '../routers';
 import { requestInfo } from '../request-info';
 import type { TenantResolver } from '../tenancy';
@@ -26,9 +27,10 @@ import { internalError, toApiError } from './errors';
 import { checkKey, claim, complete, fingerprint, settle } from './idempotency';
 import { isMultipart, readMultipart } from './multipart';
 import { buildOpenApiDocument } from './openapi';
+import { operationOf } from './openapi/operation';
 import { binaryOutcome, errorOutcome, rateLimited, send, timeoutError, type Outcome } from './outcome';
 import { RateLimiter, type RateDecision } from './ratelimit';
-import { timeOrderedId, type RequestLog } from './request-log';
+import type { RequestLog } from './request-log';
 import { RouteTable, type Route } from './routes';
 
 export const API_PREFIX = '/v3/api';
@@ -72,6 +74,8 @@ interface Exchange {
   principal: Principal | null;
   /** The clinic of the host, once resolved. */
   account: Account | null;
+  /** Deprecation, Sunset and Link: the request used something deprecated (server/resources/deprecation.ts). */
+  deprecation: Record<string, string> | null;
 }
 
 /** The method, path (below /v3/api, no trailing slash) and query string of a request. */
@@ -85,6 +89,8 @@ interface Target {
 export function createGateway(opts: GatewayOptions): Gateway {
   const { db, env, logger } = opts;
   const routes = new RouteTable(appRouter);
+  // What each route is, for the deprecated things a request to it uses.
+  const uses = new Map<Route, Use>(routes.routes.map((r) => [r, { ...operationOf(r), route: r.deprecated }]));
   const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const auth = new Authenticator(db, onError, opts.now);
@@ -114,7 +120,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
    */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hrStart = process.hrtime.bigint();
-    const x: Exchange = { req, res, requestId: timeOrderedId(), started: Date.now(), answered: false, rate: null, principal: null, account: null };
+    const x: Exchange = { req, res, requestId: randomUUID(), started: Date.now(), answered: false, rate: null, principal: null, account: null, deprecation: null };
     pending.add(x);
     let outcome: Outcome;
     try {
@@ -124,6 +130,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       if (internal) logger.error({ err, requestId: x.requestId }, 'request failed');
       outcome = errorOutcome(error);
     }
+    if (x.deprecation) outcome.headers = { ...outcome.headers, ...x.deprecation };
     pending.delete(x);
     if (x.answered) return void logger.warn({ requestId: x.requestId, status: outcome.status }, 'request finished after its deadline');
     try {
@@ -134,15 +141,11 @@ export function createGateway(opts: GatewayOptions): Gateway {
       else res.destroy();
     }
     const ms = Number(process.hrtime.bigint() - hrStart) / 1e6;
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
+    const path = req.url?.split('?')[0] ?? '/';
     if (logger.isLevelEnabled('info')) logger.info({ requestId: x.requestId, method: req.method, path, status: outcome.status, ms, key: x.principal?.id }, 'request');
     if (x.account && opts.requestLog) {
       const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
-      // What the request already holds; the log redacts the query and reads the error when it writes the batch.
-      const errorBody = outcome.status >= 400 && typeof outcome.body === 'string' ? outcome.body : null;
-      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path, q < 0 ? null : url.slice(q + 1), outcome.status, errorBody, Math.round(ms), x.requestId, clientIp(req), opts.requestLog.timestamp()]);
+      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path.slice(0, 500), outcome.status, Math.round(ms), x.requestId, opts.requestLog.timestamp()]);
     }
   }
 
@@ -159,12 +162,20 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (!BODY_METHODS.has(target.method)) {
       const input = { ...(target.search ? parseQuery(target.search) : {}), ...found.params };
       refuseNul(input);
-      return call(found.route, ctx, input);
+      announceDeprecations(x, found.route, ctx, input);
+      return withEtag(x.req, found.route, await call(found.route, ctx, input));
     }
     const { input, print } = await readInput(found.route, x.req);
     Object.assign(input, found.params);
     refuseNul(input);
+    announceDeprecations(x, found.route, ctx, input);
     return idempotent(x, target, print, ctx, (c) => call(found.route, c, input));
+  }
+
+  /** The request used deprecated things (its route, a filter, an attribute): its answer, whatever it is, says so. */
+  function announceDeprecations(x: Exchange, route: Route, ctx: Ctx, input: Record<string, unknown>): void {
+    const used = usedDeprecations(uses.get(route)!, input);
+    if (used.length) x.deprecation = deprecationHeaders(used, `${ctx.baseUrl}/changelog`);
   }
 
   /** The OpenAPI document: public, in a bucket of its own per client address. */
@@ -287,6 +298,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
       return limiter.close();
     },
   };
+}
+
+/**
+ * A cacheable route's answer with a strong ETag of its body; a request that already holds it
+ * (If-None-Match, RFC 9110 §13.1.2: weak comparison, a list, or *) gets 304 with no body.
+ */
+function withEtag(req: IncomingMessage, route: Route, outcome: Outcome): Outcome {
+  if (!route.cacheable || outcome.status !== 200 || typeof outcome.body !== 'string') return outcome;
+  const etag = `"${createHash('sha256').update(outcome.body).digest('base64url').slice(0, 27)}"`;
+  const headers = { ...outcome.headers, ETag: etag, 'Cache-Control': 'public, max-age=300' };
+  const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  return held && (held.includes(etag) || held.includes('*')) ? { status: 304, headers } : { ...outcome, headers };
 }
 
 function targetOf(req: IncomingMessage): Target {

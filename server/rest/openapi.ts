@@ -5,14 +5,14 @@
  * status with its codes (responses.ts), descriptions with their rules (text.ts).
  */
 import { generateOpenApiDocument } from 'trpc-to-openapi';
+import { deprecationsOf, deprecationText } from '../resources/deprecation';
 import { appRouter } from '../routers';
 import { ERROR_MODEL } from './openapi/names';
 import { operationOf, type Json, type Operation } from './openapi/operation';
 import { booleanFlags, listParameters } from './openapi/parameters';
 import { commonHeaders, errorCodes, errorResponses, HEADERS, sharedResponses } from './openapi/responses';
-import { bodyName, ref, responseSchemas } from './openapi/schemas';
+import { bodyName, deprecatedProperties, ref, responseSchemas } from './openapi/schemas';
 import { EXAMPLES, operationDescription, ruleText, tagsOf } from './openapi/text';
-import { addWebhooks } from './openapi/webhooks';
 import type { RouteTable } from './routes';
 
 type Op = Json & { parameters?: Json[]; requestBody?: { required?: boolean; content: Record<string, Json & { schema: Json }> }; responses: Json };
@@ -65,16 +65,20 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
     const { route } = operation;
     const op = paths[route.path][route.method.toLowerCase()];
     op.description = operationDescription(operation, op.description as string | undefined);
+    if (route.deprecated) {
+      op.deprecated = true;
+      op.description = `${deprecationText(route.deprecated)}\n\n${op.description}`;
+    }
     if (!route.protect) op.security = [];
     describeBody(op, operation, schemas);
     describeParameters(op, operation);
     const codes = errorCodes(route, ruleText(operation, op.description as string));
     op.responses = { ...successResponse(op, operation, byRoute.get(route)), ...errorResponses(codes, /\{\w+\}/.test(route.path)) };
   }
+  deprecatedProperties(schemas);
   paths['/openapi.json'] = { get: openApiOperation() };
   doc.tags = tagsOf(paths);
   doc.components = { ...(doc.components as Json), schemas: sorted(schemas), responses: sharedResponses(), headers: HEADERS };
-  addWebhooks(doc);
   return doc;
 }
 
@@ -103,6 +107,12 @@ function describeBody(op: Op, operation: Operation, schemas: Record<string, Json
 function describeParameters(op: Op, { route, resource, kind }: Operation): void {
   if (kind === 'list' && resource) op.parameters = listParameters(resource);
   booleanFlags(op.parameters ?? []);
+  if (route.cacheable) {
+    op.parameters = [
+      ...(op.parameters ?? []),
+      { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of an answer you hold: 304 with no body while it is current', schema: { type: 'string' } },
+    ];
+  }
   if (route.method === 'POST' && route.protect) {
     op.parameters = [
       ...(op.parameters ?? []),
@@ -117,10 +127,18 @@ function describeParameters(op: Op, { route, resource, kind }: Operation): void 
   }
 }
 
+/** Headers of an answer to a request that used something deprecated (server/resources/deprecation.ts). */
+const DEPRECATION_HEADERS: Json = {
+  Deprecation: { description: 'The request used something deprecated (RFC 9745): @ and the Unix time it was deprecated at', schema: { type: 'string', pattern: '^@-?\\d+$' } },
+  Sunset: { description: 'When what the request used may stop working (RFC 8594), an HTTP-date', schema: { type: 'string' } },
+  Link: { description: 'rel="deprecation": the change history (GET /changelog) that says what to use instead', schema: { type: 'string' } },
+};
+
 /** The one success response: 201 for creates, 204 without a body, the bytes of a download. */
-function successResponse(op: Op, { route }: Operation, schema: Json | undefined): Json {
+function successResponse(op: Op, operation: Operation, schema: Json | undefined): Json {
+  const { route } = operation;
   const generated = (op.responses as Record<string, { description?: string }>)['200'];
-  const headers = commonHeaders();
+  const headers = { ...commonHeaders(), ...(deprecationsOf({ ...operation, route: route.deprecated }).length ? DEPRECATION_HEADERS : {}) };
   if (route.status === 204) return { 204: { description: generated?.description ?? 'Done; no body', headers } };
   if (route.binary) {
     return {
@@ -132,7 +150,11 @@ function successResponse(op: Op, { route }: Operation, schema: Json | undefined)
     };
   }
   if (route.method === 'POST' && route.protect) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
-  return { [route.status]: { description: generated?.description ?? 'OK', headers, content: { 'application/json': { schema } } } };
+  const success = { [route.status]: { description: generated?.description ?? 'OK', headers, content: { 'application/json': { schema } } } };
+  if (!route.cacheable) return success;
+  const caching = { ETag: { description: 'Strong validator of this body: send it as If-None-Match', schema: { type: 'string' } }, 'Cache-Control': { description: 'public, max-age=300', schema: { type: 'string' } } };
+  Object.assign(headers, caching);
+  return { ...success, 304: { description: 'Not modified: the ETag sent in If-None-Match is current; no body', headers: { ...commonHeaders(), ...caching } } };
 }
 
 /** GET /openapi.json: public, in a rate-limit bucket of its own (not a route of the table: the gateway serves it before any clinic). */

@@ -9,6 +9,7 @@ import type { RouteMeta } from '../trpc';
 import type { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
 import type { Ctx } from '../context';
+import type { Deprecation } from '../resources/deprecation';
 
 interface ProcedureDef {
   inputs: unknown[];
@@ -59,6 +60,10 @@ export interface Route {
   multipart: boolean;
   /** Answers raw bytes ({ content_type, file_name, bytes }) instead of JSON. */
   binary: boolean;
+  /** Deprecated, as its meta declares. */
+  deprecated?: Deprecation;
+  /** Answered with an ETag, 304 to a matching If-None-Match (RouteMeta.cacheable). */
+  cacheable: boolean;
 }
 
 export interface Match {
@@ -92,6 +97,8 @@ export class RouteTable {
         output: (procedure as unknown as { _def: { output?: z.ZodType } })._def.output,
         multipart: route.multipart === true,
         binary: route.binary === true,
+        deprecated: route.deprecated,
+        cacheable: route.cacheable === true,
       });
     });
     // Literal segments beat parameters: /schema before /schema/{resource}, /patients/{id} after static paths.

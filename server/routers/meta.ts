@@ -1,8 +1,9 @@
-/** Utility endpoints: liveness, identity, schema discovery. */
+/** Utility endpoints: liveness, identity, schema discovery, the change history. */
 import { z } from 'zod';
 import { ApiError } from '../errors';
 import { describeResource, schemaIndex } from '../resources/describe';
 import { PLANNED } from '../resources';
+import { changelog, changelogOutput } from '../rest/changelog';
 import { documentOutput, procedure, router } from '../trpc';
 
 export const metaRouter = router({
@@ -66,5 +67,24 @@ export const metaRouter = router({
         return { data: doc };
       }),
     z.object({ data: z.record(z.string(), z.unknown()) }),
+  ),
+  changelog: documentOutput(
+    procedure
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/changelog',
+          tags: ['utility'],
+          summary: 'Change history of the API',
+          description:
+            'The published change history (CHANGELOG.md), newest first: each release with its additions, behaviour changes, deprecations, removals, fixes and security fixes, and what is deprecated now with its replacement and sunset. Public (no key); the same for every clinic, sent with an ETag (If-None-Match answers 304).',
+          protect: false,
+          successDescription: 'The change history, and what is deprecated now',
+        },
+        cacheable: true,
+      })
+      .input(z.strictObject({}))
+      .query(() => changelog()),
+    changelogOutput,
   ),
 });

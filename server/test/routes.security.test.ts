@@ -67,6 +67,7 @@ const fileUpload = (f: Fixture) => multipart({ patient_id: String(f.combo.patien
 /** Every route, by `METHOD /path`. An empty entry: the defaults (first listed record, no query or body). */
 const ROUTES: Record<string, Entry> = {
   'GET /ping': { public: 'liveness checks carry no key' },
+  'GET /changelog': { public: 'the change history is published, as the OpenAPI document is' },
   'GET /me': {},
   'GET /schema': {},
   'GET /schema/{resource}': { notARecord: 'the parameter names a resource, not a record' },

@@ -6,6 +6,7 @@
  */
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../list/engine';
 import type { Resource } from '../../resources/define';
+import { deprecationText } from '../../resources/deprecation';
 import { filterOperators, hasMetadata, sortableAttributes } from '../../resources/describe';
 import type { Field } from '../../resources/fields';
 import type { Json } from './operation';
@@ -38,6 +39,10 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** `sort`: sortable attributes, each with an optional direction, comma-separated (server/list/grammar.ts). */
 function sortParameter(resource: Resource): Json {
   const names = sortableAttributes(resource);
+  const deprecated = names.flatMap((n) => {
+    const d = resource.fields[n].deprecated;
+    return d ? [`${n} (${deprecationText(d)})`] : [];
+  });
   const key = `(?:${names.map(escape).join('|')})(?::(?:asc|desc))?`;
   return {
     name: 'sort',
@@ -45,7 +50,8 @@ function sortParameter(resource: Resource): Json {
     required: false,
     description:
       `Sort by ${names.join(', ')}: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it ` +
-      'that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.',
+      'that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.' +
+      (deprecated.length ? ` Deprecated: ${deprecated.join('; ')}` : ''),
     schema: { type: 'string', pattern: `^${key}(?:,${key})*$` },
     example: `${names.at(-1)}:desc`,
   };
@@ -57,7 +63,9 @@ function filterParameter(name: string, f: Field): Json {
     name,
     in: 'query',
     required: false,
+    ...(f.deprecated ? { deprecated: true } : {}),
     description:
+      (f.deprecated ? `${deprecationText(f.deprecated)} ` : '') +
       `Filter on ${name} (${f.kind}${f.nullable ? ', nullable' : ''}): operator:value with one of ${filterOperators(f).join(', ')}; ` +
       `a value with no operator is eq. Repeat the parameter to AND conditions (${name}=${example}&${name}=…).`,
     style: 'form',

@@ -12,6 +12,7 @@ import { createSchema } from 'zod-openapi';
 import { ERROR_STATUS } from '../../errors';
 import { RESOURCES } from '../../resources';
 import { slotSchema } from '../../resources/availability';
+import { deprecationText } from '../../resources/deprecation';
 import { events } from '../../resources/events';
 import { linksSchema, metaSchema } from '../../resources/queries';
 import type { Route } from '../routes';
@@ -88,6 +89,26 @@ export function responseSchemas(operations: Operation[]): { components: Record<s
   event.properties.type = openEnum(events.fields.type.values!, `${said}. More types may appear within the version: ignore one you do not handle.`);
   components[ERROR_MODEL] = apiErrorSchema();
   return { components, byRoute: new Map(answered.map((r, i) => [r, bodies[String(i)]])) };
+}
+
+/**
+ * Marks each deprecated attribute where a model has it (the record, its Detail, its create and update
+ * bodies): `deprecated: true` and the deprecation's sentence before its own description. Done on the
+ * rendered document, from the declarations as they stand when it is built.
+ */
+export function deprecatedProperties(schemas: Record<string, Json>): void {
+  for (const r of Object.values(RESOURCES)) {
+    const model = modelName(r);
+    for (const [k, f] of Object.entries(r.fields)) {
+      if (!f.deprecated) continue;
+      for (const name of [model, `${model}Detail`, `${model}Create`, `${model}Update`]) {
+        const property = (schemas[name]?.properties as Record<string, Json> | undefined)?.[k];
+        if (!property) continue;
+        property.deprecated = true;
+        property.description = [deprecationText(f.deprecated), property.description].filter(Boolean).join(' ');
+      }
+    }
+  }
 }
 
 /** The component name of an operation's request body: `PatientCreate`, `PatientUpdate`, `AppointmentCancel`. */
