@@ -190,6 +190,65 @@ describe('429: retried after Retry-After', () => {
   });
 });
 
+describe('retry policy, with a fetch that answers as the test says', () => {
+  /** A client over a fetch that answers each call from `answers` in turn, and records what it was sent. */
+  function scripted(answers: [number, Record<string, string>?, unknown?][], retry: RetryOptions = {}, idempotencyKeys = true) {
+    const calls: { method: string; key: string | null }[] = [];
+    const waits: number[] = [];
+    const client = createClinicClient({
+      baseUrl: 'https://demo.neptune.example.com/v3/api',
+      apiKey: 'cpk_test',
+      idempotencyKeys,
+      retry: { sleep: async (ms) => void waits.push(ms), ...retry },
+      fetch: async (request) => {
+        calls.push({ method: request.method, key: request.headers.get('idempotency-key') });
+        const [status, headers, body] = answers[calls.length - 1] ?? [500];
+        return new Response(JSON.stringify(body ?? { message: 'x', code: status === 429 ? 'rate_limited' : 'request_timeout' }), { status, headers: { 'content-type': 'application/json', ...headers } });
+      },
+    });
+    return { client, calls, waits };
+  }
+  const ok: [number, Record<string, string>, unknown] = [200, {}, { data: { pong: true } }];
+
+  it('a 503 with no Retry-After waits 1 s, then 2 s; an HTTP-date Retry-After is read as a date', async () => {
+    const backoff = scripted([[503], [503], ok], { maxAttempts: 3 });
+    expect((await backoff.client.GET('/ping')).response.status).toBe(200);
+    expect(backoff.waits).toEqual([1000, 2000]);
+    const dated = scripted([[429, { 'retry-after': new Date(Date.now() + 30_000).toUTCString() }], ok]);
+    expect((await dated.client.GET('/ping')).response.status).toBe(200);
+    expect(dated.waits[0]).toBeGreaterThan(28_000);
+    expect(dated.waits[0]).toBeLessThanOrEqual(30_000);
+  });
+
+  it('a write without an Idempotency-Key is retried after a 429 only; with one, after a 503 and a 409 idempotency_key_in_flight too', async () => {
+    const body = { first_name: 'Ada', last_name: 'Lovelace' };
+    const bare = scripted([[503], ok], {}, false);
+    expect((await bare.client.POST('/patients', { body })).response.status).toBe(503);
+    expect(bare.calls).toEqual([{ method: 'POST', key: null }]);
+    const limited = scripted([[429, { 'retry-after': '2' }], ok], {}, false);
+    expect((await limited.client.POST('/patients', { body })).response.status).toBe(200);
+    expect(limited.waits).toEqual([2000]);
+    const keyed = scripted([[503], [409, {}, { message: 'busy', code: 'idempotency_key_in_flight' }], ok]);
+    expect((await keyed.client.POST('/patients', { body })).response.status).toBe(200);
+    expect(keyed.calls).toHaveLength(3);
+    expect(new Set(keyed.calls.map((c) => c.key)).size).toBe(1);
+    const conflict = scripted([[409, {}, { message: 'taken', code: 'slot_unavailable' }], ok]);
+    expect((await conflict.client.POST('/patients', { body })).error?.code).toBe('slot_unavailable');
+    expect(conflict.calls).toHaveLength(1);
+  });
+
+  it('a caller-chosen key is kept; retry: false sends once', async () => {
+    const mine = scripted([[429, { 'retry-after': '1' }], ok]);
+    await mine.client.PATCH('/patients/{id}', { params: { path: { id: 1 } }, body: { note: 'x' }, headers: { 'Idempotency-Key': 'mine-1' } });
+    expect(mine.calls).toEqual([
+      { method: 'PATCH', key: 'mine-1' },
+      { method: 'PATCH', key: 'mine-1' },
+    ]);
+    const once = createClinicClient({ baseUrl: 'https://x.example/v3/api', apiKey: 'k', retry: false, fetch: async () => new Response('{}', { status: 429, headers: { 'retry-after': '1' } }) });
+    expect((await once.GET('/ping')).response.status).toBe(429);
+  });
+});
+
 describe('webhooks', () => {
   const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
   const receiver = http.createServer((req, res) => {

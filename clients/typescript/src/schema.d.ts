@@ -2889,23 +2889,23 @@ export interface components {
         /** @description An address was added to a patient (saved with the patient). The payload of `addresses.created`. */
         AddressCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "addresses.created";
-            data?: {
+            type: "addresses.created";
+            data: {
                 /** @constant */
-                entity?: "addresses";
+                entity: "addresses";
                 /** @description The address’s id. GET /addresses/{id} returns its current state (a `Address`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description An address was removed from a patient (saved with the patient). The payload of `addresses.deleted`. */
         AddressDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "addresses.deleted";
-            data?: {
+            type: "addresses.deleted";
+            data: {
                 /** @constant */
-                entity?: "addresses";
+                entity: "addresses";
                 /** @description The address’s id. GET /addresses/{id} returns its current state (a `Address`). */
-                id?: number;
+                id: number;
             };
         };
         AddressList: {
@@ -2916,12 +2916,12 @@ export interface components {
         /** @description A patient’s address changed (saved with the patient). The payload of `addresses.updated`. */
         AddressUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "addresses.updated";
-            data?: {
+            type: "addresses.updated";
+            data: {
                 /** @constant */
-                entity?: "addresses";
+                entity: "addresses";
                 /** @description The address’s id. GET /addresses/{id} returns its current state (a `Address`). */
-                id?: number;
+                id: number;
             };
         };
         ApiEvent: {
@@ -3096,12 +3096,12 @@ export interface components {
         /** @description The patient of an appointment arrived. The payload of `appointments.arrived`. */
         AppointmentArrivedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.arrived";
-            data?: {
+            type: "appointments.arrived";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         AppointmentCancel: {
@@ -3111,12 +3111,12 @@ export interface components {
         /** @description An appointment was cancelled: its slot is free again. The payload of `appointments.cancelled`. */
         AppointmentCancelledEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.cancelled";
-            data?: {
+            type: "appointments.cancelled";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         AppointmentCreate: {
@@ -3142,23 +3142,23 @@ export interface components {
         /** @description An appointment was created. The payload of `appointments.created`. */
         AppointmentCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.created";
-            data?: {
+            type: "appointments.created";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description An appointment was deleted: it is listed in GET /deleted_entities. The payload of `appointments.deleted`. */
         AppointmentDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.deleted";
-            data?: {
+            type: "appointments.deleted";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         AppointmentList: {
@@ -3169,34 +3169,34 @@ export interface components {
         /** @description An appointment was marked missed (the patient did not arrive), by a person or by the clinic’s missed-appointment job. The payload of `appointments.missed`. */
         AppointmentMissedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.missed";
-            data?: {
+            type: "appointments.missed";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A cancelled or missed appointment was booked again in its slot. The payload of `appointments.reinstated`. */
         AppointmentReinstatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.reinstated";
-            data?: {
+            type: "appointments.reinstated";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description An appointment’s start or end changed (sent instead of appointments.updated). The payload of `appointments.rescheduled`. */
         AppointmentRescheduledEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.rescheduled";
-            data?: {
+            type: "appointments.rescheduled";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         AppointmentType: {
@@ -3224,23 +3224,23 @@ export interface components {
         /** @description An appointment type was created. The payload of `appointment_types.created`. */
         AppointmentTypeCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointment_types.created";
-            data?: {
+            type: "appointment_types.created";
+            data: {
                 /** @constant */
-                entity?: "appointment_types";
+                entity: "appointment_types";
                 /** @description The appointment type’s id. GET /appointment_types/{id} returns its current state (a `AppointmentType`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description An appointment type was deleted: it is listed in GET /deleted_entities. The payload of `appointment_types.deleted`. */
         AppointmentTypeDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointment_types.deleted";
-            data?: {
+            type: "appointment_types.deleted";
+            data: {
                 /** @constant */
-                entity?: "appointment_types";
+                entity: "appointment_types";
                 /** @description The appointment type’s id. GET /appointment_types/{id} returns its current state (a `AppointmentType`). */
-                id?: number;
+                id: number;
             };
         };
         AppointmentTypeList: {
@@ -3251,12 +3251,12 @@ export interface components {
         /** @description An appointment type changed. The payload of `appointment_types.updated`. */
         AppointmentTypeUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointment_types.updated";
-            data?: {
+            type: "appointment_types.updated";
+            data: {
                 /** @constant */
-                entity?: "appointment_types";
+                entity: "appointment_types";
                 /** @description The appointment type’s id. GET /appointment_types/{id} returns its current state (a `AppointmentType`). */
-                id?: number;
+                id: number;
             };
         };
         AppointmentUpdate: {
@@ -3282,12 +3282,12 @@ export interface components {
         /** @description An appointment changed other than in its time or its status (notes, type, practitioner, location …). The payload of `appointments.updated`. */
         AppointmentUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "appointments.updated";
-            data?: {
+            type: "appointments.updated";
+            data: {
                 /** @constant */
-                entity?: "appointments";
+                entity: "appointments";
                 /** @description The appointment’s id. GET /appointments/{id} returns its current state (a `Appointment`). */
-                id?: number;
+                id: number;
             };
         };
         BillableItem: {
@@ -3519,12 +3519,12 @@ export interface components {
         /** @description A clinical note was created. The payload of `clinical_notes.created`. */
         ClinicalNoteCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "clinical_notes.created";
-            data?: {
+            type: "clinical_notes.created";
+            data: {
                 /** @constant */
-                entity?: "clinical_notes";
+                entity: "clinical_notes";
                 /** @description The clinical note’s id. GET /clinical_notes/{id} returns its current state (a `ClinicalNote`). */
-                id?: number;
+                id: number;
             };
         };
         ClinicalNoteList: {
@@ -3552,34 +3552,34 @@ export interface components {
         /** @description A file was created. The payload of `files.created`. */
         FileCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "files.created";
-            data?: {
+            type: "files.created";
+            data: {
                 /** @constant */
-                entity?: "files";
+                entity: "files";
                 /** @description The file’s id. GET /files/{id} returns its current state (a `ApiFile`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A file was deleted: it is listed in GET /deleted_entities. The payload of `files.deleted`. */
         FileDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "files.deleted";
-            data?: {
+            type: "files.deleted";
+            data: {
                 /** @constant */
-                entity?: "files";
+                entity: "files";
                 /** @description The file’s id. GET /files/{id} returns its current state (a `ApiFile`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A file changed. The payload of `files.updated`. */
         FileUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "files.updated";
-            data?: {
+            type: "files.updated";
+            data: {
                 /** @constant */
-                entity?: "files";
+                entity: "files";
                 /** @description The file’s id. GET /files/{id} returns its current state (a `ApiFile`). */
-                id?: number;
+                id: number;
             };
         };
         FormTemplate: {
@@ -3717,23 +3717,23 @@ export interface components {
         /** @description An invoice was created. The payload of `invoices.created`. */
         InvoiceCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "invoices.created";
-            data?: {
+            type: "invoices.created";
+            data: {
                 /** @constant */
-                entity?: "invoices";
+                entity: "invoices";
                 /** @description The invoice’s id. GET /invoices/{id} returns its current state (a `Invoice`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description An invoice was voided and its allocations released. The payload of `invoices.deleted`. */
         InvoiceDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "invoices.deleted";
-            data?: {
+            type: "invoices.deleted";
+            data: {
                 /** @constant */
-                entity?: "invoices";
+                entity: "invoices";
                 /** @description The invoice’s id. GET /invoices/{id} returns its current state (a `Invoice`). */
-                id?: number;
+                id: number;
             };
         };
         InvoiceList: {
@@ -3781,12 +3781,12 @@ export interface components {
         /** @description An invoice changed, its line items and the payments allocated to it or released from it included. The payload of `invoices.updated`. */
         InvoiceUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "invoices.updated";
-            data?: {
+            type: "invoices.updated";
+            data: {
                 /** @constant */
-                entity?: "invoices";
+                entity: "invoices";
                 /** @description The invoice’s id. GET /invoices/{id} returns its current state (a `Invoice`). */
-                id?: number;
+                id: number;
             };
         };
         LineItem: {
@@ -3879,34 +3879,34 @@ export interface components {
         /** @description A location was created. The payload of `locations.created`. */
         LocationCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "locations.created";
-            data?: {
+            type: "locations.created";
+            data: {
                 /** @constant */
-                entity?: "locations";
+                entity: "locations";
                 /** @description The location’s id. GET /locations/{id} returns its current state (a `ApiLocation`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A location was deleted: it is listed in GET /deleted_entities. The payload of `locations.deleted`. */
         LocationDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "locations.deleted";
-            data?: {
+            type: "locations.deleted";
+            data: {
                 /** @constant */
-                entity?: "locations";
+                entity: "locations";
                 /** @description The location’s id. GET /locations/{id} returns its current state (a `ApiLocation`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A location changed. The payload of `locations.updated`. */
         LocationUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "locations.updated";
-            data?: {
+            type: "locations.updated";
+            data: {
                 /** @constant */
-                entity?: "locations";
+                entity: "locations";
                 /** @description The location’s id. GET /locations/{id} returns its current state (a `ApiLocation`). */
-                id?: number;
+                id: number;
             };
         };
         Modality: {
@@ -3925,23 +3925,23 @@ export interface components {
         /** @description A modality was created. The payload of `modalities.created`. */
         ModalityCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "modalities.created";
-            data?: {
+            type: "modalities.created";
+            data: {
                 /** @constant */
-                entity?: "modalities";
+                entity: "modalities";
                 /** @description The modality’s id. GET /modalities/{id} returns its current state (a `Modality`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A modality was deleted: it is listed in GET /deleted_entities. The payload of `modalities.deleted`. */
         ModalityDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "modalities.deleted";
-            data?: {
+            type: "modalities.deleted";
+            data: {
                 /** @constant */
-                entity?: "modalities";
+                entity: "modalities";
                 /** @description The modality’s id. GET /modalities/{id} returns its current state (a `Modality`). */
-                id?: number;
+                id: number;
             };
         };
         ModalityList: {
@@ -3952,45 +3952,45 @@ export interface components {
         /** @description A modality changed. The payload of `modalities.updated`. */
         ModalityUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "modalities.updated";
-            data?: {
+            type: "modalities.updated";
+            data: {
                 /** @constant */
-                entity?: "modalities";
+                entity: "modalities";
                 /** @description The modality’s id. GET /modalities/{id} returns its current state (a `Modality`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A phone number was added to a patient (saved with the patient). The payload of `numbers.created`. */
         NumberCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "numbers.created";
-            data?: {
+            type: "numbers.created";
+            data: {
                 /** @constant */
-                entity?: "numbers";
+                entity: "numbers";
                 /** @description The number’s id. GET /numbers/{id} returns its current state (a `ApiNumber`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A phone number was removed from a patient (saved with the patient). The payload of `numbers.deleted`. */
         NumberDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "numbers.deleted";
-            data?: {
+            type: "numbers.deleted";
+            data: {
                 /** @constant */
-                entity?: "numbers";
+                entity: "numbers";
                 /** @description The number’s id. GET /numbers/{id} returns its current state (a `ApiNumber`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A patient’s phone number changed (saved with the patient). The payload of `numbers.updated`. */
         NumberUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "numbers.updated";
-            data?: {
+            type: "numbers.updated";
+            data: {
                 /** @constant */
-                entity?: "numbers";
+                entity: "numbers";
                 /** @description The number’s id. GET /numbers/{id} returns its current state (a `ApiNumber`). */
-                id?: number;
+                id: number;
             };
         };
         PageMeta: {
@@ -4111,23 +4111,23 @@ export interface components {
         /** @description A patient was created. The payload of `patients.created`. */
         PatientCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patients.created";
-            data?: {
+            type: "patients.created";
+            data: {
                 /** @constant */
-                entity?: "patients";
+                entity: "patients";
                 /** @description The patient’s id. GET /patients/{id} returns its current state (a `Patient`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A patient was soft-deleted: the record is no longer returned. The payload of `patients.deleted`. */
         PatientDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patients.deleted";
-            data?: {
+            type: "patients.deleted";
+            data: {
                 /** @constant */
-                entity?: "patients";
+                entity: "patients";
                 /** @description The patient’s id. GET /patients/{id} returns its current state (a `Patient`). */
-                id?: number;
+                id: number;
             };
         };
         PatientList: {
@@ -4178,23 +4178,23 @@ export interface components {
         /** @description A patient log was created. The payload of `patient_logs.created`. */
         PatientLogCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patient_logs.created";
-            data?: {
+            type: "patient_logs.created";
+            data: {
                 /** @constant */
-                entity?: "patient_logs";
+                entity: "patient_logs";
                 /** @description The patient log’s id. GET /patient_logs/{id} returns its current state (a `PatientLog`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A patient log was deleted: it is listed in GET /deleted_entities. The payload of `patient_logs.deleted`. */
         PatientLogDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patient_logs.deleted";
-            data?: {
+            type: "patient_logs.deleted";
+            data: {
                 /** @constant */
-                entity?: "patient_logs";
+                entity: "patient_logs";
                 /** @description The patient log’s id. GET /patient_logs/{id} returns its current state (a `PatientLog`). */
-                id?: number;
+                id: number;
             };
         };
         PatientLogList: {
@@ -4218,23 +4218,23 @@ export interface components {
         /** @description A patient log tag was created. The payload of `patient_log_tags.created`. */
         PatientLogTagCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patient_log_tags.created";
-            data?: {
+            type: "patient_log_tags.created";
+            data: {
                 /** @constant */
-                entity?: "patient_log_tags";
+                entity: "patient_log_tags";
                 /** @description The patient log tag’s id. GET /patient_log_tags/{id} returns its current state (a `PatientLogTag`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A patient log tag was deleted: it is listed in GET /deleted_entities. The payload of `patient_log_tags.deleted`. */
         PatientLogTagDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patient_log_tags.deleted";
-            data?: {
+            type: "patient_log_tags.deleted";
+            data: {
                 /** @constant */
-                entity?: "patient_log_tags";
+                entity: "patient_log_tags";
                 /** @description The patient log tag’s id. GET /patient_log_tags/{id} returns its current state (a `PatientLogTag`). */
-                id?: number;
+                id: number;
             };
         };
         PatientLogTagList: {
@@ -4245,23 +4245,23 @@ export interface components {
         /** @description A patient log tag changed. The payload of `patient_log_tags.updated`. */
         PatientLogTagUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patient_log_tags.updated";
-            data?: {
+            type: "patient_log_tags.updated";
+            data: {
                 /** @constant */
-                entity?: "patient_log_tags";
+                entity: "patient_log_tags";
                 /** @description The patient log tag’s id. GET /patient_log_tags/{id} returns its current state (a `PatientLogTag`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A patient log changed. The payload of `patient_logs.updated`. */
         PatientLogUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patient_logs.updated";
-            data?: {
+            type: "patient_logs.updated";
+            data: {
                 /** @constant */
-                entity?: "patient_logs";
+                entity: "patient_logs";
                 /** @description The patient log’s id. GET /patient_logs/{id} returns its current state (a `PatientLog`). */
-                id?: number;
+                id: number;
             };
         };
         PatientTag: {
@@ -4325,12 +4325,12 @@ export interface components {
         /** @description A patient changed, a tag added to or removed from them included. The payload of `patients.updated`. */
         PatientUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "patients.updated";
-            data?: {
+            type: "patients.updated";
+            data: {
                 /** @constant */
-                entity?: "patients";
+                entity: "patients";
                 /** @description The patient’s id. GET /patients/{id} returns its current state (a `Patient`). */
-                id?: number;
+                id: number;
             };
         };
         Payment: {
@@ -4401,23 +4401,23 @@ export interface components {
         /** @description A payment allocation was created. The payload of `payment_allocations.created`. */
         PaymentAllocationCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payment_allocations.created";
-            data?: {
+            type: "payment_allocations.created";
+            data: {
                 /** @constant */
-                entity?: "payment_allocations";
+                entity: "payment_allocations";
                 /** @description The payment allocation’s id. GET /payment_allocations/{id} returns its current state (a `PaymentAllocation`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A payment allocation was deleted: it is listed in GET /deleted_entities. The payload of `payment_allocations.deleted`. */
         PaymentAllocationDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payment_allocations.deleted";
-            data?: {
+            type: "payment_allocations.deleted";
+            data: {
                 /** @constant */
-                entity?: "payment_allocations";
+                entity: "payment_allocations";
                 /** @description The payment allocation’s id. GET /payment_allocations/{id} returns its current state (a `PaymentAllocation`). */
-                id?: number;
+                id: number;
             };
         };
         PaymentAllocationList: {
@@ -4428,12 +4428,12 @@ export interface components {
         /** @description A payment allocation changed. The payload of `payment_allocations.updated`. */
         PaymentAllocationUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payment_allocations.updated";
-            data?: {
+            type: "payment_allocations.updated";
+            data: {
                 /** @constant */
-                entity?: "payment_allocations";
+                entity: "payment_allocations";
                 /** @description The payment allocation’s id. GET /payment_allocations/{id} returns its current state (a `PaymentAllocation`). */
-                id?: number;
+                id: number;
             };
         };
         PaymentCreate: {
@@ -4458,23 +4458,23 @@ export interface components {
         /** @description A payment was created. The payload of `payments.created`. */
         PaymentCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payments.created";
-            data?: {
+            type: "payments.created";
+            data: {
                 /** @constant */
-                entity?: "payments";
+                entity: "payments";
                 /** @description The payment’s id. GET /payments/{id} returns its current state (a `Payment`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A payment was voided: the record is no longer returned and its allocations are released. The payload of `payments.deleted`. */
         PaymentDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payments.deleted";
-            data?: {
+            type: "payments.deleted";
+            data: {
                 /** @constant */
-                entity?: "payments";
+                entity: "payments";
                 /** @description The payment’s id. GET /payments/{id} returns its current state (a `Payment`). */
-                id?: number;
+                id: number;
             };
         };
         PaymentList: {
@@ -4504,23 +4504,23 @@ export interface components {
         /** @description A payment method was created. The payload of `payment_methods.created`. */
         PaymentMethodCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payment_methods.created";
-            data?: {
+            type: "payment_methods.created";
+            data: {
                 /** @constant */
-                entity?: "payment_methods";
+                entity: "payment_methods";
                 /** @description The payment method’s id. GET /payment_methods/{id} returns its current state (a `PaymentMethod`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A payment method was deleted: it is listed in GET /deleted_entities. The payload of `payment_methods.deleted`. */
         PaymentMethodDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payment_methods.deleted";
-            data?: {
+            type: "payment_methods.deleted";
+            data: {
                 /** @constant */
-                entity?: "payment_methods";
+                entity: "payment_methods";
                 /** @description The payment method’s id. GET /payment_methods/{id} returns its current state (a `PaymentMethod`). */
-                id?: number;
+                id: number;
             };
         };
         PaymentMethodList: {
@@ -4531,23 +4531,23 @@ export interface components {
         /** @description A payment method changed. The payload of `payment_methods.updated`. */
         PaymentMethodUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payment_methods.updated";
-            data?: {
+            type: "payment_methods.updated";
+            data: {
                 /** @constant */
-                entity?: "payment_methods";
+                entity: "payment_methods";
                 /** @description The payment method’s id. GET /payment_methods/{id} returns its current state (a `PaymentMethod`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A payment changed, a refund of it or a change to its allocations included. The payload of `payments.updated`. */
         PaymentUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "payments.updated";
-            data?: {
+            type: "payments.updated";
+            data: {
                 /** @constant */
-                entity?: "payments";
+                entity: "payments";
                 /** @description The payment’s id. GET /payments/{id} returns its current state (a `Payment`). */
-                id?: number;
+                id: number;
             };
         };
         Practitioner: {
@@ -4601,23 +4601,23 @@ export interface components {
         /** @description A practitioner availability was created. The payload of `practitioner_availabilities.created`. */
         PractitionerAvailabilityCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "practitioner_availabilities.created";
-            data?: {
+            type: "practitioner_availabilities.created";
+            data: {
                 /** @constant */
-                entity?: "practitioner_availabilities";
+                entity: "practitioner_availabilities";
                 /** @description The practitioner availability’s id. GET /practitioner_availabilities/{id} returns its current state (a `PractitionerAvailability`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A practitioner availability was deleted: it is listed in GET /deleted_entities. The payload of `practitioner_availabilities.deleted`. */
         PractitionerAvailabilityDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "practitioner_availabilities.deleted";
-            data?: {
+            type: "practitioner_availabilities.deleted";
+            data: {
                 /** @constant */
-                entity?: "practitioner_availabilities";
+                entity: "practitioner_availabilities";
                 /** @description The practitioner availability’s id. GET /practitioner_availabilities/{id} returns its current state (a `PractitionerAvailability`). */
-                id?: number;
+                id: number;
             };
         };
         PractitionerAvailabilityList: {
@@ -4628,34 +4628,34 @@ export interface components {
         /** @description A practitioner availability changed. The payload of `practitioner_availabilities.updated`. */
         PractitionerAvailabilityUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "practitioner_availabilities.updated";
-            data?: {
+            type: "practitioner_availabilities.updated";
+            data: {
                 /** @constant */
-                entity?: "practitioner_availabilities";
+                entity: "practitioner_availabilities";
                 /** @description The practitioner availability’s id. GET /practitioner_availabilities/{id} returns its current state (a `PractitionerAvailability`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A practitioner was created. The payload of `practitioners.created`. */
         PractitionerCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "practitioners.created";
-            data?: {
+            type: "practitioners.created";
+            data: {
                 /** @constant */
-                entity?: "practitioners";
+                entity: "practitioners";
                 /** @description The practitioner’s id. GET /practitioners/{id} returns its current state (a `Practitioner`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A practitioner was deleted: it is listed in GET /deleted_entities. The payload of `practitioners.deleted`. */
         PractitionerDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "practitioners.deleted";
-            data?: {
+            type: "practitioners.deleted";
+            data: {
                 /** @constant */
-                entity?: "practitioners";
+                entity: "practitioners";
                 /** @description The practitioner’s id. GET /practitioners/{id} returns its current state (a `Practitioner`). */
-                id?: number;
+                id: number;
             };
         };
         PractitionerList: {
@@ -4666,12 +4666,12 @@ export interface components {
         /** @description A practitioner changed. The payload of `practitioners.updated`. */
         PractitionerUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "practitioners.updated";
-            data?: {
+            type: "practitioners.updated";
+            data: {
                 /** @constant */
-                entity?: "practitioners";
+                entity: "practitioners";
                 /** @description The practitioner’s id. GET /practitioners/{id} returns its current state (a `Practitioner`). */
-                id?: number;
+                id: number;
             };
         };
         ReferralSource: {
@@ -4702,23 +4702,23 @@ export interface components {
         /** @description A referral source was created. The payload of `referral_sources.created`. */
         ReferralSourceCreatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "referral_sources.created";
-            data?: {
+            type: "referral_sources.created";
+            data: {
                 /** @constant */
-                entity?: "referral_sources";
+                entity: "referral_sources";
                 /** @description The referral source’s id. GET /referral_sources/{id} returns its current state (a `ReferralSource`). */
-                id?: number;
+                id: number;
             };
         };
         /** @description A referral source was deleted: it is listed in GET /deleted_entities. The payload of `referral_sources.deleted`. */
         ReferralSourceDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "referral_sources.deleted";
-            data?: {
+            type: "referral_sources.deleted";
+            data: {
                 /** @constant */
-                entity?: "referral_sources";
+                entity: "referral_sources";
                 /** @description The referral source’s id. GET /referral_sources/{id} returns its current state (a `ReferralSource`). */
-                id?: number;
+                id: number;
             };
         };
         ReferralSourceList: {
@@ -4739,12 +4739,12 @@ export interface components {
         /** @description A referral source changed. The payload of `referral_sources.updated`. */
         ReferralSourceUpdatedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
-            type?: "referral_sources.updated";
-            data?: {
+            type: "referral_sources.updated";
+            data: {
                 /** @constant */
-                entity?: "referral_sources";
+                entity: "referral_sources";
                 /** @description The referral source’s id. GET /referral_sources/{id} returns its current state (a `ReferralSource`). */
-                id?: number;
+                id: number;
             };
         };
         Refund: {
@@ -5154,23 +5154,44 @@ export interface operations {
     "meta-changelog": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an answer you hold: 304 with no body while it is current */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Successful response */
+            /** @description The change history, and what is deprecated now */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description Strong validator of this body: send it as If-None-Match */
+                    ETag?: string;
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Changelog"];
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is current; no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    /** @description Strong validator of this body: send it as If-None-Match */
+                    ETag?: string;
+                    /** @description public, max-age=300 */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
