@@ -13,7 +13,8 @@ import { openDb, type DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { jobLeases } from '../../db/schema';
 import { Scheduler, type Job, type JobRun } from '../jobs/scheduler';
-import { uniqueName } from './helpers';
+import { startServer, uniqueName } from './helpers';
+import { ownDatabaseUrl } from './support/own-database';
 
 const LEASE_MS = 60_000;
 const EVERY_MS = 600_000;
@@ -190,5 +191,22 @@ describe('one scheduler runs a job at a time, across connections', () => {
     await stopped;
     expect(await leaseOf(j.name)).toMatchObject({ holder: null });
     expect(await b.tick()).toEqual([]);
+  });
+});
+
+describe("the server's scheduler", () => {
+  test('runs the retention sweeps and the clinic jobs, each once per interval', async () => {
+    // A database of its own: the server's jobs have the same names on every server of the suite.
+    const server = await startServer({ DATABASE_URL: await ownDatabaseUrl() });
+    try {
+      const names = ['sweep.idempotency_keys', 'sweep.events', 'sweep.oauth', 'sweep.webhook_attempts', 'appointments.mark_missed'];
+      expect(server.app.jobs.jobs.sort()).toEqual([...names].sort());
+      expect((await server.app.jobs.tick()).sort()).toEqual([...names].sort());
+      expect(await server.app.jobs.tick()).toEqual([]);
+      const leases = await server.app.db.db.select().from(jobLeases);
+      expect(leases.map((l) => [l.name, l.holder]).sort()).toEqual(names.map((n) => [n, null]).sort());
+    } finally {
+      await server.close();
+    }
   });
 });
