@@ -190,6 +190,10 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
   });
 }
 
+/** The messages a recovery sends again: the endpoint's failed ones created since the time (the portal counts them first). */
+export const recoverable = (accountId: number, endpointId: number, since: string) =>
+  and(eq(webhookMessages.account_id, accountId), eq(webhookMessages.endpoint_id, endpointId), eq(webhookMessages.status, 'failed'), gte(webhookMessages.created_at, since));
+
 /**
  * Failed messages of an endpoint since a time are queued again (after an outage, on re-enabling): due
  * now, oldest first (same due time, claimed by id), or held until a disabled endpoint is enabled.
@@ -201,7 +205,7 @@ export async function recoverSince(db: DbHandle, account: Account, actor: Actor,
     const rows = await tx
       .update(webhookMessages)
       .set({ status: 'pending', attempts: 0, next_attempt_at: dueAt(endpoint, now), lease_until: null, next_trigger: 'manual', updated_at: now })
-      .where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.endpoint_id, endpointId), eq(webhookMessages.status, 'failed'), gte(webhookMessages.created_at, since)))
+      .where(recoverable(account.id, endpointId, since))
       .returning({ id: webhookMessages.id });
     await activity(tx, account, actor, endpointId, 'recovered', { since, messages: rows.length });
     return { messages: rows.length };

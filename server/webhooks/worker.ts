@@ -191,23 +191,19 @@ export class WebhookWorker {
       return null;
     }
     const at = new Date(this.now());
-    const sent = await send(
-      endpoint.url,
-      m.payload,
-      {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        'webhook-id': m.event_id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': signatures(endpoint, m.event_id, at, m.payload, at.getTime()),
-      },
-      { timeoutMs: this.policy.timeoutMs, allowPrivate: this.policy.allowPrivate },
-    );
-    await this.record(m, endpoint, sent, m.event_type === TEST_EVENT_TYPE ? 'test' : trigger);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': m.event_id,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': signatures(endpoint, m.event_id, at, m.payload, at.getTime()),
+    };
+    const sent = await send(endpoint.url, m.payload, headers, { timeoutMs: this.policy.timeoutMs, allowPrivate: this.policy.allowPrivate });
+    await this.record(m, endpoint, sent, m.event_type === TEST_EVENT_TYPE ? 'test' : trigger, headers);
     return sent;
   }
 
-  private async record(m: Message, endpoint: Endpoint, sent: Sent, trigger: AttemptTrigger) {
+  private async record(m: Message, endpoint: Endpoint, sent: Sent, trigger: AttemptTrigger, headers: Record<string, string>) {
     const now = this.now();
     const at = new Date(now).toISOString();
     const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
@@ -226,6 +222,8 @@ export class WebhookWorker {
         duration_ms: sent.durationMs,
         response_body: sent.body,
         error: sent.error,
+        // What was sent, as sent: the portal shows a delivery's request (the timestamp and signature cannot be rebuilt).
+        request_headers: headers,
         created_at: at,
       });
       await tx

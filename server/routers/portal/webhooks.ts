@@ -1,6 +1,11 @@
-/** Webhook endpoints in the portal (Manage webhooks): the same domain functions as `clinic webhook ...`. */
+/**
+ * Webhook endpoints in the portal (Manage webhooks): the same domain functions as `clinic webhook ...`,
+ * and the reads of an endpoint's page (server/domain/webhook-deliveries.ts). Every procedure needs
+ * webhooks.manage and reads or changes this clinic's endpoints only: another clinic's id is not found.
+ */
 import { z } from 'zod';
-import { EVENT_CATALOGUE, EVENT_TYPES } from '../../events/types';
+import { deliveryStats, endpointOrNotFound, lastAttempts, MESSAGE_STATUSES, messageDetail, messagePage, recoverCount, STATS_RANGES } from '../../domain/webhook-deliveries';
+import { EVENT_CATALOGUE, EVENT_TYPES, isEventType, TEST_EVENT_TYPE } from '../../events/types';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -21,6 +26,8 @@ import { recordId } from '../../resources/fields';
 
 const manage = permitted('webhooks.manage');
 const endpointId = recordId;
+const MESSAGES_PER_PAGE = 25;
+const since = z.iso.datetime({ offset: true });
 const endpointInput = z.strictObject({
   url: z.string().trim().min(1, 'Enter the URL of your endpoint').max(2000),
   description: z.string().trim().max(500).nullable().optional(),
@@ -29,17 +36,47 @@ const endpointInput = z.strictObject({
 
 export const webhooksRouter = router({
   list: manage.query(async ({ ctx }) => {
-    const [endpoints, counts] = await Promise.all([listEndpoints(ctx.db.db, ctx.account.id), deliveryCounts(ctx.db.db, ctx.account.id)]);
+    const endpoints = await listEndpoints(ctx.db.db, ctx.account.id);
+    const [counts, last] = await Promise.all([deliveryCounts(ctx.db.db, ctx.account.id), lastAttempts(ctx.db.db, ctx.account.id, endpoints.map((e) => e.id))]);
     return {
       // Each type with whether anything fires it today: the chooser says which never fire yet, and why.
       event_types: EVENT_CATALOGUE,
       data: endpoints.map((e) => {
         const of = (status: string) => counts.find((c) => c.endpoint_id === e.id && c.status === status)?.n ?? 0;
         const [delivered, failed, pending] = [of('delivered'), of('failed'), of('pending')];
-        return { ...e, delivered, failed, pending, success_rate: delivered + failed ? delivered / (delivered + failed) : null };
+        // The last attempt, read from the attempts themselves on every call: never a stored summary that lags them.
+        return { ...e, delivered, failed, pending, success_rate: delivered + failed ? delivered / (delivered + failed) : null, last_attempt: last.get(e.id) ?? null };
       }),
     };
   }),
+  /** One endpoint for its page, with its last attempt. */
+  get: manage.input(z.strictObject({ id: endpointId })).query(async ({ ctx, input }) => {
+    const endpoint = await endpointOrNotFound(ctx.db.db, ctx.account.id, input.id);
+    const last = await lastAttempts(ctx.db.db, ctx.account.id, [endpoint.id]);
+    return { endpoint: { ...endpoint, last_attempt: last.get(endpoint.id) ?? null }, event_types: EVENT_CATALOGUE };
+  }),
+  stats: manage
+    .input(z.strictObject({ id: endpointId, range: z.enum(Object.keys(STATS_RANGES) as [keyof typeof STATS_RANGES]) }))
+    .query(({ ctx, input }) => deliveryStats(ctx.db.db, ctx.account.id, input.id, input.range, ctx.now())),
+  messagePage: manage
+    .input(
+      z.strictObject({
+        id: endpointId,
+        status: z.enum(MESSAGE_STATUSES).optional(),
+        event_type: z
+          .string()
+          .refine((t) => isEventType(t) || t === TEST_EVENT_TYPE, 'Not an event type')
+          .optional(),
+        cursor: recordId.optional(),
+      }),
+    )
+    .query(({ ctx, input: { id, ...q } }) => messagePage(ctx.db.db, ctx.account.id, id, { ...q, limit: MESSAGES_PER_PAGE })),
+  message: manage
+    .input(z.strictObject({ endpoint_id: endpointId, message_id: recordId }))
+    .query(({ ctx, input }) => messageDetail(ctx.db.db, ctx.account.id, input.endpoint_id, input.message_id)),
+  recoverCount: manage
+    .input(z.strictObject({ endpoint_id: endpointId, since }))
+    .query(({ ctx, input }) => recoverCount(ctx.db.db, ctx.account.id, input.endpoint_id, new Date(input.since).toISOString())),
   create: manage.input(endpointInput).mutation(({ ctx, input }) => createEndpoint(ctx.db, ctx.account, ctx.actor, input, ctx.portal.allowPrivateWebhooks)),
   update: manage
     .input(endpointInput.extend({ id: endpointId }))
@@ -59,6 +96,6 @@ export const webhooksRouter = router({
     .input(z.strictObject({ event_id: z.string().min(1).max(100), endpoint_id: endpointId }))
     .mutation(({ ctx, input }) => replayEvent(ctx.db, ctx.account, ctx.actor, input.event_id, input.endpoint_id)),
   recover: manage
-    .input(z.strictObject({ endpoint_id: endpointId, since: z.iso.datetime({ offset: true }) }))
+    .input(z.strictObject({ endpoint_id: endpointId, since }))
     .mutation(({ ctx, input }) => recoverSince(ctx.db, ctx.account, ctx.actor, input.endpoint_id, new Date(input.since).toISOString())),
 });
