@@ -67,10 +67,12 @@ function payload(e: EventDescription): Json {
       ref(WEBHOOK_EVENT_MODEL),
       {
         type: 'object',
+        required: ['type', 'data'],
         properties: {
           type: { type: 'string', const: e.type },
           data: {
             type: 'object',
+            required: ['entity', 'id'],
             properties: {
               entity: { type: 'string', const: e.resource },
               id: { type: 'integer', description: `The ${resource.singular}’s id.${read}` },
