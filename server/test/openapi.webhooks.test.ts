@@ -19,16 +19,16 @@ import { portalCode, portalData, signedIn } from './support/portal';
 const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '2000' } });
 
 type Parameter = Json & { name: string; in: string; required?: boolean; schema: Json };
-type Webhook = { post: Json & { summary: string; description: string; parameters: Json[]; requestBody: { required: boolean; content: Record<string, { schema: Json; example: Json }> }; responses: Record<string, Json> } };
+type WebhookItem = { post: Json & { summary: string; description: string; parameters: Json[]; requestBody: { required: boolean; content: Record<string, { schema: Json; example: Json }> }; responses: Record<string, Json> } };
 let doc: OpenApiDoc;
-let webhooks: Record<string, Webhook>;
+let webhooks: Record<string, WebhookItem>;
 
 beforeAll(async () => {
   // The document as served, not as built: what a generator downloads.
   const res = await t.api.get('/openapi.json', { key: null });
   expect(res.status).toBe(200);
   doc = new OpenApiDoc(res.body as Doc);
-  webhooks = (res.body as { webhooks: Record<string, Webhook> }).webhooks;
+  webhooks = (res.body as { webhooks: Record<string, WebhookItem> }).webhooks;
 });
 
 const payloadOf = (type: string) => webhooks[type].post.requestBody.content['application/json'];
