@@ -17,7 +17,7 @@ import { checked, deprecationHeaders, type Deprecation } from '../resources/depr
 import { appRouter } from '../routers';
 import type { RouteMeta } from '../trpc';
 import { request, useClinic, type Res } from './helpers';
-import { OpenApiDoc, type Doc, type Json } from './support/openapi-doc';
+import { OpenApiDoc, type Doc, type Json, type Operation } from './support/openapi-doc';
 
 const ATTRIBUTE: Deprecation = { since: '2026-11-26', sunset: '2027-06-01', use: 'metadata', note: 'Test-only: a custom reference belongs in metadata.' };
 const FILTER: Deprecation = { since: '2026-10-01', use: 'entity_id', note: 'Test-only: the dotted name is hard to send.' };
@@ -25,7 +25,7 @@ const ROUTE: Deprecation = { since: '2026-11-01', sunset: '2027-01-31', use: 'GE
 
 patients.fields.custom_reference.deprecated = ATTRIBUTE;
 events.filterOnly!['data.id'].deprecated = FILTER;
-(appRouter._def.procedures as Record<string, { _def: { meta: RouteMeta } }>)['meta.me']._def.meta.deprecated = ROUTE;
+(appRouter._def.procedures as unknown as Record<string, { _def: { meta: RouteMeta } }>)['meta.me']._def.meta.deprecated = ROUTE;
 
 const t = useClinic({ seed: true });
 const at = (day: string) => `@${Date.parse(`${day}T00:00:00Z`) / 1000}`;
@@ -83,10 +83,11 @@ describe('where a client reads about them', () => {
   it('the document: deprecated operation, parameters and properties, with the sentence; the headers documented', async () => {
     const raw = (await request(t.server, 'GET', '/openapi.json')).body as Doc;
     const doc = new OpenApiDoc(raw);
-    const me = doc.op('GET /me');
+    const op = (name: string) => doc.op(name) as Operation & { deprecated?: boolean };
+    const me = op('GET /me');
     expect(me.deprecated).toBe(true);
     expect(me.description).toMatch(/^Deprecated since 2026-11-01; use GET \/schema instead; may stop working after 2027-01-31\. Test-only\./);
-    expect(doc.op('GET /schema').deprecated).toBeUndefined();
+    expect(op('GET /schema').deprecated).toBeUndefined();
     const param = (op: string, name: string) => doc.op(op).parameters!.find((p) => p.name === name)!;
     expect(param('GET /patients', 'custom_reference')).toMatchObject({ deprecated: true, description: expect.stringMatching(/^Deprecated since 2026-11-26; use metadata instead/) });
     expect(param('GET /patients', 'last_name').deprecated).toBeUndefined();
