@@ -309,4 +309,31 @@ describe('the package', () => {
       expect(casts, path.relative(root, file)).toEqual([]);
     }
   });
+
+  it('and tells a caller who gets a type wrong: a path that does not page, a filter of the wrong type, an event type that does not exist', { timeout: 60_000 }, () => {
+    const dir = path.join(root, 'node_modules', '.cache', `client-typescript-${process.pid}`);
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'wrong.ts');
+    const src = path.join(root, 'clients', 'typescript', 'src');
+    fs.writeFileSync(
+      file,
+      `import { createClinicClient, isEventType, paginate, verifyWebhook } from ${JSON.stringify(src)};
+const client = createClinicClient({ baseUrl: 'https://demo.neptune.example.com/v3/api', apiKey: 'k' });
+export const a = paginate(client, '/availability');
+export const b = paginate(client, '/patients', { query: { page_size: '3' } });
+const event = verifyWebhook('whsec_x', '{}', {});
+export const c = isEventType(event, 'patients.exploded');
+`,
+    );
+    try {
+      const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, types: [], lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'] });
+      const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+      expect(errors.filter((e) => e.startsWith('2: ')).join('\n')).toMatch(/'"\/availability"' is not assignable/);
+      expect(errors.filter((e) => e.startsWith('3: ')).join('\n')).toMatch(/'string' is not assignable to type 'number'/);
+      expect(errors.filter((e) => e.startsWith('5: ')).join('\n')).toMatch(/'"patients.exploded"' is not assignable/);
+      expect(errors).toHaveLength(3);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

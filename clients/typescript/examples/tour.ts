@@ -4,7 +4,7 @@
  * server/test/client.typescript.test.ts runs these against a real server, and compiles this file under
  * `tsc --strict` with no casts.
  */
-import { ClinicApiError, paginate, verifyWebhook, type ClinicClient, type Schema, type WebhookEvent } from '../src';
+import { ClinicApiError, isEventType, paginate, verifyWebhook, type ClinicClient, type Schema, type WebhookEvent } from '../src';
 
 type Patient = Schema<'Patient'>;
 type Slot = Schema<'Slot'>;
@@ -59,8 +59,11 @@ export async function createWithBadEmail(client: ClinicClient, lastName: string)
   return { status: response.status, code: error.code, fields, message: error.message };
 }
 
-/** What a receiver does with a delivery: verify it, then act on its type. */
+/** What a receiver does with a delivery: verify it, then act on its type (a type it does not know: ignored). */
 export function receive(secret: string, body: string, headers: Record<string, string | string[] | undefined>): { event: WebhookEvent; patientCreated: number | null } {
   const event = verifyWebhook(secret, body, headers);
-  return { event, patientCreated: event.type === 'patients.created' ? event.data.id : null };
+  if (!isEventType(event, 'patients.created')) return { event, patientCreated: null };
+  // Narrowed to PatientCreatedEvent: its entity is the literal 'patients'.
+  const entity: 'patients' = event.data.entity;
+  return { event, patientCreated: entity === 'patients' ? event.data.id : null };
 }

@@ -1,15 +1,30 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { components } from './schema';
+import type { components, webhooks } from './schema';
 
 export { Webhook, WebhookVerificationError };
 
 type Schemas = components['schemas'];
+type PayloadOf<Entry> = Entry extends { post: { requestBody?: { content: { 'application/json': infer Event } } } } ? Event : never;
 
 /**
- * What a webhook delivers: the document's WebhookEvent union when it names one, else the event
- * envelope GET /events serves (the same shape, `type` an open string).
+ * The payload of each event type the document describes under `webhooks` (`PatientCreatedEvent`, …),
+ * as one union: `Extract<KnownWebhookEvent, { type: 'patients.created' }>` names one.
  */
-export type WebhookEvent = Schemas extends { WebhookEvent: infer Event } ? Event : Schemas['ApiEvent'];
+export type KnownWebhookEvent = { [Type in keyof webhooks]: PayloadOf<webhooks[Type]> }[keyof webhooks];
+
+/** The envelope every event shares, its `type` an open string (the document's WebhookEvent, or the feed's ApiEvent before it). */
+export type WebhookEnvelope = Schemas extends { WebhookEvent: infer Event } ? Event : Schemas['ApiEvent'];
+
+/**
+ * What a delivery holds: one of the known events, or one of a type added after this client was
+ * generated (the API is additive: such a type arrives as the envelope, to be ignored or logged).
+ */
+export type WebhookEvent = KnownWebhookEvent | WebhookEnvelope;
+
+/** Narrows an event to a known type: `if (isEventType(event, 'patients.created')) event.data.id`. */
+export function isEventType<Type extends KnownWebhookEvent['type']>(event: WebhookEvent, type: Type): event is Extract<KnownWebhookEvent, { type: Type }> {
+  return event.type === type;
+}
 
 const HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
 
