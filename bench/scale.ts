@@ -1,0 +1,89 @@
+/**
+ * The scale rows of `npm run bench` (`tsx bench/scale.ts sqlite|pg`, one process per dialect: the
+ * dialect is fixed at import time): a clinic of 1M patients and 5M appointments (bench/scale-data.ts),
+ * one request at a time, for every list resource its first offset page and first cursor page, for
+ * patients and appointments also every sortable order's first cursor page and a cursor page 80% of the
+ * way through. Targets (issue "Scale" §1): p50 ≤ 20 ms and p99 ≤ 60 ms; the deep page within 2× of the
+ * first. SQLite counts offset pages exactly (no estimates to read), so its offset rows carry no target.
+ * Prints `ROWS <json>` for bench/run.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sequential, startServer, stopServers, type Target } from './measure';
+import type { Row } from './report';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const dialect = process.argv[2] === 'pg' ? 'pg' : 'sqlite';
+const CURSOR_SECRET = 'bench-scale-cursor-secret-0123456789';
+const PAGE = 25;
+const say = (msg: string) => console.log(`[scale ${dialect}] ${msg}`);
+// Named by its size, so a smaller trial run (BENCH_SCALE_PATIENTS, BENCH_SCALE_APPOINTMENTS) keeps its own data.
+const SIZE = `${process.env.BENCH_SCALE_PATIENTS ?? 1_000_000}_${process.env.BENCH_SCALE_APPOINTMENTS ?? 5_000_000}`;
+
+/** A PostgreSQL data directory kept between runs (data/bench/pg-scale), started on a free port. */
+function keptPostgres(db: string): { url: string; stop(): void } {
+  const dir = path.join(ROOT, 'data', 'bench', 'pg-scale');
+  const script = `set -e
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+as=(); if [ "$(id -u)" = 0 ]; then id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres; as=(runuser -u postgres --); fi
+mkdir -p "${dir}"; [ "$(id -u)" = 0 ] && chown postgres "${dir}"
+[ -f "${dir}/data/PG_VERSION" ] || "\${as[@]}" "$bin/initdb" -D "${dir}/data" -U clinic --auth=trust -E UTF8 --no-locale >/dev/null
+port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+"\${as[@]}" "$bin/pg_ctl" -D "${dir}/data" -l "${dir}/log" -w -o "-p $port -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB -c maintenance_work_mem=512MB" start >/dev/null
+"$bin/psql" -h 127.0.0.1 -p $port -U clinic -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || "$bin/createdb" -h 127.0.0.1 -p $port -U clinic "$DB"
+echo "$port $bin"`;
+  const [port, bin] = execFileSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DB: db } }).trim().split(' ');
+  const as = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+  return {
+    url: `postgres://clinic@127.0.0.1:${port}/${db}`,
+    stop: () => void execFileSync(as[0] ?? `${bin}/pg_ctl`, [...as.slice(1), ...(as.length ? [`${bin}/pg_ctl`] : []), '-D', `${dir}/data`, '-m', 'fast', 'stop'], { stdio: 'ignore' }),
+  };
+}
+
+const server = dialect === 'pg' ? keptPostgres(`scale_${SIZE}`) : null;
+try {
+  const url = server?.url ?? path.join(ROOT, 'data', 'bench', `scale-${SIZE}.db`);
+  fs.mkdirSync(path.join(ROOT, 'data', 'bench'), { recursive: true });
+  process.env.DATABASE_URL = url;
+  process.env.CURSOR_SECRET = CURSOR_SECRET;
+  const { prepareScale, SCALE_APPOINTMENTS, SCALE_PATIENTS } = await import('./scale-data');
+  const { RESOURCES } = await import('../server/resources');
+  const { encodeCursor, queryDigest, setCursorSecret } = await import('../server/list/cursor');
+  setCursorSecret(CURSOR_SECRET);
+  const data = await prepareScale(url);
+  const app = await startServer(`app (${dialect})`, 'app-server.ts', { DATABASE_URL: url, CURSOR_SECRET, WEBHOOK_WORKER: 'off', REQUEST_LOG: 'off', JOBS: 'off' });
+  const t: Target = { port: app.port, headers: { host: data.host, authorization: `Bearer ${data.key}` } };
+  const time = async (p: string) => sequential(t, p, { count: 60, seconds: 4 });
+  const rows: Row[] = [];
+  const label = dialect === 'pg' ? 'PostgreSQL' : 'SQLite';
+  const within = (s: { p50: number; p99: number }) => s.p50 <= 20 && s.p99 <= 60;
+  const row = (scenario: string, s: Awaited<ReturnType<typeof time>>, extra: Partial<Row> = {}): Row => ({ scenario: `${label} scale: ${scenario}`, server: 'app', connections: 1, ...s, ...extra });
+
+  const big = new Set(['patients', 'appointments']);
+  for (const r of Object.values(RESOURCES).filter((x) => x.list)) {
+    const base = `/v3/api/${r.name}?page_size=${PAGE}`;
+    const offset = await time(base);
+    rows.push(row(`${r.name} offset page 1`, offset, dialect === 'pg' || !big.has(r.name) ? { target: 'p50 <= 20 ms, p99 <= 60 ms', pass: within(offset) } : { compare: 'exact count of every matching row (SQLite keeps no estimate)' }));
+    const first = await time(`${base}&cursor=`);
+    rows.push(row(`${r.name} cursor page 1`, first, { target: 'p50 <= 20 ms, p99 <= 60 ms', pass: within(first) }));
+    if (!big.has(r.name)) continue;
+    const range = r.name === 'patients' ? data.patients : data.appointments;
+    const deepId = range.first + Math.floor(0.8 * (range.last - range.first));
+    const deepCursor = encodeCursor(queryDigest(r.name, { q: [['page_size', String(PAGE)]], pageSize: PAGE }), [deepId]);
+    const deep = await time(`${base}&cursor=${encodeURIComponent(deepCursor)}`);
+    rows.push(row(`${r.name} cursor page at 80%`, deep, { compare: `${(deep.p50 / first.p50).toFixed(2)}x page 1`, target: 'p50 <= 2x page 1, p99 <= 60 ms', pass: deep.p50 <= 2 * Math.max(first.p50, 1) && deep.p99 <= 60 }));
+    for (const [field, f] of Object.entries(r.fields)) {
+      if (!f.sortable) continue;
+      for (const dir of ['asc', 'desc']) {
+        const s = await time(`${base}&sort=${field}:${dir}&cursor=`);
+        rows.push(row(`${r.name} sort=${field}:${dir} cursor page 1`, s, { target: 'p50 <= 20 ms, p99 <= 60 ms', pass: within(s) }));
+      }
+    }
+  }
+  say(`${SCALE_PATIENTS.toLocaleString('en')} patients, ${SCALE_APPOINTMENTS.toLocaleString('en')} appointments: ${rows.filter((r) => r.pass === false).length} of ${rows.length} rows missed their target`);
+  console.log(`ROWS ${JSON.stringify(rows)}`);
+} finally {
+  stopServers();
+  server?.stop();
+}
