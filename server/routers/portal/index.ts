@@ -1,6 +1,7 @@
 /** Everything the portal's pages call: one router, mounted alone at /developers/trpc. */
 import { router } from '../../trpc';
 import { connectorsRouter } from './connectors';
+import { eventsRouter } from './events';
 import { keysRouter } from './keys';
 import { activityRouter } from './logs';
 import { requestsRouter } from './requests';
@@ -16,6 +17,7 @@ export const portalRouter = router({
   team: teamRouter,
   webhooks: webhooksRouter,
   connectors: connectorsRouter,
+  events: eventsRouter,
 });
 
 export type PortalRouter = typeof portalRouter;
