@@ -53,7 +53,9 @@ export const webhooksRouter = router({
   get: manage.input(z.strictObject({ id: endpointId })).query(async ({ ctx, input }) => {
     const endpoint = await endpointOrNotFound(ctx.db.db, ctx.account.id, input.id);
     const last = await lastAttempts(ctx.db.db, ctx.account.id, [endpoint.id]);
-    return { endpoint: { ...endpoint, last_attempt: last.get(endpoint.id) ?? null }, event_types: EVENT_CATALOGUE };
+    // What its messages can be filtered by: the types it receives, and the test event.
+    const message_types = [...(endpoint.events === 'all' ? EVENT_TYPES : endpoint.events), TEST_EVENT_TYPE];
+    return { endpoint: { ...endpoint, last_attempt: last.get(endpoint.id) ?? null }, event_types: EVENT_CATALOGUE, message_types };
   }),
   stats: manage
     .input(z.strictObject({ id: endpointId, range: z.enum(Object.keys(STATS_RANGES) as [keyof typeof STATS_RANGES]) }))

@@ -1,12 +1,12 @@
 import { Gate } from '../../_components/gate';
-import { WebhooksManager } from './webhooks-manager';
+import { WebhooksList } from './webhooks-list';
 
 export const metadata = { title: 'Webhooks — developer portal' };
 
 export default function WebhooksPage() {
   return (
     <Gate title="webhooks" permissions={['webhooks.manage']}>
-      <WebhooksManager />
+      <WebhooksList />
     </Gate>
   );
 }
