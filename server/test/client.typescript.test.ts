@@ -50,6 +50,12 @@ function clientOf(server: TestServer, clinic: Clinic, retry?: RetryOptions) {
   return { client, sent };
 }
 
+const firstId = (list: { id: number }[]) => {
+  const [one] = list;
+  if (!one) throw new Error('empty list');
+  return one.id;
+};
+
 const rowsNamed = async (server: TestServer, clinic: Clinic, lastName: string) =>
   (await server.app.db.db.select({ n: count() }).from(patients).where(and(eq(patients.account_id, clinic.account.id), eq(patients.last_name, lastName))))[0].n;
 
@@ -94,6 +100,10 @@ describe('against the server', () => {
     for (const key of keys) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(keys[0]).not.toBe(keys[1]);
     expect(await rowsNamed(t.server, t.clinic, lastName)).toBe(2);
+    // Other writes carry one too (the server honours it on POST today; elsewhere it is ignored, harmlessly).
+    const patched = await client.PATCH('/patients/{id}', { params: { path: { id: firstId(await patientsNamed(client, lastName, 10)) } }, body: { note: 'keyed' } });
+    expect(patched.data?.data.note).toBe('keyed');
+    expect(sent.at(-1)).toMatchObject({ method: 'PATCH', status: 200, idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
     const replayName = uniqueName('Replay');
     const key = randomUUID();
