@@ -16,8 +16,9 @@ const plural = (n: number) => `${n} failed message${n === 1 ? '' : 's'}`;
 export function RecoverFailed({ id }: { id: number }) {
   const zone = useClinicZone();
   const full = useFullTime();
-  // A day back by default: the count shows at once, for the usual "since yesterday's outage".
-  const [local, setLocal] = useState(() => DateTime.now().minus({ days: 1 }).startOf('minute').toFormat("yyyy-MM-dd'T'HH:mm"));
+  // A day back (in the clinic's zone) until one is typed: the count shows at once, for the usual "since yesterday's outage".
+  const [typed, setLocal] = useState<string | null>(null);
+  const local = typed ?? DateTime.now().setZone(zone).minus({ days: 1 }).startOf('minute').toFormat("yyyy-MM-dd'T'HH:mm");
   const [done, setDone] = useState('');
   const queries = useQueryClient();
   const at = local ? DateTime.fromISO(local, { zone }) : null;
