@@ -257,6 +257,24 @@ describe('retry policy, with a fetch that answers as the test says', () => {
     const once = createClinicClient({ baseUrl: 'https://x.example/v3/api', apiKey: 'k', retry: false, fetch: async () => new Response('{}', { status: 429, headers: { 'retry-after': '1' } }) });
     expect((await once.GET('/ping')).response.status).toBe(429);
   });
+
+  it('an abort during the wait ends it at once with the abort reason', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const client = createClinicClient({
+      baseUrl: 'https://x.example/v3/api',
+      apiKey: 'k',
+      fetch: async () => {
+        calls++;
+        // Aborted once the client has begun waiting its 600 s.
+        setImmediate(() => controller.abort(new Error('caller gave up')));
+        return new Response('{"message":"slow down","code":"rate_limited"}', { status: 429, headers: { 'retry-after': '600', 'content-type': 'application/json' } });
+      },
+      retry: { maxDelayMs: 3_600_000 },
+    });
+    await expect(client.GET('/ping', { signal: controller.signal })).rejects.toThrow('caller gave up');
+    expect(calls).toBe(1);
+  });
 });
 
 describe('webhooks', () => {

@@ -22,11 +22,19 @@ export interface RetryOptions {
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Waits `ms`, or rejects with the signal's reason as soon as the request is aborted. */
 export const defaultSleep: Sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
   });
 
 /** Seconds or an HTTP date, as ms from now; null when absent or unreadable. */
