@@ -13,6 +13,7 @@ import { booleanFlags, listParameters } from './openapi/parameters';
 import { commonHeaders, errorCodes, errorResponses, HEADERS, sharedResponses } from './openapi/responses';
 import { bodyName, deprecatedProperties, ref, responseSchemas } from './openapi/schemas';
 import { EXAMPLES, operationDescription, ruleText, tagsOf } from './openapi/text';
+import { addWebhooks } from './openapi/webhooks';
 import type { RouteTable } from './routes';
 
 type Op = Json & { parameters?: Json[]; requestBody?: { required?: boolean; content: Record<string, Json & { schema: Json }> }; responses: Json };
@@ -79,6 +80,7 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
   paths['/openapi.json'] = { get: openApiOperation() };
   doc.tags = tagsOf(paths);
   doc.components = { ...(doc.components as Json), schemas: sorted(schemas), responses: sharedResponses(), headers: HEADERS };
+  addWebhooks(doc);
   return doc;
 }
 
