@@ -51,9 +51,14 @@ const COLUMNS = [t.account_id, t.api_key_id, t.method, t.path, t.query, t.status
  * (measured on SQLite: a 50,000-row batch took 2x as long; time-ordered, no longer than without it).
  */
 export function timeOrderedId(ms = Date.now()): string {
-  const time = ms.toString(16).padStart(12, '0');
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${randomUUID().slice(15)}`;
+  // Ids of the same millisecond share their first half (thousands a second, as timestamp() below).
+  if (ms !== idTime.ms) {
+    const hex = ms.toString(16).padStart(12, '0');
+    idTime = { ms, prefix: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7` };
+  }
+  return idTime.prefix + randomUUID().slice(15);
 }
+let idTime = { ms: NaN, prefix: '' };
 
 const clip = (s: string) => (s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) : s);
 const INTEGER = /^-?\d{1,12}$/;
