@@ -4,7 +4,7 @@
  * errors? }` on failure, with X-Request-Id and X-RateLimit-* on every response. Built once at start-up;
  * procedures are called directly from the route table (no per-request router or caller construction).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Db, DbHandle } from '../../db/client';
@@ -30,7 +30,7 @@ import { buildOpenApiDocument } from './openapi';
 import { operationOf } from './openapi/operation';
 import { binaryOutcome, errorOutcome, rateLimited, send, timeoutError, type Outcome } from './outcome';
 import { RateLimiter, type RateDecision } from './ratelimit';
-import type { RequestLog } from './request-log';
+import { timeOrderedId, type RequestLog } from './request-log';
 import { RouteTable, type Route } from './routes';
 
 export const API_PREFIX = '/v3/api';
@@ -120,7 +120,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
    */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hrStart = process.hrtime.bigint();
-    const x: Exchange = { req, res, requestId: randomUUID(), started: Date.now(), answered: false, rate: null, principal: null, account: null, deprecation: null };
+    const x: Exchange = { req, res, requestId: timeOrderedId(), started: Date.now(), answered: false, rate: null, principal: null, account: null, deprecation: null };
     pending.add(x);
     let outcome: Outcome;
     try {
@@ -141,11 +141,15 @@ export function createGateway(opts: GatewayOptions): Gateway {
       else res.destroy();
     }
     const ms = Number(process.hrtime.bigint() - hrStart) / 1e6;
-    const path = req.url?.split('?')[0] ?? '/';
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
     if (logger.isLevelEnabled('info')) logger.info({ requestId: x.requestId, method: req.method, path, status: outcome.status, ms, key: x.principal?.id }, 'request');
     if (x.account && opts.requestLog) {
       const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
-      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path.slice(0, 500), outcome.status, Math.round(ms), x.requestId, opts.requestLog.timestamp()]);
+      // What the request already holds; the log redacts the query and reads the error when it writes the batch.
+      const errorBody = outcome.status >= 400 && typeof outcome.body === 'string' ? outcome.body : null;
+      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path, q < 0 ? null : url.slice(q + 1), outcome.status, errorBody, Math.round(ms), x.requestId, clientIp(req), opts.requestLog.timestamp()]);
     }
   }
 
