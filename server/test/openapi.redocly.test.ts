@@ -52,7 +52,7 @@ it('passes the Redocly recommended ruleset with no errors and no warnings', () =
   expect(served.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
 });
 
-it('a copy with defects fails it of a broken copy (the ruleset is loaded and its output read)', () => {
+it('a copy with defects fails it (so the ruleset is loaded and its report read)', () => {
   const found = broken.map((p) => `${p.severity} ${p.ruleId}`);
   expect(found).toEqual(expect.arrayContaining(['error operation-summary', 'error no-empty-servers']));
 });
