@@ -6,7 +6,8 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
+import { useSearchParams } from 'next/navigation';
+import { useEffect, useRef, useState } from 'react';
 import { CopyField } from '../../_components/copy-button';
 import { Time } from '../../_components/time';
 import { Alert, Badge, Button, Card, Empty, Field, LoadFailed, Loading, TextInput } from '../../_components/ui';
@@ -62,9 +63,22 @@ export function WebhooksList() {
   const list = useQuery({ queryKey: ['webhooks', 'list'], queryFn: () => portal.webhooks.list.query(), refetchInterval: REFRESH_MS });
   // One new secret at a time, in its endpoint's entry; page state, so leaving the page forgets it.
   const [secret, setSecret] = useState<Shown | null>(null);
+  // An endpoint deleted on its own page: said here, with focus, where its entry was.
+  const deleted = useSearchParams().get('deleted');
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (deleted) notice.current?.focus();
+  }, [deleted]);
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Webhooks</h1>
+      {deleted && (
+        <div ref={notice} tabIndex={-1} className="focus:outline-none">
+          <Alert tone="success">
+            <p className="[overflow-wrap:anywhere]">Deleted the endpoint {deleted}.</p>
+          </Alert>
+        </div>
+      )}
       <p className="max-w-3xl text-sm text-slate-600">
         Each change is announced to your endpoints as <code>{'{id, type, occurred_at, data: {entity, id}}'}</code>, signed per{' '}
         <a className="text-indigo-700 underline" href="https://www.standardwebhooks.com">

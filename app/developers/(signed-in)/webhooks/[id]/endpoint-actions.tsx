@@ -54,7 +54,8 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   const remove = async () => {
     await portal.webhooks.delete.mutate({ id: endpoint.id });
     await queries.invalidateQueries({ queryKey: ['webhooks', 'list'] });
-    router.push('/developers/webhooks');
+    // The list says what was deleted, and takes focus there (this page, and the button, are gone).
+    router.push(`/developers/webhooks?deleted=${encodeURIComponent(endpoint.url)}`);
   };
   return (
     <div className="flex flex-col gap-3">
