@@ -132,13 +132,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
     }
     if (x.deprecation) outcome.headers = { ...outcome.headers, ...x.deprecation };
     pending.delete(x);
-    if (x.answered) return void logger.warn({ requestId: x.requestId, status: outcome.status }, 'request finished after its deadline');
-    try {
-      send(res, outcome, x.requestId, x.rate);
-    } catch (err) {
-      logger.error({ err, requestId: x.requestId }, 'response failed');
-      if (!res.headersSent) send(res, errorOutcome(internalError()), x.requestId, null);
-      else res.destroy();
+    if (x.answered) {
+      logger.warn({ requestId: x.requestId, status: outcome.status }, 'request finished after its deadline');
+      // The client got the sweeper's 503: that is what the request log shows (with how long the work took).
+      outcome = errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS));
+    } else {
+      try {
+        send(res, outcome, x.requestId, x.rate);
+      } catch (err) {
+        logger.error({ err, requestId: x.requestId }, 'response failed');
+        if (!res.headersSent) send(res, errorOutcome(internalError()), x.requestId, null);
+        else res.destroy();
+      }
     }
     const ms = Number(process.hrtime.bigint() - hrStart) / 1e6;
     const url = req.url ?? '/';

@@ -7,12 +7,13 @@
  */
 import type pg from 'pg';
 import { eq } from 'drizzle-orm';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { requestLog } from '../../db/schema';
 import { listRequests, type RequestQuery } from '../domain/request_log';
 import { redactQuery, REDACTED, timeOrderedId } from '../rest/request-log';
-import { newClinic, request, useClinic, type Clinic, type Res } from './helpers';
+import { billingFixture } from './billing-fixture';
+import { newClinic, request, startServer, useClinic, type Clinic, type Res } from './helpers';
 import { portalCode, portalData, signedIn } from './support/portal';
 import { recordingDb } from './support/recording-db';
 
@@ -128,6 +129,34 @@ describe('filters', () => {
     expect(ids).toEqual([...ids].sort((x, y) => y - x));
     expect(new Set(ids).size).toBe(31);
   });
+});
+
+test('a request answered 503 request_timeout at the deadline is logged as answered, once its work ends', async () => {
+  // The invoice's numbering waits for the test: the deadline passes inside it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const slow = await startServer({ REQUEST_TIMEOUT_MS: '300' }, { pause: async (section) => (section === 'invoice_number' ? held : undefined) });
+  try {
+    const c = await newClinic(slow);
+    const billing = await billingFixture(slow, c);
+    const body = { patient_id: await billing.patient(), line_items: [{ billable_item_id: billing.consultation, quantity: 1 }] };
+    const answered = await request(slow, 'POST', '/invoices?patient_id=1', { host: c.host, key: c.key, body });
+    expect([answered.status, answered.body.code]).toEqual([503, 'request_timeout']);
+    release();
+    const row = await vi.waitFor(
+      async () => {
+        await slow.app.requestLog.flush();
+        const [found] = await slow.app.db.db.select().from(requestLog).where(eq(requestLog.request_id, String(answered.headers['x-request-id'])));
+        if (!found) throw new Error('the work has not ended yet');
+        return found;
+      },
+      { timeout: 10_000 },
+    );
+    expect(row).toMatchObject({ account_id: c.account.id, method: 'POST', path: '/v3/api/invoices', query: 'patient_id=1', status: 503, error_code: 'request_timeout' });
+  } finally {
+    release();
+    await slow.close();
+  }
 });
 
 describe('walls and refusals', () => {
