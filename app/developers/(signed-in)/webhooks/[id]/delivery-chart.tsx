@@ -18,7 +18,7 @@ const HEIGHT = 140;
 const AXIS = 22;
 const LEFT = 28;
 
-/** The width of the element, followed as it changes (a phone turned, a window resized). */
+/** The width of the element's content, followed as it changes (a phone turned, a window resized); the element is there from the first render. */
 function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
   const ref = useRef<T>(null);
   const [width, setWidth] = useState(600);
@@ -32,9 +32,9 @@ function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] 
 }
 
 export function DeliveryChart({ id, range, onRange }: { id: number; range: Range; onRange: (r: Range) => void }) {
-  const stats = useQuery({ queryKey: ['webhooks', 'stats', id, range], queryFn: () => portal.webhooks.stats.query({ id, range }), refetchInterval: 15_000 });
+  const stats = useQuery({ queryKey: ['webhooks', 'stats', id, range], queryFn: () => portal.webhooks.stats.query({ id, range }), refetchInterval: 5000 });
   const zone = useClinicZone();
-  const [ref, width] = useWidth<HTMLDivElement>();
+  const [ref, width] = useWidth<HTMLElement>();
   const label = (iso: string) =>
     new Intl.DateTimeFormat('en-GB', range === '24h' ? { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { timeZone: zone, weekday: 'short', day: 'numeric' }).format(new Date(iso));
 
@@ -54,7 +54,7 @@ export function DeliveryChart({ id, range, onRange }: { id: number; range: Range
   const every = Math.max(1, Math.ceil(bars.length / Math.floor(width / 56)));
 
   return (
-    <section aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+    <section ref={ref} aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id="chart-heading" className="text-lg font-semibold">
           Delivery success
@@ -80,7 +80,7 @@ export function DeliveryChart({ id, range, onRange }: { id: number; range: Range
           <p id="chart-summary" className="text-sm text-slate-700">
             {sentence}
           </p>
-          <div ref={ref} className="mt-3 w-full">
+          <div className="mt-3 w-full">
             <svg role="img" aria-labelledby="chart-summary" width={width} height={HEIGHT} className="block max-w-full">
               <line x1={LEFT} x2={width} y1={HEIGHT - AXIS} y2={HEIGHT - AXIS} className="stroke-slate-300" />
               <text x={0} y={12} className="fill-slate-500 text-[10px]">

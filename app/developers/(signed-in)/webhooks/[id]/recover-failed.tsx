@@ -28,7 +28,7 @@ export function RecoverFailed({ id }: { id: number }) {
     queryFn: () => portal.webhooks.recoverCount.query({ endpoint_id: id, since: since! }),
     enabled: since !== null,
     placeholderData: keepPreviousData,
-    refetchInterval: 15_000,
+    refetchInterval: 5000,
   });
   const n = count.data?.messages ?? 0;
   const recover = async () => {

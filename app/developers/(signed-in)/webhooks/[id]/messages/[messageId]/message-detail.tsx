@@ -76,7 +76,7 @@ export function MessageDetail({ endpointId, messageId }: { endpointId: number; m
         <h2 id="payload-heading" className="mb-2 text-lg font-semibold">
           Payload
         </h2>
-        <pre tabIndex={0} aria-label="Payload" className="overflow-x-auto rounded bg-slate-50 p-3 text-xs">
+        <pre tabIndex={0} aria-label="Payload" className="whitespace-pre-wrap rounded bg-slate-50 p-3 text-xs [overflow-wrap:anywhere]">
           {m.payload}
         </pre>
       </section>
