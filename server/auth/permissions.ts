@@ -11,6 +11,8 @@ export const PERMISSIONS = {
   'webhooks.manage': 'Manage webhooks',
   'connectors.manage': 'Connect AI apps',
   'team.manage': 'Manage team',
+  'settings.read': 'See practice setup',
+  'settings.manage': 'Manage practice setup',
   'patients.read': 'Read patients',
   'patients.write': 'Write patients',
   'patients.delete': 'Delete patients',
@@ -31,7 +33,7 @@ export const DEFAULT_ROLES: Record<RoleKey, { name: string; permissions: Permiss
   owner: { name: 'Owner', permissions: PERMISSION_KEYS, record_scope: 'all' },
   admin: {
     name: 'Admin',
-    permissions: ['api_keys.manage', 'webhooks.manage', 'connectors.manage', 'team.manage', ...records(['patients', 'appointments', 'billing'], ['read', 'write', 'delete'])],
+    permissions: ['api_keys.manage', 'webhooks.manage', 'connectors.manage', 'team.manage', 'settings.read', 'settings.manage', ...records(['patients', 'appointments', 'billing'], ['read', 'write', 'delete'])],
     record_scope: 'all',
   },
   practitioner: { name: 'Practitioner', permissions: [...records(['patients', 'appointments'], ['read', 'write']), 'billing.read'], record_scope: 'own_patients' },

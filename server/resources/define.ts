@@ -13,7 +13,7 @@ export type RecordArea = 'patients' | 'appointments' | 'billing';
 export type Row = Record<string, unknown>;
 export type AnyTable = PgTable & { id: PgColumn; account_id: PgColumn };
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a field of any value types: the widest Field
-type AnyField = Field<any, any, WriteMode | undefined>;
+type AnyField = Field<any, any, WriteMode | undefined, WriteMode | undefined>;
 export type Fields = Record<string, AnyField>;
 /** Records embedded in a read, by the name the row holds them under (db/json.ts). */
 export type Embeds = Record<string, Embed>;
@@ -25,6 +25,11 @@ type CreateShape<F extends Fields> = {
   [K in WrittenKeys<F>]: F[K]['write'] extends 'required' ? z.ZodType<InputValue<F[K]>> : z.ZodOptional<z.ZodType<InputValue<F[K]>>>;
 };
 type UpdateShape<F extends Fields> = { [K in WrittenKeys<F>]: z.ZodOptional<z.ZodType<InputValue<F[K]>>> };
+type StaffKeys<F extends Fields> = { [K in keyof F]: F[K]['staff'] extends WriteMode ? K : never }[keyof F];
+type StaffCreateShape<F extends Fields> = {
+  [K in StaffKeys<F>]: F[K]['staff'] extends 'required' ? z.ZodType<InputValue<F[K]>> : z.ZodOptional<z.ZodType<InputValue<F[K]>>>;
+};
+type StaffUpdateShape<F extends Fields> = { [K in StaffKeys<F>]: z.ZodOptional<z.ZodType<InputValue<F[K]>>> };
 
 /** A record as the API reads it: each declared attribute with its read type. */
 export type RecordOf<F extends Fields> = { [K in keyof F]: ReadValue<F[K]> };
@@ -85,6 +90,9 @@ export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTab
   readSchema: z.ZodObject<{ [K in keyof F]: z.ZodType<ReadValue<F[K]>> }>;
   createInput: z.ZodObject<CreateShape<F>, z.core.$strict>;
   updateInput: z.ZodObject<UpdateShape<F>, z.core.$strict>;
+  /** What staff send to create or change one in the portal: the fields declared `staff` (empty for most resources). */
+  staffCreateInput: z.ZodObject<StaffCreateShape<F>, z.core.$strict>;
+  staffUpdateInput: z.ZodObject<StaffUpdateShape<F>, z.core.$strict>;
   /** The table's columns: what a list page selects (its embeds are loaded for the page at once). */
   columns: Record<string, PgColumn>;
   /** What a read of one record selects: the table's columns and each embed as a subquery. */
@@ -101,6 +109,8 @@ export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTab
 export type AnyResource = Resource<any, any, any>;
 export type CreateInput<R extends AnyResource> = z.output<R['createInput']>;
 export type UpdateInput<R extends AnyResource> = z.output<R['updateInput']>;
+export type StaffCreateInput<R extends AnyResource> = z.output<R['staffCreateInput']>;
+export type StaffUpdateInput<R extends AnyResource> = z.output<R['staffUpdateInput']>;
 export type RowType<R extends AnyResource> = Parameters<R['toRecord']>[0];
 export type RecordType<R extends AnyResource> = ReturnType<R['toRecord']>;
 
@@ -114,6 +124,11 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
     Object.fromEntries(writable.map(([k, fld]) => [k, fld.write === 'required' ? fld.input! : fld.input!.optional()])),
   );
   const updateInput = z.strictObject(Object.fromEntries(writable.map(([k, fld]) => [k, fld.input!.optional()])));
+  const staffWritable = entries.filter(([, fld]) => fld.staff && fld.input);
+  const staffCreateInput = z.strictObject(
+    Object.fromEntries(staffWritable.map(([k, fld]) => [k, fld.staff === 'required' ? fld.input! : fld.input!.optional()])),
+  );
+  const staffUpdateInput = z.strictObject(Object.fromEntries(staffWritable.map(([k, fld]) => [k, fld.input!.optional()])));
   const columns = new Map<string, PgColumn>();
   const filterOnly = Object.entries(opts.filterOnly ?? {});
   for (const [k, fld] of [...entries, ...filterOnly]) {
@@ -145,6 +160,8 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
     readSchema: readSchema as unknown as Resource<F, T, E>['readSchema'],
     createInput: createInput as unknown as Resource<F, T, E>['createInput'],
     updateInput: updateInput as unknown as Resource<F, T, E>['updateInput'],
+    staffCreateInput: staffCreateInput as unknown as Resource<F, T, E>['staffCreateInput'],
+    staffUpdateInput: staffUpdateInput as unknown as Resource<F, T, E>['staffUpdateInput'],
     column: (a) => columns.get(a),
     filters: Object.fromEntries([...entries.filter(([, fld]) => fld.filterable), ...filterOnly]),
     toRecord,
@@ -156,9 +173,15 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
  * converted to minor units in its column). Computed attributes (column: false) are the domain's to
  * write. Derived from the declaration, so a declared field cannot be accepted by validation and then
  * dropped by the write. Metadata merges into `before`'s (the stored row; null on create, where it
- * starts empty); without `before` it is left to the caller.
+ * starts empty); without `before` it is left to the caller. `by`: whose fields (the API's `write`, or
+ * staff's `staff` in the portal).
  */
-export function storedValues<R extends AnyResource>(resource: R, input: Partial<UpdateInput<R>>, before?: RowType<R> | null): Partial<R['table']['$inferInsert']> {
+export function storedValues<R extends AnyResource>(
+  resource: R,
+  input: Partial<UpdateInput<R>> | Partial<StaffUpdateInput<R>>,
+  before?: RowType<R> | null,
+  by: 'api' | 'staff' = 'api',
+): Partial<R['table']['$inferInsert']> {
   const values: Row = {};
   for (const [k, fld] of Object.entries(resource.fields as Fields)) {
     const v = (input as Row)[k];
@@ -166,7 +189,7 @@ export function storedValues<R extends AnyResource>(resource: R, input: Partial<
       if (before !== undefined && (before === null || v !== undefined)) values[k] = mergedMetadataOrFail(before ? (before as Row)[k] as Metadata : {}, v as MetadataPatch);
       continue;
     }
-    if (!fld.write || fld.column === false || v === undefined) continue;
+    if (!(by === 'staff' ? fld.staff : fld.write) || fld.column === false || v === undefined) continue;
     values[fld.column ?? k] = fld.kind === 'money' && v !== null ? parseMoney(v as string) : v;
   }
   return values as Partial<R['table']['$inferInsert']>;

@@ -23,8 +23,11 @@ const WALL_TIME_SHAPE = { pattern: WALL_TIME.source };
 export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'money' | 'object' | 'array' | 'metadata';
 export type WriteMode = 'required' | 'optional';
 
-/** An attribute: R is its value as read, I as written, W how it is written (undefined: read-only). */
-export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined = WriteMode | undefined> {
+/**
+ * An attribute: R is its value as read, I as written, W how the API writes it (undefined: read-only), S
+ * how staff write it in the portal's Practice pages (resources the API keeps read-only, set up by the clinic).
+ */
+export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined = WriteMode | undefined, S extends WriteMode | undefined = WriteMode | undefined> {
   kind: FieldKind;
   nullable: boolean;
   filterable: boolean;
@@ -35,11 +38,13 @@ export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined
   values?: readonly string[];
   description?: string;
   write: W;
+  /** How staff write it in the portal (server/domain/practice): never through the REST API unless `write` says so. */
+  staff?: S;
   /** Storage column when it differs from the attribute name; `false` for computed attributes. */
   column?: string | false;
   /** Zod schema of the value as read. */
   read: z.ZodType<R>;
-  /** Zod schema of the value as written (create and update); present exactly when `write` is. */
+  /** Zod schema of the value as written (create and update); present exactly when `write` or `staff` is. */
   input?: z.ZodType<I>;
   /**
    * How a filter value is read before it is compared, where the column stores a normal form of what
@@ -57,6 +62,8 @@ interface Opts {
   searchable?: boolean;
   description?: string;
   write?: WriteMode;
+  /** Written by staff in the portal (same input schema as `write`), for resources set up by the clinic. */
+  staff?: WriteMode;
   column?: string | false;
   /** The write schema, when it is stricter than the builder's (trimmed names, an email...). */
   input?: z.ZodType;
@@ -67,8 +74,9 @@ interface Opts {
 type Nullable<O, T> = O extends { nullable: true } ? T | null : T;
 type Written<O, T> = O extends { input: infer S extends z.ZodType } ? z.output<S> : T;
 type WriteOf<O> = O extends { write: infer W extends WriteMode } ? W : undefined;
+type StaffOf<O> = O extends { staff: infer S extends WriteMode } ? S : undefined;
 /** The field a builder makes from options O, for read type R and written type I. */
-type FieldOf<O, R, I = R> = Field<Nullable<O, R>, Written<O, Nullable<O, I>>, WriteOf<O>>;
+type FieldOf<O, R, I = R> = Field<Nullable<O, R>, Written<O, Nullable<O, I>>, WriteOf<O>, StaffOf<O>>;
 
 function field<O extends Opts, R, I = R>(
   kind: FieldKind,
@@ -90,11 +98,12 @@ function field<O extends Opts, R, I = R>(
     values: opts.values,
     description: opts.description,
     write: opts.write,
+    staff: opts.staff,
     column: opts.column,
     operand: opts.operand,
     deprecated: opts.deprecated,
     read,
-    input: opts.write ? described(writeSchema ?? read) : undefined,
+    input: opts.write || opts.staff ? described(writeSchema ?? read) : undefined,
   };
   // The schemas above are built from O at run time exactly as FieldOf<O, R, I> states at compile time.
   return built as FieldOf<O, R, I>;

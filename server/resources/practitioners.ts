@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as t from '../../db/schema';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
+import { idListInput, nameInput, optionalEmail, optionalText } from './staff-inputs';
 
 export const practitioners = defineResource({
   name: 'practitioners',
@@ -10,15 +11,15 @@ export const practitioners = defineResource({
   table: t.practitioners,
   fields: {
     id: f.id(),
-    first_name: f.string({ filterable: true, sortable: true }),
-    last_name: f.string({ filterable: true, sortable: true }),
-    title: f.string({ nullable: true, filterable: true }),
-    designation: f.string({ nullable: true, filterable: true }),
-    email: f.string({ nullable: true, filterable: true }),
-    active: f.boolean({ filterable: true }),
-    online_booking: f.boolean({ filterable: true, description: 'Whether the practitioner takes online bookings' }),
-    location_ids: f.array(z.array(z.number().int()), { description: 'Locations the practitioner works at' }),
-    appointment_type_ids: f.array(z.array(z.number().int()), { description: 'Appointment types the practitioner offers' }),
+    first_name: f.string({ filterable: true, sortable: true, staff: 'required', input: nameInput('a first name') }),
+    last_name: f.string({ filterable: true, sortable: true, staff: 'required', input: nameInput('a last name') }),
+    title: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText(50) }),
+    designation: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText() }),
+    email: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalEmail }),
+    active: f.boolean({ filterable: true, staff: 'optional' }),
+    online_booking: f.boolean({ filterable: true, description: 'Whether the practitioner takes online bookings', staff: 'optional' }),
+    location_ids: f.array(z.array(z.number().int()), { description: 'Locations the practitioner works at', staff: 'optional', input: idListInput }),
+    appointment_type_ids: f.array(z.array(z.number().int()), { description: 'Appointment types the practitioner offers', staff: 'optional', input: idListInput }),
     ...standardFields(),
   },
 });

@@ -4,6 +4,7 @@ import { connectorsRouter } from './connectors';
 import { eventsRouter } from './events';
 import { keysRouter } from './keys';
 import { activityRouter } from './logs';
+import { practiceRouter } from './practice';
 import { requestsRouter } from './requests';
 import { sessionRouter } from './session';
 import { teamRouter } from './team';
@@ -18,6 +19,7 @@ export const portalRouter = router({
   webhooks: webhooksRouter,
   connectors: connectorsRouter,
   events: eventsRouter,
+  practice: practiceRouter,
 });
 
 export type PortalRouter = typeof portalRouter;

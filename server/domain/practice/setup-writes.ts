@@ -1,0 +1,95 @@
+/**
+ * Writes of the clinic's setup by staff in the portal (locations, appointment types, practitioners,
+ * weekly hours): resources the REST API keeps read-only. The fields staff may send are the ones the
+ * declarations mark `staff` (server/resources/*.ts); each write runs in one transaction with its
+ * resource's checks, records the member in the audit trail and announces `{resource}.{action}` through
+ * recordWrite, so webhooks and the events feed see it as they see the API's writes.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { practitioners } from '../../../db/schema';
+import { notFound } from '../../errors';
+import { changedFields, eventTypeOf, recordWrite } from '../../events/record';
+import { storedValues, type AnyResource, type AnyTable, type RecordType, type RowType, type StaffCreateInput, type StaffUpdateInput } from '../../resources/define';
+import { findRow, getRow } from '../../resources/queries';
+import { bumpDiaries } from '../scheduling/diary-version';
+import { recorded, stamp, type WriteContext } from '../write-context';
+
+export interface SetupHooks<R extends AnyResource> {
+  /** Domain checks in the transaction: `before` is the stored row (null on create), `after` the record as it will read. */
+  check?: (tx: Db, after: RecordType<R>, before: RowType<R> | null) => Promise<void>;
+  /** Stored values staff do not send (defaults of a new record). */
+  defaults?: Partial<R['table']['$inferInsert']>;
+}
+
+const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
+
+/**
+ * Every practitioner's diary counter moves: a cached availability search (server/domain/scheduling/
+ * availability.ts) is reused while its diaries' counters stand still, and a change of setup (hours, who
+ * offers what, a type's length) changes the slots of diaries it never names. Setup writes are rare and
+ * the table small, so all of them move rather than working out which.
+ */
+export async function touchCalendars(tx: Db, accountId: number): Promise<void> {
+  const ids = await tx.select({ id: practitioners.id }).from(practitioners).where(eq(practitioners.account_id, accountId));
+  await bumpDiaries(tx, accountId, ids.map((p) => ({ practitioner_id: p.id, resource_id: null })));
+}
+
+export async function createSetupRecord<R extends AnyResource>(w: WriteContext, resource: R, input: StaffCreateInput<R>, hooks: SetupHooks<R> = {}): Promise<RecordType<R>> {
+  const table: AnyTable = resource.table;
+  const id = await w.db.transaction(async (tx) => {
+    const now = stamp(w);
+    const values = { ...hooks.defaults, ...storedValues(resource, input, null, 'staff'), account_id: w.account.id, created_at: now, updated_at: now };
+    await hooks.check?.(tx, resource.toRecord(values as RowType<R>) as RecordType<R>, null);
+    const [row] = await tx.insert(table).values(values).returning({ id: table.id });
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input, eventType: eventTypeOf(resource.name, 'created') });
+    await touchCalendars(tx, w.account.id);
+    return Number(row.id);
+  });
+  return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
+}
+
+export async function updateSetupRecord<R extends AnyResource>(w: WriteContext, resource: R, id: number, input: StaffUpdateInput<R>, hooks: SetupHooks<R> = {}): Promise<RecordType<R>> {
+  const table: AnyTable = resource.table;
+  await w.db.transaction(async (tx) => {
+    const before = await findRow(tx, resource, w.account.id, id);
+    if (!before) throw notFound(capital(resource.singular));
+    const set = { ...storedValues(resource, input, before, 'staff'), updated_at: stamp(w) };
+    await hooks.check?.(tx, resource.toRecord({ ...before, ...set } as RowType<R>) as RecordType<R>, before);
+    await tx
+      .update(table)
+      .set(set)
+      .where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
+    const after = (await findRow(tx, resource, w.account.id, id))!;
+    const changes = changedFields(resource.toRecord(before), resource.toRecord(after));
+    delete changes.updated_at;
+    // Saving a form unchanged is not a change: nothing to audit or announce.
+    if (!Object.keys(changes).length) return;
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'updated', changes, eventType: eventTypeOf(resource.name, 'updated') });
+    await touchCalendars(tx, w.account.id);
+  });
+  return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
+}
+
+/**
+ * Deletes a record unless `inUse` says why it must stay (a 409 with that reason). `cascade` removes
+ * records that belong to it in the same transaction, each announced on its own.
+ */
+export async function deleteSetupRecord<R extends AnyResource>(
+  w: WriteContext,
+  resource: R,
+  id: number,
+  hooks: { inUse?: (tx: Db, before: RowType<R>) => Promise<void>; cascade?: (tx: Db, before: RowType<R>) => Promise<void> } = {},
+): Promise<{ id: number; deleted: true }> {
+  const table: AnyTable = resource.table;
+  await w.db.transaction(async (tx) => {
+    const before = await findRow(tx, resource, w.account.id, id);
+    if (!before) throw notFound(capital(resource.singular));
+    await hooks.inUse?.(tx, before);
+    await hooks.cascade?.(tx, before);
+    await tx.delete(table).where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'deleted', changes: resource.toRecord(before), eventType: eventTypeOf(resource.name, 'deleted') });
+    await touchCalendars(tx, w.account.id);
+  });
+  return { id, deleted: true };
+}
