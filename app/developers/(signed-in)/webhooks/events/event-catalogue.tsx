@@ -28,12 +28,12 @@ export function EventCatalogue() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-col gap-2">
-        <p className="text-sm">
+        <nav aria-label="Breadcrumb" className="text-sm">
           <a href="/developers/webhooks" className="text-indigo-700 underline">
             Webhooks
           </a>{' '}
-          › Event types
-        </p>
+          › <span aria-current="page">Event types</span>
+        </nav>
         <h1 className="text-2xl font-semibold">Event types</h1>
         <p className="max-w-prose text-sm text-slate-600">
           Every event an endpoint can subscribe to. Each delivery is a small JSON message naming the record that changed (<code>data.entity</code> and <code>data.id</code>), signed with the
@@ -84,16 +84,17 @@ export function EventCatalogue() {
 function EventType({ entry }: { entry: Entry }) {
   const example = JSON.stringify(entry.example, null, 2);
   return (
-    <li className="flex flex-col gap-2 py-4">
-      <div className="flex flex-wrap items-center gap-2">
-        <h3 className="font-mono text-base font-semibold [overflow-wrap:anywhere]">
-          {entry.type}
-        </h3>
-        {entry.fires ? <Badge tone="green">Sent today</Badge> : <Badge tone="slate">Not sent yet</Badge>}
+    // Side by side from a laptop's width, so 57 types do not make a page of payloads.
+    <li className="grid gap-3 py-4 lg:grid-cols-2 lg:gap-6">
+      <div className="flex min-w-0 flex-col gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <h3 className="font-mono text-base font-semibold [overflow-wrap:anywhere]">{entry.type}</h3>
+          {entry.fires ? <Badge tone="green">Sent today</Badge> : <Badge tone="slate">Not sent yet</Badge>}
+        </div>
+        <p className="text-sm">{entry.description}</p>
+        {!entry.fires && entry.reason && <p className="text-sm text-slate-600">Why not yet: {entry.reason}. You can subscribe to it already.</p>}
       </div>
-      <p className="text-sm">{entry.description}</p>
-      {!entry.fires && entry.reason && <p className="text-sm text-slate-600">Why not yet: {entry.reason}. You can subscribe to it already.</p>}
-      <figure className="flex flex-col gap-2">
+      <figure className="flex min-w-0 flex-col gap-2">
         <figcaption className="text-xs font-medium uppercase text-slate-500">
           Example payload<span className="sr-only"> of {entry.type}</span>
         </figcaption>
