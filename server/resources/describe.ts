@@ -4,7 +4,7 @@ import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
 import type { Resource } from './define';
 import type { Field, FieldKind } from './fields';
 import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
-import { EVENT_CATALOGUE } from '../events/types';
+import { EVENT_DESCRIPTIONS } from '../events/catalogue';
 import { events } from './events';
 import { PLANNED, RESOURCES } from './index';
 
@@ -100,8 +100,8 @@ export function describeResource(name: string) {
     operations: operationsOf(r),
     write_operations: r.write,
     ...(r.deleteSemantics ? { delete_semantics: r.deleteSemantics } : {}),
-    // The feed's types, each with whether an operation fires it today (and, when none does, why).
-    ...(r === events ? { event_types: EVENT_CATALOGUE } : {}),
+    // The feed's types, each with when it is sent, whether an operation fires it today (and, when none does, why), and an example.
+    ...(r === events ? { event_types: EVENT_DESCRIPTIONS } : {}),
     ...(r.actions
       ? {
           actions: Object.fromEntries(
