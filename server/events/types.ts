@@ -45,13 +45,20 @@ export type ActionOf<E extends EventEntity, T extends EventType = EventType> = T
 const READ_ONLY = 'the resource is read-only through the API (set up in the clinic software)';
 
 /**
+ * Resources the API keeps read-only whose changes staff make in the portal's Practice pages
+ * (server/routers/portal/practice): their created/updated/deleted events fire from the portal only.
+ */
+export const PORTAL_SETUP_RESOURCES = ['locations', 'practitioners', 'appointment_types', 'practitioner_availabilities'] as const satisfies readonly EventEntity[];
+
+/**
  * The types no operation of the API causes yet, and why: endpoints may subscribe to them (they are the
- * specification's), but they never fire today. Every other type fires; server/test/events.catalogue.test.ts
- * calls every write route and holds this list to what the routes announce.
+ * specification's), but they never fire today. Every other type fires, from the API or from the portal's
+ * setup pages (PORTAL_SETUP_RESOURCES); server/test/events.catalogue.test.ts calls every write route and
+ * every setup procedure and holds this list to what they announce.
  */
 const SILENT: { readonly [T in EventType]?: string } = {
   ...Object.fromEntries(
-    (['locations', 'practitioners', 'appointment_types', 'modalities', 'payment_methods', 'practitioner_availabilities', 'patient_log_tags'] as const).flatMap((r) => crud(r).map((t) => [t, READ_ONLY])),
+    (['modalities', 'payment_methods', 'patient_log_tags'] as const).flatMap((r) => crud(r).map((t) => [t, READ_ONLY])),
   ),
   'referral_sources.deleted': 'referral sources are deactivated (PATCH active: false), never deleted',
   'patient_logs.updated': 'timeline entries are written once (POST only)',

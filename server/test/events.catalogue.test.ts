@@ -1,26 +1,31 @@
 /**
  * The event catalogue (server/events/types.ts) held to the routes. Every write route of the REST
- * surface — each POST, PATCH and DELETE of the route table — is called with valid input declared below
- * (CALLS: a route without an entry fails the test), and what it announces is read from the outbox:
- * every type must be in the catalogue and marked as firing, and every type marked as firing must be
- * announced by some route. The types marked as never firing say why.
+ * surface — each POST, PATCH and DELETE of the route table — and every setup mutation of the portal
+ * (`practice.*`, staff's writes of what the API keeps read-only) is called with valid input declared
+ * below (CALLS and SETUP_CALLS: one without an entry fails the test), and what it announces is read
+ * from the outbox: every type must be in the catalogue and marked as firing, and every type marked as
+ * firing must be announced by some route or procedure. The types marked as never firing say why.
  */
+import type { AnyProcedure } from '@trpc/server';
 import { and, eq, gt } from 'drizzle-orm';
 import { beforeAll, expect, test } from 'vitest';
 import { events, tags } from '../../db/schema';
 import type { announce, recordWrite } from '../events/record';
-import { EVENT_CATALOGUE, isEventType } from '../events/types';
+import { EVENT_CATALOGUE, isEventType, PORTAL_SETUP_RESOURCES } from '../events/types';
 import { RouteTable, type Route } from '../rest/routes';
 import { appRouter } from '../routers';
+import { portalRouter } from '../routers/portal';
 import { billingFixture, type Billing } from './billing-fixture';
 import { multipart, request, useClinic, type Res } from './helpers';
 import { calendarFixture, D, type Calendar } from './scheduling-fixture';
+import { portalData, signedIn, type PortalClient } from './support/portal';
 
 const t = useClinic();
 const { api } = t;
 let cal: Calendar;
 let bill: Billing;
 let tagId: number;
+let staff: PortalClient;
 
 beforeAll(async () => {
   cal = await calendarFixture(t.server, t.clinic);
@@ -31,6 +36,7 @@ beforeAll(async () => {
     tx.insert(tags).values({ account_id: t.clinic.account.id, name: 'Runner', sort_order: 1, metadata: {}, created_at: now, updated_at: now }).returning({ id: tags.id }),
   );
   tagId = tag.id;
+  staff = (await signedIn(t.server, t.clinic, 'owner')).portal;
 });
 
 /** The record a setup call made, after checking its status. */
@@ -126,6 +132,44 @@ const CALLS: Record<string, () => Promise<Input[]>> = {
   'POST /refunds': async () => [{ body: { payment_id: (await payment({ patient_id: (await patient()).id })).id, amount: '5.00' } }],
 };
 
+/** A setup record made through the portal (its own announcement counts too). */
+async function setUp(proc: string, input: unknown): Promise<{ id: number }> {
+  const r = await staff.mutate(proc, input);
+  if (r.status !== 200) throw new Error(`setup: ${proc} answered ${r.status} ${r.text}`);
+  return portalData(r);
+}
+const location = () => setUp('practice.locations.create', { name: 'Event site' });
+const appointmentType = () => setUp('practice.appointmentTypes.create', { name: 'Event type', duration_minutes: 30 });
+const practitioner = async () => setUp('practice.practitioners.create', { first_name: 'Eve', last_name: 'Setup', location_ids: [(await location()).id] });
+const hours = async () => {
+  const p = (await practitioner()) as { id: number; location_ids: number[] };
+  return setUp('practice.hours.create', { practitioner_id: p.id, location_id: p.location_ids[0], type: 'open', day: '2', starts_at: '09:00', ends_at: '12:00' });
+};
+
+/** Valid input for every setup mutation of the portal, by procedure path. */
+const SETUP_CALLS: Record<string, () => Promise<unknown[]>> = {
+  'practice.locations.create': async () => [{ name: 'Harbour Street', city: 'Leeds' }],
+  'practice.locations.update': async () => [{ id: (await location()).id, online_booking: true }],
+  'practice.locations.delete': async () => [{ id: (await location()).id }],
+  'practice.appointmentTypes.create': async () => [{ name: 'Assessment', duration_minutes: 45 }],
+  'practice.appointmentTypes.update': async () => [{ id: (await appointmentType()).id, duration_minutes: 60 }],
+  'practice.appointmentTypes.delete': async () => [{ id: (await appointmentType()).id }],
+  'practice.practitioners.create': async () => [{ first_name: 'Ada', last_name: 'Event' }],
+  'practice.practitioners.update': async () => [{ id: (await practitioner()).id, title: 'Dr' }],
+  'practice.practitioners.delete': async () => [{ id: (await practitioner()).id }],
+  'practice.hours.create': async () => {
+    const p = (await practitioner()) as { id: number; location_ids: number[] };
+    return [{ practitioner_id: p.id, location_id: p.location_ids[0], type: 'open', day: '1', starts_at: '09:00', ends_at: '17:00' }];
+  },
+  'practice.hours.update': async () => [{ id: (await hours()).id, ends_at: '13:00' }],
+  'practice.hours.delete': async () => [{ id: (await hours()).id }],
+};
+
+/** The portal's setup writes, read from its router: a new one is held to the catalogue the day it is added. */
+const SETUP = Object.entries(portalRouter._def.procedures)
+  .filter(([path, p]) => path.startsWith('practice.') && (p as unknown as AnyProcedure)._def.type === 'mutation')
+  .map(([path]) => path);
+
 const WRITES = new RouteTable(appRouter).routes.filter((r) => r.method !== 'GET');
 const nameOf = (r: Route) => `${r.method} ${r.path}`;
 const outboxSince = async (afterId: number) =>
@@ -136,6 +180,9 @@ test('every write route has valid input declared here', () => {
   expect(WRITES.length).toBeGreaterThan(20);
   expect(WRITES.map(nameOf).filter((name) => !CALLS[name]), 'write routes with no input in CALLS').toEqual([]);
   expect(Object.keys(CALLS).filter((name) => !WRITES.some((r) => nameOf(r) === name)), 'CALLS for routes that do not exist').toEqual([]);
+  expect(SETUP.length).toBeGreaterThanOrEqual(12);
+  expect(SETUP.filter((path) => !SETUP_CALLS[path]), 'setup procedures with no input in SETUP_CALLS').toEqual([]);
+  expect(Object.keys(SETUP_CALLS).filter((path) => !SETUP.includes(path)), 'SETUP_CALLS for procedures that do not exist').toEqual([]);
 });
 
 test('every write route, called with valid input, announces only catalogued types marked as firing; every firing type is announced', async () => {
@@ -152,6 +199,16 @@ test('every write route, called with valid input, announces only catalogued type
     }
     byRoute.set(nameOf(route), new Set((await outboxSince(before)).map((e) => e.type)));
   }
+  const restTypes = new Set([...byRoute.values()].flatMap((types) => [...types]));
+  for (const path of SETUP) {
+    const inputs = await SETUP_CALLS[path]!();
+    const before = await lastEventId();
+    for (const input of inputs) {
+      const res = await staff.mutate(path, input);
+      expect(res.status, `${path} ${res.text}`).toBe(200);
+    }
+    byRoute.set(`portal ${path}`, new Set((await outboxSince(before)).map((e) => e.type)));
+  }
   const announced = new Set((await outboxSince(start)).map((e) => e.type));
   const firing = new Set(EVENT_CATALOGUE.filter((e) => e.fires).map((e) => e.type));
 
@@ -161,6 +218,10 @@ test('every write route, called with valid input, announces only catalogued type
   expect(saidSilent, 'announced types the catalogue says never fire').toEqual([]);
   expect([...firing].filter((type) => !announced.has(type)), 'types the catalogue says fire, announced by no route').toEqual([]);
   expect(byRoute.get('POST /clinical_notes')).toEqual(new Set(['clinical_notes.created']));
+  // The setup resources change through the portal only (the API keeps them read-only), each verb from its procedure.
+  const setupTypes = EVENT_CATALOGUE.filter((e) => (PORTAL_SETUP_RESOURCES as readonly string[]).includes(e.type.slice(0, e.type.indexOf('.'))));
+  expect(setupTypes.filter((e) => !e.fires || restTypes.has(e.type)).map((e) => e.type), 'setup types silent or sent by the REST API').toEqual([]);
+  expect(byRoute.get('portal practice.practitioners.delete')).toEqual(new Set(['practitioners.deleted']));
   expect(EVENT_CATALOGUE.filter((e) => !e.fires).every((e) => e.reason), 'every type that never fires says why').toBe(true);
 });
 
