@@ -1,0 +1,277 @@
+/**
+ * The `clinic` commands that touch the database, loaded by server/cli/main.ts only when one is asked
+ * for (so `clinic help` starts at once). Secrets go alone to stdout; everything else to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { openDb, type DbHandle } from '../../db/client';
+import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Expiry } from '../domain/api_keys';
+import { AccountError, createAccount, findAccount } from '../domain/accounts';
+import type { Actor } from '../events/record';
+import { ConfigError, loadEnv, type Env } from '../env';
+import { z } from 'zod';
+import { ROLE_KEYS } from '../../db/schema';
+import { ApiError } from '../errors';
+import { UsageError } from './usage';
+
+// Imported by the commands that use them: a command loads only its own share of the app.
+const seeding = async () => ({ ...(await import('../seed')), ...(await import('../files/db-store')) });
+const webhooks = async () => ({ ...(await import('../domain/webhooks')), ...(await import('../webhooks/secrets')), ...(await import('../webhooks/worker')) });
+const team = async () => ({ ...(await import('../domain/team')), ...(await import('../auth/passwords')) });
+
+const cliActor: Actor = { actor_type: 'user', actor_id: null, actor_name: 'command line' };
+
+function options(args: string[], spec: Record<string, { type: 'string' | 'boolean' }>) {
+  try {
+    return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+}
+
+function required(values: Record<string, string | boolean | undefined>, ...names: string[]): string[] {
+  return names.map((n) => {
+    const v = values[n];
+    if (typeof v !== 'string' || v === '') throw new UsageError(`missing --${n}`);
+    return v;
+  });
+}
+
+const tenantSpec = { clinic: { type: 'string' }, region: { type: 'string' } } as const;
+
+async function tenant(db: DbHandle, values: Record<string, string | boolean | undefined>) {
+  const [clinic, region] = required(values, 'clinic', 'region');
+  const account = await findAccount(db, clinic, region);
+  if (!account) throw new UsageError(`no account ${clinic} in region ${region}`);
+  return account;
+}
+
+/** A required id option (--key-id, --endpoint-id, ...): digits only. */
+function idOption(values: Record<string, string | boolean | undefined>, name: string): number {
+  const [raw] = required(values, name);
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a number`);
+  return Number(raw);
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const [cmd, sub, ...rest] = argv;
+  const env = loadEnv();
+  const open = () => openDb(env.DATABASE_URL, { migrate: true, pooler: env.DATABASE_POOLER });
+  if (cmd === 'migrate') {
+    const db = await open();
+    await db.close();
+    console.error('database migrated');
+    return;
+  }
+  if (cmd === 'demo') {
+    const db = await open();
+    return demo(db, env);
+  }
+  if (cmd === 'seed') {
+    const values = options([sub, ...rest].filter((x) => x !== undefined), tenantSpec);
+    const db = await open();
+    try {
+      const { seedAccount, fileStoreFor } = await seeding();
+      const { created } = await seedAccount(db, await tenant(db, values), fileStoreFor(env, db));
+      console.error(created ? 'sample practice loaded' : 'account already seeded; nothing to do');
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  if (cmd === 'account' && sub === 'create') {
+    const values = options(rest, {
+      ...tenantSpec,
+      name: { type: 'string' },
+      timezone: { type: 'string' },
+      currency: { type: 'string' },
+      locale: { type: 'string' },
+      legacy: { type: 'boolean' },
+    });
+    const [clinic, region, name, timezone, currency] = required(values, 'clinic', 'region', 'name', 'timezone', 'currency');
+    const db = await open();
+    try {
+      const account = await createAccount(db, {
+        subdomain: clinic,
+        region,
+        name,
+        timezone,
+        currency,
+        locale: values.locale as string | undefined,
+        generation: values.legacy ? 'legacy' : 'current',
+      }, env.SERVICE_REGIONS);
+      console.error(`account ${account.subdomain}.${account.region} created (id ${account.id})`);
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  if (cmd === 'key' && ['create', 'rotate', 'revoke', 'list'].includes(sub)) {
+    const values = options(rest, {
+      ...tenantSpec,
+      name: { type: 'string' },
+      access: { type: 'string' },
+      expires: { type: 'string' },
+      'key-id': { type: 'string' },
+    });
+    const db = await open();
+    try {
+      const account = await tenant(db, values);
+      if (sub === 'create') {
+        const [name, access] = required(values, 'name', 'access');
+        if (access !== 'read_write' && access !== 'read_only') throw new UsageError('--access must be read_write or read_only');
+        const expires = values.expires as string | undefined;
+        if (expires !== undefined && !(expires in EXPIRIES)) throw new UsageError('--expires must be 90d or 1y');
+        if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
+        const key = await createKey(db, account, cliActor, { name, access, expires: expires as Expiry | undefined });
+        console.log(key.secret);
+      } else if (sub === 'rotate') {
+        console.log((await rotateKey(db, account, cliActor, idOption(values, 'key-id'))).secret);
+      } else if (sub === 'revoke') {
+        await revokeKey(db, account, cliActor, idOption(values, 'key-id'));
+        console.error('key revoked');
+      } else {
+        console.log(JSON.stringify(await listKeys(db, account), null, 2));
+      }
+    } finally {
+      await db.close();
+    }
+    return;
+  }
+  if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list'].includes(sub)) return user(await open(), sub, rest);
+  if (cmd === 'webhook' && ['create', 'list', 'rotate', 'disable', 'enable', 'replay', 'recover'].includes(sub)) return webhook(await open(), env, sub, rest);
+  if (cmd === 'worker') return worker(await open(), env);
+  throw new UsageError(cmd ? `unknown command: ${[cmd, sub].filter(Boolean).join(' ')}` : 'no command given');
+}
+
+/** `clinic user ...`: team members, through the same domain functions as the portal's Team page. */
+async function user(db: DbHandle, sub: string, args: string[]) {
+  try {
+    const { createMember, findMember, generatePassword, listMembers, setActive } = await team();
+    const values = options(args, { ...tenantSpec, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, 'practitioner-id': { type: 'string' }, 'password-stdin': { type: 'boolean' } });
+    const account = await tenant(db, values);
+    if (sub === 'list') {
+      console.log(JSON.stringify(await listMembers(db.db, account.id), null, 2));
+      return;
+    }
+    const [email] = required(values, 'email');
+    if (sub === 'create') {
+      const [name, role] = required(values, 'name', 'role');
+      const parsedRole = z.enum(ROLE_KEYS).safeParse(role);
+      if (!parsedRole.success) throw new UsageError(`--role must be one of ${ROLE_KEYS.join(', ')}`);
+      const practitioner = values['practitioner-id'] === undefined ? null : idOption(values, 'practitioner-id');
+      const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : generatePassword();
+      await createMember(db, account, cliActor, { name, email, role: parsedRole.data, practitioner_id: practitioner, password });
+      if (!values['password-stdin']) console.log(password);
+      else console.error(`member ${email} created`);
+      return;
+    }
+    const member = await findMember(db.db, account.id, { email });
+    if (!member) throw new UsageError(`no member ${email} on ${account.subdomain}.${account.region}`);
+    await setActive(db, account, cliActor, member.id, sub === 'reactivate');
+    console.error(`member ${member.email} ${sub}d`);
+  } finally {
+    await db.close();
+  }
+}
+
+/** `clinic webhook ...`: endpoints, through the same domain functions as the portal's Webhooks page. */
+async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
+  try {
+    const { createEndpoint, listEndpoints, loadSecretsKey, recoverSince, replayEvent, rotateSecret, setEndpointEnabled } = await webhooks();
+    await loadSecretsKey(db, env);
+    const values = options(args, { ...tenantSpec, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, 'endpoint-id': { type: 'string' }, 'event-id': { type: 'string' }, since: { type: 'string' } });
+    const account = await tenant(db, values);
+    const endpointId = () => idOption(values, 'endpoint-id');
+    if (sub === 'create') {
+      const [url] = required(values, 'url');
+      const events = typeof values.events === 'string' && values.events !== 'all' ? values.events.split(',').map((e) => e.trim()) : 'all';
+      const description = typeof values.description === 'string' ? values.description : null;
+      console.log((await createEndpoint(db, account, cliActor, { url, events, description }, env.WEBHOOKS_ALLOW_PRIVATE)).secret);
+    } else if (sub === 'list') {
+      console.log(JSON.stringify(await listEndpoints(db.db, account.id), null, 2));
+    } else if (sub === 'rotate') {
+      console.log((await rotateSecret(db, account, cliActor, endpointId())).secret);
+    } else if (sub === 'disable' || sub === 'enable') {
+      await setEndpointEnabled(db, account, cliActor, endpointId(), sub === 'enable', sub === 'disable' ? 'Disabled from the command line' : null);
+      console.error(`endpoint ${sub}d`);
+    } else if (sub === 'replay') {
+      const [eventId] = required(values, 'event-id');
+      const { messages } = await replayEvent(db, account, cliActor, eventId, values['endpoint-id'] === undefined ? undefined : endpointId());
+      console.error(`${messages} message(s) queued for delivery`);
+    } else {
+      const [since] = required(values, 'since');
+      if (Number.isNaN(Date.parse(since))) throw new UsageError('--since must be an ISO 8601 time');
+      const { messages } = await recoverSince(db, account, cliActor, endpointId(), new Date(since).toISOString());
+      console.error(`${messages} failed message(s) queued for delivery`);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+/** `clinic worker`: the webhook delivery worker alone (with WEBHOOK_WORKER=off on the servers), until SIGTERM or SIGINT. */
+async function worker(db: DbHandle, env: Env) {
+  const { loadSecretsKey, policyOf, WebhookWorker } = await webhooks();
+  await loadSecretsKey(db, env);
+  const w = new WebhookWorker(db, policyOf(env), Date.now, (err) => console.error('clinic worker:', err));
+  w.start();
+  console.error('webhook worker running (Ctrl-C stops it after the deliveries in flight)');
+  // The worker's own timers do not hold a server process open; alone, this one does.
+  const alive = setInterval(() => undefined, 60_000);
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  clearInterval(alive);
+  await w.stop();
+  await db.close();
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const DEMO_OWNER = { name: 'Demo Owner', email: 'owner@demo.example' };
+
+/**
+ * `npm run demo`: the demo clinic, seeded, with a fresh key and the owner's portal sign-in printed for
+ * the newcomer. The owner is created when absent; when present, their password is reset so that what is
+ * printed works (the demo clinic is a local playground).
+ */
+async function demo(db: DbHandle, env: Env) {
+  const { port, domain } = { port: env.PORT, domain: env.SERVICE_DOMAIN };
+  try {
+    const { seedAccount, fileStoreFor } = await seeding();
+    const { createMember, findMember, generatePassword, resetPassword } = await team();
+    const store = fileStoreFor(env, db);
+    const account =
+      (await findAccount(db, 'demo', 'neptune')) ??
+      (await createAccount(db, { subdomain: 'demo', region: 'neptune', name: 'Demo Physiotherapy', timezone: 'Europe/London', currency: 'GBP' }));
+    await seedAccount(db, account, store);
+    const key = await createKey(db, account, cliActor, { name: `Demo key ${new Date().toISOString().slice(0, 16)}`, access: 'read_write' });
+    const password = generatePassword();
+    const owner = await findMember(db.db, account.id, { email: DEMO_OWNER.email });
+    if (owner) await resetPassword(db, account, cliActor, owner.id, password);
+    else await createMember(db, account, cliActor, { ...DEMO_OWNER, role: 'owner', password });
+    const host = `http://demo.neptune.${domain}:${port}`;
+    const base = `${host}/v3/api`;
+    console.log(
+      `\nDemo clinic ready.\n  Base URL: ${base}\n  API key:  ${key.secret}\n\n  curl -H "Authorization: Bearer ${key.secret}" ${base}/patients?page_size=5\n` +
+        `\nDeveloper portal: ${host}/developers\n  Email:    ${DEMO_OWNER.email}\n  Password: ${password}\n`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+/** The one line a known failure prints (exit code 2), or undefined for a crash. */
+export function explain(err: unknown): string | undefined {
+  if (err instanceof AccountError || err instanceof KeyError || err instanceof ConfigError) return `clinic: ${err.message.split('\n').join(' ')} (clinic help lists the commands)`;
+  if (err instanceof ApiError) {
+    const detail = Object.entries(err.errors ?? {}).map(([k, v]) => `${k} ${v.join(', ')}`);
+    return `clinic: ${detail.length ? detail.join('; ') : err.message}`;
+  }
+  return undefined;
+}
