@@ -39,7 +39,7 @@ export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined
   description?: string;
   write: W;
   /** How staff write it in the portal (server/domain/practice): never through the REST API unless `write` says so. */
-  staff?: S;
+  staff: S;
   /** Storage column when it differs from the attribute name; `false` for computed attributes. */
   column?: string | false;
   /** Zod schema of the value as read. */

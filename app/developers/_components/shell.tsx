@@ -9,6 +9,8 @@ import { Button } from './ui';
 export interface NavItem {
   href: string;
   label: string;
+  /** Developers (keys, webhooks …) or Practice (the clinic's setup). */
+  section: string;
 }
 
 export function Shell({ clinic, member, nav, children }: { clinic: string; member: { name: string; role: string }; nav: NavItem[]; children: ReactNode }) {
@@ -39,23 +41,30 @@ export function Shell({ clinic, member, nav, children }: { clinic: string; membe
             </Button>
           </div>
         </div>
-        <nav aria-label="Portal" className="mx-auto max-w-6xl px-4">
-          <ul className="flex flex-wrap gap-1">
-            {nav.map((item) => {
-              const current = path === item.href || path.startsWith(`${item.href}/`);
-              return (
-                <li key={item.href}>
-                  <Link
-                    href={item.href}
-                    aria-current={current ? 'page' : undefined}
-                    className={`inline-block border-b-2 px-3 py-2 text-sm ${current ? 'border-indigo-600 font-medium text-indigo-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
-                  >
-                    {item.label}
-                  </Link>
-                </li>
-              );
-            })}
-          </ul>
+        <nav aria-label="Portal" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 px-4">
+          {[...new Set(nav.map((item) => item.section))].map((section) => (
+            <div key={section} className="flex flex-wrap items-center gap-1">
+              <span id={`nav-${section}`} className="pr-1 text-xs font-semibold uppercase tracking-wide text-slate-600">
+                {section}
+              </span>
+              <ul aria-labelledby={`nav-${section}`} className="flex flex-wrap gap-1">
+                {nav.filter((item) => item.section === section).map((item) => {
+                  const current = path === item.href || path.startsWith(`${item.href}/`);
+                  return (
+                    <li key={item.href}>
+                      <Link
+                        href={item.href}
+                        aria-current={current ? 'page' : undefined}
+                        className={`inline-block border-b-2 px-3 py-2 text-sm ${current ? 'border-indigo-600 font-medium text-indigo-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+                      >
+                        {item.label}
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          ))}
         </nav>
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-6">

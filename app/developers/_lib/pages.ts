@@ -1,7 +1,9 @@
-/** The portal's pages, and the permission each needs (one of; none: every member). */
+/** The portal's pages by section, and the permission each needs (one of; none: every member). */
 import { can, PERMISSIONS, type MemberGrant, type Permission } from '../../../server/auth/permissions';
 
-export const PAGES: { href: string; label: string; permissions: Permission[] }[] = [
+export type Section = 'Developers' | 'Practice';
+
+export const PAGES: { href: string; label: string; permissions: Permission[]; section?: Section }[] = [
   { href: '/developers/keys', label: 'API keys', permissions: ['api_keys.manage'] },
   { href: '/developers/activity', label: 'Activity log', permissions: ['api_keys.manage', 'team.manage'] },
   { href: '/developers/requests', label: 'Request log', permissions: ['api_keys.manage'] },
@@ -9,6 +11,11 @@ export const PAGES: { href: string; label: string; permissions: Permission[] }[]
   { href: '/developers/connectors', label: 'AI connectors', permissions: ['connectors.manage'] },
   { href: '/developers/team', label: 'Team', permissions: ['team.manage'] },
   { href: '/developers/reference', label: 'API reference', permissions: [] },
+  // The clinic's own setup (what the API keeps read-only): locations, appointment types, practitioners, hours.
+  { href: '/developers/practice/locations', label: 'Locations', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/appointment-types', label: 'Appointment types', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/practitioners', label: 'Practitioners', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/hours', label: 'Opening hours', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
 ];
 
 export const allowed = (member: MemberGrant, permissions: Permission[]) => permissions.length === 0 || permissions.some((p) => can(member, p));
