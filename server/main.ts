@@ -6,6 +6,7 @@
 import next from 'next';
 import { installPortalBridge } from './portal/bridge';
 import { ConfigError, loadEnv } from './env';
+import { changelog } from './rest/changelog';
 import { withPageSecurity } from './security-headers';
 import { serve } from './serve';
 
@@ -20,7 +21,7 @@ async function main() {
       // Every page gets its own CSP nonce and frame-ancestors 'none' (server/security-headers.ts).
       return withPageSecurity((req, res) => handleNext(req, res), { dev });
     },
-    ready: (app) => installPortalBridge(app.portal),
+    ready: (app) => installPortalBridge({ contextFor: app.portal.contextFor, changelog }),
     listening: (port) =>
       console.log(`Clinic API listening on http://localhost:${port} with ${dev ? 1 : env.WEB_CONCURRENCY} process(es) (API under /v3/api on {clinic}.{region}.${env.SERVICE_DOMAIN})`),
   });

@@ -6,9 +6,12 @@
  */
 import type { PageContext } from './handler';
 import type { RequestLike } from '../request-info';
+import type { Changelog } from '../rest/changelog';
 
 export interface PortalBridge {
   contextFor(req: RequestLike): Promise<PageContext | null>;
+  /** GET /changelog's body, for the API reference page (one parser, the server's). */
+  changelog(): Promise<Changelog>;
 }
 
 const KEY = Symbol.for('clinic-api.portal');

@@ -1,46 +1,43 @@
 'use client';
-/** The OpenAPI document, for reading: operations by tag, and a curl line against this clinic to try. */
+/**
+ * The OpenAPI document this clinic's API serves, rendered by Redoc with this clinic's base URL as its
+ * one server, and a curl line to try it with a key the member keeps (never a key in the page).
+ */
 import { useQuery } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
+import { useMemo, type ReactNode } from 'react';
 import { CopyButton } from '../../_components/copy-button';
 import { Card, LoadFailed, Loading } from '../../_components/ui';
 import { portal, portalError } from '../../_lib/trpc';
+import { FIRST_RESOURCE } from './redoc-options';
+import type { OpenApiDocument } from './redoc-view';
 
-interface Operation {
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  parameters?: { name: string; in: string; required?: boolean; description?: string }[];
-}
-interface Doc {
-  info: { title: string; version: string; description?: string };
-  tags?: { name: string; description?: string }[];
-  paths: Record<string, Record<string, Operation>>;
-}
+// Redoc is most of this page's script: it loads after the page, in its own chunk, in the browser only.
+const RedocView = dynamic(() => import('./redoc-view'), { ssr: false, loading: () => <Loading what="the API reference" /> });
 
-const METHOD_STYLE: Record<string, string> = { get: 'bg-sky-100 text-sky-800', post: 'bg-emerald-100 text-emerald-800', patch: 'bg-amber-100 text-amber-900', delete: 'bg-red-100 text-red-800' };
+const DOCUMENT = '/v3/api/openapi.json';
 
-export function ApiReference() {
-  const me = useQuery({ queryKey: ['me'], queryFn: () => portal.session.me.query() });
+/** `changelog` (rendered on the server) goes between the curl line and the operations. */
+export function ApiReference({ changelog }: { changelog: ReactNode }) {
+  const me = useQuery({ queryKey: ['session.me'], queryFn: () => portal.session.me.query() });
   const doc = useQuery({
     queryKey: ['openapi'],
-    queryFn: async (): Promise<Doc> => {
-      const res = await fetch('/v3/api/openapi.json');
+    queryFn: async (): Promise<OpenApiDocument> => {
+      const res = await fetch(DOCUMENT);
       if (!res.ok) throw new Error(`The API reference could not be loaded (${res.status})`);
       return res.json();
     },
   });
-  const base = me.data?.api_base_url ?? '/v3/api';
-  const ops = doc.data
-    ? Object.entries(doc.data.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op, tag: op.tags?.[0] ?? 'other' })))
-    : [];
-  const tags = doc.data?.tags?.map((t) => t.name) ?? [...new Set(ops.map((o) => o.tag))];
-  const curl = `curl -H "Authorization: Bearer $API_KEY" "${base}/patients?page_size=5"`;
+  const base = me.data?.api_base_url;
+  const curl = `curl -H "Authorization: Bearer $API_KEY" "${base ?? '/v3/api'}/${FIRST_RESOURCE}?page_size=5"`;
+  const failed = doc.error ?? me.error;
+  // One store for Redoc per document and base URL: its servers are this clinic's host, not the document's template.
+  const spec = useMemo(() => (doc.data && base ? { ...doc.data, servers: [{ url: base, description: 'This clinic' }] } : null), [doc.data, base]);
   return (
-    <div className="flex flex-col gap-6">
-      <h1 className="text-2xl font-semibold">API reference</h1>
+    <>
       <Card title="Try it">
-        <p className="text-sm text-slate-600">With a key from the API keys page (kept on your server):</p>
-        <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100" tabIndex={0} aria-label="curl line">
+        <p className="text-sm text-slate-600">With a key from the API keys page (kept on your server, never pasted into a web page):</p>
+        <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-3 text-xs text-slate-100" tabIndex={0} aria-label="curl line">
           <code>{curl}</code>
         </pre>
         <div className="mt-2">
@@ -48,47 +45,28 @@ export function ApiReference() {
         </div>
         <p className="mt-2 text-sm">
           The machine-readable document is at{' '}
-          <a className="text-indigo-700 underline" href="/v3/api/openapi.json">
-            {base}/openapi.json
+          <a className="text-indigo-700 underline [overflow-wrap:anywhere]" href={DOCUMENT}>
+            {base ?? '/v3/api'}/openapi.json
           </a>{' '}
           (OpenAPI 3.1, for openapi-typescript or openapi-generator).
         </p>
       </Card>
-      {doc.isPending && <Loading what="the API reference" />}
-      {doc.isError && <LoadFailed message={doc.error instanceof Error ? doc.error.message : portalError(doc.error).message} retry={() => void doc.refetch()} />}
-      {doc.data && (
-        <nav aria-label="Resources" className="flex flex-wrap gap-2 text-sm">
-          {tags.map((t) => (
-            <a key={t} href={`#tag-${t}`} className="rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-100">
-              {t}
-            </a>
-          ))}
-        </nav>
-      )}
-      {tags.map((tag) => {
-        const mine = ops.filter((o) => o.tag === tag);
-        if (!mine.length) return null;
-        return (
-          <section key={tag} id={`tag-${tag}`} aria-labelledby={`tag-${tag}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-            <h2 id={`tag-${tag}-title`} className="text-lg font-semibold">
-              {tag}
-            </h2>
-            {doc.data?.tags?.find((t) => t.name === tag)?.description && <p className="text-sm text-slate-600">{doc.data.tags.find((t) => t.name === tag)!.description}</p>}
-            <ul className="mt-3 flex flex-col gap-3">
-              {mine.map(({ path, method, op }) => (
-                <li key={`${method} ${path}`} className="border-t border-slate-100 pt-3">
-                  <p className="flex flex-wrap items-center gap-2">
-                    <span className={`rounded px-2 py-0.5 font-mono text-xs font-semibold uppercase ${METHOD_STYLE[method] ?? 'bg-slate-200'}`}>{method}</span>
-                    <code className="font-mono text-sm">{path}</code>
-                    <span className="text-sm text-slate-700">{op.summary}</span>
-                  </p>
-                  {op.description && <p className="mt-1 text-sm text-slate-600">{op.description}</p>}
-                </li>
-              ))}
-            </ul>
-          </section>
-        );
-      })}
-    </div>
+      {changelog}
+      <section aria-labelledby="operations-title" className="rounded-lg border border-slate-200 bg-white shadow-sm">
+        <h2 id="operations-title" className="px-4 pt-4 text-lg font-semibold sm:px-6">
+          Operations
+        </h2>
+        {(doc.isPending || me.isPending) && !failed && <Loading what="the API reference" />}
+        {failed && (
+          <div className="p-4">
+            <LoadFailed
+              message={doc.error instanceof Error ? doc.error.message : portalError(failed).message}
+              retry={() => void Promise.all([doc.refetch(), me.refetch()])}
+            />
+          </div>
+        )}
+        {spec && <RedocView doc={spec} />}
+      </section>
+    </>
   );
 }
