@@ -58,14 +58,24 @@ beforeAll(async () => {
   doc = res.body;
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'openapi.json'), res.text);
-  prismPort = await freePort();
+  ({ child: prism, port: prismPort } = await startPrism(res.text));
+}, 120_000);
+
+afterAll(async () => {
+  await stop(prism);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Prism as a validation proxy of this server for the document `text`, once it listens. */
+async function startPrism(text: string): Promise<{ child: ChildProcess; port: number }> {
+  const file = path.join(dir, `openapi-${randomUUID()}.json`);
+  fs.writeFileSync(file, text);
+  const port = await freePort();
   const bin = path.join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-  const child = spawn(process.execPath, [bin, 'proxy', path.join(dir, 'openapi.json'), `http://127.0.0.1:${t.server.port}/v3/api`, '--host', '127.0.0.1', '--port', String(prismPort)], {
+  const child = spawn(process.execPath, [bin, 'proxy', file, `http://127.0.0.1:${t.server.port}/v3/api`, '--host', '127.0.0.1', '--port', String(port)], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  prism = child;
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start within 60 s:\n${out}`)), 60_000);
@@ -80,19 +90,18 @@ beforeAll(async () => {
     child.stderr!.on('data', read);
     child.once('exit', (code) => reject(new Error(`Prism exited (${code}):\n${out}`)));
   });
-  // From here on only the exchanges' headers matter; keep the pipes drained.
+  // From here on only the answers' headers matter; keep the pipes drained.
   child.stdout!.resume();
   child.stderr!.resume();
-}, 120_000);
+  return { child, port };
+}
 
-afterAll(async () => {
-  if (prism && prism.exitCode === null) {
-    const gone = new Promise((resolve) => prism!.once('exit', resolve));
-    prism.kill();
-    await gone;
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  await gone;
+}
 
 interface Options {
   body?: unknown;
@@ -104,7 +113,7 @@ interface Options {
 }
 
 /** One request through Prism (paths as the document has them, without /v3/api), its violations kept. */
-function send(method: string, url: string, opts: Options = {}): Promise<Res> {
+function send(method: string, url: string, opts: Options = {}, port = prismPort): Promise<Res> {
   const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
   const headers: Record<string, string> = { 'x-forwarded-host': opts.host ?? t.clinic.host, ...opts.headers };
   const key = opts.key === undefined ? t.clinic.key : opts.key;
@@ -114,7 +123,7 @@ function send(method: string, url: string, opts: Options = {}): Promise<Res> {
     headers['content-length'] = String(Buffer.byteLength(payload));
   }
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: prismPort, method, path: url, headers }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path: url, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -268,6 +277,21 @@ function shiftDays(wall: string, days: number): string {
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10) + wall.slice(10);
 }
+
+it('Prism does read the answers: with a document that types first_name an integer, reading a patient is a violation', { timeout: 90_000 }, async () => {
+  const wrong = structuredClone(doc) as unknown as { components: { schemas: { Patient: { properties: Record<string, unknown> } } } };
+  wrong.components.schemas.Patient.properties.first_name = { type: 'integer' };
+  const control = await startPrism(JSON.stringify(wrong));
+  try {
+    const before = exchanges.length;
+    const [one] = (await t.api.get('/patients?page_size=1')).body.data;
+    expect((await send('GET', `/patients/${one.id}`, {}, control.port)).status).toBe(200);
+    const [read] = exchanges.splice(before);
+    expect(read.violations.map((v) => `${v.location.join('.')}`)).toEqual(['response.body.data.first_name']);
+  } finally {
+    await stop(control.child);
+  }
+});
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, o[k]]));
