@@ -13,6 +13,7 @@ import { getTableName, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { dialectOf, isPg, type Dialect } from './dialect';
+import { unnamedStatements } from './prepared';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -57,11 +58,15 @@ export interface OpenOptions {
    * a query never keeps running for a request that was already answered 503. Migrations have none.
    */
   statementTimeoutMs?: number;
+  /** `transaction`: PgBouncer (transaction pooling) in front; see server/env.ts DATABASE_POOLER. */
+  pooler?: 'none' | 'transaction';
 }
 
 export async function openDb(url: string, opts: OpenOptions = {}): Promise<DbHandle> {
   const dialect = dialectOf(url);
-  const handle = dialect === 'pg' ? openPg(url, opts.poolSize, opts.onIdleError, opts.statementTimeoutMs) : openSqlite(sqlitePath(url));
+  const pooled = opts.pooler === 'transaction';
+  const handle = dialect === 'pg' ? openPg(url, opts.poolSize, opts.onIdleError, pooled ? undefined : opts.statementTimeoutMs) : openSqlite(sqlitePath(url));
+  if (pooled) unnamedStatements();
   if (opts.migrate) await migrateDb(handle);
   return handle;
 }
@@ -70,16 +75,21 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
   const migrationsFolder = path.join(migrationsRoot, handle.dialect);
   if (handle.dialect === 'pg') {
     // One migrator at a time across processes (parallel test workers, two servers starting together):
-    // a session advisory lock held on one dedicated connection.
+    // a transaction-scoped advisory lock, held until drizzle's migration transaction commits. Nothing
+    // outlives the transaction, so it works behind a transaction pooler (a session lock would stay with
+    // whichever server connection PgBouncer happened to use).
     const client = await (handle as PgHandle).pool.connect();
     try {
-      await client.query('select pg_advisory_lock(72731)');
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(72731)');
       // An index built on a large table may take minutes: no statement timeout for migrations.
-      await client.query('set statement_timeout = 0');
+      await client.query('set local statement_timeout = 0');
+      // drizzle's own BEGIN is a no-op inside ours (a warning), and its COMMIT ends ours, releasing the lock.
       await migratePg(drizzlePg(client), { migrationsFolder });
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
     } finally {
-      await client.query('reset statement_timeout').catch(() => undefined);
-      await client.query('select pg_advisory_unlock(72731)').catch(() => undefined);
       client.release();
     }
   } else {

@@ -22,6 +22,16 @@ const caches = new WeakMap<Db, Map<string, unknown>>();
  * the clinic (a 107 ms `contains` became 742–909 ms after warm-up). drizzle's query building is still
  * done once.
  */
+/**
+ * Behind a transaction pooler (PgBouncer before 1.21) every statement goes unnamed: a name lives on one
+ * server connection, while the driver remembers it per client connection and would skip the Parse on a
+ * connection the pooler has since swapped. A property of the deployment, so of the process.
+ */
+let unnamed = false;
+export function unnamedStatements(): void {
+  unnamed = true;
+}
+
 export function prepared<P>(db: Db, key: string, build: () => Preparable<P>, opts: { plannedEachTime?: boolean } = {}): P {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
@@ -29,7 +39,7 @@ export function prepared<P>(db: Db, key: string, build: () => Preparable<P>, opt
   if (!query) {
     if (cache.size >= MAX_PER_DB) cache.clear();
     // PostgreSQL truncates statement names to 63 bytes: name them by a digest of the key.
-    const name = opts.plannedEachTime ? '' : `q_${createHash('sha1').update(key).digest('hex')}`;
+    const name = opts.plannedEachTime || unnamed ? '' : `q_${createHash('sha1').update(key).digest('hex')}`;
     cache.set(key, (query = build().prepare(name)));
   }
   return query;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything CI runs: installs what the tests need when missing (npm packages, Debian's postgresql),
 # then typecheck, lint, the whole vitest suite on SQLite and on a throwaway PostgreSQL server, the
-# browser tests, and the SQLite suite plus a quick-start smoke test on Node 22 and 24.
+# browser tests, and the SQLite suite plus a quick-start smoke test on Node 22 and 24. The PostgreSQL half
+# runs twice: directly, and through PgBouncer in transaction pooling (how production deployments pool).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +51,12 @@ source scripts/pg-temp.sh
 pg_temp_start "$PG_BIN"
 trap pg_temp_stop EXIT
 DATABASE_URL="$PG_TEMP_URL" npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/postgres.json"
+
+echo "== tests on PostgreSQL behind PgBouncer (transaction pooling)"
+pg_bouncer_start
+trap 'pg_bouncer_stop; pg_temp_stop' EXIT
+DATABASE_URL="$PG_BOUNCER_URL" DATABASE_POOLER=transaction npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/pgbouncer.json"
+pg_bouncer_stop
 pg_temp_stop
 
 echo "== browser tests (Debian's Chromium)"

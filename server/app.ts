@@ -86,7 +86,7 @@ export interface AppOptions {
 
 export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
-  const db = await openDb(env.DATABASE_URL, { migrate: true, poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: statementTimeoutFor(env), onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
+  const db = await openDb(env.DATABASE_URL, { migrate: true, poolSize: env.DATABASE_POOL_SIZE, pooler: env.DATABASE_POOLER, statementTimeoutMs: statementTimeoutFor(env), onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
   await initSecrets(db, env);
   await loadSecretsKey(db, env);
   const files = opts.files ?? fileStoreFor(env, db);

@@ -27,6 +27,12 @@ export const envSchema = z.object({
     }),
   /** PostgreSQL connections per server process (each of WEB_CONCURRENCY processes has its own pool). */
   DATABASE_POOL_SIZE: positiveInt(10),
+  /**
+   * `transaction`: a pooler in transaction mode (PgBouncer) stands between the app and PostgreSQL, so no
+   * session state may be relied on: statements go unnamed and no statement_timeout startup parameter is
+   * sent (PgBouncer refuses it; set the timeout on the database role instead: README, production).
+   */
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   SERVICE_DOMAIN: z

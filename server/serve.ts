@@ -42,7 +42,7 @@ export async function serve(env: Env, opts: ServeOptions = {}): Promise<void> {
 
 async function supervise(env: Env, opts: ServeOptions): Promise<void> {
   // Migrate once, here: workers starting together would race to migrate a SQLite file.
-  await (await openDb(env.DATABASE_URL, { migrate: true })).close();
+  await (await openDb(env.DATABASE_URL, { migrate: true, pooler: env.DATABASE_POOLER })).close();
   let stopping = false;
   let listening = 0;
   const fork = (index: number) => {
