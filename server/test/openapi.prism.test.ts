@@ -267,7 +267,7 @@ it('Prism finds no violation in any answer, and none in a request but those sent
   expect(exchanges.flatMap((e) => e.violations.filter((v) => v.location[0] !== 'request' || !e.invalid).map((v) => described(e, v)))).toEqual([]);
   // And Prism did read the requests: each sent invalid on purpose breaks a rule the document states.
   const invalid = exchanges.filter((e) => e.invalid);
-  expect(invalid.map((e) => `${e.name.slice(0, 60)} ${e.status}`).length).toBe(6);
+  expect(invalid).toHaveLength(6);
   expect(invalid.filter((e) => !e.violations.some((v) => v.location[0] === 'request')).map((e) => e.name)).toEqual([]);
 });
 
