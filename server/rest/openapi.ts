@@ -19,6 +19,7 @@ import type { RouteTable } from './routes';
 type Op = Json & { parameters?: Json[]; requestBody?: { required?: boolean; content: Record<string, Json & { schema: Json }> }; responses: Json };
 
 const INFO_DESCRIPTION =
+  '**Beta** (the specification\'s label, also `x-beta` here): changes within v3 are additive, and each is in the change history (GET /changelog). ' +
   'Multi-tenant practice-management API. Each clinic is addressed by its own host; authenticate with `Authorization: Bearer <API_KEY>`. ' +
   'Lists take `?attribute=operator:value` filters, `sort`, and offset (`page`, `page_size`) or cursor (`cursor`) paging. See GET /schema/{resource}.\n\n' +
   'The API is additive within a version: new attributes, error codes, event types and optional inputs may appear at any time, so read ' +
@@ -78,6 +79,8 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
   }
   deprecatedProperties(schemas);
   paths['/openapi.json'] = { get: openApiOperation() };
+  // The specification's Beta label, where tools read it (title and a flag), besides the description.
+  Object.assign(doc.info as Json, { title: 'Clinic API (Beta)', 'x-beta': true });
   doc.tags = tagsOf(paths);
   doc.components = { ...(doc.components as Json), schemas: sorted(schemas), responses: sharedResponses(), headers: HEADERS };
   addWebhooks(doc);

@@ -198,6 +198,11 @@ describe('descriptions and metadata', () => {
     expect(open.sort()).toEqual(['GET /changelog', 'GET /openapi.json', 'GET /ping']);
   });
 
+  it('carries the Beta label: in the title, as x-beta and in the description', () => {
+    const info = doc.doc.info as Json & { title: string; description: string };
+    expect([info.title, info['x-beta'], info.description.startsWith('**Beta**')]).toEqual(['Clinic API (Beta)', true, true]);
+  });
+
   it('a licence, server variables without description, the download as bytes', () => {
     expect((doc.doc.info as Json).license).toMatchObject({ name: expect.any(String) });
     const variables = (doc.doc.servers as { variables: Record<string, Json> }[])[0].variables;
