@@ -77,6 +77,11 @@ export interface Use {
  * it sorts by; on a create or update, the attributes its body sent. Reading a record that has a
  * deprecated attribute is not a use (every read of the resource would be): the document marks it.
  */
+/** Whether a request to this route could use anything deprecated (most cannot: they skip the check). */
+export function mayUseDeprecated({ route, resource }: Use): boolean {
+  return route !== undefined || (resource !== undefined && declaredDeprecations([resource]).length > 0);
+}
+
 export function usedDeprecations({ route, resource, kind }: Use, input: Record<string, unknown>): Deprecation[] {
   const used: (Deprecation | undefined)[] = [route];
   if (resource && kind === 'list') {

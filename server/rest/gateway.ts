@@ -16,7 +16,7 @@ import { DatabaseStore } from '../files/db-store';
 import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
 import { RESOURCES } from '../resources';
-import { deprecationHeaders, usedDeprecations, type Use } from '../resources/deprecation';
+import { deprecationHeaders, mayUseDeprecated, usedDeprecations, type Use } from '../resources/deprecation';
 import { appRouter } from '../routers';
 import { requestInfo } from '../request-info';
 import type { TenantResolver } from '../tenancy';
@@ -90,7 +90,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const { db, env, logger } = opts;
   const routes = new RouteTable(appRouter);
   // What each route is, for the deprecated things a request to it uses.
-  const uses = new Map<Route, Use>(routes.routes.map((r) => [r, { ...operationOf(r), route: r.deprecated }]));
+  // Only routes that could use one are checked per request.
+  const uses = new Map<Route, Use>(routes.routes.map((r) => [r, { ...operationOf(r), route: r.deprecated }] as const).filter(([, use]) => mayUseDeprecated(use)));
   const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const auth = new Authenticator(db, onError, opts.now);
@@ -183,7 +184,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   /** The request used deprecated things (its route, a filter, an attribute): its answer, whatever it is, says so. */
   function announceDeprecations(x: Exchange, route: Route, ctx: Ctx, input: Record<string, unknown>): void {
-    const used = usedDeprecations(uses.get(route)!, input);
+    const use = uses.get(route);
+    if (!use) return;
+    const used = usedDeprecations(use, input);
     if (used.length) x.deprecation = deprecationHeaders(used, `${ctx.baseUrl}/changelog`);
   }
 
