@@ -75,7 +75,8 @@ const common = {
   target: 'node20',
   sourcemap: 'linked',
   // The bundle's own location once, for every rewritten import.meta.url.
-  banner: { js: `const __clinicRoot = new URL(${JSON.stringify(`${rootFromOut}/`)}, import.meta.url);` },
+  // A CommonJS package inside a bundle calls require(): ESM has none, so each output file gets one.
+  banner: { js: `import { createRequire as __clinicRequire } from 'node:module'; const require = __clinicRequire(import.meta.url); const __clinicRoot = new URL(${JSON.stringify(`${rootFromOut}/`)}, import.meta.url);` },
   metafile: true,
   logLevel: 'warning',
 };

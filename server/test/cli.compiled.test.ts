@@ -21,7 +21,7 @@ const BUDGET_MS = 180_000;
 const outdir = path.join(root, 'node_modules', '.cache', `clinic-dist-test-${process.pid}`);
 const doctored = `${outdir}-doctored`;
 
-async function node(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function node(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, args, { cwd: root, env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
