@@ -103,6 +103,10 @@ export const envSchema = z.object({
   WEB_CONCURRENCY: positiveInt(availableParallelism()),
   /** On SIGTERM, in-flight requests get this long to finish before their connections are closed. */
   SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+  /** Prometheus metrics on a listener of their own (GET /metrics); unset: off. 0 picks a free port. */
+  METRICS_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  /** Where the metrics listener binds: loopback unless said otherwise (it is not for the internet). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

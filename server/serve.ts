@@ -9,14 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { openDb } from '../db/client';
 import { createApp, type App, type AppOptions } from './app';
 import type { Env } from './env';
+import { serveClusterMetrics, serveMetrics } from './observability/start';
 
 export interface ServeOptions {
   /** Builds what serves the non-API paths (Next's handler); run in each server process. */
   fallback?: () => Promise<AppOptions['fallback']>;
   /** After the app exists, before it listens (the portal bridge for Next's pages). */
   ready?: (app: App) => void;
-  /** Once every process listens (the primary's, when clustered). */
-  listening?: (port: number) => void;
+  /** Once every process listens (the primary's, when clustered); the metrics listener's port when METRICS_PORT is set. */
+  listening?: (port: number, metricsPort?: number) => void;
 }
 
 /** A worker's number, so that exactly one runs the webhook worker (and replaces it when it dies). */
@@ -26,6 +27,7 @@ export async function serve(env: Env, opts: ServeOptions = {}): Promise<void> {
   if (env.WEB_CONCURRENCY > 1 && cluster.isPrimary) return supervise(env, opts);
   const app = await createApp(env, { fallback: await opts.fallback?.() });
   opts.ready?.(app);
+  const metrics = await serveMetrics(env, app.db);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -36,19 +38,20 @@ export async function serve(env: Env, opts: ServeOptions = {}): Promise<void> {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   app.server.listen(env.PORT, env.HOST, () => {
-    if (cluster.isPrimary) opts.listening?.((app.server.address() as AddressInfo).port);
+    if (cluster.isPrimary) opts.listening?.((app.server.address() as AddressInfo).port, metrics?.port);
   });
 }
 
 async function supervise(env: Env, opts: ServeOptions): Promise<void> {
   // Migrate once, here: workers starting together would race to migrate a SQLite file.
   await (await openDb(env.DATABASE_URL, { migrate: true, pooler: env.DATABASE_POOLER })).close();
+  const metrics = await serveClusterMetrics(env);
   let stopping = false;
   let listening = 0;
   const fork = (index: number) => {
     const worker = cluster.fork({ [WORKER_INDEX]: String(index), WEBHOOK_WORKER: index === 0 && env.WEBHOOK_WORKER ? 'on' : 'off' });
     worker.once('listening', (address: AddressInfo) => {
-      if (++listening === env.WEB_CONCURRENCY) opts.listening?.(address.port);
+      if (++listening === env.WEB_CONCURRENCY) opts.listening?.(address.port, metrics?.port);
     });
     worker.once('exit', (code, signal) => {
       if (stopping) return;

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { DbHandle } from '../../db/client';
 import { ensureLeases, releaseLease, renewLease, takeDue } from './lease';
+import { observing } from '../observability/hooks';
 
 export interface JobRun {
   /** The scheduler's clock. */
@@ -140,7 +141,7 @@ export class Scheduler {
       renew: async () => !this.closing && renewLease(this.db, this.holder, job.name, this.now(), this.leaseMs),
     };
     try {
-      const result = await job.run(run);
+      const result = await (observing.any ? observing.any.job(job, run) : job.run(run));
       return !!result?.again;
     } catch (err) {
       this.onError(err, job.name);

@@ -32,6 +32,7 @@ import { binaryOutcome, errorOutcome, rateLimited, send, timeoutError, type Outc
 import { RateLimiter, type RateDecision } from './ratelimit';
 import { timeOrderedId, type RequestLog } from './request-log';
 import { RouteTable, type Route } from './routes';
+import { observing } from '../observability/hooks';
 
 export const API_PREFIX = '/v3/api';
 const DOCS_PER_MINUTE = 60;
@@ -76,6 +77,8 @@ interface Exchange {
   account: Account | null;
   /** Deprecation, Sunset and Link: the request used something deprecated (server/resources/deprecation.ts). */
   deprecation: Record<string, string> | null;
+  /** The matched route: set only while metrics or traces are on (server/observability). */
+  route?: Route;
 }
 
 /** The method, path (below /v3/api, no trailing slash) and query string of a request. */
@@ -112,6 +115,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   sweeper.unref();
 
   const { clientIp, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
+  observing.any?.routes?.(routes.routes);
 
   /**
    * Every request is answered once, as JSON, within REQUEST_TIMEOUT_MS: a failure anywhere, even while
@@ -151,6 +155,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (logger.isLevelEnabled('info')) logger.info({ requestId: x.requestId, method: req.method, path, status: outcome.status, ms, key: x.principal?.id }, 'request');
+    if (observing.any) observing.any.request(x.route?.path, req.method, path, outcome.status, ms, x.principal !== null, x.requestId);
     if (x.account && opts.requestLog) {
       const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
       // What the request already holds; the log redacts the query and reads the error when it writes the batch.
@@ -164,6 +169,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (target.path === '/openapi.json' && target.method === 'GET') return serveDocs(x);
     const account = (x.account = await tenants.resolve(hostOf(x.req)));
     const found = routes.match(target.method, target.path);
+    if (observing.any && 'route' in found) x.route = found.route;
     await admit(x, account, 'route' in found ? found.route : null);
     if (!('route' in found)) throw notRouted(target, found.allow);
     const ctx = contextOf(x, account!);

@@ -19,6 +19,7 @@ import { switchEndpoint } from '../domain/webhooks';
 import { HELD } from '../events/fan-out';
 import { open } from './secrets';
 import { send, type Sent } from './send';
+import { observing } from '../observability/hooks';
 
 export interface DeliveryPolicy {
   timeoutMs: number;
@@ -246,6 +247,7 @@ export class WebhookWorker {
       const reason = gone ? 'The endpoint answered 410 Gone' : now - Date.parse(failingSince) >= this.policy.disableAfterMs ? `Every delivery failed since ${failingSince}` : null;
       if (reason && endpoint.enabled) await switchEndpoint(tx, DELIVERY_ACTOR, endpoint, false, reason, at);
     });
+    if (observing.any) observing.any.delivery(ok ? 'delivered' : gone || last ? 'failed' : 'retrying', m.next_attempt_at, now - sent.durationMs);
   }
 }
 
