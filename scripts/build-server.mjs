@@ -13,8 +13,9 @@
  * module's `import.meta.url` is rewritten to the URL its source file has, computed from the bundle's own
  * location, so `new URL('../x', import.meta.url)` and friends find the same files as under tsx.
  *
- * dist/build.json lists the source files that went in and when the build started; scripts/launch.mjs
- * refuses (server) or bypasses (command line) a bundle older than any of them.
+ * dist/build.json lists the source files that went in (and npm's record of installed packages) and when
+ * the build started; a bundle older than any of them never runs (scripts/compiled.mjs): `npm start`
+ * refuses, the command line compiles the sources with tsx instead.
  *
  * Usage: node scripts/build-server.mjs [--outdir DIR]   (default dist/; the tests build elsewhere)
  */
@@ -85,7 +86,11 @@ const results = await Promise.all([
   esbuild.build({ ...common, entryPoints: { cli: 'server/cli/main.ts' }, chunkNames: 'cli-[name]-[hash]', plugins: [sourceLocations, externalPackages(CLI_INLINE)] }),
 ]);
 
-const inputs = [...new Set(results.flatMap((r) => Object.keys(r.metafile.inputs)))].filter((f) => !f.startsWith('node_modules/')).sort();
+// Our sources, plus npm's record of the installed packages: the command line carries some of them
+// inside its bundle, so an install (which rewrites that record) makes the build stale too.
+const installed = fs.existsSync(path.join(root, 'node_modules', '.package-lock.json')) ? ['node_modules/.package-lock.json'] : [];
+const sources = [...new Set(results.flatMap((r) => Object.keys(r.metafile.inputs)))].filter((f) => !f.split('/').includes('node_modules'));
+const inputs = [...sources.sort(), ...installed];
 fs.writeFileSync(path.join(outdir, 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
 fs.writeFileSync(path.join(outdir, 'build.json'), JSON.stringify({ startedAt, root: rootFromOut, inputs }, null, 1) + '\n');
-console.error(`server and command line compiled to ${path.relative(root, outdir) || '.'}/ (${inputs.length} source files, ${Date.now() - startedAt} ms)`);
+console.error(`server and command line compiled to ${path.relative(root, outdir) || '.'}/ (${sources.length} source files, ${Date.now() - startedAt} ms)`);
