@@ -3,6 +3,8 @@
  * to Next's request handler for the portal; WEB_CONCURRENCY processes share the port (server/serve.ts).
  * Same path in development (one process) and production.
  */
+// First: OpenTelemetry, when configured, starts before anything it instruments is loaded.
+import './observability/preload';
 import next from 'next';
 import { installPortalBridge } from './portal/bridge';
 import { ConfigError, loadEnv } from './env';

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -19,6 +20,7 @@ import { createKey } from '../domain/api_keys';
 import { createEndpoint } from '../domain/webhooks';
 import { loadEnv } from '../env';
 import { Scheduler } from '../jobs/scheduler';
+import { observing } from '../observability/hooks';
 import type { MetricsListener } from '../observability/metrics';
 import { serveMetrics } from '../observability/start';
 import { uniqueName, useClinic } from './helpers';
@@ -117,8 +119,13 @@ test('the listener is on loopback and apart from the API: /metrics on the API po
   expect((await fetch(`http://127.0.0.1:${metrics.port}/metrics`, { method: 'POST' })).status).toBe(404);
 });
 
-test('METRICS_PORT unset: no listener and nothing recorded', async () => {
+test('METRICS_PORT unset (or empty): no listener', async () => {
   expect(await serveMetrics(loadEnv({ ...process.env, METRICS_PORT: '' }), t.server.app.db)).toBeNull();
+});
+
+test('tracing not configured: the OpenTelemetry SDK is never loaded and nothing observes traces', () => {
+  expect(observing.tracing).toBeNull();
+  expect(Object.keys(createRequire(import.meta.url).cache).filter((file) => /@opentelemetry\/(sdk-|instrumentation)/.test(file))).toEqual([]);
 });
 
 describe('WEB_CONCURRENCY=2', () => {
