@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../server/app';
 import { loadEnv } from '../server/env';
+import { serveMetrics } from '../server/observability/start';
 
 const app = await createApp(
   loadEnv({
@@ -16,6 +17,8 @@ const app = await createApp(
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   }),
 );
+// Prometheus metrics when METRICS_PORT is set (the metrics row, scenario m).
+await serveMetrics(loadEnv(), app.db);
 // Written directly: the logger's asynchronous stdout may hold a line back.
 app.server.listen(0, '127.0.0.1', () => process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`));
 process.stdin.on('close', () => process.exit(0)).resume();
