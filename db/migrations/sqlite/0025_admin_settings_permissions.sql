@@ -1,0 +1,2 @@
+-- settings.read and settings.manage (practice setup in the portal) are the admin role's by default: accounts made before them get them too (an admin role that already has one keeps its list).
+UPDATE `roles` SET `permissions` = json_insert(json_insert(`permissions`, '$[#]', 'settings.read'), '$[#]', 'settings.manage') WHERE `key` = 'admin' AND NOT EXISTS (SELECT 1 FROM json_each(`roles`.`permissions`) WHERE `value` IN ('settings.read', 'settings.manage'));
