@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The README's quick start on the Node.js that is first on PATH, as a newcomer would try it: create and
-# seed the demo clinic on a fresh SQLite file, serve the built app, then ping and make keyed requests.
+# seed the demo clinic on a fresh SQLite file, serve the built app (compiled, as `npm start`), then ping and
+# make keyed requests.
 # Needs a production build (.next); exits non-zero on the first step that fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f .next/BUILD_ID ] || NEXT_TELEMETRY_DISABLED=1 node node_modules/next/dist/bin/next build >/dev/null
+# The compiled server and CLI, as `npm run demo` runs them (a second or so with esbuild).
+node scripts/build-server.mjs >/dev/null
 
 work=$(mktemp -d /tmp/clinic-smoke.XXXXXX)
 port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
@@ -14,11 +17,11 @@ cleanup() { [ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$wor
 trap cleanup EXIT
 fail() { echo "demo smoke on Node $(node --version): $1" >&2; exit 1; }
 
-node node_modules/tsx/dist/cli.mjs server/cli/main.ts demo >"$work/demo.out" 2>"$work/demo.err" || { cat "$work/demo.err" >&2; fail 'seeding the demo clinic failed'; }
+node bin/clinic.mjs demo >"$work/demo.out" 2>"$work/demo.err" || { cat "$work/demo.err" >&2; fail 'seeding the demo clinic failed'; }
 key=$(grep -o 'cpk_[A-Za-z0-9_]*' "$work/demo.out" | head -1)
 [ -n "$key" ] || fail 'the demo printed no API key'
 
-NODE_ENV=production node node_modules/tsx/dist/cli.mjs server/main.ts >"$work/server.log" 2>&1 &
+NODE_ENV=production node scripts/start.mjs >"$work/server.log" 2>&1 &
 server=$!
 api() { curl -s -o "$work/body" -w '%{http_code}' -H 'Host: demo.neptune.localhost' "$@"; }
 for _ in $(seq 1 120); do
