@@ -159,7 +159,7 @@ for (const size of SIZES) {
       await expect(secret).toHaveCount(0);
     });
 
-    test('webhooks: the signing secret shows in its endpoint card; rotate, disable and delete ask first; focus stays on the page', async ({ page, context }, info) => {
+    test('webhooks: the signing secret shows beside its endpoint (list entry, endpoint page); rotate, disable and delete ask first; focus stays on the page', async ({ page, context }, info) => {
       const { origin, owner } = clinicFor(new URL(String(info.project.use.baseURL)).port);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       await signIn(page, origin, owner);
@@ -167,18 +167,27 @@ for (const size of SIZES) {
 
       // Nothing listens there (WEBHOOKS_ALLOW_PRIVATE lets the e2e server accept it); long, to wrap on a phone.
       const url = 'http://127.0.0.1:9/a/rather/long/path/to/the/clinic/events/receiver?account=confirm-physio';
+      await expect(page.getByRole('heading', { name: 'Add an endpoint' })).toBeVisible();
       await page.getByLabel('Endpoint URL').fill(url);
       await page.getByRole('button', { name: 'Add endpoint' }).click();
-      const card = page.getByRole('region', { name: url });
-      const secret = card.getByRole('textbox', { name: `Signing secret for ${url}` });
-      await expect(secret).toHaveValue(/^whsec_/);
-      const first = await secret.inputValue();
-      const copy = card.getByRole('button', { name: `Copy signing secret for ${url}` });
-      await copy.click();
-      await expect(copy).toHaveText('Copied');
+      const entry = page.getByRole('listitem').filter({ hasText: url });
+      const added = entry.getByRole('textbox', { name: `Signing secret for ${url}` });
+      await expect(added).toHaveValue(/^whsec_/);
+      const first = await added.inputValue();
+      const copyAdded = entry.getByRole('button', { name: `Copy signing secret for ${url}` });
+      await copyAdded.click();
+      await expect(copyAdded).toHaveText('Copied');
       expect(await clipboard(page)).toBe(first);
 
-      const rotate = card.getByRole('button', { name: `Rotate the signing secret for ${url}` });
+      // The endpoint's own page: the secret shows there, named, on request.
+      await entry.getByRole('link', { name: url }).click();
+      await expect(page.getByRole('heading', { name: url, level: 1 })).toBeVisible();
+      await page.getByRole('button', { name: 'Show signing secret' }).click();
+      const secret = page.getByRole('textbox', { name: `Signing secret for ${url}` });
+      await expect(secret).toHaveValue(first);
+      const copy = page.getByRole('button', { name: `Copy signing secret for ${url}` });
+
+      const rotate = page.getByRole('button', { name: 'Rotate secret' });
       await rotate.click();
       const rotating = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
       await expect(rotating).toContainText('The current secret also signs them for 24 hours');
@@ -191,12 +200,12 @@ for (const size of SIZES) {
       await expect(secret).toBeFocused();
       await expect(copy).toHaveText('Copy');
 
-      await card.getByRole('button', { name: `Disable ${url}` }).click();
+      await page.getByRole('button', { name: 'Disable', exact: true }).click();
       await page.getByRole('dialog', { name: 'Disable this endpoint?' }).getByRole('button', { name: 'Disable endpoint' }).click();
-      await expect(card.getByText('Disabled', { exact: true })).toBeVisible();
-      await expect(card.getByRole('button', { name: `Enable ${url}` })).toBeFocused();
+      await expect(page.getByText('Disabled', { exact: true })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Enable', exact: true })).toBeFocused();
 
-      const remove = card.getByRole('button', { name: `Delete ${url}` });
+      const remove = page.getByRole('button', { name: 'Delete endpoint' });
       await remove.click();
       const deleting = page.getByRole('dialog', { name: 'Delete this endpoint?' });
       await expect(deleting).toContainText('its messages and their attempts are deleted with it. This cannot be undone.');
@@ -204,8 +213,11 @@ for (const size of SIZES) {
       await expect(remove).toBeFocused();
       await remove.click();
       await deleting.getByRole('button', { name: 'Delete endpoint' }).click();
-      await expect(card).toHaveCount(0);
-      await expect(page.getByLabel('Endpoint URL')).toBeFocused();
+      // Back on the list, which says what was deleted and holds focus there.
+      const notice = page.getByText(`Deleted the endpoint ${url}.`);
+      await expect(notice).toBeVisible();
+      await expect(page.getByText('No endpoints yet')).toBeVisible();
+      await expect(page.locator(':focus')).toContainText(`Deleted the endpoint ${url}.`);
     });
   });
 }
