@@ -66,19 +66,22 @@ export default function RedocView({ doc }: { doc: OpenApiDocument }) {
               ))}
             </select>
           </div>
-          <RedocWrap className="redoc-wrap">
-            <StickyResponsiveSidebar menu={menu} className="menu-content">
-              <SearchBox search={store.search!} marker={store.marker} getItemById={menu.getItemById} onActivate={activate} />
-              <nav aria-label="Operations">
-                <MenuItems items={menu.items} onActivate={activate} root />
-              </nav>
-            </StickyResponsiveSidebar>
-            <ApiContentWrap className="api-content">
-              <ApiInfo store={store} />
-              <ContentItems items={[shown] as never} />
-            </ApiContentWrap>
-            <BackgroundStub />
-          </RedocWrap>
+          {/* Redoc's JSON numbers and booleans (#4a8bb3, #e64441) are under 4.5:1 on the dark panel: lighter ones. */}
+          <div className="[&_.redoc-json_.token.boolean]:text-red-300! [&_.redoc-json_.token.number]:text-sky-300!">
+            <RedocWrap className="redoc-wrap">
+              <StickyResponsiveSidebar menu={menu} className="menu-content">
+                <SearchBox search={store.search!} marker={store.marker} getItemById={menu.getItemById} onActivate={activate} />
+                <nav aria-label="Operations by resource">
+                  <MenuItems items={menu.items} onActivate={activate} root />
+                </nav>
+              </StickyResponsiveSidebar>
+              <ApiContentWrap className="api-content">
+                <ApiInfo store={store} />
+                <ContentItems items={[shown] as never} />
+              </ApiContentWrap>
+              <BackgroundStub />
+            </RedocWrap>
+          </div>
         </OptionsProvider>
       </StoreProvider>
     </ThemeProvider>
