@@ -2068,8 +2068,6 @@ export interface webhooks {
          * locations.created
          * @description A location was created.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `locations.created` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_locations_created"];
@@ -2091,8 +2089,6 @@ export interface webhooks {
         /**
          * locations.updated
          * @description A location changed.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `locations.updated` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2116,8 +2112,6 @@ export interface webhooks {
          * locations.deleted
          * @description A location was deleted: it is listed in GET /deleted_entities.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `locations.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_locations_deleted"];
@@ -2139,8 +2133,6 @@ export interface webhooks {
         /**
          * practitioners.created
          * @description A practitioner was created.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `practitioners.created` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2164,8 +2156,6 @@ export interface webhooks {
          * practitioners.updated
          * @description A practitioner changed.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `practitioners.updated` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_practitioners_updated"];
@@ -2187,8 +2177,6 @@ export interface webhooks {
         /**
          * practitioners.deleted
          * @description A practitioner was deleted: it is listed in GET /deleted_entities.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `practitioners.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2212,8 +2200,6 @@ export interface webhooks {
          * appointment_types.created
          * @description An appointment type was created.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `appointment_types.created` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_appointment_types_created"];
@@ -2236,8 +2222,6 @@ export interface webhooks {
          * appointment_types.updated
          * @description An appointment type changed.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `appointment_types.updated` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_appointment_types_updated"];
@@ -2259,8 +2243,6 @@ export interface webhooks {
         /**
          * appointment_types.deleted
          * @description An appointment type was deleted: it is listed in GET /deleted_entities.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `appointment_types.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2770,8 +2752,6 @@ export interface webhooks {
          * practitioner_availabilities.created
          * @description A practitioner availability was created.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `practitioner_availabilities.created` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_practitioner_availabilities_created"];
@@ -2794,8 +2774,6 @@ export interface webhooks {
          * practitioner_availabilities.updated
          * @description A practitioner availability changed.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `practitioner_availabilities.updated` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_practitioner_availabilities_updated"];
@@ -2817,8 +2795,6 @@ export interface webhooks {
         /**
          * practitioner_availabilities.deleted
          * @description A practitioner availability was deleted: it is listed in GET /deleted_entities.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `practitioner_availabilities.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
