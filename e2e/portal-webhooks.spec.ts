@@ -114,6 +114,16 @@ for (const size of SIZES) {
       await expect(page.getByRole('img', { name: /1 succeeded and 0 failed/ })).toBeVisible();
       await expect(page.getByRole('link', { name: 'event types' })).toHaveAttribute('href', '/developers/webhooks/events');
       await check(page, 'endpoint');
+      // The period is in the address too; the chart's numbers as a table, for those who do not see it.
+      await page.getByRole('button', { name: 'Last 7 days' }).click();
+      await expect(page).toHaveURL(/[?&]range=7d/);
+      await expect(page.getByText('Last 7 days: 1 delivery attempt, 1 succeeded and 0 failed (100% success).')).toBeVisible();
+      await page.getByText('Show as a table').click();
+      const perDay = page.getByRole('table', { name: /Delivery attempts per day/ });
+      await expect(perDay.getByRole('row')).toHaveCount(8);
+      await check(page, 'endpoint-7-days-table');
+      await page.goBack();
+      await expect(page.getByRole('button', { name: 'Last 24 hours' })).toHaveAttribute('aria-pressed', 'true');
 
       // Event types: none chosen is refused beside the chooser; two chosen are saved.
       const settings = page.getByRole('region', { name: 'Settings' });
