@@ -20,6 +20,9 @@ export const REDOC_OPTIONS: RedocRawOptions = {
   // Its phone menu button is a div without a name: the page's own Resource select does that job.
   hideFab: true,
   theme: {
+    // The portal's column is at most 72rem wide whatever the screen, too narrow for Redoc's three columns
+    // (parameter tables ran under the dark panel): the examples go under each operation at every width.
+    breakpoints: { medium: '1000rem', large: '1000rem' },
     typography: {
       fontFamily: SANS,
       fontSize: '15px',
