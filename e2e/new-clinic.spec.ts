@@ -223,13 +223,25 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   expect((mine.data as Json[]).map((a) => [a.id, a.practitioner_id])).toEqual([[bookedId, byName.Bea]]);
   expect(await tool('get_entity', { entity_type: 'appointments', id: (other.body.data as Json).id })).toEqual({ error: 'permission_denied' });
 
-  // The receiver heard the setup and the booking, each signed with the endpoint's secret.
-  const wanted = ['locations.created', 'practitioners.created', 'practitioner_availabilities.created', 'appointment_types.created', 'appointments.created'];
+  // The receiver heard the setup and the booking, each message signed with the endpoint's secret and naming the record.
+  const hours = await get('/practitioner_availabilities');
+  const sorted = (ids: unknown[]) => ids.map(Number).sort((a, b) => a - b);
+  const expected = {
+    'appointment_types.created': [Number(type.id)],
+    'appointments.created': sorted([bookedId, (other.body.data as Json).id]),
+    'locations.created': [Number(location.id)],
+    'practitioner_availabilities.created': sorted((hours.body.data as Json[]).map((h) => h.id)),
+    'practitioners.created': sorted([byName.Bea, byName.Cal]),
+  };
+  expect(expected['practitioner_availabilities.created']).toHaveLength(1);
   const hook = new Webhook(secret);
-  const verifiedTypes = () =>
-    received.map((r) => (hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) }) as { type: string }).type);
-  await expect.poll(() => wanted.filter((t) => !verifiedTypes().includes(t)), { timeout: 30_000 }).toEqual([]);
-  // Two practitioners and two appointments: one message each.
-  expect(verifiedTypes().filter((t) => t === 'practitioners.created')).toHaveLength(2);
-  expect(verifiedTypes().filter((t) => t === 'appointments.created')).toHaveLength(2);
+  const heard = () => {
+    const ids: Record<string, number[]> = {};
+    for (const r of received) {
+      const message = hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) }) as { type: string; data: { id: number } };
+      if (message.type in expected) ids[message.type] = sorted([...(ids[message.type] ?? []), message.data.id]);
+    }
+    return ids;
+  };
+  await expect.poll(heard, { timeout: 30_000 }).toEqual(expected);
 });
