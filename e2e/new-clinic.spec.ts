@@ -183,6 +183,10 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   const saved = page.waitForResponse((r) => r.url().includes('team.updateRole'));
   await role.getByRole('button', { name: 'Save Practitioner' }).click();
   expect((await saved).status()).toBe(200);
+  // Said, and still said after the page refreshes its data.
+  await expect(role.getByRole('status')).toHaveText('Saved');
+  await page.waitForLoadState('networkidle');
+  await expect(role.getByRole('status')).toHaveText('Saved');
   // Kept: after a reload the role shows what was saved.
   await page.reload();
   await expect(role.getByRole('checkbox', { name: 'Connect AI apps', exact: true })).toBeChecked();

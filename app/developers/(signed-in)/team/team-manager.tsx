@@ -199,6 +199,7 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
 /** "Admin" → "an admin", "Practitioner" → "a practitioner". */
 const article = (role: string) => `${/^[aeiou]/i.test(role) ? 'an' : 'a'} ${role.toLowerCase()}`;
 
+// Keyed by the role alone: the refresh after a save must not remount it (its "Saved" would vanish unheard).
 function RoleEditor({ role, permissions }: { role: Team['roles'][number]; permissions: Team['permissions'] }) {
   const [granted, setGranted] = useState<string[]>(role.permissions);
   const [scope, setScope] = useState<Scope>(role.record_scope);
@@ -281,7 +282,7 @@ export function TeamManager({ me }: { me: { id: number; role: string } }) {
           <Card title="Roles">
             <div className="flex flex-col gap-4">
               {team.data.roles.map((r) => (
-                <RoleEditor key={`${r.key}:${r.permissions.join()}:${r.record_scope}`} role={r} permissions={team.data.permissions} />
+                <RoleEditor key={r.key} role={r} permissions={team.data.permissions} />
               ))}
             </div>
           </Card>
