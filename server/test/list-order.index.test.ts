@@ -7,13 +7,13 @@
  * large the clinic. A new sortable field fails here until its index exists.
  */
 import { getTableName } from 'drizzle-orm';
-import type pg from 'pg';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { listRecords } from '../list/engine';
 import { RESOURCES } from '../resources';
 import type { Resource } from '../resources/define';
 import { newClinic, useClinic } from './helpers';
+import { planOf, pgSorts } from './support/plans';
 import { recordingDb, type Captured } from './support/recording-db';
 
 const t = useClinic({ seed: true });
@@ -22,30 +22,13 @@ const t = useClinic({ seed: true });
 beforeAll(() => newClinic(t.server, { seed: true }), 60_000);
 
 /** Why the database would sort this statement's rows, or null when an index yields the order. */
-async function sortStep({ sql, params }: Captured, table: string): Promise<string | null> {
-  if (isPg) {
-    const client = await (t.server.app.db as unknown as { pool: pg.Pool }).pool.connect();
-    try {
-      // Fresh statistics: other test files fill the shared database meanwhile, and a planner that thinks
-      // one clinic is most of the table may read the order from the primary key instead.
-      await client.query(`analyze "${table}"`);
-      await client.query('begin');
-      await client.query('set local enable_sort = off');
-      await client.query('set local enable_seqscan = off');
-      const { rows } = await client.query(`explain (format json) ${sql}`, params);
-      await client.query('rollback');
-      const plan = JSON.stringify(rows[0]['QUERY PLAN']);
-      // A sort step, or an order read from an index scan bounded neither by the account nor by the
-      // cursor's keyset bound (every clinic's rows read). A cursor page near the end of the ids may rightly
-      // be read from the primary key from its bound.
-      return /"Node Type":"(Incremental )?Sort"/.test(plan) || !/"Index Cond":"[^"]*(account_id = | >= | <= )/.test(plan) ? plan : null;
-    } finally {
-      client.release();
-    }
-  }
-  const client = (t.server.app.db as unknown as { db: { $client: { prepare(s: string): { all(...p: unknown[]): { detail: string }[] } } } }).db.$client;
-  const plan = client.prepare(`explain query plan ${sql}`).all(...params).map((r) => r.detail);
-  return plan.some((d) => d.includes('USE TEMP B-TREE FOR ORDER BY')) ? plan.join('; ') : null;
+async function sortStep(statement: Captured, table: string): Promise<string | null> {
+  const plan = await planOf(t.server, statement, table);
+  // PostgreSQL: a sort step, or an order read from an index scan bounded neither by the account nor by the
+  // cursor's keyset bound (every clinic's rows read). A cursor page near the end of the ids may rightly be
+  // read from the primary key from its bound. SQLite: a temporary B-tree for the order.
+  if (isPg) return pgSorts(plan) || !/"Index Cond":"[^"]*(account_id = | >= | <= )/.test(plan) ? plan : null;
+  return plan.includes('USE TEMP B-TREE FOR ORDER BY') ? plan : null;
 }
 
 const orders = Object.values(RESOURCES)

@@ -5,7 +5,6 @@
  * id, days in the clinic's zone, status class, method, key and path; keyset pages; tenants walled off;
  * bad input refused clearly; every filter served by an index led by account_id.
  */
-import type pg from 'pg';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { isPg } from '../../db/dialect';
@@ -16,6 +15,7 @@ import { billingFixture } from './billing-fixture';
 import { newClinic, request, startServer, useClinic, type Clinic, type Res } from './helpers';
 import { portalCode, portalData, signedIn } from './support/portal';
 import { recordingDb } from './support/recording-db';
+import { planOf } from './support/plans';
 
 // 2026-03-10 12:00 UTC is 08:00 in New York (EDT since 8 March).
 const START = Date.parse('2026-03-10T12:00:00Z');
@@ -218,26 +218,7 @@ describe('every filter is served by an index led by account_id', () => {
     const { db, statements } = recordingDb(t.server);
     await listRequests(db, t.clinic.account.id, 'America/New_York', { ...q, limit: 25 });
     const [s] = statements.filter((x) => x.sql.includes('from "request_log"'));
-    if (isPg) {
-      const client = await (t.server.app.db as unknown as { pool: pg.Pool }).pool.connect();
-      try {
-        await client.query('analyze "request_log"');
-        await client.query('begin');
-        await client.query('set local enable_sort = off');
-        await client.query('set local enable_seqscan = off');
-        const { rows: planRows } = await client.query(`explain (format json) ${s.sql}`, s.params);
-        await client.query('rollback');
-        return JSON.stringify(planRows[0]['QUERY PLAN']);
-      } finally {
-        client.release();
-      }
-    }
-    const sqlite = (t.server.app.db as unknown as { db: { $client: { prepare(s: string): { all(...p: unknown[]): { detail: string }[] } } } }).db.$client;
-    return sqlite
-      .prepare(`explain query plan ${s.sql}`)
-      .all(...s.params)
-      .map((r) => r.detail)
-      .join('; ');
+    return planOf(t.server, s, 'request_log');
   }
   /** Read through one of the log's indexes, bounded by the account (which one is the planner's choice). */
   const byAccount = (p: string) => (isPg ? /"Index Name":"request_log_[a-z_]+_idx","[^}]*"Index Cond":"[^"]*account_id = /.test(p) : /USING (COVERING )?INDEX request_log_[a-z_]+_idx \(account_id=\?/.test(p));

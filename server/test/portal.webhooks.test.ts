@@ -9,7 +9,6 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isPg } from '../../db/dialect';
@@ -18,6 +17,7 @@ import { newClinic, useClinic, type Clinic } from './helpers';
 import { portalCode, portalData, signedIn, type PortalClient } from './support/portal';
 import { recordingDb, type Captured } from './support/recording-db';
 import { messagePage } from '../domain/webhook-deliveries';
+import { planOf, pgSorts } from './support/plans';
 
 const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0' } });
 const drain = () => t.server.app.webhooks.drain();
@@ -245,25 +245,10 @@ describe('tenants walled off', () => {
 });
 
 /** Why the database would sort this statement's rows or read other clinics' rows, or null when an index led by account_id yields them in order. */
-async function planProblem({ sql, params }: Captured): Promise<string | null> {
-  if (isPg) {
-    const client = await (t.server.app.db as unknown as { pool: pg.Pool }).pool.connect();
-    try {
-      await client.query('analyze webhook_messages');
-      await client.query('begin');
-      await client.query('set local enable_sort = off');
-      await client.query('set local enable_seqscan = off');
-      const { rows } = await client.query(`explain (format json) ${sql}`, params);
-      await client.query('rollback');
-      const plan = JSON.stringify(rows[0]['QUERY PLAN']);
-      return /"Node Type":"(Incremental )?Sort"/.test(plan) || !/"Index Cond":"[^"]*account_id = /.test(plan) ? plan : null;
-    } finally {
-      client.release();
-    }
-  }
-  const client = (t.server.app.db as unknown as { db: { $client: { prepare(s: string): { all(...p: unknown[]): { detail: string }[] } } } }).db.$client;
-  const plan = client.prepare(`explain query plan ${sql}`).all(...params).map((r) => r.detail);
-  return plan.some((d) => d.includes('USE TEMP B-TREE')) || !plan.some((d) => /USING (COVERING )?INDEX webhook_messages_endpoint/.test(d)) ? plan.join('; ') : null;
+async function planProblem(statement: Captured): Promise<string | null> {
+  const plan = await planOf(t.server, statement, 'webhook_messages');
+  if (isPg) return pgSorts(plan) || !/"Index Cond":"[^"]*account_id = /.test(plan) ? plan : null;
+  return plan.includes('USE TEMP B-TREE') || !/USING (COVERING )?INDEX webhook_messages_endpoint/.test(plan) ? plan : null;
 }
 
 describe('every page of messages is read from an index, in order', () => {

@@ -1,0 +1,37 @@
+/**
+ * The database's own plan of a recorded statement, for the tests that prove a query is served by an
+ * index: PostgreSQL's EXPLAIN (JSON) with sorting and sequential scans discouraged after fresh statistics
+ * of `table` (so a Sort node or a scan means no index serves it), SQLite's EXPLAIN QUERY PLAN details.
+ */
+import type pg from 'pg';
+import { isPg } from '../../../db/dialect';
+import type { TestServer } from '../helpers';
+import type { Captured } from './recording-db';
+
+export async function planOf(server: TestServer, { sql, params }: Captured, table: string): Promise<string> {
+  if (isPg) {
+    const client = await (server.app.db as unknown as { pool: pg.Pool }).pool.connect();
+    try {
+      // Fresh statistics: other test files fill the shared database meanwhile, and a planner that thinks
+      // one clinic is most of the table may read the order from the primary key instead.
+      await client.query(`analyze "${table}"`);
+      await client.query('begin');
+      await client.query('set local enable_sort = off');
+      await client.query('set local enable_seqscan = off');
+      const { rows } = await client.query(`explain (format json) ${sql}`, params);
+      await client.query('rollback');
+      return JSON.stringify(rows[0]['QUERY PLAN']);
+    } finally {
+      client.release();
+    }
+  }
+  const sqlite = (server.app.db as unknown as { db: { $client: { prepare(s: string): { all(...p: unknown[]): { detail: string }[] } } } }).db.$client;
+  return sqlite
+    .prepare(`explain query plan ${sql}`)
+    .all(...params)
+    .map((r) => r.detail)
+    .join('; ');
+}
+
+/** A PostgreSQL plan with a sort step. */
+export const pgSorts = (plan: string) => /"Node Type":"(Incremental )?Sort"/.test(plan);
