@@ -4,21 +4,12 @@
  * page and dialog go to /tmp/portal-shots/ to be looked at.
  */
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
+import { axe, sideways } from './support/axe';
 
 const password = 'e2e password that is long enough';
-
-/** Serious and critical findings only, as "rule: targets" lines so a failure reads at a glance. */
-async function axe(page: Page) {
-  // target-size (WCAG 2.2 AA, 24 px targets) is off in axe by default: on, as the issue counts it.
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } }).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 
 for (const size of SIZES) {

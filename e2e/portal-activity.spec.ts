@@ -2,11 +2,13 @@
  * The activity log as a person reads it: sentences with names (not "API key #4" and raw JSON), times
  * relative with the full time in the clinic's zone on hover and keyboard focus (the browser here is in
  * Tokyo, the clinic in New York), filters by kind, member and days, and a CSV download of the filtered
- * entries. At desktop and phone sizes; screenshots go to /tmp/portal-shots-6/.
+ * entries. At desktop and phone sizes, with no serious or critical axe finding and no sideways scroll on the
+ * phone; screenshots go to /tmp/portal-shots-6/.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { axe, sideways } from './support/axe';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
@@ -56,6 +58,8 @@ for (const size of SIZES) {
       await expect(table.getByRole('row').filter({ hasText: /^.*Ann Admin signed in from / })).not.toHaveCount(0);
       await expect(table).not.toContainText('API key #');
       await expect(table).not.toContainText('{');
+      expect(await axe(page), 'activity log').toEqual([]);
+      if (size.name === 'phone') expect(await sideways(page), 'the activity log scrolls sideways').toBeLessThanOrEqual(0);
 
       const time = rotated.locator('time');
       const iso = (await time.getAttribute('datetime'))!;

@@ -6,20 +6,12 @@
  * says when nothing matches; axe finds nothing serious or critical and nothing scrolls sideways.
  */
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
+import { axe, sideways } from './support/axe';
 
 const password = 'e2e password that is long enough';
-
-/** Serious and critical findings, with target-size on (as e2e/portal-accessibility.spec.ts counts them). */
-async function axe(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } }).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 interface Entry {
   type: string;

@@ -8,20 +8,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
+import { axe, sideways } from './support/axe';
 
 const password = 'e2e password that is long enough';
 const ZONE = 'Europe/London';
-
-/** Serious and critical axe findings (target-size on, as the issue counts it). */
-async function axe(page: Page, state: string) {
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } }).analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), state).toEqual([]);
-}
-const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** A GET of the clinic's REST API with a key (Node cannot resolve *.localhost names: the Host header names the clinic). */
 function apiGet(port: number, clinic: string, key: string, path: string): Promise<{ status: number; body: { data: Record<string, unknown>[] } }> {
@@ -60,7 +53,7 @@ for (const size of SIZES) {
       const port = Number(new URL(String(info.project.use.baseURL)).port);
       const origin = `http://${clinic}.neptune.localhost:${port}`;
       const check = async (state: string) => {
-        await axe(page, state);
+        expect(await axe(page), state).toEqual([]);
         if (size.name === 'phone') expect(await sideways(page), `${state} scrolls sideways`).toBeLessThanOrEqual(0);
       };
       const nav = () => page.getByRole('navigation', { name: 'Portal' });

@@ -5,18 +5,13 @@
  * phone and nothing refused by the page's CSP. Screenshots go to /tmp/notes/shots/.
  */
 import { randomBytes } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { expect, test, type ConsoleMessage } from '@playwright/test';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
+import { axe } from './support/axe';
 
 const password = 'e2e password that is long enough';
 const SHOTS = '/tmp/notes/shots';
-
-async function axe(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } }).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** An entry as the page shows it: the file's inline Markdown (`code`, **bold**) without its marks. */
 const shown = (markdown: string) => markdown.replace(/`|\*\*/g, '');

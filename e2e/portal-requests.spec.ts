@@ -7,10 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
+import { axe } from './support/axe';
 
 const clinic = `e2ereq${randomBytes(3).toString('hex')}`;
 const password = 'e2e password that is long enough';
@@ -55,12 +55,6 @@ test.beforeAll(async ({}, info) => {
   for (const [name, c] of Object.entries(calls)) ids[name] = c.requestId;
 });
 
-/** Serious and critical axe findings (target-size on, as the issue counts it). */
-async function axe(page: Page, state: string) {
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } }).analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), state).toEqual([]);
-}
-
 const clinicToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 const tomorrow = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -93,7 +87,7 @@ for (const size of SIZES) {
       await untilLogged(page);
       await expect(page.getByRole('link', { name: 'GET /v3/api/patients?last_name=eq:***&page_size=5' })).toBeVisible();
       await expect(page.getByText(/Smith/)).toHaveCount(0);
-      await axe(page, 'list');
+      expect(await axe(page), 'list').toEqual([]);
       await shot(page, 'requests');
 
       await page.getByLabel('Request id').fill(` ${ids.refused} `);
@@ -114,7 +108,7 @@ for (const size of SIZES) {
       await expect(item('Time').locator('time')).toHaveAttribute('title', new RegExp(`${ZONE.replace('/', '\\/')}$`));
       // Nothing the client sent of the patient is shown (no body is kept).
       await expect(page.getByText(/Zelda|Quist/)).toHaveCount(0);
-      await axe(page, 'detail');
+      expect(await axe(page), 'detail').toEqual([]);
       await shot(page, 'request-detail');
 
       await page.goBack();
@@ -137,7 +131,7 @@ for (const size of SIZES) {
       await expect(table(page)).toContainText('validation_failed');
       await expect(table(page)).toContainText('not_found');
       await expect(page).toHaveURL(new RegExp(`\\?from=${today}&to=${today}&status_class=4xx$`));
-      await axe(page, 'filtered');
+      expect(await axe(page), 'filtered').toEqual([]);
       await shot(page, 'requests-filtered');
 
       await page.reload();
@@ -149,7 +143,7 @@ for (const size of SIZES) {
       await expect(page.getByText('The end day is before the start day: pick a later one.')).toBeVisible();
       await page.getByLabel('To (included)').fill(tomorrow(today));
       await expect(page.getByText('No requests match these filters.')).toBeVisible();
-      await axe(page, 'empty');
+      expect(await axe(page), 'empty').toEqual([]);
       await shot(page, 'requests-empty');
 
       await page.getByRole('button', { name: 'Clear filters' }).click();

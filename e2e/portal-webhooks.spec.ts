@@ -12,11 +12,11 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
+import { axe, sideways } from './support/axe';
 
 const password = 'e2e password that is long enough';
 /** What the receiver answers: HTML, which the portal must show as text. */
@@ -39,12 +39,6 @@ test.beforeAll(async () => {
   receiverBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 });
 test.afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
-
-/** Serious and critical findings only, as "rule: targets" lines (target-size on: WCAG 2.2 AA 24 px targets). */
-async function axe(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).options({ rules: { 'target-size': { enabled: true } } }).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** A clinic of its own with an admin, signed in on the webhooks page; its origin. */
 async function signedIn(page: Page, port: string) {
@@ -90,7 +84,7 @@ for (const size of SIZES) {
     const check = async (page: Page, name: string) => {
       await page.screenshot({ path: `/tmp/notes/shots/webhooks-${name}-${size.name}.png`, fullPage: true });
       expect(await axe(page), name).toEqual([]);
-      if (size.name === 'phone') expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+      if (size.name === 'phone') expect(await sideways(page), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
     };
 
     test('list → endpoint page: edit event types, a delivered message with its attempts, headers and response body, replayed', async ({ page }, info) => {
