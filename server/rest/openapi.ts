@@ -84,6 +84,7 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
   doc.tags = tagsOf(paths);
   doc.components = { ...(doc.components as Json), schemas: sorted(schemas), responses: sharedResponses(), headers: HEADERS };
   addWebhooks(doc);
+  withoutSafeIntegerBounds(doc);
   return doc;
 }
 
@@ -185,4 +186,18 @@ function openApiOperation(): Op {
 function sorted(schemas: Record<string, Json>): Record<string, Json> {
   const names = Object.keys(schemas).filter((n) => n !== ERROR_MODEL).sort();
   return Object.fromEntries([ERROR_MODEL, ...names].map((n) => [n, schemas[n]]));
+}
+
+/**
+ * zod writes every `.int()` with JavaScript's safe-integer bounds as `minimum`/`maximum`: they say
+ * nothing an integer does not, and renderers took the minimum for the example (`current_page:
+ * -9007199254740991` in the portal's reference). Real bounds (page_size, an amount's range) stay.
+ */
+function withoutSafeIntegerBounds(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(withoutSafeIntegerBounds);
+  if (!node || typeof node !== 'object') return;
+  const o = node as Json;
+  if (o.minimum === Number.MIN_SAFE_INTEGER) delete o.minimum;
+  if (o.maximum === Number.MAX_SAFE_INTEGER) delete o.maximum;
+  for (const v of Object.values(o)) withoutSafeIntegerBounds(v);
 }

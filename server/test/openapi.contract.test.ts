@@ -198,6 +198,11 @@ describe('descriptions and metadata', () => {
     expect(open.sort()).toEqual(['GET /changelog', 'GET /openapi.json', 'GET /ping']);
   });
 
+  it('states no bound an integer already has (renderers took -2^53+1 for the example)', () => {
+    expect(JSON.stringify(doc.doc)).not.toMatch(/"(minimum|maximum)":-?9007199254740991\b/);
+    expect(JSON.stringify(doc.doc)).toMatch(/"maximum":100\b/); // page_size keeps its real bound
+  });
+
   it('carries the Beta label: in the title, as x-beta and in the description', () => {
     const info = doc.doc.info as Json & { title: string; description: string };
     expect([info.title, info['x-beta'], info.description.startsWith('**Beta**')]).toEqual(['Clinic API (Beta)', true, true]);
