@@ -183,6 +183,7 @@ describe('walls and refusals', () => {
   test.each([
     [{ from: 'yesterday' }, 'from', 'Enter a date as YYYY-MM-DD'],
     [{ to: '2026-13-01' }, 'to', 'Enter a real date'],
+    [{ from: '2026-02-30' }, 'from', 'Enter a real date'],
     [{ from: '2026-03-12', to: '2026-03-11' }, 'to', 'The end day is before the start day'],
     [{ method: 'BREW' }, 'method', ''],
     [{ status_class: '6xx' }, 'status_class', ''],

@@ -10,7 +10,12 @@ const before = recordId.optional();
 
 const readActivity = permitted('api_keys.manage', 'team.manage');
 /** A calendar day in the clinic's zone, as a date input gives it. */
-export const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date as YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Enter a real date');
+// A real day: the parser rolls 2026-02-30 over into March, so the day must come back as it was written.
+const realDay = (d: string) => {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+};
+export const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date as YYYY-MM-DD').refine(realDay, 'Enter a real date');
 const activityFilters = z.strictObject({ kind: z.enum(ACTIVITY_KIND_NAMES).optional(), member_id: recordId.optional(), from: day.optional(), to: day.optional(), before });
 const filtersOf = (input: z.infer<typeof activityFilters>) => ({ kind: input.kind, memberId: input.member_id, from: input.from, to: input.to, before: input.before });
 
