@@ -1,5 +1,5 @@
 /**
- * The keys, team, webhooks and connectors pages and their confirmation dialogs, at 1440×900 and 390×844:
+ * Sign-in, the keys, team, webhooks and connectors pages and their confirmation dialogs, at 1440×900 and 390×844:
  * axe finds nothing serious or critical, and nothing scrolls sideways on the phone. Screenshots of each
  * page and dialog go to /tmp/portal-shots/ to be looked at.
  */
@@ -39,6 +39,8 @@ for (const size of SIZES) {
       };
 
       await page.goto(`${origin}/developers/sign-in`);
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      await check('sign-in');
       await page.getByLabel('Email').fill(owner);
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();

@@ -50,6 +50,7 @@ function authorizeUrl(state: string) {
 test('sign in from the authorization request, allow and deny on the consent screen, then revoke on the connectors page', async ({ page }) => {
   await page.goto(authorizeUrl('first'));
   await expect(page.getByRole('heading', { name: 'Sign in to Connect Physio' })).toBeVisible();
+  expect(await axe(page), 'sign-in for an app').toEqual([]);
   await page.getByLabel('Email').fill(admin);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -57,6 +58,7 @@ test('sign in from the authorization request, allow and deny on the consent scre
   await expect(page.getByRole('heading', { name: 'Connect Test Assistant to Connect Physio?' })).toBeVisible();
   await expect(page.getByText(/127\.0\.0\.1/)).toBeVisible();
   await shot(page, 'consent');
+  expect(await axe(page), 'consent').toEqual([]);
   await page.getByRole('button', { name: 'Allow' }).click();
   await expect(page.getByRole('heading', { name: 'Back in the app' })).toBeVisible();
   const allowed = callbacks.at(-1)!;
