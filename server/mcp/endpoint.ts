@@ -1,8 +1,7 @@
 /**
  * POST {base_url}/mcp on each clinic host: the MCP server (SDK v2, stateless; a one-message event stream when
- * the client accepts one, else JSON; the
- * 2026-07-28 revision and 2025-era clients alike) behind OAuth bearer tokens issued for this clinic's
- * MCP resource. API keys are not accepted here. In order: CORS preflight → tenant → method (POST) →
+ * the client accepts one, else JSON; the 2026-07-28 revision and 2025-era clients alike) behind OAuth bearer
+ * tokens issued for this clinic's MCP resource. API keys are not accepted here. In order: CORS preflight → tenant → method (POST) →
  * Origin → bearer token (audience, scope) → the approving member (active, may connect) → the account's
  * MCP budget → the SDK. Every refusal is the API's error body `{message, code}`.
  *
