@@ -1,9 +1,10 @@
 /**
- * POST {base_url}/mcp on each clinic host: the MCP server (SDK v2, stateless; a one-message event stream when
- * the client accepts one, else JSON; the 2026-07-28 revision and 2025-era clients alike) behind OAuth bearer
- * tokens issued for this clinic's MCP resource. API keys are not accepted here. In order: CORS preflight → tenant → method (POST) →
- * Origin → bearer token (audience, scope) → the approving member (active, may connect) → the account's
- * MCP budget → the SDK. Every refusal is the API's error body `{message, code}`.
+ * POST {base_url}/mcp on each clinic host: the MCP server (SDK v2, stateless; a one-message event stream
+ * when the client accepts one, else JSON; the 2026-07-28 revision and 2025-era clients alike) behind OAuth
+ * bearer tokens issued for this clinic's MCP resource. API keys are not accepted here. In order: CORS
+ * preflight → tenant → method (POST) → Origin → bearer token (audience, scope) → the approving member
+ * (active, may connect) → the account's MCP budget → the SDK. Every refusal is the API's error body
+ * `{message, code}`.
  *
  * CORS is open (browser-based MCP clients): a request is served only with a bearer token, which a
  * browser never attaches by itself (no cookie or other ambient credential is read here), so a page of
