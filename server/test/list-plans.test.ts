@@ -32,7 +32,7 @@ describe.runIf(isPg)('custom plans for value-dependent filters (only on PostgreS
   );
 
   // Behind a transaction pooler every statement goes unnamed (db/prepared.ts), tested below.
-  test.runIf(!pooled)('equality filters and plain pages stay named prepared statements (only without a transaction pooler)', async () => {
+  test.runIf(!pooled)('equality filters and plain pages stay named prepared statements (only on PostgreSQL without a transaction pooler)', async () => {
     const queries: Record<string, string>[] = [{}, { last_name: 'eq:Smith' }, { sort: 'last_name' }];
     for (const query of queries) {
       const statements = await pageOf(query);
@@ -42,7 +42,7 @@ describe.runIf(isPg)('custom plans for value-dependent filters (only on PostgreS
   });
 });
 
-test.runIf(isPg && pooled)('behind a transaction pooler every statement goes unnamed (only behind PgBouncer)', async () => {
+test.runIf(isPg && pooled)('behind a transaction pooler every statement goes unnamed (only on PostgreSQL behind PgBouncer)', async () => {
   const { db, statements } = recordingDb(t.server);
   await listRecords(RESOURCES.patients, { db, accountId: t.clinic.account.id, url: 'http://x/patients' }, { last_name: 'eq:Smith' });
   expect(statements.length).toBeGreaterThan(0);
