@@ -19,6 +19,8 @@ export const events = table(
     index('events_type_idx').on(t.account_id, t.type, t.id),
     index('events_occurred_at_idx').on(t.account_id, t.occurred_at, t.id),
     index('events_entity_idx').on(t.account_id, t.entity, t.entity_id, t.id),
+    // The retention sweep's batches, oldest first, across accounts (events_occurred_at_idx is led by the account).
+    index('events_sweep_idx').on(t.occurred_at),
   ],
 );
 
@@ -37,5 +39,7 @@ export const deletedEntities = table(
     index('deleted_entities_account_idx').on(t.account_id, t.id),
     index('deleted_entities_entity_idx').on(t.account_id, t.entity, t.id),
     index('deleted_entities_deleted_at_idx').on(t.account_id, t.deleted_at, t.id),
+    // The retention sweep's batches, across accounts.
+    index('deleted_entities_sweep_idx').on(t.deleted_at),
   ],
 );

@@ -1,4 +1,4 @@
-import { int, primaryKey, table, text, timestamp } from '../dialect';
+import { index, int, primaryKey, table, text, timestamp } from '../dialect';
 
 /** Stored responses of POSTs sent with an Idempotency-Key, per account, kept 24 hours. */
 export const idempotencyKeys = table(
@@ -12,5 +12,9 @@ export const idempotencyKeys = table(
     body: text(),
     created_at: timestamp().notNull(),
   },
-  (t) => [primaryKey({ name: 'idempotency_keys_pk', columns: [t.account_id, t.key] })],
+  (t) => [
+    primaryKey({ name: 'idempotency_keys_pk', columns: [t.account_id, t.key] }),
+    // The retention sweep's batches, oldest first, across accounts.
+    index('idempotency_keys_sweep_idx').on(t.created_at),
+  ],
 );

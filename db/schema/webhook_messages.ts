@@ -35,5 +35,7 @@ export const webhookMessages = table(
     // An endpoint's messages filtered by status or by event type, newest first, a page at a time (the portal).
     index('webhook_messages_endpoint_status_idx').on(t.account_id, t.endpoint_id, t.status, t.id),
     index('webhook_messages_endpoint_type_idx').on(t.account_id, t.endpoint_id, t.event_type, t.id),
+    // The retention sweep: settled messages by their last attempt (pending ones are a range it never reads).
+    index('webhook_messages_sweep_idx').on(t.status, t.updated_at),
   ],
 );
