@@ -36,7 +36,6 @@ const PER_ENDPOINT = 8;
 /** A lease outlives the longest attempt (the timeout) by this much. */
 const LEASE_MARGIN_MS = 5000;
 const IDLE_POLL_MS = 500;
-const ATTEMPTS_KEPT_DAYS = 30;
 const USER_AGENT = 'ClinicAPI-Webhooks/1.0 (+https://www.standardwebhooks.com)';
 const RETRYABLE_WITH_HINT = new Set([429, 502, 503, 504]);
 /** Who the activity log names when the worker disables an endpoint. */
@@ -249,12 +248,6 @@ export class WebhookWorker {
     });
     if (observing.any) observing.any.delivery(ok ? 'delivered' : gone || last ? 'failed' : 'retrying', m.next_attempt_at, now - sent.durationMs);
   }
-}
-
-/** Attempts are kept 30 days (a retention job of the scheduler, server/jobs/index.ts). */
-export async function sweepWebhookAttempts(db: DbHandle, now = Date.now()): Promise<void> {
-  const cutoff = new Date(now - ATTEMPTS_KEPT_DAYS * 86_400_000).toISOString();
-  await db.transaction((tx) => tx.delete(webhookAttempts).where(lt(webhookAttempts.created_at, cutoff)));
 }
 
 /** The delivery policy from the environment. */
