@@ -72,5 +72,8 @@ export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, dele
   return { deleted, again: true };
 }
 
+/** The time before which rows `days` old are expired, as stored. */
+export const cutoffOf = (now: number, days: number) => new Date(now - days * 86_400_000).toISOString();
+
 /** A sweep as a job's run: the outcome's `again` is what the scheduler reads. */
 export const asJobResult = (o: SweepOutcome): JobResult => ({ again: o.again });

@@ -7,37 +7,50 @@
  *   feed (30 days) or the record itself.
  * Each in batches (server/jobs/sweep-batches.ts), by an index on the time column.
  */
-import { and, asc, inArray, lt } from 'drizzle-orm';
-import type { DbHandle } from '../../db/client';
+import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import type { Db, DbHandle } from '../../db/client';
 import { webhookAttempts, webhookMessages } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
-import { sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { cutoffOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
 
 export const ATTEMPTS_KEPT_DAYS = 30;
 export const MESSAGES_KEPT_DAYS = 30;
 
-const cutoffOf = (now: number, days: number) => new Date(now - days * 86_400_000).toISOString();
-
-/** By webhook_attempts_created_idx (created_at), oldest first. */
-export async function sweepWebhookAttempts(db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> {
-  const cutoff = cutoffOf(now, ATTEMPTS_KEPT_DAYS);
+/** One batch of the attempts sweep, oldest first, by webhook_attempts_created_idx (created_at). */
+export function expiredAttemptsBatch(tx: Db, now: number, limit: number) {
   const t = webhookAttempts;
-  return sweepInBatches(db, run, async (tx, limit) => {
-    const expired = tx.select({ id: t.id }).from(t).where(lt(t.created_at, cutoff)).orderBy(asc(t.created_at)).limit(limit);
-    return (await tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id })).length;
-  });
+  const expired = tx.select({ id: t.id }).from(t).where(lt(t.created_at, cutoffOf(now, ATTEMPTS_KEPT_DAYS))).orderBy(asc(t.created_at)).limit(limit);
+  return tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id });
 }
 
-/** By webhook_messages_sweep_idx (status, updated_at): one range per settled status, none over pending rows. */
-export async function sweepWebhookMessages(db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> {
-  const cutoff = cutoffOf(now, MESSAGES_KEPT_DAYS);
+export const sweepWebhookAttempts = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
+  sweepInBatches(db, run, async (tx, limit) => (await expiredAttemptsBatch(tx, now, limit)).length);
+
+/** The statuses of a settled message: the only ones swept. */
+export const SETTLED = ['delivered', 'failed'] as const;
+
+/**
+ * One batch of the messages sweep for one settled status, oldest last attempt first, by
+ * webhook_messages_sweep_idx (status, updated_at): one status at a time, so the index yields the order
+ * (an `IN` of both would be two ranges the planner cannot merge in order) and pending rows are never read.
+ */
+export function expiredMessagesBatch(tx: Db, now: number, limit: number, status: (typeof SETTLED)[number]) {
   const t = webhookMessages;
-  return sweepInBatches(db, run, async (tx, limit) => {
-    const expired = tx
-      .select({ id: t.id })
-      .from(t)
-      .where(and(inArray(t.status, ['delivered', 'failed']), lt(t.updated_at, cutoff)))
-      .limit(limit);
-    return (await tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id })).length;
-  });
+  const expired = tx
+    .select({ id: t.id })
+    .from(t)
+    .where(and(eq(t.status, status), lt(t.updated_at, cutoffOf(now, MESSAGES_KEPT_DAYS))))
+    .orderBy(asc(t.updated_at))
+    .limit(limit);
+  return tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id });
+}
+
+export async function sweepWebhookMessages(db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> {
+  let deleted = 0;
+  for (const status of SETTLED) {
+    const o = await sweepInBatches(db, run, async (tx, limit) => (await expiredMessagesBatch(tx, now, limit, status)).length);
+    deleted += o.deleted;
+    if (o.again) return { deleted, again: true };
+  }
+  return { deleted, again: false };
 }
