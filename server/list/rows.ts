@@ -8,6 +8,7 @@
 import { is, SQL, Column, fillPlaceholders } from 'drizzle-orm';
 import { isPg } from '../../db/dialect';
 import type { Row } from '../resources/define';
+import { fallbacks } from '../shortcuts';
 
 type Decode = (raw: unknown) => unknown;
 interface Prepared {
@@ -29,6 +30,7 @@ function decoderOf(selection: Selection): (values: unknown[]) => Row {
     if (is(field, Column)) return [key, (raw) => field.mapFromDriverValue(raw)];
     // sql`…`.mapWith(…) sets a decoder drizzle does not type as public.
     const decoder = is(field, SQL) ? (field as unknown as { decoder?: { mapFromDriverValue(raw: unknown): unknown } }).decoder : undefined;
+    if (is(field, SQL) && !decoder) fallbacks.seen?.('drizzle-sql-decoder', key);
     return [key, decoder ? (raw) => decoder.mapFromDriverValue(raw) : (raw) => raw];
   });
   decode = (values) => {
@@ -50,5 +52,6 @@ export async function selectedRows(selection: Selection, query: Prepared, placeh
     const { rows } = await query.client.query(query.queryConfig, fillPlaceholders(query.params, placeholders));
     return rows.map(decoderOf(selection));
   }
+  fallbacks.seen?.('drizzle-row-mapping', isPg ? 'postgresql' : 'sqlite');
   return (await query.execute(placeholders)) as Row[];
 }

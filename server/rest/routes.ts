@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { AnyRouter } from '@trpc/server';
 import type { Ctx } from '../context';
 import type { Deprecation } from '../resources/deprecation';
+import { fallbacks } from '../shortcuts';
 
 interface ProcedureDef {
   inputs: unknown[];
@@ -37,7 +38,10 @@ function invoker(procedure: AnyProcedure, path: string, type: 'query' | 'mutatio
       return resolver({ ctx, input, path, type, meta: def.meta, signal: undefined, getRawInput: async () => rawInput });
     };
   }
-  return (ctx, rawInput) => procedure({ ctx, getRawInput: async () => rawInput, path, type, signal: undefined, batchIndex: 0 });
+  return (ctx, rawInput) => {
+    fallbacks.seen?.('trpc-chain', path);
+    return procedure({ ctx, getRawInput: async () => rawInput, path, type, signal: undefined, batchIndex: 0 });
+  };
 }
 
 /** Calls a route's procedure with its context and raw input, and resolves to what it returns. */
