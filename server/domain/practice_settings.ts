@@ -3,9 +3,11 @@
  * changed with an entry in the activity log. The clinic jobs (server/jobs/*) act on them.
  */
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, DbHandle } from '../../db/client';
 import { practiceSettings } from '../../db/schema';
 import type { Account } from '../context';
+import { invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
 
 export type PracticeSettings = Omit<typeof practiceSettings.$inferSelect, 'account_id' | 'updated_at'>;
@@ -20,13 +22,24 @@ export async function practiceSettingsOf(db: Db, accountId: number): Promise<Pra
   return row ? { mark_missed: row.mark_missed, mark_missed_after_hours: row.mark_missed_after_hours } : { ...PRACTICE_DEFAULTS };
 }
 
-export class PracticeSettingsError extends Error {}
+const hoursRule = `a whole number of hours from ${MARK_MISSED_HOURS.min} to ${MARK_MISSED_HOURS.max}`;
+
+/** What staff (the portal's Practice settings page, `clinic practice-settings`) may change: some settings, each checked. */
+export const practiceSettingsInput = z.strictObject({
+  mark_missed: z.boolean().optional(),
+  mark_missed_after_hours: z
+    .number(`Enter ${hoursRule}`)
+    .int(`Enter ${hoursRule}`)
+    .min(MARK_MISSED_HOURS.min, `Enter ${hoursRule}`)
+    .max(MARK_MISSED_HOURS.max, `Enter ${hoursRule}`)
+    .optional(),
+});
 
 /** Changes some settings; the others keep their value. The activity log records what changed. */
 export async function updatePracticeSettings(db: DbHandle, account: Account, actor: Actor, patch: Partial<PracticeSettings>, at = new Date().toISOString()): Promise<PracticeSettings> {
   const hours = patch.mark_missed_after_hours;
   if (hours !== undefined && (!Number.isInteger(hours) || hours < MARK_MISSED_HOURS.min || hours > MARK_MISSED_HOURS.max)) {
-    throw new PracticeSettingsError(`mark_missed_after_hours must be a whole number of hours from ${MARK_MISSED_HOURS.min} to ${MARK_MISSED_HOURS.max}`);
+    throw invalid('mark_missed_after_hours', `must be ${hoursRule}`);
   }
   return db.transaction(async (tx) => {
     const before = await practiceSettingsOf(tx, account.id);

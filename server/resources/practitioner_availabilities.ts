@@ -2,13 +2,20 @@ import * as t from '../../db/schema';
 import { defineResource } from './define';
 import { z } from 'zod';
 import { f, recordId, standardFields } from './fields';
+import { isWallTime } from '../values/wall-time';
 import { clockTime, optionalText, WEEKDAYS } from './staff-inputs';
 
 /**
- * The rows staff keep in the portal's weekly grid: working hours and breaks. The other types (dated
- * exceptions, blockouts, guides) are read as stored and not yet written by staff.
+ * The rows staff keep in the portal's weekly grid: working hours and breaks. Blockouts and guides are
+ * read as stored and not written by staff.
  */
 export const STAFF_AVAILABILITY_TYPES = ['open', 'break'] as const;
+/**
+ * The dated exceptions staff keep beside the grid (rows with a date instead of a weekday): `closed`
+ * takes the practitioner off (a day off, a holiday closure; a whole day or some hours) and
+ * `custom_availability` opens extra hours on that date, as the availability search reads them.
+ */
+export const STAFF_EXCEPTION_TYPES = ['closed', 'custom_availability'] as const;
 
 export const practitionerAvailabilities = defineResource({
   name: 'practitioner_availabilities',
@@ -31,3 +38,22 @@ export const practitionerAvailabilities = defineResource({
     ...standardFields(),
   },
 });
+
+/** A calendar date as staff pick it (YYYY-MM-DD, a real day); whether it is past is the domain's check. */
+const dateInput = z.string().refine((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && isWallTime(`${d}T00:00:00`), 'Choose a date such as 2026-12-24');
+
+/**
+ * What staff send for a dated exception: the declaration's own staff fields (practitioner, location,
+ * description, online booking) with a date instead of a weekday, and HH:MM times that are both null for a
+ * whole day. The domain (server/domain/practice/opening-hours.ts) stores it as a dated row.
+ */
+const exceptionFields = {
+  type: z.enum(STAFF_EXCEPTION_TYPES, 'Choose time off or extra hours'),
+  date: dateInput,
+  starts_at: clockTime(false).nullable(),
+  ends_at: clockTime(true).nullable(),
+};
+export const staffExceptionInput = practitionerAvailabilities.staffCreateInput.omit({ type: true, day: true, starts_at: true, ends_at: true }).extend(exceptionFields);
+export const staffExceptionUpdate = practitionerAvailabilities.staffUpdateInput
+  .omit({ type: true, day: true, starts_at: true, ends_at: true, practitioner_id: true, location_id: true })
+  .extend({ type: exceptionFields.type.optional(), date: dateInput.optional(), starts_at: exceptionFields.starts_at.optional(), ends_at: exceptionFields.ends_at.optional() });

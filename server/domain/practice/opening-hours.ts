@@ -5,13 +5,19 @@
  * location are this clinic's and the practitioner works there; a row ends after it starts; working
  * hours of one practitioner at one place do not overlap on a day. Rows are deleted outright: nothing
  * refers to an availability row.
+ *
+ * Dated exceptions (rows with a date instead of a weekday, wall times `YYYY-MM-DDTHH:MM:SS` in the
+ * clinic's zone): `closed` (time off: a whole day is stored as that day's 00:00 to the next day's 00:00)
+ * and `custom_availability` (extra hours). A date before today in the clinic's zone is refused: the
+ * calendar of a day gone by is history, and changing it would move no slot anyone could still book.
  */
-import { and, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { locations, practitionerAvailabilities as table, practitioners } from '../../../db/schema';
-import { invalid } from '../../errors';
+import { ApiError, invalid, notFound } from '../../errors';
 import type { RecordType, StaffCreateInput, StaffUpdateInput } from '../../resources/define';
-import { practitionerAvailabilities } from '../../resources/practitioner_availabilities';
+import { practitionerAvailabilities, STAFF_EXCEPTION_TYPES, type staffExceptionInput, type staffExceptionUpdate } from '../../resources/practitioner_availabilities';
+import { addDays, clockFor } from '../../values/wall-time';
 import type { WriteContext } from '../write-context';
 import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup-writes';
 
@@ -63,3 +69,107 @@ export const updateOpeningHours = (w: WriteContext, id: number, input: StaffUpda
   });
 
 export const deleteOpeningHours = (w: WriteContext, id: number) => deleteSetupRecord(w, practitionerAvailabilities, id);
+
+type ExceptionInput = import('zod').output<typeof staffExceptionInput>;
+type ExceptionUpdate = import('zod').output<typeof staffExceptionUpdate>;
+type ExceptionType = (typeof STAFF_EXCEPTION_TYPES)[number];
+
+/** A dated row as staff read it: its date, and HH:MM times (both null for a whole day). */
+export interface ExceptionView {
+  date: string;
+  whole_day: boolean;
+  from: string | null;
+  to: string | null;
+}
+
+export function exceptionView(row: { starts_at: string | null; ends_at: string | null }): ExceptionView {
+  const date = row.starts_at!.slice(0, 10);
+  const from = row.starts_at!.slice(11, 16);
+  const endDate = row.ends_at!.slice(0, 10);
+  const to = endDate > date && row.ends_at!.slice(11, 16) === '00:00' ? '24:00' : row.ends_at!.slice(11, 16);
+  const whole = from === '00:00' && to === '24:00';
+  return { date, whole_day: whole, from: whole ? null : from, to: whole ? null : to };
+}
+
+const conflict = (message: string) => new ApiError('conflict', message);
+const isException = (row: { day: string | null; type: string | null }) => row.day == null && (STAFF_EXCEPTION_TYPES as readonly string[]).includes(row.type ?? '');
+
+/** Today in the clinic's zone, on the write's clock. */
+const todayOf = (w: WriteContext) => clockFor(w.account.timezone).toWall(w.now?.() ?? Date.now()).slice(0, 10);
+
+/** The stored wall times of a date and its hours; refuses a past date, half a range, and a whole day of extra hours. */
+function datedRange(w: WriteContext, type: ExceptionType, date: string, from: string | null, to: string | null) {
+  const today = todayOf(w);
+  if (date < today) throw invalid('date', `is in the past: choose today (${today}) or a later date`, 'validation_failed', `The date ${date} is in the past`);
+  if ((from == null) !== (to == null)) throw invalid(from == null ? 'starts_at' : 'ends_at', 'Enter both times, or neither for the whole day');
+  if (from == null || to == null) {
+    if (type === 'custom_availability') throw invalid('starts_at', 'Enter the extra hours (from and to)');
+    return { starts_at: `${date}T00:00:00`, ends_at: `${addDays(date, 1)}T00:00:00` };
+  }
+  if (to <= from) throw invalid('ends_at', 'must be after the start');
+  return { starts_at: `${date}T${from}:00`, ends_at: to === '24:00' ? `${addDays(date, 1)}T00:00:00` : `${date}T${to}:00` };
+}
+
+/** Upcoming dated exceptions (today on) of a practitioner at a location, earliest first. */
+export async function upcomingExceptions(w: WriteContext, practitionerId: number, locationId: number) {
+  const rows = await w.db.db
+    .select()
+    .from(table)
+    .where(
+      and(
+        eq(table.account_id, w.account.id),
+        eq(table.practitioner_id, practitionerId),
+        eq(table.location_id, locationId),
+        isNull(table.day),
+        inArray(table.type, [...STAFF_EXCEPTION_TYPES]),
+        // Wall times sort as text: a row that ends after today began is still to come.
+        gte(table.ends_at, `${todayOf(w)}T00:00:01`),
+      ),
+    )
+    .orderBy(asc(table.starts_at), asc(table.id));
+  return rows.map((r) => ({ ...practitionerAvailabilities.toRecord(r), ...exceptionView(r) }));
+}
+
+/** The staff record of a dated row (the declaration's fields with the date read out). */
+const withView = (r: Row) => ({ ...r, ...exceptionView(r) });
+
+export async function createException(w: WriteContext, input: ExceptionInput) {
+  const { date, starts_at: from, ends_at: to, ...rest } = input;
+  const range = datedRange(w, input.type, date, from, to);
+  // Stored as the declaration's attributes: a dated row has no weekday.
+  const stored = { ...rest, ...range, day: null } as unknown as StaffCreateInput<typeof practitionerAvailabilities>;
+  return withView(await createSetupRecord(w, practitionerAvailabilities, stored, { check: (tx, after) => check(tx, w.account.id, after, null) }));
+}
+
+export async function updateException(w: WriteContext, id: number, input: ExceptionUpdate) {
+  const { date, starts_at: from, ends_at: to, ...rest } = input;
+  const before = await datedRow(w, id);
+  const was = exceptionView(before);
+  const hours = from !== undefined || to !== undefined ? { from: from ?? null, to: to ?? null } : { from: was.from, to: was.to };
+  const range = datedRange(w, rest.type ?? (before.type as ExceptionType), date ?? was.date, hours.from, hours.to);
+  const stored = { ...rest, ...range } as StaffUpdateInput<typeof practitionerAvailabilities>;
+  return withView(
+    await updateSetupRecord(w, practitionerAvailabilities, id, stored, {
+      check: async (tx, after, current) => {
+        // The times were worked out from the row read above: a change in between asks for a fresh look.
+        if (!current || current.starts_at !== before.starts_at || current.ends_at !== before.ends_at) throw conflict('The exception changed meanwhile: reload and try again');
+        await check(tx, w.account.id, after, id);
+      },
+    }),
+  );
+}
+
+/** A dated exception of this clinic, or 404 (a weekly row is not one). */
+async function datedRow(w: WriteContext, id: number) {
+  const [row] = await w.db.db
+    .select()
+    .from(table)
+    .where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
+  if (!row || !isException(row) || !row.starts_at || !row.ends_at) throw notFound('Dated exception');
+  return row;
+}
+
+export async function deleteException(w: WriteContext, id: number) {
+  await datedRow(w, id);
+  return deleteSetupRecord(w, practitionerAvailabilities, id);
+}

@@ -1,11 +1,11 @@
-/** Weekly working hours and breaks of a practitioner at a location, and the free slots they give. */
+/** Weekly working hours and breaks of a practitioner at a location, its dated exceptions, and the free slots they give. */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { practitionerAvailabilities as hoursTable } from '../../../../db/schema';
-import { createOpeningHours, deleteOpeningHours, updateOpeningHours } from '../../../domain/practice/opening-hours';
+import { createException, createOpeningHours, deleteException, deleteOpeningHours, updateException, updateOpeningHours, upcomingExceptions } from '../../../domain/practice/opening-hours';
 import { findAvailability } from '../../../domain/scheduling/availability';
 import { recordId } from '../../../resources/fields';
-import { practitionerAvailabilities, STAFF_AVAILABILITY_TYPES } from '../../../resources/practitioner_availabilities';
+import { practitionerAvailabilities, STAFF_AVAILABILITY_TYPES, staffExceptionInput, staffExceptionUpdate } from '../../../resources/practitioner_availabilities';
 import { addDays, clockFor } from '../../../values/wall-time';
 import { router } from '../../../trpc';
 import { as, byId, manage, read } from './procedures';
@@ -13,8 +13,19 @@ import { as, byId, manage, read } from './procedures';
 /** How many days of free slots the opening-hours page shows. */
 const SLOT_DAYS = 7;
 
+const place = z.strictObject({ practitioner_id: recordId, location_id: recordId });
+
+/** Dated exceptions: time off (a day or some hours) and extra hours on one date, today on. */
+const exceptionsRouter = router({
+  list: read.input(place).query(async ({ ctx, input }) => ({ data: await upcomingExceptions(as(ctx), input.practitioner_id, input.location_id) })),
+  create: manage.input(staffExceptionInput).mutation(({ ctx, input }) => createException(as(ctx), input)),
+  update: manage.input(staffExceptionUpdate.extend({ id: recordId })).mutation(({ ctx, input: { id, ...input } }) => updateException(as(ctx), id, input)),
+  delete: manage.input(byId).mutation(({ ctx, input }) => deleteException(as(ctx), input.id)),
+});
+
 export const hoursRouter = router({
-  list: read.input(z.strictObject({ practitioner_id: recordId, location_id: recordId })).query(async ({ ctx, input }) => {
+  exceptions: exceptionsRouter,
+  list: read.input(place).query(async ({ ctx, input }) => {
     const h = hoursTable;
     const rows = await ctx.db.db
       .select()
