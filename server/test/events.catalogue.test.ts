@@ -146,6 +146,11 @@ const hours = async () => {
   return setUp('practice.hours.create', { practitioner_id: p.id, location_id: p.location_ids[0], type: 'open', day: '2', starts_at: '09:00', ends_at: '12:00' });
 };
 
+const exception = async () => {
+  const p = (await practitioner()) as { id: number; location_ids: number[] };
+  return setUp('practice.hours.exceptions.create', { practitioner_id: p.id, location_id: p.location_ids[0], type: 'custom_availability', date: D(31), starts_at: '18:00', ends_at: '20:00' });
+};
+
 /** Valid input for every setup mutation of the portal, by procedure path. */
 const SETUP_CALLS: Record<string, () => Promise<unknown[]>> = {
   'practice.locations.create': async () => [{ name: 'Harbour Street', city: 'Leeds' }],
@@ -163,6 +168,13 @@ const SETUP_CALLS: Record<string, () => Promise<unknown[]>> = {
   },
   'practice.hours.update': async () => [{ id: (await hours()).id, ends_at: '13:00' }],
   'practice.hours.delete': async () => [{ id: (await hours()).id }],
+  'practice.hours.exceptions.create': async () => {
+    const p = (await practitioner()) as { id: number; location_ids: number[] };
+    return [{ practitioner_id: p.id, location_id: p.location_ids[0], type: 'closed', date: D(30), starts_at: null, ends_at: null }];
+  },
+  'practice.hours.exceptions.update': async () => [{ id: (await exception()).id, starts_at: '09:00', ends_at: '12:00' }],
+  'practice.hours.exceptions.delete': async () => [{ id: (await exception()).id }],
+  'practice.settings.update': async () => [{ mark_missed: true, mark_missed_after_hours: 3 }],
 };
 
 /** The portal's setup writes, read from its router: a new one is held to the catalogue the day it is added. */

@@ -9,10 +9,12 @@ import { appointmentTypesRouter } from './appointment-types';
 import { hoursRouter } from './hours';
 import { locationsRouter } from './locations';
 import { practitionersRouter } from './practitioners';
+import { settingsRouter } from './settings';
 
 export const practiceRouter = router({
   locations: locationsRouter,
   appointmentTypes: appointmentTypesRouter,
   practitioners: practitionersRouter,
   hours: hoursRouter,
+  settings: settingsRouter,
 });
