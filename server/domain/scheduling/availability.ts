@@ -164,6 +164,9 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, { locati
       const steady = clock.offset(w.start - 3_600_000) === clock.offset(w.end);
       for (let start = w.start; start + duration <= w.end; start += duration) {
         if (start < now || (!steady && clock.toUtc(clock.toWall(start)) !== start)) continue;
+        // A dated window is loaded whole when it touches the days: only its slots on the days asked are offered.
+        const day = clock.toWall(start).slice(0, 10);
+        if (day < from || day > to) continue;
         const end = start + duration;
         const placed = place(diary, asBooked, { practitionerId: p.id, start, end, windowResourceId: w.resourceId }, resources);
         if (!placed.ok) continue;
