@@ -7,20 +7,22 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../_components/confirm-dialog';
-import { Alert, Button, Card, Cell, Empty, Field, LoadFailed, Loading, Row, Table, TextInput } from '../../../_components/ui';
+import { Alert, Button, Card, Cell, Empty, Field, LoadFailed, Loading, Row, Select, Table, TextInput } from '../../../_components/ui';
 import { useFormAction } from '../../../_lib/form';
 import { portalError } from '../../../_lib/trpc';
 
 export interface FieldSpec {
   name: string;
   label: string;
-  kind: 'text' | 'email' | 'number' | 'checkbox' | 'color' | 'choices';
+  kind: 'text' | 'email' | 'number' | 'checkbox' | 'color' | 'choices' | 'select';
   hint?: string;
   required?: boolean;
   /** For a checkbox: ticked on a new record. */
   checked?: boolean;
   /** For `choices`: the records to tick. */
   options?: { value: number; label: string }[];
+  /** For `select`: one of these values (the first is a new record's). */
+  values?: readonly { value: string; label: string }[];
 }
 
 export type Values = Record<string, string | boolean | number[]>;
@@ -46,7 +48,8 @@ interface Props<R extends Identified> {
   empty: string;
 }
 
-const blank = (fields: FieldSpec[]): Values => Object.fromEntries(fields.map((f) => [f.name, f.kind === 'checkbox' ? (f.checked ?? false) : f.kind === 'choices' ? [] : '']));
+const blank = (fields: FieldSpec[]): Values =>
+  Object.fromEntries(fields.map((f) => [f.name, f.kind === 'checkbox' ? (f.checked ?? false) : f.kind === 'choices' ? [] : f.kind === 'select' ? (f.values?.[0]?.value ?? '') : '']));
 const valuesOf = (fields: FieldSpec[], r: Identified): Values =>
   Object.fromEntries(
     fields.map((f) => {
@@ -126,6 +129,19 @@ function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, id
                 </p>
               )}
             </fieldset>
+          );
+        }
+        if (f.kind === 'select') {
+          return (
+            <Field key={f.name} id={id} label={label} error={errorOf(f.name)} hint={f.hint}>
+              <Select id={id} value={values[f.name] as string} onChange={(e) => set(f.name, e.target.value)} error={errorOf(f.name)} aria-describedby={errorOf(f.name) ? `${id}-error` : f.hint ? `${id}-hint` : undefined}>
+                {f.values?.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </Select>
+            </Field>
           );
         }
         return (
