@@ -37,6 +37,9 @@ export const colourInput = z
   .refine((v) => v === null || /^#[0-9a-fA-F]{6}$/.test(v), 'Use a hex colour such as #3366cc')
   .nullable();
 
+/** Where a record comes in its list (lower first). */
+export const sortOrderInput = z.number('Enter a whole number').int('Use a whole number').min(0, 'Use 0 or more').max(10_000, 'Use at most 10000');
+
 /** Ids of other records, each once (their existence is the domain's check). */
 export const idListInput = z
   .array(recordId)
