@@ -2,8 +2,9 @@
 /**
  * Weekly opening hours of one practitioner at one location, as a receptionist reads a rota: a row per
  * weekday (Monday first) with its working hours and breaks, each added with from–to times and removed
- * after a confirmation. Below, the free slots those hours give over the next days for an appointment
- * type, from the same availability search the API answers GET /availability with.
+ * after a confirmation; then the dated exceptions (days off, extra hours: ./exceptions.tsx). Below, the
+ * free slots all of them give over the next days for an appointment type, from the same availability
+ * search the API answers GET /availability with.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -11,6 +12,7 @@ import { ConfirmDialog } from '../../../_components/confirm-dialog';
 import { Alert, Badge, Button, Card, Empty, Field, LoadFailed, Loading, Select, TextInput } from '../../../_components/ui';
 import { useFormAction } from '../../../_lib/form';
 import { portal, portalError } from '../../../_lib/trpc';
+import { Exceptions } from './exceptions';
 
 const DAYS = [
   { day: '1', name: 'Monday' },
@@ -218,6 +220,7 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
               </ul>
             )}
           </Card>
+          <Exceptions key={`x-${practitioner.id}-${location.id}`} practitionerId={practitioner.id} locationId={location.id} who={`${name} at ${location.name}`} canManage={canManage} heading={heading} refresh={refresh} />
           <Slots key={`${practitioner.id}-${location.id}`} practitionerId={practitioner.id} locationId={location.id} types={offered} />
         </>
       )}
