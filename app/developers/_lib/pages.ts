@@ -16,6 +16,7 @@ export const PAGES: { href: string; label: string; permissions: Permission[]; se
   { href: '/developers/practice/appointment-types', label: 'Appointment types', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
   { href: '/developers/practice/practitioners', label: 'Practitioners', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
   { href: '/developers/practice/hours', label: 'Opening hours', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/settings', label: 'Settings', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
 ];
 
 export const allowed = (member: MemberGrant, permissions: Permission[]) => permissions.length === 0 || permissions.some((p) => can(member, p));
