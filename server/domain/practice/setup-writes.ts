@@ -10,6 +10,7 @@ import type { Db } from '../../../db/client';
 import { practitioners } from '../../../db/schema';
 import { notFound } from '../../errors';
 import { changedFields, eventTypeOf, recordWrite } from '../../events/record';
+import { EVENT_TYPES, type EventType } from '../../events/types';
 import { storedValues, type AnyResource, type AnyTable, type RecordType, type RowType, type StaffCreateInput, type StaffUpdateInput } from '../../resources/define';
 import { findRow, getRow } from '../../resources/queries';
 import { bumpDiaries } from '../scheduling/diary-version';
@@ -20,7 +21,20 @@ export interface SetupHooks<R extends AnyResource> {
   check?: (tx: Db, after: RecordType<R>, before: RowType<R> | null) => Promise<void>;
   /** Stored values staff do not send (defaults of a new record). */
   defaults?: Partial<R['table']['$inferInsert']>;
+  /** Columns of computed attributes (column: false) from what staff sent: a decimal price stored in minor units. */
+  stored?: (input: StaffUpdateInput<R>) => Partial<R['table']['$inferInsert']>;
 }
+
+/** Resources the event catalogue names (server/events/types.ts). */
+const ANNOUNCING = new Set<string>(EVENT_TYPES.map((type) => type.slice(0, type.indexOf('.'))));
+
+/**
+ * The event a setup write announces: `${resource}.${action}` from the catalogue; null for a resource the
+ * catalogue has no events for (billable_items, resources, form_templates: the specification lists none),
+ * whose writes are audited and not announced.
+ */
+const announced = (resource: AnyResource, action: 'created' | 'updated' | 'deleted'): EventType | null =>
+  ANNOUNCING.has(resource.name) ? eventTypeOf(resource.name, action) : null;
 
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
@@ -39,10 +53,10 @@ export async function createSetupRecord<R extends AnyResource>(w: WriteContext, 
   const table: AnyTable = resource.table;
   const id = await w.db.transaction(async (tx) => {
     const now = stamp(w);
-    const values = { ...hooks.defaults, ...storedValues(resource, input, null, 'staff'), account_id: w.account.id, created_at: now, updated_at: now };
+    const values = { ...hooks.defaults, ...storedValues(resource, input, null, 'staff'), ...hooks.stored?.(input), account_id: w.account.id, created_at: now, updated_at: now };
     await hooks.check?.(tx, resource.toRecord(values as RowType<R>) as RecordType<R>, null);
     const [row] = await tx.insert(table).values(values).returning({ id: table.id });
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input, eventType: eventTypeOf(resource.name, 'created') });
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input, eventType: announced(resource, 'created') });
     await touchCalendars(tx, w.account.id);
     return Number(row.id);
   });
@@ -54,7 +68,7 @@ export async function updateSetupRecord<R extends AnyResource>(w: WriteContext, 
   await w.db.transaction(async (tx) => {
     const before = await findRow(tx, resource, w.account.id, id);
     if (!before) throw notFound(capital(resource.singular));
-    const set = { ...storedValues(resource, input, before, 'staff'), updated_at: stamp(w) };
+    const set = { ...storedValues(resource, input, before, 'staff'), ...hooks.stored?.(input), updated_at: stamp(w) };
     await hooks.check?.(tx, resource.toRecord({ ...before, ...set } as RowType<R>) as RecordType<R>, before);
     await tx
       .update(table)
@@ -65,7 +79,7 @@ export async function updateSetupRecord<R extends AnyResource>(w: WriteContext, 
     delete changes.updated_at;
     // Saving a form unchanged is not a change: nothing to audit or announce.
     if (!Object.keys(changes).length) return;
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'updated', changes, eventType: eventTypeOf(resource.name, 'updated') });
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'updated', changes, eventType: announced(resource, 'updated') });
     await touchCalendars(tx, w.account.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
@@ -88,7 +102,7 @@ export async function deleteSetupRecord<R extends AnyResource>(
     await hooks.inUse?.(tx, before);
     await hooks.cascade?.(tx, before);
     await tx.delete(table).where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'deleted', changes: resource.toRecord(before), eventType: eventTypeOf(resource.name, 'deleted') });
+    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'deleted', changes: resource.toRecord(before), eventType: announced(resource, 'deleted') });
     await touchCalendars(tx, w.account.id);
   });
   return { id, deleted: true };
