@@ -175,6 +175,13 @@ const SETUP_CALLS: Record<string, () => Promise<unknown[]>> = {
   'practice.hours.exceptions.update': async () => [{ id: (await exception()).id, starts_at: '09:00', ends_at: '12:00' }],
   'practice.hours.exceptions.delete': async () => [{ id: (await exception()).id }],
   'practice.settings.update': async () => [{ mark_missed: true, mark_missed_after_hours: 3 }],
+  // Billable items and rooms have no event types (the specification lists none): audited, not announced.
+  'practice.billableItems.create': async () => [{ name: 'Massage 30', item_type: 'service', price: '35.00' }],
+  'practice.billableItems.update': async () => [{ id: (await setUp('practice.billableItems.create', { name: 'Tape', item_type: 'product', price: '4.50' })).id, price: '5.00' }],
+  'practice.billableItems.delete': async () => [{ id: (await setUp('practice.billableItems.create', { name: 'Gel', item_type: 'product', price: '2.00' })).id }],
+  'practice.rooms.create': async () => [{ location_id: (await location()).id, name: 'Room 1' }],
+  'practice.rooms.update': async () => [{ id: (await setUp('practice.rooms.create', { location_id: (await location()).id, name: 'Room 2' })).id, status: 'inactive' }],
+  'practice.rooms.delete': async () => [{ id: (await setUp('practice.rooms.create', { location_id: (await location()).id, name: 'Room 3' })).id }],
 };
 
 /** The portal's setup writes, read from its router: a new one is held to the catalogue the day it is added. */
@@ -234,6 +241,7 @@ test('every write route, called with valid input, announces only catalogued type
   const setupTypes = EVENT_CATALOGUE.filter((e) => (PORTAL_SETUP_RESOURCES as readonly string[]).includes(e.type.slice(0, e.type.indexOf('.'))));
   expect(setupTypes.filter((e) => !e.fires || restTypes.has(e.type)).map((e) => e.type), 'setup types silent or sent by the REST API').toEqual([]);
   expect(byRoute.get('portal practice.practitioners.delete')).toEqual(new Set(['practitioners.deleted']));
+  for (const path of SETUP.filter((p) => /^practice\.(billableItems|rooms)\./.test(p))) expect(byRoute.get(`portal ${path}`), path).toEqual(new Set());
   expect(EVENT_CATALOGUE.filter((e) => !e.fires).every((e) => e.reason), 'every type that never fires says why').toBe(true);
 });
 

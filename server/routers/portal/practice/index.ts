@@ -6,9 +6,12 @@
  */
 import { router } from '../../../trpc';
 import { appointmentTypesRouter } from './appointment-types';
+import { billableItemsRouter } from './billable-items';
+import { formTemplatesRouter } from './form-templates';
 import { hoursRouter } from './hours';
 import { locationsRouter } from './locations';
 import { practitionersRouter } from './practitioners';
+import { roomsRouter } from './rooms';
 import { settingsRouter } from './settings';
 
 export const practiceRouter = router({
@@ -17,4 +20,7 @@ export const practiceRouter = router({
   practitioners: practitionersRouter,
   hours: hoursRouter,
   settings: settingsRouter,
+  billableItems: billableItemsRouter,
+  rooms: roomsRouter,
+  formTemplates: formTemplatesRouter,
 });
