@@ -1,6 +1,7 @@
 import * as t from '../../db/schema';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
+import { colourInput, nameInput } from './staff-inputs';
 
 export const modalities = defineResource({
   name: 'modalities',
@@ -9,8 +10,8 @@ export const modalities = defineResource({
   table: t.modalities,
   fields: {
     id: f.id(),
-    name: f.string({ filterable: true, sortable: true }),
-    color: f.string({ nullable: true }),
+    name: f.string({ filterable: true, sortable: true, staff: 'required', input: nameInput() }),
+    color: f.string({ nullable: true, staff: 'optional', input: colourInput }),
     ...standardFields(),
   },
 });

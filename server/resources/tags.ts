@@ -1,6 +1,7 @@
 import * as t from '../../db/schema';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
+import { colourInput, nameInput, sortOrderInput } from './staff-inputs';
 
 export const tags = defineResource({
   name: 'tags',
@@ -9,9 +10,9 @@ export const tags = defineResource({
   table: t.tags,
   fields: {
     id: f.id(),
-    name: f.string({ filterable: true, sortable: true }),
-    color: f.string({ nullable: true, filterable: true }),
-    sort_order: f.integer({ filterable: true, sortable: true }),
+    name: f.string({ filterable: true, sortable: true, staff: 'required', input: nameInput() }),
+    color: f.string({ nullable: true, filterable: true, staff: 'optional', input: colourInput }),
+    sort_order: f.integer({ filterable: true, sortable: true, staff: 'optional', input: sortOrderInput }),
     ...standardFields(),
   },
 });
