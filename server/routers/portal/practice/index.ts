@@ -10,9 +10,13 @@ import { billableItemsRouter } from './billable-items';
 import { formTemplatesRouter } from './form-templates';
 import { hoursRouter } from './hours';
 import { locationsRouter } from './locations';
+import { modalitiesRouter } from './modalities';
+import { paymentMethodsRouter } from './payment-methods';
 import { practitionersRouter } from './practitioners';
+import { referralSourcesRouter } from './referral-sources';
 import { roomsRouter } from './rooms';
 import { settingsRouter } from './settings';
+import { tagsRouter } from './tags';
 
 export const practiceRouter = router({
   locations: locationsRouter,
@@ -23,4 +27,8 @@ export const practiceRouter = router({
   billableItems: billableItemsRouter,
   rooms: roomsRouter,
   formTemplates: formTemplatesRouter,
+  modalities: modalitiesRouter,
+  paymentMethods: paymentMethodsRouter,
+  tags: tagsRouter,
+  referralSources: referralSourcesRouter,
 });
