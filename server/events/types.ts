@@ -48,7 +48,7 @@ const READ_ONLY = 'the resource is read-only through the API (set up in the clin
  * Resources the API keeps read-only whose changes staff make in the portal's Practice pages
  * (server/routers/portal/practice): their created/updated/deleted events fire from the portal only.
  */
-export const PORTAL_SETUP_RESOURCES = ['locations', 'practitioners', 'appointment_types', 'practitioner_availabilities'] as const satisfies readonly EventEntity[];
+export const PORTAL_SETUP_RESOURCES = ['locations', 'practitioners', 'appointment_types', 'practitioner_availabilities', 'modalities', 'payment_methods'] as const satisfies readonly EventEntity[];
 
 /**
  * The types no operation of the API causes yet, and why: endpoints may subscribe to them (they are the
@@ -58,9 +58,8 @@ export const PORTAL_SETUP_RESOURCES = ['locations', 'practitioners', 'appointmen
  */
 const SILENT: { readonly [T in EventType]?: string } = {
   ...Object.fromEntries(
-    (['modalities', 'payment_methods', 'patient_log_tags'] as const).flatMap((r) => crud(r).map((t) => [t, READ_ONLY])),
+    (['patient_log_tags'] as const).flatMap((r) => crud(r).map((t) => [t, READ_ONLY])),
   ),
-  'referral_sources.deleted': 'referral sources are deactivated (PATCH active: false), never deleted',
   'patient_logs.updated': 'timeline entries are written once (POST only)',
   'patient_logs.deleted': 'timeline entries are written once (POST only)',
   'payment_allocations.updated': 'an allocation is made or removed, never changed',
