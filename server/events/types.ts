@@ -42,7 +42,8 @@ type EntityOf<T extends EventType> = T extends `${infer E}.${string}` ? E : neve
 /** The verbs of a resource's events: `ActionOf<'appointments'>` is created, updated, ..., reinstated. */
 export type ActionOf<E extends EventEntity, T extends EventType = EventType> = T extends `${E}.${infer A}` ? A : never;
 
-const READ_ONLY = 'the resource is read-only through the API (set up in the clinic software)';
+/** Tags on timeline entries: no surface places them (POST /patient_logs writes an entry without tags). */
+const LOG_TAGS = 'tags on timeline entries are placed in the clinic software; the API and the portal write timeline entries without tags';
 
 /**
  * Resources the API keeps read-only whose changes staff make in the portal's Practice pages
@@ -57,9 +58,7 @@ export const PORTAL_SETUP_RESOURCES = ['locations', 'practitioners', 'appointmen
  * every setup procedure and holds this list to what they announce.
  */
 const SILENT: { readonly [T in EventType]?: string } = {
-  ...Object.fromEntries(
-    (['patient_log_tags'] as const).flatMap((r) => crud(r).map((t) => [t, READ_ONLY])),
-  ),
+  ...Object.fromEntries(crud('patient_log_tags').map((t) => [t, LOG_TAGS])),
   'patient_logs.updated': 'timeline entries are written once (POST only)',
   'patient_logs.deleted': 'timeline entries are written once (POST only)',
   'payment_allocations.updated': 'an allocation is made or removed, never changed',
