@@ -152,7 +152,7 @@ describe('the event catalogue', () => {
     const of = (type: string) => types.find((e) => e.type === type);
     expect(of('patients.created')).toMatchObject({ type: 'patients.created', fires: true, reason: null });
     expect(of('clinical_notes.created')?.fires).toBe(true);
-    expect(of('patient_log_tags.created')).toMatchObject({ fires: false, reason: expect.stringMatching(/read-only/) });
+    expect(of('patient_log_tags.created')).toMatchObject({ fires: false, reason: expect.stringMatching(/timeline entries/) });
     expect(of('locations.created')).toMatchObject({ fires: true, reason: null });
     expect(of('referral_sources.deleted')?.fires).toBe(true);
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
