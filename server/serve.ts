@@ -2,13 +2,14 @@
  * How `npm start` runs: WEB_CONCURRENCY processes sharing the port (node:cluster; the primary only
  * migrates, forks and supervises), the webhook worker in exactly one of them, and a graceful stop on
  * SIGTERM or SIGINT: stop accepting, let in-flight requests finish within SHUTDOWN_TIMEOUT_MS, flush
- * the rate-limit and request-log buffers, exit 0. With WEB_CONCURRENCY=1 the one process does it all.
+ * the rate-limit and request-log buffers and the spans not yet exported, exit 0. With WEB_CONCURRENCY=1 the one process does it all.
  */
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { openDb } from '../db/client';
 import { createApp, type App, type AppOptions } from './app';
 import type { Env } from './env';
+import { observing } from './observability/hooks';
 import { serveClusterMetrics, serveMetrics } from './observability/start';
 
 export interface ServeOptions {
@@ -33,6 +34,8 @@ export async function serve(env: Env, opts: ServeOptions = {}): Promise<void> {
     if (stopping) return;
     stopping = true;
     await app.close({ graceMs: env.SHUTDOWN_TIMEOUT_MS });
+    // The last requests' spans are still buffered by the exporter: sent before exiting (bounded).
+    await observing.stop?.();
     process.exit(0);
   };
   process.on('SIGTERM', stop);

@@ -24,7 +24,8 @@ import { activeMember } from '../domain/team';
 import type { Env } from '../env';
 import { ApiError, type ErrorCode } from '../errors';
 import { lookupAccessToken, mayConnect, touchGrant } from '../oauth/grants';
-import { canonicalResource, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
+import { traced, watch } from '../observability/hooks';
+import { canonicalResource, MCP_PATH, oauthUrls, SCOPES, type OAuthUrls } from '../oauth/urls';
 import { requestInfo } from '../request-info';
 import { internalError, toApiError } from '../rest/errors';
 import { errorOutcome, send } from '../rest/outcome';
@@ -121,6 +122,7 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Request-Id', randomUUID());
+    watch(req, res, MCP_PATH);
     for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
     try {
       if (req.method === 'OPTIONS') return preflight(req, res);
@@ -149,7 +151,7 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
         if (!(await unauthenticatedBudget(req, res))) return;
         return refuse(res, 'unauthenticated', 'Send an OAuth access token for this MCP server: Authorization: Bearer <token> (API keys are not accepted here)', { 'WWW-Authenticate': challenge(urls) });
       }
-      const found = await lookupAccessToken(db, account.id, token);
+      const found = await traced('auth oauth_token', () => lookupAccessToken(db, account.id, token), (f) => ({ 'clinic.auth.outcome': f.connection ? 'accepted' : 'refused' }));
       const conn = found.connection;
       if (!conn || canonicalResource(conn.resource) !== canonicalResource(urls.resource)) {
         if (!(await unauthenticatedBudget(req, res))) return;

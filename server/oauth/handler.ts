@@ -18,6 +18,7 @@ import type { DbHandle } from '../../db/client';
 import type { Account } from '../context';
 import type { Env } from '../env';
 import { ApiError } from '../errors';
+import { observing, traced, UNMATCHED, watch } from '../observability/hooks';
 import { requestInfo } from '../request-info';
 import { readBody } from '../rest/body';
 import { addRateHeaders } from '../rest/outcome';
@@ -52,6 +53,19 @@ interface Answer {
   body?: unknown;
   headers?: Record<string, string>;
 }
+
+/** The discovery documents by path. */
+const DOCUMENTS: Record<string, (urls: OAuthUrls) => unknown> = {
+  '/.well-known/oauth-protected-resource': protectedResourceMetadata,
+  [`/.well-known/oauth-protected-resource${MCP_PATH}`]: protectedResourceMetadata,
+  '/.well-known/oauth-authorization-server': authorizationServerMetadata,
+  [`/.well-known/oauth-authorization-server${MCP_PATH}`]: authorizationServerMetadata,
+  '/.well-known/openid-configuration': authorizationServerMetadata,
+};
+/** The endpoints route() answers besides the documents. */
+const ENDPOINTS = new Set(['register', 'token', 'revoke', 'authorize'].map((e) => `${OAUTH_PREFIX}/${e}`));
+/** A path as the route label of metrics and traces: the server's own paths, any other as one label. */
+const routeOf = (path: string) => (Object.hasOwn(DOCUMENTS, path) || ENDPOINTS.has(path) ? path : UNMATCHED);
 
 /** Whether a path is the OAuth server's (the app's router sends these here). */
 export const isOAuthPath = (path: string) => path.startsWith('/.well-known/') || path.startsWith(`${OAUTH_PREFIX}/`);
@@ -133,16 +147,9 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
 
   async function route(req: IncomingMessage, account: Account, urls: OAuthUrls, path: string, query: URLSearchParams): Promise<Answer> {
     const method = req.method ?? 'GET';
-    const documents: Record<string, () => unknown> = {
-      '/.well-known/oauth-protected-resource': () => protectedResourceMetadata(urls),
-      [`/.well-known/oauth-protected-resource${MCP_PATH}`]: () => protectedResourceMetadata(urls),
-      '/.well-known/oauth-authorization-server': () => authorizationServerMetadata(urls),
-      [`/.well-known/oauth-authorization-server${MCP_PATH}`]: () => authorizationServerMetadata(urls),
-      '/.well-known/openid-configuration': () => authorizationServerMetadata(urls),
-    };
-    if (Object.hasOwn(documents, path)) {
+    if (Object.hasOwn(DOCUMENTS, path)) {
       if (method !== 'GET' && method !== 'HEAD') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET, HEAD, OPTIONS' });
-      return json(200, documents[path](), { 'Cache-Control': 'public, max-age=3600' });
+      return json(200, DOCUMENTS[path](urls), { 'Cache-Control': 'public, max-age=3600' });
     }
     const post = (work: () => Promise<Answer>) => (method === 'POST' ? work() : Promise.resolve(json(405, { error: 'invalid_request', error_description: 'POST only' }, { Allow: 'POST, OPTIONS' })));
     switch (path) {
@@ -164,7 +171,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
         return post(() =>
           unauthenticatedCall(req, async () => {
             const params = await form(req);
-            const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog);
+            const client = await traced('auth oauth_client', () => authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog));
             const grant = params.get('grant_type');
             if (grant === 'authorization_code') return json(200, await exchangeCode(db, account, client, params, urls));
             if (grant === 'refresh_token') return json(200, await refreshTokens(db, account, client, params));
@@ -175,7 +182,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
         return post(() =>
           unauthenticatedCall(req, async () => {
             const params = await form(req);
-            const client = await authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog);
+            const client = await traced('auth oauth_client', () => authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog));
             const presented = params.get('token');
             if (!presented) throw new OAuthFailure('invalid_request', 'token is required');
             await revokeToken(db, account, client, presented);
@@ -216,6 +223,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       url = new URL('http://x/');
     }
     const path = url.pathname.replace(/\/$/, '') || '/';
+    if (observing.any) watch(req, res, routeOf(path));
     let answer: Answer;
     try {
       if (req.method === 'OPTIONS') answer = { status: 204, headers: {} };

@@ -16,18 +16,17 @@ import client from 'prom-client';
 import type { DbHandle } from '../../db/client';
 import type { Env } from '../env';
 import type { Job, JobResult, JobRun } from '../jobs/scheduler';
-import { combine, observing, type DeliveryOutcome } from './hooks';
+import { combine, observing, UNMATCHED, type DeliveryOutcome } from './hooks';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS']);
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'];
-/** A request that matched no route: one label for every unknown path (never the path itself). */
-export const UNMATCHED = '(unmatched)';
+export { UNMATCHED };
 
 function createMetrics(registry: client.Registry) {
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Histogram({
     name: 'clinic_http_request_duration_seconds',
-    help: 'REST requests under /v3/api by method, route template and status class; _count is the request count',
+    help: 'Requests by method, route template and status class (REST under /v3/api, the MCP server, OAuth endpoints, portal procedures); _count is the request count',
     labelNames: ['method', 'route', 'status_class'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
@@ -110,15 +109,24 @@ function record(db: DbHandle): client.Registry {
   addDatabaseGauges(registry, db);
   // One child per label set, kept: prom-client hashes the labels object on every observe otherwise.
   const children = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status_class'>>();
+  const verbOf = (method: string | undefined) => (method && METHODS.has(method) ? method : 'other');
   observing.metrics = {
     request(route, method, path, status, ms, authenticated) {
-      const verb = method && METHODS.has(method) ? method : 'other';
+      const verb = verbOf(method);
       // Keyed by what the label is made of: an unmatched path never becomes a key of its own.
       const key = `${verb} ${route ?? (path === DOCS ? DOCS : UNMATCHED)} ${status}`;
       let child = children.get(key);
       if (!child) children.set(key, (child = m.requests.labels(verb, routeLabel(route, path), statusClass(status))));
       child.observe(ms / 1000);
       if (status === 429) m.refusals.inc({ budget: authenticated ? 'rest' : 'unauth' });
+    },
+    served(route, method, status, ms) {
+      const verb = verbOf(method);
+      // `*`: apart from the REST keys, which hold the route below /v3/api.
+      const key = `*${verb} ${route} ${status}`;
+      let child = children.get(key);
+      if (!child) children.set(key, (child = m.requests.labels(verb, route, statusClass(status))));
+      child.observe(ms / 1000);
     },
     delivery(outcome: DeliveryOutcome, dueAt: string | null, startedAt: number) {
       m.deliveries.inc({ outcome });

@@ -19,7 +19,7 @@ import type * as Api from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { RequestOptions } from 'node:http';
 import type { Route } from '../rest/routes';
-import { combine, observing, type Observer } from './hooks';
+import { combine, observing, UNMATCHED, type Observer } from './hooks';
 
 const require = createRequire(import.meta.url);
 
@@ -75,16 +75,35 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env, opts: { spanP
   const tracer = api.trace.getTracer('clinic-api');
   observing.tracing = observer(api, tracer);
   combine();
-  const ready = Promise.all([traceSqlite(api, tracer), traceDeliveries(api, tracer)]).then(() => undefined);
-  return { ready, shutdown: () => sdk.shutdown() };
+  const ready = Promise.all([traceSqlite(api, tracer), traceDeliveries(api, tracer), traceTenantAndKeys(api, tracer)]).then(() => undefined);
+  const shutdown = () => sdk.shutdown();
+  observing.stop = () => bounded(shutdown(), STOP_MS);
+  return { ready, shutdown };
 }
 
-function observer(api: typeof Api, tracer: Api.Tracer): Observer {
-  /** `fn` inside a span of its own; a failure sets the span's status with the error's code or type only. */
-  const inSpan = <T>(name: string, attributes: Api.Attributes, fn: () => Promise<T>): Promise<T> =>
+/** How long the graceful stop waits for the last spans to be exported (a collector that is down must not hold the exit). */
+const STOP_MS = 5000;
+const bounded = (work: Promise<void>, ms: number) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    work.then(
+      () => (clearTimeout(timer), resolve()),
+      () => (clearTimeout(timer), resolve()),
+    );
+  });
+
+/**
+ * `fn` in an active span of its own; `describe` adds attributes from its result. A failure sets the
+ * span's status with the error's code or type only (a message can quote what was sent).
+ */
+function spanner(api: typeof Api, tracer: Api.Tracer) {
+  return <T>(name: string, attributes: Api.Attributes, fn: () => Promise<T>, describe?: (result: T) => Api.Attributes): Promise<T> =>
     tracer.startActiveSpan(name, { attributes }, async (span) => {
       try {
-        return await fn();
+        const result = await fn();
+        if (describe) span.setAttributes(describe(result));
+        return result;
       } catch (err) {
         const e = err as { code?: unknown; constructor?: { name?: string } };
         span.setAttribute('error.type', typeof e?.code === 'string' ? e.code : (e?.constructor?.name ?? 'Error'));
@@ -94,6 +113,10 @@ function observer(api: typeof Api, tracer: Api.Tracer): Observer {
         span.end();
       }
     });
+}
+
+function observer(api: typeof Api, tracer: Api.Tracer): Observer {
+  const inSpan = spanner(api, tracer);
   return {
     request(route, method, _path, status, _ms, _authenticated, requestId) {
       const span = api.trace.getActiveSpan();
@@ -105,6 +128,15 @@ function observer(api: typeof Api, tracer: Api.Tracer): Observer {
       }
       if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
     },
+    served(route, method, status, _ms, requestId) {
+      const span = api.trace.getActiveSpan();
+      if (!span) return;
+      if (requestId) span.setAttribute('clinic.request_id', requestId);
+      if (route !== UNMATCHED) span.setAttribute('http.route', route);
+      span.updateName(`${method} ${route}`);
+      if (status >= 500) span.setStatus({ code: api.SpanStatusCode.ERROR });
+    },
+    span: (name, fn, describe) => inSpan(name, {}, fn, describe),
     delivery(outcome) {
       api.trace.getActiveSpan()?.setAttribute('clinic.webhook.outcome', outcome);
     },
@@ -161,5 +193,26 @@ async function traceDeliveries(api: typeof Api, tracer: Api.Tracer): Promise<voi
         span.end();
       }
     });
+  };
+}
+
+/**
+ * The tenant (host → account) and API-key check of every request, as spans of their own, by wrapping
+ * the two classes' methods here: the REST hot path carries no tracing call while tracing is off. What
+ * they record: whether a clinic was found, whether the key was accepted; never the host's account, the
+ * key, or its id.
+ */
+async function traceTenantAndKeys(api: typeof Api, tracer: Api.Tracer): Promise<void> {
+  const inSpan = spanner(api, tracer);
+  const [{ TenantResolver }, { Authenticator }] = await Promise.all([import('../tenancy'), import('../auth/authenticate')]);
+  const resolve = TenantResolver.prototype.resolve;
+  TenantResolver.prototype.resolve = function (host) {
+    if (!api.trace.getActiveSpan()) return resolve.call(this, host);
+    return inSpan('tenant resolve', {}, () => resolve.call(this, host), (account) => ({ 'clinic.tenant.found': account !== null }));
+  };
+  const authenticate = Authenticator.prototype.authenticate;
+  Authenticator.prototype.authenticate = function (header, accountId) {
+    if (!api.trace.getActiveSpan()) return authenticate.call(this, header, accountId);
+    return inSpan('auth api_key', {}, () => authenticate.call(this, header, accountId), (principal) => ({ 'clinic.auth.outcome': principal ? 'accepted' : 'refused' }));
   };
 }

@@ -15,6 +15,7 @@ import { ANONYMOUS, type Ctx, type MemberPrincipal, type PortalIO } from '../con
 import type { Env } from '../env';
 import { ApiError } from '../errors';
 import type { FileStore } from '../files/store';
+import { observing, traced, UNMATCHED, watch } from '../observability/hooks';
 import { requestInfo, type RequestLike } from '../request-info';
 import { toApiError } from '../rest/errors';
 import { portalRouter } from '../routers/portal';
@@ -53,6 +54,18 @@ export interface PortalOptions {
   logger: Logger;
   tenants: TenantResolver;
   now: () => number;
+}
+
+/**
+ * The route label of a call, for metrics and traces: one of the router's procedures, a batch as one
+ * label, and any other path as one (a path as sent is never a label).
+ */
+const PROCEDURES = new Set(Object.keys(portalRouter._def.procedures));
+function routeOf(url: string): string {
+  const [path, query = ''] = url.split('?');
+  if (new URLSearchParams(query).has('batch')) return `${PORTAL_TRPC}/(batch)`;
+  const name = path.slice(PORTAL_TRPC.length + 1);
+  return PROCEDURES.has(name) ? `${PORTAL_TRPC}/${name}` : UNMATCHED;
 }
 
 /** The session cookie: `__Host-` prefixed and Secure under https (where browsers enforce both). */
@@ -106,6 +119,9 @@ export function createPortal(opts: PortalOptions) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    if (observing.any) watch(req, res, routeOf(req.url ?? ''));
     try {
       const host = info.host(req);
       const proto = info.proto(req);
@@ -117,7 +133,7 @@ export function createPortal(opts: PortalOptions) {
       const refused = batchRefusal(req.url ?? '');
       if (refused) return fail(res, refused);
       const secure = proto === 'https';
-      const { token, session } = await sessionOf(req, account.id, secure);
+      const { token, session } = await traced('auth session', () => sessionOf(req, account.id, secure), (s) => ({ 'clinic.auth.outcome': s.session ? 'accepted' : s.token ? 'refused' : 'none' }));
       const portal: PortalIO = {
         sessionId: session?.sessionId ?? null,
         clientIp: info.clientIp(req),
@@ -137,7 +153,7 @@ export function createPortal(opts: PortalOptions) {
         files: opts.files,
         account,
         principal: session?.member ?? ANONYMOUS,
-        requestId: randomUUID(),
+        requestId,
         baseUrl: `${proto}://${host}${API_PREFIX}`,
         now,
         portal,
