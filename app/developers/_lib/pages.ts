@@ -16,6 +16,10 @@ export const PAGES: { href: string; label: string; permissions: Permission[]; se
   { href: '/developers/practice/appointment-types', label: 'Appointment types', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
   { href: '/developers/practice/practitioners', label: 'Practitioners', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
   { href: '/developers/practice/hours', label: 'Opening hours', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/modalities', label: 'Modalities', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/payment-methods', label: 'Payment methods', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/tags', label: 'Patient tags', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  { href: '/developers/practice/referral-sources', label: 'Referral sources', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
   { href: '/developers/practice/settings', label: 'Settings', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
 ];
 
