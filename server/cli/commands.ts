@@ -18,9 +18,9 @@ const seeding = async () => ({ ...(await import('../seed')), ...(await import('.
 const webhooks = async () => ({ ...(await import('../domain/webhooks')), ...(await import('../webhooks/secrets')), ...(await import('../webhooks/worker')) });
 const team = async () => ({ ...(await import('../domain/team')), ...(await import('../auth/passwords')) });
 
-const cliActor: Actor = { actor_type: 'user', actor_id: null, actor_name: 'command line' };
+export const cliActor: Actor = { actor_type: 'user', actor_id: null, actor_name: 'command line' };
 
-function options(args: string[], spec: Record<string, { type: 'string' | 'boolean' }>) {
+export function options(args: string[], spec: Record<string, { type: 'string' | 'boolean' }>) {
   try {
     return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
   } catch (err) {
@@ -28,7 +28,7 @@ function options(args: string[], spec: Record<string, { type: 'string' | 'boolea
   }
 }
 
-function required(values: Record<string, string | boolean | undefined>, ...names: string[]): string[] {
+export function required(values: Record<string, string | boolean | undefined>, ...names: string[]): string[] {
   return names.map((n) => {
     const v = values[n];
     if (typeof v !== 'string' || v === '') throw new UsageError(`missing --${n}`);
@@ -36,9 +36,9 @@ function required(values: Record<string, string | boolean | undefined>, ...names
   });
 }
 
-const tenantSpec = { clinic: { type: 'string' }, region: { type: 'string' } } as const;
+export const tenantSpec = { clinic: { type: 'string' }, region: { type: 'string' } } as const;
 
-async function tenant(db: DbHandle, values: Record<string, string | boolean | undefined>) {
+export async function tenant(db: DbHandle, values: Record<string, string | boolean | undefined>) {
   const [clinic, region] = required(values, 'clinic', 'region');
   const account = await findAccount(db, clinic, region);
   if (!account) throw new UsageError(`no account ${clinic} in region ${region}`);
@@ -140,6 +140,7 @@ export async function run(argv: string[]): Promise<void> {
   if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list'].includes(sub)) return user(await open(), sub, rest);
   if (cmd === 'webhook' && ['create', 'list', 'rotate', 'disable', 'enable', 'replay', 'recover'].includes(sub)) return webhook(await open(), env, sub, rest);
   if (cmd === 'worker') return worker(await open(), env);
+  if (cmd === 'practice-settings') return (await import('./practice-settings')).practiceSettings(await open(), [sub, ...rest].filter((x) => x !== undefined));
   throw new UsageError(cmd ? `unknown command: ${[cmd, sub].filter(Boolean).join(' ')}` : 'no command given');
 }
 

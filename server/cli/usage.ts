@@ -14,6 +14,7 @@ export const USAGE = `usage:
   clinic webhook rotate|disable|enable --clinic NAME --region REGION --endpoint-id N
   clinic webhook replay --clinic NAME --region REGION --event-id ID [--endpoint-id N]
   clinic webhook recover --clinic NAME --region REGION --endpoint-id N --since ISO8601
+  clinic practice-settings --clinic NAME --region REGION [--missed-after-hours N|off]
   clinic worker
   clinic seed --clinic NAME --region REGION
   clinic migrate
