@@ -18,6 +18,7 @@ import { ApiError } from '../errors';
 import { RESOURCES } from '../resources';
 import { deprecationHeaders, mayUseDeprecated, usedDeprecations, type Use } from '../resources/deprecation';
 import { appRouter } from '../routers';
+import { requestLines } from '../logger';
 import { requestInfo } from '../request-info';
 import type { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
@@ -97,6 +98,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const uses = new Map<Route, Use>(routes.routes.map((r) => [r, { ...operationOf(r), route: r.deprecated }] as const).filter(([, use]) => mayUseDeprecated(use)));
   const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
+  // The line per request (server/logger.ts), or null when info lines are off.
+  const requestLine = requestLines(logger, env.LOG_SAMPLE_RATE);
   const auth = new Authenticator(db, onError, opts.now);
   const limiter = new RateLimiter(db, onError, opts.now);
   let openapi: string | null = null;
@@ -154,7 +157,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    if (logger.isLevelEnabled('info')) logger.info({ requestId: x.requestId, method: req.method, path, status: outcome.status, ms, key: x.principal?.id }, 'request');
+    if (requestLine) requestLine(x.requestId, req.method ?? 'GET', path, outcome.status, ms, x.principal?.id);
     if (observing.any) observing.any.request(x.route?.path, req.method, path, outcome.status, ms, x.principal !== null, x.requestId);
     if (x.account && opts.requestLog) {
       const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
