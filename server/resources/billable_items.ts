@@ -7,12 +7,17 @@ import { nameInput, optionalText } from './staff-inputs';
 
 /** A price as staff type it, in the clinic's currency ("45", "45.00"); stored in minor units by the domain (server/values/money.ts). */
 const priceInput = z.string('Enter a price such as 45.00').trim().regex(MONEY_PATTERN, 'Enter a price such as 45.00 (at most two decimals, no currency sign)');
-/** A tax rate in percent, 0 to 100 with at most two decimals; stored in basis points. */
+/** A tax rate in percent, 0 to 100 with at most two decimals (blank: no tax); stored in basis points. */
 const taxRateInput = z
   .string('Enter a tax rate in percent, such as 20')
   .trim()
-  .regex(MONEY_PATTERN, 'Enter a tax rate in percent, such as 20 or 7.5')
-  .refine((v) => parseMoney(v) <= 10_000, 'Use a rate from 0 to 100 percent');
+  .transform((v) => v || '0')
+  .pipe(
+    z
+      .string()
+      .regex(MONEY_PATTERN, 'Enter a tax rate in percent, such as 20 or 7.5')
+      .refine((v) => parseMoney(v) <= 10_000, 'Use a rate from 0 to 100 percent'),
+  );
 
 export const billableItems = defineResource({
   name: 'billable_items',
