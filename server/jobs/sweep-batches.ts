@@ -19,25 +19,32 @@ import type { Db, DbHandle } from '../../db/client';
 import type { JobRun, JobResult } from './scheduler';
 
 export interface SweepPace {
-  /** Rows per statement. */
+  /** Rows per statement, at most. */
   batch: number;
-  /** Statements per run; then the run stops and asks to come back (`again`). */
-  batchesPerRun: number;
+  /** Rows per run, about (a run stops after the batch that reaches it) and asks to come back (`again`). */
+  rowsPerRun: number;
   /** Pause after a batch, as a multiple of the time the batch took (0: none, as the tests run). */
   pauseFactor: number;
+  /**
+   * The time a batch should take (0: every batch `batch` rows): each next batch's rows are scaled by how
+   * long the last one took, between MIN_ROWS and `batch`.
+   */
+  batchMs: number;
 }
 
+const MIN_ROWS = 10;
+
 /**
- * The pace per database. SQLite's batch runs on the event loop: 100 events with their indexes take ~1 ms
- * on the bench machine, and a pause of 9× leaves the loop ~90% free; measured on 100,000 expired events,
- * 500-row batches at 25% of the loop moved GET /patients/{id}'s p99 by 2.4 ms, 100-row ones at 50% by
- * 6–8 ms (every batch met by some request, and the occasional WAL checkpoint in the batch's commit),
- * 100-row ones at 10% by 0.35 ms. PostgreSQL's batch runs on the server, off the event loop: 5,000 rows
- * a commit keep each transaction's WAL and locks short.
+ * The pace per database. SQLite's batch runs on the event loop, so its rows are fitted to ~1 ms (fewer on
+ * a big or busy table) and a pause of 9× leaves the loop ~90% free: few requests meet a batch, and one
+ * that does waits about a millisecond. Measured (bench/sweep.ts, GET /patients/{id}'s p99): 500-row
+ * batches at 25% of the loop moved it 2.4 ms on 100,000 events; 100-row ones at 10% 0.35 ms there but
+ * 2.5 ms on 1M (a batch took ~5 ms on the bigger indexes). PostgreSQL's batch runs on the server, off
+ * the event loop: 5,000 rows a commit keep each transaction's WAL and locks short.
  */
 export const DEFAULT_PACE: Record<DbHandle['dialect'], SweepPace> = {
-  sqlite: { batch: 100, batchesPerRun: 2_000, pauseFactor: 9 },
-  pg: { batch: 5_000, batchesPerRun: 40, pauseFactor: 1 },
+  sqlite: { batch: 500, rowsPerRun: 200_000, pauseFactor: 9, batchMs: 1 },
+  pg: { batch: 5_000, rowsPerRun: 200_000, pauseFactor: 1, batchMs: 0 },
 };
 
 /** How often a run renews its lease: well inside the shortest lease (the scheduler's default is 5 min). */
@@ -66,12 +73,15 @@ export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, dele
   const pace = paceOf(db);
   let deleted = 0;
   let renewed = -Infinity;
-  for (let i = 0; i < pace.batchesPerRun; i++) {
+  let rows = pace.batchMs > 0 ? Math.min(MIN_ROWS, pace.batch) : pace.batch;
+  while (deleted < pace.rowsPerRun) {
     const started = performance.now();
-    const n = await db.transaction((tx) => deleteBatch(tx, pace.batch));
+    const n = await db.transaction((tx) => deleteBatch(tx, rows));
     deleted += n;
-    if (n < pace.batch) return { deleted, again: false };
+    if (n < rows) return { deleted, again: false };
     const took = performance.now() - started;
+    // Halved at most, doubled at most: one slow batch (a checkpoint, the machine busy) does not swing it.
+    if (pace.batchMs > 0) rows = Math.max(Math.min(MIN_ROWS, pace.batch), Math.min(pace.batch, Math.round(rows * Math.min(2, Math.max(0.5, pace.batchMs / Math.max(took, 0.01))))));
     if (pace.pauseFactor > 0) await sleep(Math.min(took * pace.pauseFactor, 1_000));
     else await yieldLoop();
     // The lease lost (another process took over, or the scheduler stops): leave, what is done is committed.

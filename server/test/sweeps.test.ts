@@ -179,10 +179,10 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
 });
 
 describe('a run stops at its bound and the next tick continues', () => {
-  test('2 batches of 2 rows per run: each tick deletes 4 expired events and asks to come back, until none is left', async () => {
+  test('4 rows per run, 2 per batch: each tick deletes 4 expired events and asks to come back, until none is left', async () => {
     for (let i = 0; i < 5; i++) await newPatient(i % 2 ? A : B);
     ahead += 31 * DAY;
-    setSweepPace({ batch: 2, batchesPerRun: 2, pauseFactor: 0 });
+    setSweepPace({ batch: 2, rowsPerRun: 4, pauseFactor: 0, batchMs: 0 });
     const expired = await expiredEvents();
     expect(expired).toBeGreaterThanOrEqual(5);
     const ticks = Math.ceil((expired + 1) / 4);
@@ -203,7 +203,7 @@ describe('a run stops at its bound and the next tick continues', () => {
   test('a lost lease stops the run after the batch it committed; the next run deletes the rest (idempotent)', async () => {
     for (let i = 0; i < 3; i++) await newPatient(A);
     ahead += 31 * DAY;
-    setSweepPace({ batch: 2, batchesPerRun: 100, pauseFactor: 0 });
+    setSweepPace({ batch: 2, rowsPerRun: 1000, pauseFactor: 0, batchMs: 0 });
     const expired = await expiredEvents();
     const lost = await sweepEvents(db(), now(), { now, renew: async () => false });
     expect(lost).toEqual({ deleted: 2, again: true });
