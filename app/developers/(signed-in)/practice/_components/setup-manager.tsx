@@ -14,7 +14,8 @@ import { portalError } from '../../../_lib/trpc';
 export interface FieldSpec {
   name: string;
   label: string;
-  kind: 'text' | 'email' | 'number' | 'checkbox' | 'color' | 'choices' | 'select';
+  /** `decimal`: an amount typed as text ("45.00"), sent as typed (the server reads it exactly). */
+  kind: 'text' | 'email' | 'number' | 'checkbox' | 'color' | 'choices' | 'select' | 'decimal';
   hint?: string;
   required?: boolean;
   /** For a checkbox: ticked on a new record. */
@@ -23,6 +24,8 @@ export interface FieldSpec {
   options?: { value: number; label: string }[];
   /** For `select`: one of these values (the first is a new record's). */
   values?: readonly { value: string; label: string }[];
+  /** For `select`: the values are record ids, sent as numbers (none offered: null). */
+  numeric?: boolean;
 }
 
 export type Values = Record<string, string | boolean | number[]>;
@@ -63,7 +66,7 @@ export function toInput(fields: FieldSpec[], values: Values): Record<string, unk
   return Object.fromEntries(
     fields.map((f) => {
       const v = values[f.name];
-      if (f.kind === 'number') return [f.name, v === '' ? null : Number(v)];
+      if (f.kind === 'number' || (f.kind === 'select' && f.numeric)) return [f.name, v === '' ? null : Number(v)];
       return [f.name, v];
     }),
   );
@@ -149,7 +152,7 @@ function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, id
             <TextInput
               id={id}
               type={f.kind === 'number' ? 'number' : f.kind === 'email' ? 'email' : 'text'}
-              inputMode={f.kind === 'number' ? 'numeric' : undefined}
+              inputMode={f.kind === 'number' ? 'numeric' : f.kind === 'decimal' ? 'decimal' : undefined}
               value={values[f.name] as string}
               onChange={(e) => set(f.name, e.target.value)}
               error={errorOf(f.name)}
