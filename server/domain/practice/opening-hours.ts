@@ -85,8 +85,9 @@ export interface ExceptionView {
 export function exceptionView(row: { starts_at: string | null; ends_at: string | null }): ExceptionView {
   const date = row.starts_at!.slice(0, 10);
   const from = row.starts_at!.slice(11, 16);
-  const endDate = row.ends_at!.slice(0, 10);
-  const to = endDate > date && row.ends_at!.slice(11, 16) === '00:00' ? '24:00' : row.ends_at!.slice(11, 16);
+  const [endDate, endTime] = [row.ends_at!.slice(0, 10), row.ends_at!.slice(11, 16)];
+  // A row stored elsewhere (the clinic software) may run over several days: its end then names its date.
+  const to = endDate === date ? endTime : endDate === addDays(date, 1) && endTime === '00:00' ? '24:00' : `${endDate} ${endTime}`;
   const whole = from === '00:00' && to === '24:00';
   return { date, whole_day: whole, from: whole ? null : from, to: whole ? null : to };
 }
@@ -146,7 +147,9 @@ export async function updateException(w: WriteContext, id: number, input: Except
   const before = await datedRow(w, id);
   const was = exceptionView(before);
   const hours = from !== undefined || to !== undefined ? { from: from ?? null, to: to ?? null } : { from: was.from, to: was.to };
-  const range = datedRange(w, rest.type ?? (before.type as ExceptionType), date ?? was.date, hours.from, hours.to);
+  // A change of the note alone leaves the date and times as stored.
+  const when = date !== undefined || from !== undefined || to !== undefined || rest.type !== undefined;
+  const range = when ? datedRange(w, rest.type ?? (before.type as ExceptionType), date ?? was.date, hours.from, hours.to) : {};
   const stored = { ...rest, ...range } as StaffUpdateInput<typeof practitionerAvailabilities>;
   return withView(
     await updateSetupRecord(w, practitionerAvailabilities, id, stored, {
