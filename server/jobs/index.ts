@@ -3,8 +3,7 @@
  * sweeps (each its own job, so one failing does not hold back the others) and the clinic jobs.
  * The sweeps delete in batches and stop at a bound per run, asking to run again at the next tick
  * (server/jobs/sweep-batches.ts). Kept for ever, so never swept: the audit log (the audit trail of
- * clinical and financial records, docs/decisions.md). The request log sweeps itself when it flushes
- * (server/rest/request-log.ts, 90 days).
+ * clinical and financial records, docs/decisions.md).
  * The webhook delivery loop is not here: it is a queue consumer polling every 500 ms whose messages
  * carry their own leases (server/webhooks/worker.ts), so several processes share the deliveries.
  */
@@ -12,6 +11,7 @@ import type { DbHandle } from '../../db/client';
 import { sweepDeletedEntities, sweepEvents } from '../events/sweep';
 import { sweepOAuth } from '../oauth/sweep';
 import { sweepIdempotencyKeys } from '../rest/idempotency-sweep';
+import { sweepRequestLog } from '../rest/request-log-sweep';
 import { sweepWebhookAttempts, sweepWebhookMessages } from '../webhooks/sweep';
 import { markMissedJob } from './missed';
 import { Scheduler, type Job, type SchedulerOptions } from './scheduler';
@@ -22,12 +22,13 @@ const HOURLY = 3_600_000;
 export function serverJobs(db: DbHandle): Job[] {
   return [
     // Stored idempotent responses are kept 24 hours; events, webhook attempts and settled webhook
-    // messages 30 days; deleted_entities a year.
+    // messages 30 days; the request log 90 days; deleted_entities a year.
     { name: 'sweep.idempotency_keys', everyMs: HOURLY, run: async (r) => asJobResult(await sweepIdempotencyKeys(db, r.now(), r)) },
     { name: 'sweep.events', everyMs: HOURLY, run: async (r) => asJobResult(await sweepEvents(db, r.now(), r)) },
     { name: 'sweep.oauth', everyMs: HOURLY, run: async (r) => void (await sweepOAuth(db, r.now())) },
     { name: 'sweep.webhook_attempts', everyMs: HOURLY, run: async (r) => asJobResult(await sweepWebhookAttempts(db, r.now(), r)) },
     { name: 'sweep.webhook_messages', everyMs: HOURLY, run: async (r) => asJobResult(await sweepWebhookMessages(db, r.now(), r)) },
+    { name: 'sweep.request_log', everyMs: HOURLY, run: async (r) => asJobResult(await sweepRequestLog(db, r.now(), r)) },
     { name: 'sweep.deleted_entities', everyMs: HOURLY, run: async (r) => asJobResult(await sweepDeletedEntities(db, r.now(), r)) },
     markMissedJob(db),
   ];

@@ -65,20 +65,24 @@ export interface SweepOutcome {
   again: boolean;
 }
 
+/** What a batch did: the rows it deleted, or those and whether more may be left (by default: a full batch). */
+export type BatchResult = number | { deleted: number; more: boolean };
+
 /**
- * Runs `deleteBatch(tx, n)` (which deletes at most n expired rows and answers how many it deleted) until a
- * batch comes back short, the run's bound is reached, or the lease is lost.
+ * Runs `deleteBatch(tx, n)` (which deletes at most n expired rows) until a batch says nothing is left,
+ * the run's bound is reached, or the lease is lost.
  */
-export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, deleteBatch: (tx: Db, limit: number) => Promise<number>): Promise<SweepOutcome> {
+export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, deleteBatch: (tx: Db, limit: number) => Promise<BatchResult>): Promise<SweepOutcome> {
   const pace = paceOf(db);
   let deleted = 0;
   let renewed = -Infinity;
   let rows = pace.batchMs > 0 ? Math.min(MIN_ROWS, pace.batch) : pace.batch;
   while (deleted < pace.rowsPerRun) {
     const started = performance.now();
-    const n = await db.transaction((tx) => deleteBatch(tx, rows));
+    const result = await db.transaction((tx) => deleteBatch(tx, rows));
+    const n = typeof result === 'number' ? result : result.deleted;
     deleted += n;
-    if (n < rows) return { deleted, again: false };
+    if (!(typeof result === 'number' ? n >= rows : result.more)) return { deleted, again: false };
     const took = performance.now() - started;
     // Halved at most, doubled at most: one slow batch (a checkpoint, the machine busy) does not swing it.
     if (pace.batchMs > 0) rows = Math.max(Math.min(MIN_ROWS, pace.batch), Math.min(pace.batch, Math.round(rows * Math.min(2, Math.max(0.5, pace.batchMs / Math.max(took, 0.01))))));

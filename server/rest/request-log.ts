@@ -1,7 +1,7 @@
 /**
  * The request log behind the portal (spec: requests are logged per integration, kept 90 days). Rows are
  * collected in memory and inserted in batches off the request path: every FLUSH_MS, or at once when a
- * batch is full. Rows older than the retention are swept at most hourly by whichever process flushes.
+ * batch is full. Rows older than the retention are swept by a job of the scheduler (server/rest/request-log-sweep.ts).
  *
  * Why five seconds: on SQLite every committed write makes the read connection drop its page cache, and
  * rows kept longer cost the garbage collector more; measured on GET /patients/{id} (npm run bench, the
@@ -16,20 +16,18 @@
  * error body); redaction and parsing happen here, when a batch is written.
  */
 import { randomUUID } from 'node:crypto';
-import { and, asc, inArray, lt } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
 import { requestLog } from '../../db/schema';
+import { sweepRequestLog } from './request-log-sweep';
 import { OPERATORS, RESERVED_PARAMS } from '../list/grammar';
 import { RESOURCES } from '../resources';
 import type { Field } from '../resources/fields';
 
 type Declared = Pick<Field, 'kind' | 'values'>;
 
-export const RETENTION_DAYS = 90;
+export { RETENTION_DAYS } from './request-log-sweep';
 const FLUSH_MS = 5000;
 const MAX_BATCH = 50_000;
-const SWEEP_EVERY_MS = 3_600_000;
-const SWEEP_CHUNK = 10_000;
 /** Longest path and query kept (a longer one is cut). */
 const MAX_TEXT = 500;
 /** What stands for a redacted value. */
@@ -138,7 +136,6 @@ export class RequestLog {
   private rows: RequestLogRow[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
-  private lastSweep = 0;
 
   constructor(
     private readonly db: DbHandle,
@@ -164,7 +161,7 @@ export class RequestLog {
     }
   }
 
-  /** Writes what is buffered (one insert per batch) and sweeps expired rows when due. Never throws. */
+  /** Writes what is buffered (one insert per batch). Never throws. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -177,28 +174,11 @@ export class RequestLog {
 
   private async write(batch: RequestLogRow[]): Promise<void> {
     if (batch.length) await this.db.appendRows(requestLog, COLUMNS, batch.map(stored));
-    const now = this.now();
-    if (now - this.lastSweep >= SWEEP_EVERY_MS) {
-      this.lastSweep = now;
-      await this.sweep();
-    }
   }
 
-  /**
-   * Removes rows past the retention. Ids grow with time, so expired rows are the oldest by id: each pass
-   * looks at the SWEEP_CHUNK oldest rows only and deletes the expired among them, until a pass deletes
-   * nothing. No index on created_at alone is needed (and maintained by every insert); a row stamped in
-   * the future by a wrong clock is simply passed over.
-   */
+  /** Removes rows past the retention now, on this log's clock (the job `sweep.request_log` does it hourly). */
   async sweep(): Promise<void> {
-    const cutoff = new Date(this.now() - RETENTION_DAYS * 86_400_000).toISOString();
-    for (;;) {
-      const oldest = this.db.db.select({ id: requestLog.id }).from(requestLog).orderBy(asc(requestLog.id)).limit(SWEEP_CHUNK);
-      const removed = await this.db.transaction((tx) =>
-        tx.delete(requestLog).where(and(inArray(requestLog.id, oldest), lt(requestLog.created_at, cutoff))).returning({ id: requestLog.id }),
-      );
-      if (removed.length === 0) return;
-    }
+    await sweepRequestLog(this.db, this.now());
   }
 
   close(): Promise<void> {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { and, count, eq, lt } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../db/client';
-import { events, idempotencyKeys, jobLeases, webhookAttempts, webhookMessages } from '../../db/schema';
+import { events, idempotencyKeys, jobLeases, requestLog, webhookAttempts, webhookMessages } from '../../db/schema';
 import { createEndpoint, setEndpointEnabled } from '../domain/webhooks';
 import { expiredDeletionsBatch, expiredEventsBatch, sweepEvents } from '../events/sweep';
 import { expiredKeysBatch } from '../rest/idempotency-sweep';
@@ -124,6 +124,7 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
       day20[name].deleted = await deletePatient(side);
     }
     await server.app.webhooks.drain();
+    await server.app.requestLog.flush();
   });
 
   test('day 23 hours: nothing is old enough; the stored idempotent response is still inside its 24 hours', async () => {
@@ -163,6 +164,20 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
     expect(held.filter((m) => m.created_at < day20Start).length).toBe(heldDay0);
     expect(new Set(held.map((m) => m.status))).toEqual(new Set(['pending']));
     expect(await keyRow(A, key)).toEqual([]);
+  });
+
+  test('day 100: the request log keeps 90 days: day 0 requests go in both clinics, day 20 ones stay', async () => {
+    const daysLogged = async (side: Side) =>
+      [...new Set((await db().db.select({ at: requestLog.created_at }).from(requestLog).where(eq(requestLog.account_id, side.clinic.account.id))).map((r) => Math.floor((Date.parse(r.at) - T0) / DAY)))].sort((a, b) => a - b);
+    // Day 31's reads above are logged too: day 0, 20 and 31.
+    await server.app.requestLog.flush();
+    expect(await daysLogged(A)).toEqual([0, 20, 31]);
+    expect(await daysLogged(B)).toEqual([0, 20, 31]);
+    ahead = 100 * DAY;
+    const rounds = await tickUntilSettled();
+    expect(rounds[0]).toContain('sweep.request_log');
+    expect(await daysLogged(A)).toEqual([20, 31]);
+    expect(await daysLogged(B)).toEqual([20, 31]);
   });
 
   test('day 366: day 0 deletions leave GET /deleted_entities in both clinics, day 20 ones stay; held messages still stay', async () => {

@@ -1,0 +1,29 @@
+/**
+ * The request log's retention (spec: 90 days), a job of the scheduler like the other sweeps (batches, a
+ * lease, a bound per run: server/jobs/sweep-batches.ts). Ids grow with time, so expired rows are the
+ * oldest by id: each batch looks at the oldest ids only (the primary key) and deletes the expired among
+ * them, until a batch deletes nothing. No index on created_at alone is needed (and maintained by every
+ * insert); a row stamped in the future by a wrong clock is simply passed over.
+ */
+import { and, asc, inArray, lt } from 'drizzle-orm';
+import type { Db, DbHandle } from '../../db/client';
+import { requestLog } from '../../db/schema';
+import type { JobRun } from '../jobs/scheduler';
+import { cutoffOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+
+export const RETENTION_DAYS = 90;
+
+/** One batch: the expired among the `limit` oldest rows. */
+export function expiredRequestsBatch(tx: Db, now: number, limit: number) {
+  const oldest = tx.select({ id: requestLog.id }).from(requestLog).orderBy(asc(requestLog.id)).limit(limit);
+  return tx
+    .delete(requestLog)
+    .where(and(inArray(requestLog.id, oldest), lt(requestLog.created_at, cutoffOf(now, RETENTION_DAYS))))
+    .returning({ id: requestLog.id });
+}
+
+export const sweepRequestLog = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
+  sweepInBatches(db, run, async (tx, limit) => {
+    const deleted = (await expiredRequestsBatch(tx, now, limit)).length;
+    return { deleted, more: deleted > 0 };
+  });
