@@ -105,8 +105,9 @@ function spanner(api: typeof Api, tracer: Api.Tracer) {
         if (describe) span.setAttributes(describe(result));
         return result;
       } catch (err) {
-        const e = err as { code?: unknown; constructor?: { name?: string } };
-        span.setAttribute('error.type', typeof e?.code === 'string' ? e.code : (e?.constructor?.name ?? 'Error'));
+        // The API's `code`, or an OAuth error's `error` (both fixed vocabularies, never a message).
+        const e = err as { code?: unknown; error?: unknown; constructor?: { name?: string } };
+        span.setAttribute('error.type', typeof e?.code === 'string' ? e.code : typeof e?.error === 'string' ? e.error : (e?.constructor?.name ?? 'Error'));
         span.setStatus({ code: api.SpanStatusCode.ERROR });
         throw err;
       } finally {
