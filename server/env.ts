@@ -109,7 +109,7 @@ export const envSchema = z.object({
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** The share of successful reads (GET/HEAD < 400) given a request line at LOG_LEVEL=info, 0 to 1; errors and writes always get one. */
-  LOG_SAMPLE_RATE: z.coerce.number({ message: 'must be a number from 0 to 1' }).min(0).max(1).default(1),
+  LOG_SAMPLE_RATE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1').default(1)),
 });
 
 export type Env = z.infer<typeof envSchema>;
