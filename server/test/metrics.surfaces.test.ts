@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadEnv } from '../env';
 import type { MetricsListener } from '../observability/metrics';
 import { serveMetrics } from '../observability/start';
+import { activeMember } from '../domain/team';
 import { request, useClinic } from './helpers';
 import { accessToken } from './support/mcp-tools';
 import { portalCode, signedIn } from './support/portal';
@@ -36,7 +37,7 @@ const mcp = (headers: Record<string, string>) =>
 
 test('MCP, OAuth and portal requests by route template and status class; unknown paths as one label', async () => {
   const { member, portal } = await signedIn(t.server, t.clinic, 'owner');
-  const token = await accessToken(t.server, t.clinic, member);
+  const token = await accessToken(t.server, t.clinic, (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!);
 
   // MCP: one answered, one refused without a token.
   expect((await mcp({ authorization: `Bearer ${token}` })).status).toBe(200);

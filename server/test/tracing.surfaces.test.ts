@@ -13,6 +13,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { afterAll, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { createEndpoint } from '../domain/webhooks';
 import { startTracing } from '../observability/tracing';
+import { activeMember } from '../domain/team';
 import { request, useClinic, type Res } from './helpers';
 import { accessToken } from './support/mcp-tools';
 import { PASSWORD, signedIn } from './support/portal';
@@ -101,7 +102,7 @@ test('portal: the call named by its procedure, with its request id; tenant and s
 
 test('MCP and OAuth: named by their route, with the access-token and client checks as spans', async () => {
   const { member } = await signedInOwner();
-  const token = await accessToken(t.server, t.clinic, member);
+  const token = await accessToken(t.server, t.clinic, (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!);
   exporter.reset();
   const listed = await mcpCall(token, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
   expect(listed.status).toBe(200);
@@ -131,7 +132,7 @@ test('a scenario across every surface exports no patient data, credential or acc
   await createEndpoint(t.server.app.db, t.clinic.account, actor, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: 'all' }, true);
   const { member, portal } = await signedInOwner();
   const session = portal.cookie.split('=')[1];
-  const token = await accessToken(t.server, t.clinic, member);
+  const token = await accessToken(t.server, t.clinic, (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!);
   exporter.reset();
 
   // REST: the patient read, searched by name and email, and changed (a webhook delivery follows).
