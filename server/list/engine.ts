@@ -16,6 +16,7 @@ import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cu
 import { parseFilters, parseSort, type SortKey } from './grammar';
 import { loadEmbeds } from './embeds';
 import { selectedRows } from './rows';
+import { refuseScanningFilters } from './scans';
 import { listTotal } from './total';
 
 /** A select of one record of the resource: its columns and its embeds. */
@@ -101,7 +102,10 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   // Values go to placeholders; the SQL is built and prepared once per shape of query.
   const b = new Binder();
   const searchDriven = filters.some((f) => usesSearchIndex(resource, f));
-  const where = [...baseConditions(resource, b.bind(scope.accountId), searchDriven), ...filterConditions(b, resource, filters)];
+  const base = baseConditions(resource, b.bind(scope.accountId), searchDriven);
+  // A big clinic's list filtered only by filters no index serves is refused before it reads every row (scans.ts).
+  await refuseScanningFilters(scope.db, resource, filters, base, b.values);
+  const where = [...base, ...filterConditions(b, resource, filters)];
   if (scope.restrict) where.push(scope.restrict.condition);
   const order = orderColumns(resource, sortKeys);
   const digest = cursor === undefined ? '' : queryDigest(resource.name, { q: Object.entries(query).filter(([k]) => k !== 'cursor').sort(([x], [y]) => (x < y ? -1 : 1)), pageSize });

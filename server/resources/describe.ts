@@ -1,6 +1,7 @@
 /** GET /schema and /schema/{resource}: the declarations, as data. */
 import { z } from 'zod';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
+import { SCAN_LIMIT, scanningOperators } from '../list/scans';
 import type { Resource } from './define';
 import type { Field, FieldKind } from './fields';
 import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
@@ -77,7 +78,7 @@ export function describeResource(name: string) {
         ...(f.values ? { enum: f.values } : {}),
         filterable: f.filterable,
         sortable: f.sortable,
-        ...(f.filterable ? { operators: filterOperators(f) } : {}),
+        ...(f.filterable ? { operators: filterOperators(f), scans: scanningOperators(r, k, f, filterOperators(f)) } : {}),
         writable: f.write ?? false,
         ...(f.description ? { description: f.description } : {}),
         // { since, sunset?, use?, note }: still served; requests that use it are answered with Deprecation headers.
@@ -119,11 +120,13 @@ export function describeResource(name: string) {
       ...(r.filterOnly
         ? {
             filter_only: Object.fromEntries(
-              Object.entries(r.filterOnly).map(([k, f]) => [k, { type: f.kind, operators: filterOperators(f), ...(f.description ? { description: f.description } : {}), ...(f.deprecated ? { deprecated: f.deprecated } : {}) }]),
+              Object.entries(r.filterOnly).map(([k, f]) => [k, { type: f.kind, operators: filterOperators(f), scans: scanningOperators(r, k, f, filterOperators(f)), ...(f.description ? { description: f.description } : {}), ...(f.deprecated ? { deprecated: f.deprecated } : {}) }]),
             ),
           }
         : {}),
       metadata: hasMetadata(r),
+      // Per attribute, `scans` lists the operators no index serves (metadata filters always scan): server/list/scans.ts.
+      scans: `Operators listed under an attribute's "scans" (and metadata filters) read every one of the clinic's rows; a list whose filters all scan is refused (422 invalid_input) on clinics with more than ${SCAN_LIMIT.rows.toLocaleString('en')} of these records.`,
     },
     sorting: {
       syntax: 'sort=attr[:asc|desc][,attr[:asc|desc]]',

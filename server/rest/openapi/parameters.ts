@@ -5,6 +5,8 @@
  * (`metadata[vip]=eq:true`) where the resource has metadata.
  */
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../list/engine';
+import { OPERATORS } from '../../list/grammar';
+import { scanningOperators, scanRefusal, scanSentence } from '../../list/scans';
 import type { Resource } from '../../resources/define';
 import { deprecationText } from '../../resources/deprecation';
 import { filterOperators, hasMetadata, sortableAttributes } from '../../resources/describe';
@@ -57,8 +59,9 @@ function sortParameter(resource: Resource): Json {
   };
 }
 
-function filterParameter(name: string, f: Field): Json {
+function filterParameter(resource: Resource, name: string, f: Field): Json {
   const example = filterExample(f);
+  const scans = scanningOperators(resource, name, f, filterOperators(f));
   return {
     name,
     in: 'query',
@@ -67,7 +70,10 @@ function filterParameter(name: string, f: Field): Json {
     description:
       (f.deprecated ? `${deprecationText(f.deprecated)} ` : '') +
       `Filter on ${name} (${f.kind}${f.nullable ? ', nullable' : ''}): operator:value with one of ${filterOperators(f).join(', ')}; ` +
-      `a value with no operator is eq. Repeat the parameter to AND conditions (${name}=${example}&${name}=…).`,
+      `a value with no operator is eq. Repeat the parameter to AND conditions (${name}=${example}&${name}=…).` +
+      (scans.length ? ` ${scanSentence(scans)}` : ''),
+    // The operators no index serves (server/list/scans.ts), as /schema's `scans` lists them.
+    'x-scans': scans,
     style: 'form',
     explode: true,
     schema: { type: 'array', items: { type: 'string' } },
@@ -79,7 +85,8 @@ const metadataParameter: Json = {
   name: 'metadata',
   in: 'query',
   required: false,
-  description: 'Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.',
+  description: `Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): ${scanRefusal()}`,
+  'x-scans': [...OPERATORS],
   style: 'deepObject',
   explode: true,
   schema: { type: 'object', additionalProperties: { type: 'string' } },
@@ -112,7 +119,7 @@ export function listParameters(resource: Resource): Json[] {
       schema: { type: 'string' },
     },
     sortParameter(resource),
-    ...Object.entries(resource.filters).map(([name, f]) => filterParameter(name, f)),
+    ...Object.entries(resource.filters).map(([name, f]) => filterParameter(resource, name, f)),
     ...(hasMetadata(resource) ? [metadataParameter] : []),
   ];
 }
