@@ -2266,8 +2266,6 @@ export interface webhooks {
          * modalities.created
          * @description A modality was created.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `modalities.created` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_modalities_created"];
@@ -2289,8 +2287,6 @@ export interface webhooks {
         /**
          * modalities.updated
          * @description A modality changed.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `modalities.updated` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2314,8 +2310,6 @@ export interface webhooks {
          * modalities.deleted
          * @description A modality was deleted: it is listed in GET /deleted_entities.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `modalities.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_modalities_deleted"];
@@ -2337,8 +2331,6 @@ export interface webhooks {
         /**
          * payment_methods.created
          * @description A payment method was created.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `payment_methods.created` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2362,8 +2354,6 @@ export interface webhooks {
          * payment_methods.updated
          * @description A payment method changed.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
-         *
          *     Sent to every enabled endpoint subscribed to `payment_methods.updated` (or to all types), signed with its secret (Standard Webhooks).
          */
         post: operations["webhook_payment_methods_updated"];
@@ -2385,8 +2375,6 @@ export interface webhooks {
         /**
          * payment_methods.deleted
          * @description A payment method was deleted: it is listed in GET /deleted_entities.
-         *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `payment_methods.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2453,8 +2441,6 @@ export interface webhooks {
         /**
          * referral_sources.deleted
          * @description A referral source was deleted: it is listed in GET /deleted_entities.
-         *
-         *     Not sent today: referral sources are deactivated (PATCH active: false), never deleted. An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `referral_sources.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2680,7 +2666,7 @@ export interface webhooks {
          * patient_log_tags.created
          * @description A patient log tag was created.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
+         *     Not sent today: tags on timeline entries are placed in the clinic software; the API and the portal write timeline entries without tags. An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `patient_log_tags.created` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2704,7 +2690,7 @@ export interface webhooks {
          * patient_log_tags.updated
          * @description A patient log tag changed.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
+         *     Not sent today: tags on timeline entries are placed in the clinic software; the API and the portal write timeline entries without tags. An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `patient_log_tags.updated` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2728,7 +2714,7 @@ export interface webhooks {
          * patient_log_tags.deleted
          * @description A patient log tag was deleted: it is listed in GET /deleted_entities.
          *
-         *     Not sent today: the resource is read-only through the API (set up in the clinic software). An endpoint may subscribe to it already.
+         *     Not sent today: tags on timeline entries are placed in the clinic software; the API and the portal write timeline entries without tags. An endpoint may subscribe to it already.
          *
          *     Sent to every enabled endpoint subscribed to `patient_log_tags.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -4466,6 +4452,7 @@ export interface components {
              * @enum {string}
              */
             type: "cash" | "card" | "bank_transfer" | "cheque" | "insurance" | "other";
+            /** @description Only active methods can be chosen for a new payment */
             active: boolean;
             sort_order: number;
             /** @description UTC timestamp, ISO 8601 ending in Z */
@@ -5255,84 +5242,84 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…).
+                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_id?: string[];
                 /**
-                 * @description Filter on practitioner_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…).
+                 * @description Filter on practitioner_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 practitioner_id?: string[];
                 /**
-                 * @description Filter on location_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…).
+                 * @description Filter on location_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 location_id?: string[];
                 /**
-                 * @description Filter on appointment_type_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (appointment_type_id=gt:100&appointment_type_id=…).
+                 * @description Filter on appointment_type_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (appointment_type_id=gt:100&appointment_type_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 appointment_type_id?: string[];
                 /**
-                 * @description Filter on resource_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (resource_id=gt:100&resource_id=…).
+                 * @description Filter on resource_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (resource_id=gt:100&resource_id=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 resource_id?: string[];
                 /**
-                 * @description Filter on starts_at (walltime): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (starts_at=gte:2027-01-11T09:00:00&starts_at=…).
+                 * @description Filter on starts_at (walltime): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (starts_at=gte:2027-01-11T09:00:00&starts_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-11T09:00:00"
                  *     ]
                  */
                 starts_at?: string[];
                 /**
-                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:booked,arrived&status=…).
+                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:booked,arrived&status=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:booked,arrived"
                  *     ]
                  */
                 status?: string[];
                 /**
-                 * @description Filter on group_master_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (group_master_id=gt:100&group_master_id=…).
+                 * @description Filter on group_master_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (group_master_id=gt:100&group_master_id=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 group_master_id?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -5943,112 +5930,112 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on first_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (first_name=contains:smi&first_name=…).
+                 * @description Filter on first_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (first_name=contains:smi&first_name=…). With ne, like, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 first_name?: string[];
                 /**
-                 * @description Filter on last_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (last_name=contains:smi&last_name=…).
+                 * @description Filter on last_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (last_name=contains:smi&last_name=…). With ne, like, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 last_name?: string[];
                 /**
-                 * @description Filter on preferred_name (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (preferred_name=contains:smi&preferred_name=…).
+                 * @description Filter on preferred_name (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (preferred_name=contains:smi&preferred_name=…). With ne, like, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 preferred_name?: string[];
                 /**
-                 * @description Filter on dob (date, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (dob=between:2027-01-01,2027-01-31&dob=…).
+                 * @description Filter on dob (date, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (dob=between:2027-01-01,2027-01-31&dob=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "between:2027-01-01,2027-01-31"
                  *     ]
                  */
                 dob?: string[];
                 /**
-                 * @description Filter on email (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (email=contains:smi&email=…).
+                 * @description Filter on email (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (email=contains:smi&email=…). With ne, like, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 email?: string[];
                 /**
-                 * @description Filter on sex (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (sex=in:male,female&sex=…).
+                 * @description Filter on sex (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (sex=in:male,female&sex=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:male,female"
                  *     ]
                  */
                 sex?: string[];
                 /**
-                 * @description Filter on locale (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (locale=in:en,ca&locale=…).
+                 * @description Filter on locale (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (locale=in:en,ca&locale=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:en,ca"
                  *     ]
                  */
                 locale?: string[];
                 /**
-                 * @description Filter on custom_reference (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (custom_reference=contains:smi&custom_reference=…).
+                 * @description Filter on custom_reference (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (custom_reference=contains:smi&custom_reference=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 custom_reference?: string[];
                 /**
-                 * @description Filter on blocked (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (blocked=true&blocked=…).
+                 * @description Filter on blocked (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (blocked=true&blocked=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 blocked?: string[];
                 /**
-                 * @description Filter on default_location_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (default_location_id=gt:100&default_location_id=…).
+                 * @description Filter on default_location_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (default_location_id=gt:100&default_location_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 default_location_id?: string[];
                 /**
-                 * @description Filter on referral_source_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (referral_source_id=gt:100&referral_source_id=…).
+                 * @description Filter on referral_source_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (referral_source_id=gt:100&referral_source_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 referral_source_id?: string[];
                 /**
-                 * @description Filter on referral_source_type (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (referral_source_type=in:referral_source,patient&referral_source_type=…).
+                 * @description Filter on referral_source_type (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (referral_source_type=in:referral_source,patient&referral_source_type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:referral_source,patient"
                  *     ]
                  */
                 referral_source_type?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -6492,63 +6479,63 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…).
+                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_id?: string[];
                 /**
-                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:note,comms&type=…).
+                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:note,comms&type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:note,comms"
                  *     ]
                  */
                 type?: string[];
                 /**
-                 * @description Filter on sub_type (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (sub_type=contains:smi&sub_type=…).
+                 * @description Filter on sub_type (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (sub_type=contains:smi&sub_type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 sub_type?: string[];
                 /**
-                 * @description Filter on source (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (source=in:api,staff&source=…).
+                 * @description Filter on source (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (source=in:api,staff&source=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:api,staff"
                  *     ]
                  */
                 source?: string[];
                 /**
-                 * @description Filter on source_entity (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (source_entity=contains:smi&source_entity=…).
+                 * @description Filter on source_entity (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (source_entity=contains:smi&source_entity=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 source_entity?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -6711,49 +6698,49 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on category (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (category=contains:smi&category=…).
+                 * @description Filter on category (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (category=contains:smi&category=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 category?: string[];
                 /**
-                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…).
+                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 active?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -6980,49 +6967,49 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…).
+                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_id?: string[];
                 /**
-                 * @description Filter on practitioner_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…).
+                 * @description Filter on practitioner_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 practitioner_id?: string[];
                 /**
-                 * @description Filter on title (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (title=contains:smi&title=…).
+                 * @description Filter on title (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (title=contains:smi&title=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 title?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -7185,84 +7172,84 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…).
+                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_id?: string[];
                 /**
-                 * @description Filter on patient_log_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (patient_log_id=gt:100&patient_log_id=…).
+                 * @description Filter on patient_log_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (patient_log_id=gt:100&patient_log_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_log_id?: string[];
                 /**
-                 * @description Filter on entity_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_type=in:Patient&entity_type=…).
+                 * @description Filter on entity_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_type=in:Patient&entity_type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:Patient"
                  *     ]
                  */
                 entity_type?: string[];
                 /**
-                 * @description Filter on file_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (file_type=in:generic,patient_profile&file_type=…).
+                 * @description Filter on file_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (file_type=in:generic,patient_profile&file_type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:generic,patient_profile"
                  *     ]
                  */
                 file_type?: string[];
                 /**
-                 * @description Filter on file_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (file_name=contains:smi&file_name=…).
+                 * @description Filter on file_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (file_name=contains:smi&file_name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 file_name?: string[];
                 /**
-                 * @description Filter on description (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (description=contains:smi&description=…).
+                 * @description Filter on description (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (description=contains:smi&description=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 description?: string[];
                 /**
-                 * @description Filter on mime_type (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (mime_type=contains:smi&mime_type=…).
+                 * @description Filter on mime_type (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (mime_type=contains:smi&mime_type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 mime_type?: string[];
                 /**
-                 * @description Filter on patient_viewable (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (patient_viewable=true&patient_viewable=…).
+                 * @description Filter on patient_viewable (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (patient_viewable=true&patient_viewable=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 patient_viewable?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -7600,49 +7587,49 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:draft,active&status=…).
+                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:draft,active&status=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:draft,active"
                  *     ]
                  */
                 status?: string[];
                 /**
-                 * @description Filter on tag_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (tag_id=gt:100&tag_id=…).
+                 * @description Filter on tag_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (tag_id=gt:100&tag_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 tag_id?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -7739,133 +7726,133 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on number (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (number=gt:100&number=…).
+                 * @description Filter on number (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (number=gt:100&number=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 number?: string[];
                 /**
-                 * @description Filter on state (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (state=in:open,partially_paid&state=…).
+                 * @description Filter on state (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (state=in:open,partially_paid&state=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:open,partially_paid"
                  *     ]
                  */
                 state?: string[];
                 /**
-                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:patient,split&type=…).
+                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:patient,split&type=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:patient,split"
                  *     ]
                  */
                 type?: string[];
                 /**
-                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…).
+                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_id?: string[];
                 /**
-                 * @description Filter on practitioner_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…).
+                 * @description Filter on practitioner_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 practitioner_id?: string[];
                 /**
-                 * @description Filter on location_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…).
+                 * @description Filter on location_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 location_id?: string[];
                 /**
-                 * @description Filter on appointment_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (appointment_id=gt:100&appointment_id=…).
+                 * @description Filter on appointment_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (appointment_id=gt:100&appointment_id=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 appointment_id?: string[];
                 /**
-                 * @description Filter on invoice_date (date): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (invoice_date=between:2027-01-01,2027-01-31&invoice_date=…).
+                 * @description Filter on invoice_date (date): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (invoice_date=between:2027-01-01,2027-01-31&invoice_date=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "between:2027-01-01,2027-01-31"
                  *     ]
                  */
                 invoice_date?: string[];
                 /**
-                 * @description Filter on note (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (note=contains:smi&note=…).
+                 * @description Filter on note (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (note=contains:smi&note=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 note?: string[];
                 /**
-                 * @description Filter on subtotal (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (subtotal=gte:10.00&subtotal=…).
+                 * @description Filter on subtotal (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (subtotal=gte:10.00&subtotal=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 subtotal?: string[];
                 /**
-                 * @description Filter on total (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (total=gte:10.00&total=…).
+                 * @description Filter on total (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (total=gte:10.00&total=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 total?: string[];
                 /**
-                 * @description Filter on amount_paid (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (amount_paid=gte:10.00&amount_paid=…).
+                 * @description Filter on amount_paid (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (amount_paid=gte:10.00&amount_paid=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 amount_paid?: string[];
                 /**
-                 * @description Filter on balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (balance=gte:10.00&balance=…).
+                 * @description Filter on balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (balance=gte:10.00&balance=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 balance?: string[];
                 /**
-                 * @description Filter on patient_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_balance=gte:10.00&patient_balance=…).
+                 * @description Filter on patient_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_balance=gte:10.00&patient_balance=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 patient_balance?: string[];
                 /**
-                 * @description Filter on third_party_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (third_party_balance=gte:10.00&third_party_balance=…).
+                 * @description Filter on third_party_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (third_party_balance=gte:10.00&third_party_balance=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 third_party_balance?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -8183,42 +8170,42 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on invoice_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (invoice_id=gt:100&invoice_id=…).
+                 * @description Filter on invoice_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (invoice_id=gt:100&invoice_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 invoice_id?: string[];
                 /**
-                 * @description Filter on billable_item_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (billable_item_id=gt:100&billable_item_id=…).
+                 * @description Filter on billable_item_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (billable_item_id=gt:100&billable_item_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 billable_item_id?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -8524,70 +8511,70 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…).
+                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_id?: string[];
                 /**
-                 * @description Filter on payment_method_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_method_id=gt:100&payment_method_id=…).
+                 * @description Filter on payment_method_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_method_id=gt:100&payment_method_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 payment_method_id?: string[];
                 /**
-                 * @description Filter on amount (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (amount=gte:10.00&amount=…).
+                 * @description Filter on amount (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (amount=gte:10.00&amount=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 amount?: string[];
                 /**
-                 * @description Filter on unallocated (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (unallocated=gte:10.00&unallocated=…).
+                 * @description Filter on unallocated (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (unallocated=gte:10.00&unallocated=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 unallocated?: string[];
                 /**
-                 * @description Filter on payment_date (date): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_date=between:2027-01-01,2027-01-31&payment_date=…).
+                 * @description Filter on payment_date (date): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_date=between:2027-01-01,2027-01-31&payment_date=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "between:2027-01-01,2027-01-31"
                  *     ]
                  */
                 payment_date?: string[];
                 /**
-                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:unallocated,partially_allocated&status=…).
+                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:unallocated,partially_allocated&status=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:unallocated,partially_allocated"
                  *     ]
                  */
                 status?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -8829,49 +8816,49 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on payment_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_id=gt:100&payment_id=…).
+                 * @description Filter on payment_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_id=gt:100&payment_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 payment_id?: string[];
                 /**
-                 * @description Filter on invoice_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (invoice_id=gt:100&invoice_id=…).
+                 * @description Filter on invoice_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (invoice_id=gt:100&invoice_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 invoice_id?: string[];
                 /**
-                 * @description Filter on payer (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payer=in:patient,third_party&payer=…).
+                 * @description Filter on payer (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payer=in:patient,third_party&payer=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:patient,third_party"
                  *     ]
                  */
                 payer?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -9100,35 +9087,35 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on payment_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_id=gt:100&payment_id=…).
+                 * @description Filter on payment_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (payment_id=gt:100&payment_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 payment_id?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -9291,42 +9278,42 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=contains:smi&id=…).
+                 * @description Filter on id (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=contains:smi&id=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:appointments.created,appointments.updated&type=…).
+                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:appointments.created,appointments.updated&type=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:appointments.created,appointments.updated"
                  *     ]
                  */
                 type?: string[];
                 /**
-                 * @description Filter on occurred_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (occurred_at=gte:2027-01-01T00:00:00Z&occurred_at=…).
+                 * @description Filter on occurred_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (occurred_at=gte:2027-01-01T00:00:00Z&occurred_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 occurred_at?: string[];
                 /**
-                 * @description Filter on data.entity (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (data.entity=in:appointments,patients&data.entity=…).
+                 * @description Filter on data.entity (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (data.entity=in:appointments,patients&data.entity=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:appointments,patients"
                  *     ]
                  */
                 "data.entity"?: string[];
                 /**
-                 * @description Filter on entity (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity=in:appointments,patients&entity=…).
+                 * @description Filter on entity (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity=in:appointments,patients&entity=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:appointments,patients"
                  *     ]
                  */
                 entity?: string[];
                 /**
-                 * @description Filter on data.id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (data.id=gt:100&data.id=…).
+                 * @description Filter on data.id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (data.id=gt:100&data.id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
@@ -9421,91 +9408,91 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on entity_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_type=in:Patient&entity_type=…).
+                 * @description Filter on entity_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_type=in:Patient&entity_type=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:Patient"
                  *     ]
                  */
                 entity_type?: string[];
                 /**
-                 * @description Filter on entity_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_id=gt:100&entity_id=…).
+                 * @description Filter on entity_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_id=gt:100&entity_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 entity_id?: string[];
                 /**
-                 * @description Filter on line_1 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (line_1=contains:smi&line_1=…).
+                 * @description Filter on line_1 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (line_1=contains:smi&line_1=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 line_1?: string[];
                 /**
-                 * @description Filter on line_2 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (line_2=contains:smi&line_2=…).
+                 * @description Filter on line_2 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (line_2=contains:smi&line_2=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 line_2?: string[];
                 /**
-                 * @description Filter on line_3 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (line_3=contains:smi&line_3=…).
+                 * @description Filter on line_3 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (line_3=contains:smi&line_3=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 line_3?: string[];
                 /**
-                 * @description Filter on city (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (city=contains:smi&city=…).
+                 * @description Filter on city (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (city=contains:smi&city=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 city?: string[];
                 /**
-                 * @description Filter on state (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (state=contains:smi&state=…).
+                 * @description Filter on state (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (state=contains:smi&state=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 state?: string[];
                 /**
-                 * @description Filter on postal_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (postal_code=contains:smi&postal_code=…).
+                 * @description Filter on postal_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (postal_code=contains:smi&postal_code=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 postal_code?: string[];
                 /**
-                 * @description Filter on country (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (country=contains:smi&country=…).
+                 * @description Filter on country (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (country=contains:smi&country=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 country?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -9602,77 +9589,77 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on category (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (category=contains:smi&category=…).
+                 * @description Filter on category (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (category=contains:smi&category=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 category?: string[];
                 /**
-                 * @description Filter on duration_minutes (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (duration_minutes=gt:100&duration_minutes=…).
+                 * @description Filter on duration_minutes (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (duration_minutes=gt:100&duration_minutes=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 duration_minutes?: string[];
                 /**
-                 * @description Filter on online_booking (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…).
+                 * @description Filter on online_booking (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 online_booking?: string[];
                 /**
-                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…).
+                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 active?: string[];
                 /**
-                 * @description Filter on max_attendees (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (max_attendees=gt:100&max_attendees=…).
+                 * @description Filter on max_attendees (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (max_attendees=gt:100&max_attendees=…). With eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 max_attendees?: string[];
                 /**
-                 * @description Filter on requires_resource (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (requires_resource=true&requires_resource=…).
+                 * @description Filter on requires_resource (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (requires_resource=true&requires_resource=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 requires_resource?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -9769,56 +9756,56 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on item_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (item_code=contains:smi&item_code=…).
+                 * @description Filter on item_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (item_code=contains:smi&item_code=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 item_code?: string[];
                 /**
-                 * @description Filter on item_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (item_type=in:service,product&item_type=…).
+                 * @description Filter on item_type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (item_type=in:service,product&item_type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:service,product"
                  *     ]
                  */
                 item_type?: string[];
                 /**
-                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…).
+                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 active?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -9915,28 +9902,28 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on entity (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity=contains:smi&entity=…).
+                 * @description Filter on entity (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity=contains:smi&entity=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 entity?: string[];
                 /**
-                 * @description Filter on entity_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_id=gt:100&entity_id=…).
+                 * @description Filter on entity_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (entity_id=gt:100&entity_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 entity_id?: string[];
                 /**
-                 * @description Filter on deleted_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (deleted_at=gte:2027-01-01T00:00:00Z&deleted_at=…).
+                 * @description Filter on deleted_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (deleted_at=gte:2027-01-01T00:00:00Z&deleted_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
@@ -10031,49 +10018,49 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on category (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (category=in:intake,consent&category=…).
+                 * @description Filter on category (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (category=in:intake,consent&category=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:intake,consent"
                  *     ]
                  */
                 category?: string[];
                 /**
-                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…).
+                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 active?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -10170,63 +10157,63 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on city (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (city=contains:smi&city=…).
+                 * @description Filter on city (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (city=contains:smi&city=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 city?: string[];
                 /**
-                 * @description Filter on postal_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (postal_code=contains:smi&postal_code=…).
+                 * @description Filter on postal_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (postal_code=contains:smi&postal_code=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 postal_code?: string[];
                 /**
-                 * @description Filter on country (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (country=contains:smi&country=…).
+                 * @description Filter on country (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (country=contains:smi&country=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 country?: string[];
                 /**
-                 * @description Filter on online_booking (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…).
+                 * @description Filter on online_booking (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 online_booking?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -10323,35 +10310,35 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -10448,77 +10435,77 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…).
+                 * @description Filter on patient_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_id=gt:100&patient_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_id?: string[];
                 /**
-                 * @description Filter on number (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (number=contains:smi&number=…).
+                 * @description Filter on number (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (number=contains:smi&number=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 number?: string[];
                 /**
-                 * @description Filter on country_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (country_code=contains:smi&country_code=…).
+                 * @description Filter on country_code (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (country_code=contains:smi&country_code=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 country_code?: string[];
                 /**
-                 * @description Filter on iso2 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (iso2=contains:smi&iso2=…).
+                 * @description Filter on iso2 (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (iso2=contains:smi&iso2=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 iso2?: string[];
                 /**
-                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:mobile,home&type=…).
+                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:mobile,home&type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:mobile,home"
                  *     ]
                  */
                 type?: string[];
                 /**
-                 * @description Filter on intl_number (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (intl_number=contains:smi&intl_number=…).
+                 * @description Filter on intl_number (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (intl_number=contains:smi&intl_number=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 intl_number?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filter on phone (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (phone=contains:smi&phone=…).
+                 * @description Filter on phone (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (phone=contains:smi&phone=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 phone?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -10615,42 +10602,42 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on patient_log_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_log_id=gt:100&patient_log_id=…).
+                 * @description Filter on patient_log_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_log_id=gt:100&patient_log_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 patient_log_id?: string[];
                 /**
-                 * @description Filter on tag_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (tag_id=gt:100&tag_id=…).
+                 * @description Filter on tag_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (tag_id=gt:100&tag_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 tag_id?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -10747,49 +10734,49 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…).
+                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 active?: string[];
                 /**
-                 * @description Filter on sort_order (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (sort_order=gt:100&sort_order=…).
+                 * @description Filter on sort_order (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (sort_order=gt:100&sort_order=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 sort_order?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -10886,105 +10873,105 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on type (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:open,appt_guide&type=…).
+                 * @description Filter on type (enum, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:open,appt_guide&type=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:open,appt_guide"
                  *     ]
                  */
                 type?: string[];
                 /**
-                 * @description Filter on starts_at (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (starts_at=contains:smi&starts_at=…).
+                 * @description Filter on starts_at (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (starts_at=contains:smi&starts_at=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 starts_at?: string[];
                 /**
-                 * @description Filter on ends_at (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (ends_at=contains:smi&ends_at=…).
+                 * @description Filter on ends_at (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (ends_at=contains:smi&ends_at=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 ends_at?: string[];
                 /**
-                 * @description Filter on day (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (day=contains:smi&day=…).
+                 * @description Filter on day (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (day=contains:smi&day=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 day?: string[];
                 /**
-                 * @description Filter on online_booking (boolean, nullable): operator:value with one of eq, ne, in, not-in, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…).
+                 * @description Filter on online_booking (boolean, nullable): operator:value with one of eq, ne, in, not-in, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…). With eq, ne, in, not-in, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 online_booking?: string[];
                 /**
-                 * @description Filter on description (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (description=contains:smi&description=…).
+                 * @description Filter on description (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (description=contains:smi&description=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 description?: string[];
                 /**
-                 * @description Filter on color (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (color=contains:smi&color=…).
+                 * @description Filter on color (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (color=contains:smi&color=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 color?: string[];
                 /**
-                 * @description Filter on resource_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (resource_id=gt:100&resource_id=…).
+                 * @description Filter on resource_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (resource_id=gt:100&resource_id=…). With eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 resource_id?: string[];
                 /**
-                 * @description Filter on span_all_columns (boolean, nullable): operator:value with one of eq, ne, in, not-in, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (span_all_columns=true&span_all_columns=…).
+                 * @description Filter on span_all_columns (boolean, nullable): operator:value with one of eq, ne, in, not-in, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (span_all_columns=true&span_all_columns=…). With eq, ne, in, not-in, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 span_all_columns?: string[];
                 /**
-                 * @description Filter on practitioner_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…).
+                 * @description Filter on practitioner_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (practitioner_id=gt:100&practitioner_id=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 practitioner_id?: string[];
                 /**
-                 * @description Filter on location_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…).
+                 * @description Filter on location_id (integer, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…). With ne, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 location_id?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -11081,77 +11068,77 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on first_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (first_name=contains:smi&first_name=…).
+                 * @description Filter on first_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (first_name=contains:smi&first_name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 first_name?: string[];
                 /**
-                 * @description Filter on last_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (last_name=contains:smi&last_name=…).
+                 * @description Filter on last_name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (last_name=contains:smi&last_name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 last_name?: string[];
                 /**
-                 * @description Filter on title (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (title=contains:smi&title=…).
+                 * @description Filter on title (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (title=contains:smi&title=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 title?: string[];
                 /**
-                 * @description Filter on designation (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (designation=contains:smi&designation=…).
+                 * @description Filter on designation (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (designation=contains:smi&designation=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 designation?: string[];
                 /**
-                 * @description Filter on email (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (email=contains:smi&email=…).
+                 * @description Filter on email (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (email=contains:smi&email=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 email?: string[];
                 /**
-                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…).
+                 * @description Filter on active (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (active=true&active=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 active?: string[];
                 /**
-                 * @description Filter on online_booking (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…).
+                 * @description Filter on online_booking (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (online_booking=true&online_booking=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 online_booking?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -11248,70 +11235,70 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on location_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…).
+                 * @description Filter on location_id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (location_id=gt:100&location_id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 location_id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on public_name (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (public_name=contains:smi&public_name=…).
+                 * @description Filter on public_name (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (public_name=contains:smi&public_name=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 public_name?: string[];
                 /**
-                 * @description Filter on sort_order (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (sort_order=gt:100&sort_order=…).
+                 * @description Filter on sort_order (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (sort_order=gt:100&sort_order=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 sort_order?: string[];
                 /**
-                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:active,inactive&status=…).
+                 * @description Filter on status (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (status=in:active,inactive&status=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:active,inactive"
                  *     ]
                  */
                 status?: string[];
                 /**
-                 * @description Filter on locked (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (locked=true&locked=…).
+                 * @description Filter on locked (boolean): operator:value with one of eq, ne, in, not-in; a value with no operator is eq. Repeat the parameter to AND conditions (locked=true&locked=…). With eq, ne, in, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "true"
                  *     ]
                  */
                 locked?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
@@ -11408,49 +11395,49 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…).
+                 * @description Filter on id (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (id=gt:100&id=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 id?: string[];
                 /**
-                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…).
+                 * @description Filter on name (string): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (name=contains:smi&name=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 name?: string[];
                 /**
-                 * @description Filter on color (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (color=contains:smi&color=…).
+                 * @description Filter on color (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (color=contains:smi&color=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 color?: string[];
                 /**
-                 * @description Filter on sort_order (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (sort_order=gt:100&sort_order=…).
+                 * @description Filter on sort_order (integer): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (sort_order=gt:100&sort_order=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gt:100"
                  *     ]
                  */
                 sort_order?: string[];
                 /**
-                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…).
+                 * @description Filter on created_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (created_at=gte:2027-01-01T00:00:00Z&created_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 created_at?: string[];
                 /**
-                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…).
+                 * @description Filter on updated_at (timestamp): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (updated_at=gte:2027-01-01T00:00:00Z&updated_at=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:2027-01-01T00:00:00Z"
                  *     ]
                  */
                 updated_at?: string[];
                 /**
-                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically.
+                 * @description Filters on metadata keys, sent as metadata[key]=operator:value (deepObject); numeric operands compare numerically. Metadata filters scan the clinic's rows (no index serves them): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example {
                  *       "crm_id": "eq:A-1001"
                  *     }
