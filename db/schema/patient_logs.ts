@@ -31,5 +31,5 @@ export const patientLogTags = table(
     patient_log_id: int().notNull(),
     tag_id: int().notNull(),
   },
-  (t) => [index('patient_log_tags_account_idx').on(t.account_id, t.id), ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at]), index('patient_log_tags_log_idx').on(t.account_id, t.patient_log_id)],
+  (t) => [index('patient_log_tags_account_idx').on(t.account_id, t.id), ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at])],
 );

@@ -71,7 +71,6 @@ export const numbers = table(
   },
   (t) => [
     index('numbers_account_idx').on(t.account_id, t.id), ...sortIndexes('numbers', t, [t.patient_id, t.created_at, t.updated_at]),
-    index('numbers_patient_idx').on(t.account_id, t.patient_id),
     index('numbers_search_key_idx').on(t.account_id, t.search_key),
   ],
 );

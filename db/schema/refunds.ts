@@ -9,5 +9,5 @@ export const refunds = table(
     reason: text(),
     created_by: text(),
   },
-  (t) => [index('refunds_account_idx').on(t.account_id, t.id), ...sortIndexes('refunds', t, [t.payment_id, t.created_at, t.updated_at]), index('refunds_payment_idx').on(t.account_id, t.payment_id)],
+  (t) => [index('refunds_account_idx').on(t.account_id, t.id), ...sortIndexes('refunds', t, [t.payment_id, t.created_at, t.updated_at])],
 );

@@ -13,5 +13,5 @@ export const resources = table(
     status: text<'active' | 'inactive' | 'archived'>().notNull(),
     locked: bool().notNull(),
   },
-  (t) => [index('resources_account_idx').on(t.account_id, t.id), ...sortIndexes('resources', t, [t.location_id, t.name, t.sort_order, t.created_at, t.updated_at]), index('resources_location_idx').on(t.account_id, t.location_id)],
+  (t) => [index('resources_account_idx').on(t.account_id, t.id), ...sortIndexes('resources', t, [t.location_id, t.name, t.sort_order, t.created_at, t.updated_at])],
 );
