@@ -7747,7 +7747,7 @@ export interface operations {
                  */
                 state?: string[];
                 /**
-                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:patient,split&type=…). With ne, like, contains, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
+                 * @description Filter on type (enum): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (type=in:patient,split&type=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "in:patient,split"
                  *     ]
@@ -7789,14 +7789,14 @@ export interface operations {
                  */
                 invoice_date?: string[];
                 /**
-                 * @description Filter on note (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (note=contains:smi&note=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
+                 * @description Filter on note (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (note=contains:smi&note=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
                  */
                 note?: string[];
                 /**
-                 * @description Filter on subtotal (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (subtotal=gte:10.00&subtotal=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
+                 * @description Filter on subtotal (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (subtotal=gte:10.00&subtotal=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
@@ -7810,7 +7810,7 @@ export interface operations {
                  */
                 total?: string[];
                 /**
-                 * @description Filter on amount_paid (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (amount_paid=gte:10.00&amount_paid=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
+                 * @description Filter on amount_paid (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (amount_paid=gte:10.00&amount_paid=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
@@ -7824,14 +7824,14 @@ export interface operations {
                  */
                 balance?: string[];
                 /**
-                 * @description Filter on patient_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_balance=gte:10.00&patient_balance=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
+                 * @description Filter on patient_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (patient_balance=gte:10.00&patient_balance=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
                  */
                 patient_balance?: string[];
                 /**
-                 * @description Filter on third_party_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (third_party_balance=gte:10.00&third_party_balance=…). With ne, not-in this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
+                 * @description Filter on third_party_balance (money): operator:value with one of eq, ne, gt, gte, lt, lte, in, not-in, between; a value with no operator is eq. Repeat the parameter to AND conditions (third_party_balance=gte:10.00&third_party_balance=…). With eq, ne, gt, gte, lt, lte, in, not-in, between this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "gte:10.00"
                  *     ]
