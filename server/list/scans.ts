@@ -89,7 +89,7 @@ export async function refuseScanningFilters(db: Db, resource: AnyResource, filte
   if (filters.length === 0 || !filters.every((f) => filterScansOf(resource, f))) return;
   const limit = SCAN_LIMIT.rows;
   const capped = prepared(db, `scan-limit:${resource.name}:${limit}`, () =>
-    db.select({ n: count() }).from(db.select({ one: sql`1` }).from(resource.table).where(and(...base)).limit(limit + 1).as('capped')),
+    db.select({ n: count() }).from(db.select({ one: sql`1` }).from(resource.table).where(and(...base)).limit(limit + 1).as('clinic_rows')),
   );
   const [{ n }] = await capped.execute(values);
   if (n <= limit) return;

@@ -19,7 +19,8 @@ describe.runIf(isPg)('custom plans for value-dependent filters (only on PostgreS
   const pageOf = async (query: Record<string, string>) => {
     const { db, statements } = recordingDb(t.server);
     await listRecords(RESOURCES.patients, { db, accountId: t.clinic.account.id, url: 'http://x/patients' }, query);
-    return statements.filter((s) => s.sql.includes('from "patients"'));
+    // The page and its count (a filter that scans also sizes the clinic first: server/list/scans.ts).
+    return statements.filter((s) => s.sql.includes('from "patients"') && !s.sql.includes('"clinic_rows"'));
   };
 
   test.each([['last_name', 'contains:smi'], ['email', 'like:%example%'], ['created_at', 'gte:2020-01-01T00:00:00Z'], ['dob', 'between:1950-01-01,1990-12-31']])(
