@@ -4,8 +4,10 @@
  * (OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER...).
  *
  * A request is the HTTP server span (instrumentation-http), named by its route template and carrying
- * the request id; under it a span per procedure, and under that one per database statement (pg's
- * instrumentation; SQLite statements by hand, below). A webhook delivery is a span with the outgoing
+ * the request id (REST, the MCP server, OAuth endpoints, portal procedures); under it the tenant
+ * (`tenant resolve`), the credential check of its surface (`auth api_key`, `auth session`,
+ * `auth oauth_token`, `auth oauth_client`), a span per procedure, and under those one per database
+ * statement (pg's instrumentation; SQLite statements by hand, below). A webhook delivery is a span with the outgoing
  * HTTP call under it; a job run is a span. What no span carries: query-string values (only the
  * parameter names are kept), request or response headers (so never Authorization or a cookie), SQL
  * parameter values, error messages of procedures (they can quote what was sent: the error's code
