@@ -3,7 +3,8 @@
  * table's own indexes (db/schema), so /schema, OpenAPI and MCP state what the database does and
  * server/test/list.filter-indexes.test.ts proves it with the database's plans. A filter on attribute
  * `a` is served when an index leads with (account_id, a) (or a unique index with a alone), for the
- * operators a B-tree answers; `contains` on a searchable attribute is served by its trigram index.
+ * operators a B-tree answers; `contains` on a searchable attribute is served by its trigram index
+ * (three characters or more).
  * Everything else scans: on a clinic with more than SCAN_LIMIT.rows records of the resource, a list
  * whose every filter scans is refused (422 invalid_input) instead of reading millions of rows.
  */
@@ -79,7 +80,9 @@ export const scanSentence = (ops: string[]): string => (ops.length ? `With ${ops
 export const indexedFilters = (resource: AnyResource): string[] =>
   Object.entries(resource.filters as Record<string, Field>).filter(([k, f]) => !filterScans(resource, k, f, 'eq')).map(([k]) => k);
 
-const filterScansOf = (resource: AnyResource, f: Filter) => f.kind === 'metadata' || filterScans(resource, f.attribute, f.field, f.op);
+/** At request time: trigrams need three characters, so a shorter `contains` scans even on a searchable attribute. */
+const filterScansOf = (resource: AnyResource, f: Filter) =>
+  f.kind === 'metadata' || filterScans(resource, f.attribute, f.field, f.op) || (f.op === 'contains' && [...String(f.values[0])].length < 3);
 
 /**
  * Refuses a list whose filters all scan, on a clinic with more than SCAN_LIMIT.rows records of the
