@@ -18,6 +18,7 @@ import { RESERVED_PARAMS } from '../list/grammar';
 import { availabilityQuery, MAX_RANGE_DAYS, slotSchema } from '../resources/availability';
 import type { AnyResource } from '../resources/define';
 import { filterOperators } from '../resources/describe';
+import { SCAN_LIMIT, scanningOperators } from '../list/scans';
 import { RESOURCES } from '../resources';
 import { accountCountry, searchKeyIn } from '../values/phone';
 import { addDays, clockFor } from '../values/wall-time';
@@ -129,7 +130,7 @@ export const TOOLS: Tool[] = [
     input: z.object({}),
     output: z.object({
       entity_types: z.array(
-        z.object({ name: z.string(), description: z.string(), readable: z.boolean(), attributes: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean(), description: z.string().optional() })), filters: z.record(z.string(), z.array(z.string())), sorts: z.array(z.string()) }),
+        z.object({ name: z.string(), description: z.string(), readable: z.boolean(), attributes: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean(), description: z.string().optional() })), filters: z.record(z.string(), z.array(z.string())), scans: z.record(z.string(), z.array(z.string())), sorts: z.array(z.string()) }),
       ),
       filter_syntax: z.string(),
     }),
@@ -149,10 +150,17 @@ export const TOOLS: Tool[] = [
             readable: mayRead(c, r),
             attributes: Object.entries(r.fields).map(([name, f]) => ({ name, type: f.kind, nullable: f.nullable || withheld.has(name), ...describe(name, f.description) })),
             filters: Object.fromEntries(Object.entries(r.filters).map(([name, f]) => [name, filterOperators(f)])),
+            // The operators no index serves, per attribute (server/list/scans.ts), as /schema and OpenAPI state them.
+            scans: Object.fromEntries(Object.entries(r.filters).flatMap(([name, f]) => {
+              const ops = scanningOperators(r, name, f, filterOperators(f));
+              return ops.length ? [[name, ops]] : [];
+            })),
             sorts: Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k),
           };
         }),
-        filter_syntax: 'filters: { attribute: "operator:value" } with the operators listed per attribute (a bare value is eq; in/not-in take comma-separated values; between takes two). Several conditions on one attribute: an array.',
+        filter_syntax:
+          'filters: { attribute: "operator:value" } with the operators listed per attribute (a bare value is eq; in/not-in take comma-separated values; between takes two). Several conditions on one attribute: an array. ' +
+          `scans: the operators per attribute that read every one of the clinic's rows (as do metadata filters): a query whose filters all scan is refused on clinics with more than ${SCAN_LIMIT.rows.toLocaleString('en')} of those records; add a filter an index serves.`,
       };
     },
   }),

@@ -17,6 +17,7 @@ import type { Resource } from '../resources/define';
 import { filterOperators } from '../resources/describe';
 import type { Field } from '../resources/fields';
 import { newClinic, useClinic } from './helpers';
+import { connectorCall, memberWith, ok } from './support/mcp-tools';
 import type pg from 'pg';
 import { recordingDb, type Captured } from './support/recording-db';
 
@@ -192,5 +193,20 @@ describe('the documents state which filters scan', () => {
     }
     expect(described.attributes.sex.scans).toEqual(filterOperators(r.filters.sex));
     expect(described.attributes.last_name.scans).not.toContain('eq');
+  });
+
+  test('MCP list_entity_types states the same scanning operators', async () => {
+    const member = await memberWith(t, 'receptionist', ['patients.read', 'appointments.read', 'billing.read'], 'all', null);
+    const out = await ok(connectorCall(t, member), 'list_entity_types', {});
+    const types = out.entity_types as { name: string; scans: Record<string, string[]> }[];
+    for (const r of Object.values(RESOURCES).filter((x) => x.list) as Resource[]) {
+      const expected = Object.fromEntries(
+        Object.entries(r.filters).flatMap(([attr, f]) => {
+          const ops = filterOperators(f).filter((op) => filterScans(r, attr, f, op));
+          return ops.length ? [[attr, ops]] : [];
+        }),
+      );
+      expect(types.find((x) => x.name === r.name)?.scans, r.name).toEqual(expected);
+    }
   });
 });
