@@ -11,7 +11,7 @@ import type { Db, DbHandle } from '../../db/client';
 import { joinedHandle } from '../../db/joined';
 import { Authenticator } from '../auth/authenticate';
 import { ANONYMOUS, type Account, type Ctx, type PauseHook, type Principal } from '../context';
-import { logSampleRate, type Env } from '../env';
+import type { Env } from '../env';
 import { DatabaseStore } from '../files/db-store';
 import type { FileStore } from '../files/store';
 import { ApiError } from '../errors';
@@ -99,7 +99,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   // The line per request (server/logger.ts), or null when info lines are off.
-  const requestLine = requestLines(logger, logSampleRate(env));
+  const requestLine = requestLines(logger, env.LOG_SAMPLE_RATE);
   const auth = new Authenticator(db, onError, opts.now);
   const limiter = new RateLimiter(db, onError, opts.now);
   let openapi: string | null = null;
