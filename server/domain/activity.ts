@@ -1,6 +1,7 @@
 /**
  * The account activity log: the audit entries of the people side of the account (keys, sign-ins, team,
- * roles, webhooks, AI connectors), newest first, paged by id (keyset: `before` the last id seen), each
+ * roles, webhooks, AI connectors) and of the practice's setup (the Practice section's records and
+ * settings, by whoever wrote them: a member, the command line, or a key for referral sources), newest first, paged by id (keyset: `before` the last id seen), each
  * told as a sentence with the names of who and what ("Ann Admin rotated the API key “Sync job”").
  * Filters: kind, member (who did it) and a date range in the clinic's zone. The CSV export reads the
  * same filtered entries, bounded.
@@ -13,10 +14,15 @@
 import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiKeys, auditLog, oauthClients, oauthGrants, roles, users, webhookEndpoints } from '../../db/schema';
+import { findRows } from '../resources/queries';
 import { addDays, clockFor } from '../values/wall-time';
+import { SETUP_RESOURCES } from './practice/setup-resources';
 
-export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles', 'webhooks', 'connectors'] as const;
+export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles', 'webhooks', 'connectors', 'practice'] as const;
 export type ActivityKind = (typeof ACTIVITY_KIND_NAMES)[number];
+/** The entity server/domain/practice_settings.ts audits a change of settings under (one row per clinic). */
+const PRACTICE_SETTINGS = 'practice_settings';
+const SETUP = new Map<string, (typeof SETUP_RESOURCES)[number]>(SETUP_RESOURCES.map((r) => [r.name, r]));
 /** Kinds the portal filters by → the audited entities behind each. */
 export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = {
   api_keys: ['api_keys'],
@@ -25,6 +31,7 @@ export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = {
   roles: ['roles'],
   webhooks: ['webhook_endpoints'],
   connectors: ['connectors'],
+  practice: [...SETUP_RESOURCES.map((r) => r.name), PRACTICE_SETTINGS],
 };
 const ALL = Object.values(ACTIVITY_KINDS).flat();
 /** The most entries one CSV export holds (a download, not a backup: narrow the filters for more). */
@@ -94,6 +101,71 @@ async function entityNames(db: Db, accountId: number, rows: AuditRow[]): Promise
   return names;
 }
 
+/**
+ * The name of a setup record in what an entry recorded: the values sent on create, the record on delete,
+ * the changed fields ({ from, to }) on update, where the name is there only if it changed.
+ */
+function recordedSetupName(changes: unknown): string | null {
+  const c = (changes ?? {}) as Record<string, unknown>;
+  const value = (k: string) => {
+    const v = c[k];
+    return text(v) ?? (v && typeof v === 'object' ? text((v as { to?: unknown }).to) : null);
+  };
+  return nameOf(value);
+}
+/** A setup record's name: its `name`, a practitioner's first and last name; weekly hours have none. */
+function nameOf(value: (field: string) => string | null): string | null {
+  const first = value('first_name');
+  const last = value('last_name');
+  return value('name') ?? (first && last ? `${first} ${last}` : null);
+}
+
+/** The current names of the setup records whose entries recorded none (an update that left the name alone), by entity and id. */
+async function setupNames(db: Db, accountId: number, rows: AuditRow[]): Promise<Map<string, string>> {
+  const unnamed = rows.filter((r) => SETUP.has(r.entity) && r.entity_id !== null && !recordedSetupName(r.changes));
+  const names = new Map<string, string>();
+  await Promise.all(
+    [...new Set(unnamed.map((r) => r.entity))].map(async (entity) => {
+      const found = await findRows(db, SETUP.get(entity)!, accountId, idsOf(unnamed.filter((r) => r.entity === entity)));
+      for (const row of found) {
+        const name = nameOf((k) => text((row as Record<string, unknown>)[k]));
+        if (name) names.set(`${entity}:${row.id}`, name);
+      }
+    }),
+  );
+  return names;
+}
+
+/** A setting's value in a sentence: a switch reads on or off. */
+const settingValue = (v: unknown) => (v === true ? 'on' : v === false ? 'off' : v === null || v === undefined ? 'none' : String(v));
+
+/**
+ * A practice setup entry as a sentence ("Ann Admin added the location “Harbour Street”"), or null for an
+ * entity that is not setup. A key writes referral sources through the API: it is named as a key.
+ */
+function setupSentence(r: AuditRow, current: string | null): string | null {
+  const c = (r.changes ?? {}) as Record<string, unknown>;
+  const who = r.actor_type === 'api_key' ? `the API key “${r.actor_name}”` : r.actor_name;
+  const change = (v: unknown) => (v ?? {}) as { from?: unknown; to?: unknown };
+  if (r.entity === PRACTICE_SETTINGS) {
+    if (r.action !== 'updated') return null;
+    const parts = Object.entries(c).map(([k, v]) => `${k.replaceAll('_', ' ')} from ${settingValue(change(v).from)} to ${settingValue(change(v).to)}`);
+    return `${who} changed the practice settings${parts.length ? `: ${parts.join('; ')}` : ''}`;
+  }
+  const resource = SETUP.get(r.entity);
+  if (!resource) return null;
+  const what = `the ${resource.singular} ${quoted(recordedSetupName(c) ?? current, `#${r.entity_id}`)}`;
+  if (r.action === 'created') return `${who} added ${what}`;
+  if (r.action === 'deleted') return `${who} deleted ${what}`;
+  if (r.action === 'updated') {
+    const fields = Object.keys(c).filter((k) => k !== 'updated_at');
+    const renamed = change(c.name);
+    if (fields.length === 1 && text(renamed.from) && text(renamed.to)) return `${who} renamed the ${resource.singular} “${text(renamed.from)}” to “${text(renamed.to)}”`;
+    return `${who} changed ${what}${fields.length ? `: ${fields.map((k) => k.replaceAll('_', ' ')).join(', ')}` : ''}`;
+  }
+  return null;
+}
+
 /** A time in the clinic's zone, named: "26 Nov 2026, 20:31:05 Europe/London" (the portal's Time component writes the same). */
 export function clinicTime(iso: string, zone: string): string {
   const f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
@@ -105,6 +177,8 @@ const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : '');
 
 /** One entry as a sentence a person reads; `subject` is the name of what it acted on. */
 function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames | null, zone: string): string {
+  const setup = setupSentence(r, subject);
+  if (setup) return setup;
   const c = (r.changes ?? {}) as Record<string, unknown>;
   const who = r.actor_name;
   const at = (v: unknown) => (typeof v === 'string' ? clinicTime(v, zone) : null);
@@ -192,12 +266,12 @@ async function entries(db: Db, accountId: number, zone: string, q: ActivityQuery
     .orderBy(desc(auditLog.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const [connectors, names] = await Promise.all([connectorNames(db, accountId, page), entityNames(db, accountId, page)]);
+  const [connectors, names, setup] = await Promise.all([connectorNames(db, accountId, page), entityNames(db, accountId, page), setupNames(db, accountId, page)]);
   return {
     more: rows.length > limit,
     data: page.map((r) => {
       const connector = connectors.get(r.id) ?? null;
-      const subject = names.get(`${r.entity}:${r.entity_id}`) ?? null;
+      const subject = names.get(`${r.entity}:${r.entity_id}`) ?? setup.get(`${r.entity}:${r.entity_id}`) ?? null;
       return {
         id: r.id,
         kind: ACTIVITY_KIND_NAMES.find((k) => ACTIVITY_KINDS[k].includes(r.entity)) ?? null,

@@ -2,12 +2,13 @@
  * The portal's activity log read as a person reads it: sentences with names (not "API key #4" and
  * raw JSON), filters by kind, member and days in the clinic's zone (not UTC days), keyset paging kept,
  * and the CSV export of the same filtered entries, bounded at EXPORT_LIMIT. session.me names the zone.
+ * The Practice section's writes (records and settings) are a kind of their own.
  */
 import { describe, expect, test } from 'vitest';
 import { auditLog } from '../../db/schema';
 import { EXPORT_LIMIT } from '../domain/activity';
 import { createMember } from '../domain/team';
-import { uniqueName, useClinic } from './helpers';
+import { newClinic, uniqueName, useClinic } from './helpers';
 import { PASSWORD, portalClient, portalCode, portalData, signedIn } from './support/portal';
 
 const t = useClinic({ clinic: { timezone: 'America/New_York' } });
@@ -65,6 +66,49 @@ describe('the activity log', () => {
     expect(lines[0]).toBe('id,time (UTC),time (America/New_York),who,kind,action,what');
     expect(lines[1]).toMatch(new RegExp(`^\\d+,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z,"\\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2}:\\d{2}",${bob.name},api_keys,revoked,"${bob.name} revoked the API key “=HYPERLINK\\(""x""\\)”"$`));
     expect(lines).toHaveLength(3);
+  });
+
+  test('practice setup changes read as sentences under their own kind, in the CSV too; another clinic\'s never show', async () => {
+    const { member: ann, portal } = await admin('Ann Admin');
+    const site = portalData(await portal.mutate('practice.locations.create', { name: 'Harbour Street' }));
+    // An update records only what changed: the name is read from the location as it is now.
+    expect((await portal.mutate('practice.locations.update', { id: site.id, city: 'Bristol' })).status).toBe(200);
+    expect((await portal.mutate('practice.settings.update', { mark_missed: true })).status).toBe(200);
+    const voucher = portalData(await portal.mutate('practice.paymentMethods.create', { name: 'Voucher', type: 'other' }));
+    expect((await portal.mutate('practice.paymentMethods.delete', { id: voucher.id })).status).toBe(200);
+    expect((await t.api.post('/referral_sources', { body: { name: 'Local GP' } })).status).toBe(201);
+
+    const other = await newClinic(t.server);
+    const { portal: theirs } = await signedIn(t.server, other, 'owner');
+    expect((await theirs.mutate('practice.locations.create', { name: 'Their site' })).status).toBe(200);
+
+    const expected = [
+      `${ann.name} deleted the payment method “Voucher”`,
+      `${ann.name} added the payment method “Voucher”`,
+      `${ann.name} changed the practice settings: mark missed from off to on`,
+      `${ann.name} changed the location “Harbour Street”: city`,
+      `${ann.name} added the location “Harbour Street”`,
+    ];
+    expect(summaries(await portal.query('activity.list', { kind: 'practice', member_id: ann.id }))).toEqual(expected);
+    const practice = summaries(await portal.query('activity.list', { kind: 'practice' }));
+    expect(practice.slice(0, 6)).toEqual(['The API key “Test integration” added the referral source “Local GP”', ...expected]);
+    expect(practice.join('\n')).not.toContain('Their site');
+    expect(summaries(await theirs.query('activity.list', { kind: 'practice' })).join('\n')).not.toContain('Harbour Street');
+    // The other kinds leave setup out; no kind shows it with the rest.
+    expect(summaries(await portal.query('activity.list', { kind: 'team' })).join('\n')).not.toContain('Harbour Street');
+    expect(summaries(await portal.query('activity.list', { member_id: ann.id })).filter((e) => e.includes('Harbour Street'))).toHaveLength(2);
+
+    const csv = portalData(await portal.query('activity.export', { kind: 'practice', member_id: ann.id }));
+    expect(csv.rows).toBe(5);
+    const lines = csv.csv.trimEnd().split('\r\n');
+    // After the id, the UTC time and the clinic's time (quoted: it holds a comma) and who.
+    expect(lines.slice(1).map((l: string) => l.split(',').slice(4).join(','))).toEqual([
+      `${ann.name},practice,deleted,${expected[0]}`,
+      `${ann.name},practice,created,${expected[1]}`,
+      `${ann.name},practice,updated,${expected[2]}`,
+      `${ann.name},practice,updated,${expected[3]}`,
+      `${ann.name},practice,created,${expected[4]}`,
+    ]);
   });
 
   test('days are the clinic\'s: late on 1 March in New York is 2 March in UTC, and is listed under 1 March', async () => {

@@ -1,6 +1,6 @@
 'use client';
 /**
- * Who did what to keys, sign-ins, the team, roles, webhooks and AI connectors: newest first, each as a
+ * Who did what to keys, sign-ins, the team, roles, webhooks, AI connectors and the practice setup: newest first, each as a
  * sentence with names, filtered by kind, member and days (in the clinic's zone), loaded a page at a
  * time, and downloadable as CSV with the same filters.
  */
@@ -13,7 +13,7 @@ import { CsvDownload } from './csv-download';
 
 type Entry = Awaited<ReturnType<typeof portal.activity.list.query>>['data'][number];
 type Kind = NonNullable<Entry['kind']>;
-const KINDS: Record<Kind, string> = { api_keys: 'API keys', sign_ins: 'Sign-ins', team: 'Team', roles: 'Roles', webhooks: 'Webhooks', connectors: 'AI connectors' };
+const KINDS: Record<Kind, string> = { api_keys: 'API keys', sign_ins: 'Sign-ins', team: 'Team', roles: 'Roles', webhooks: 'Webhooks', connectors: 'AI connectors', practice: 'Practice setup' };
 
 export interface ActivityFilters {
   kind?: Kind;
