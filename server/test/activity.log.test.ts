@@ -109,6 +109,16 @@ describe('the activity log', () => {
       `${ann.name},practice,updated,${expected[3]}`,
       `${ann.name},practice,created,${expected[4]}`,
     ]);
+
+    // A rename says from what to what; a practitioner is named by first and last name.
+    expect((await portal.mutate('practice.locations.update', { id: site.id, name: 'Harbour Road' })).status).toBe(200);
+    const doctor = portalData(await portal.mutate('practice.practitioners.create', { first_name: 'Rita', last_name: 'Reyes' }));
+    expect((await portal.mutate('practice.practitioners.update', { id: doctor.id, title: 'Dr' })).status).toBe(200);
+    expect(summaries(await portal.query('activity.list', { kind: 'practice', member_id: ann.id })).slice(0, 3)).toEqual([
+      `${ann.name} changed the practitioner “Rita Reyes”: title`,
+      `${ann.name} added the practitioner “Rita Reyes”`,
+      `${ann.name} renamed the location “Harbour Street” to “Harbour Road”`,
+    ]);
   });
 
   test('days are the clinic\'s: late on 1 March in New York is 2 March in UTC, and is listed under 1 March', async () => {
