@@ -1,15 +1,16 @@
 /**
  * The account activity log: the audit entries of the people side of the account (keys, sign-ins, team,
- * roles, webhooks, AI connectors) and of the practice's setup (the Practice section's records and
- * settings, by whoever wrote them: a member, the command line, or a key for referral sources), newest first, paged by id (keyset: `before` the last id seen), each
- * told as a sentence with the names of who and what ("Ann Admin rotated the API key “Sync job”").
- * Filters: kind, member (who did it) and a date range in the clinic's zone. The CSV export reads the
- * same filtered entries, bounded.
+ * roles, webhooks, AI connectors) and of the practice setup (the Practice section's records and
+ * settings, by whoever wrote them: a member, the command line, a key for referral sources), newest
+ * first, paged by id (keyset: `before` the last id seen), each told as a sentence with the names of who
+ * and what ("Ann Admin rotated the API key “Sync job”"). Filters: kind, member (who did it) and a date
+ * range in the clinic's zone. The CSV export reads the same filtered entries, bounded.
  *
  * Indexes: audit_log_account_idx (account_id, entity, entity_id) serves every filter here by its
- * account_id lead (and entity for a kind); the member and date filters then read that account's
- * entries in id order. An account with a very large log would want (account_id, actor_id, id) for the
- * member filter; it is not added here.
+ * account_id lead and entity (the IN list of the kind's entities, or of all of them); the member and
+ * date filters then read that account's entries in id order. An account with a very large log would
+ * want (account_id, actor_id, id) for the member filter; it is not added here. Names are read by
+ * primary key (the tables' (account_id, id) indexes).
  */
 import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
