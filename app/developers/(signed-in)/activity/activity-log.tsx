@@ -1,8 +1,8 @@
 'use client';
 /**
- * Who did what to keys, sign-ins, the team, roles, webhooks, AI connectors and the practice setup: newest first, each as a
- * sentence with names, filtered by kind, member and days (in the clinic's zone), loaded a page at a
- * time, and downloadable as CSV with the same filters.
+ * Who did what to keys, sign-ins, the team, roles, webhooks, AI connectors and the practice setup:
+ * newest first, each as a sentence with names, filtered by kind, member and days (in the clinic's
+ * zone), loaded a page at a time, and downloadable as CSV with the same filters.
  */
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
