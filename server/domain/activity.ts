@@ -18,11 +18,10 @@ import { apiKeys, auditLog, oauthClients, oauthGrants, roles, users, webhookEndp
 import { findRows } from '../resources/queries';
 import { addDays, clockFor } from '../values/wall-time';
 import { SETUP_RESOURCES } from './practice/setup-resources';
+import { PRACTICE_SETTINGS_ENTITY as PRACTICE_SETTINGS } from './practice_settings';
 
 export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles', 'webhooks', 'connectors', 'practice'] as const;
 export type ActivityKind = (typeof ACTIVITY_KIND_NAMES)[number];
-/** The entity server/domain/practice_settings.ts audits a change of settings under (one row per clinic). */
-const PRACTICE_SETTINGS = 'practice_settings';
 const SETUP = new Map<string, (typeof SETUP_RESOURCES)[number]>(SETUP_RESOURCES.map((r) => [r.name, r]));
 /** Kinds the portal filters by → the audited entities behind each. */
 export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = {

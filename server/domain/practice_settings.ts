@@ -12,6 +12,9 @@ import { recordActivity, type Actor } from '../events/record';
 
 export type PracticeSettings = Omit<typeof practiceSettings.$inferSelect, 'account_id' | 'updated_at'>;
 
+/** The audit trail's entity for a change of settings (one row per clinic, entity_id = the account). */
+export const PRACTICE_SETTINGS_ENTITY = 'practice_settings';
+
 export const PRACTICE_DEFAULTS: PracticeSettings = { mark_missed: false, mark_missed_after_hours: 2 };
 
 /** Bounds of `mark_missed_after_hours`: at least an hour after the end, at most a week. */
@@ -51,7 +54,7 @@ export async function updatePracticeSettings(db: DbHandle, account: Account, act
     const changes = Object.fromEntries(
       (Object.keys(after) as (keyof PracticeSettings)[]).filter((k) => before[k] !== after[k]).map((k) => [k, { from: before[k], to: after[k] }]),
     );
-    if (Object.keys(changes).length) await recordActivity(tx, account.id, actor, 'practice_settings', account.id, 'updated', changes);
+    if (Object.keys(changes).length) await recordActivity(tx, account.id, actor, PRACTICE_SETTINGS_ENTITY, account.id, 'updated', changes);
     return after;
   });
 }
