@@ -2,7 +2,7 @@
  * A new clinic, start to finish (issue 26 §4), as its people would do it and without the demo seed:
  * `clinic account create` and `clinic user create --role owner`; the owner signs in, adds a webhook
  * endpoint (a receiver started here) first, so it hears the setup; in Practice adds a location, an
- * appointment type, two practitioners and weekly hours; creates an API key in the portal; over REST,
+ * appointment type, a billable item (read back over REST), two practitioners and weekly hours; creates an API key in the portal; over REST,
  * GET /availability offers the hours' slots and POST /appointments books one (and one for the other
  * practitioner, so "own calendar" has something to leave out). The owner lets the Practitioner role
  * connect AI apps and narrows it to its own calendar; a practitioner member linked to the first
@@ -118,6 +118,15 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   await page.getByRole('button', { name: 'Add appointment type' }).click();
   await expect(page.getByRole('table', { name: 'Appointment types' }).getByText('30 min')).toBeVisible();
 
+  // What the follow-up is invoiced as: a billable item priced in the clinic's currency.
+  await nav().getByRole('link', { name: 'Billable items' }).click();
+  await expect(page.getByText('No billable items yet')).toBeVisible();
+  await page.getByLabel('Name (required)').fill('Follow-up consultation');
+  await page.getByLabel('Type (required)').selectOption({ label: 'Service' });
+  await page.getByLabel('Price (GBP) (required)').fill('55.50');
+  await page.getByRole('button', { name: 'Add billable item' }).click();
+  await expect(page.getByRole('table', { name: 'Billable items' }).getByText('55.50 GBP', { exact: true })).toBeVisible();
+
   await nav().getByRole('link', { name: 'Practitioners' }).click();
   await expect(page.getByText('No practitioners yet')).toBeVisible();
   for (const [first, last] of [['Bea', 'Hart'], ['Cal', 'Reed']]) {
@@ -154,7 +163,8 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   const auth = { authorization: `Bearer ${key}` };
   const get = (path: string) => call(port, clinic, 'GET', `/v3/api${path}`, auth);
   const post = (path: string, body: Json) => call(port, clinic, 'POST', `/v3/api${path}`, { ...auth, 'content-type': 'application/json' }, JSON.stringify(body));
-  const [locations, types, practitioners] = await Promise.all([get('/locations'), get('/appointment_types'), get('/practitioners')]);
+  const [locations, types, practitioners, items] = await Promise.all([get('/locations'), get('/appointment_types'), get('/practitioners'), get('/billable_items')]);
+  expect((items.body.data as Json[]).map((i) => [i.name, i.price, i.active])).toEqual([['Follow-up consultation', '55.50', true]]);
   const location = (locations.body.data as Json[])[0];
   const type = (types.body.data as Json[])[0];
   const byName = Object.fromEntries((practitioners.body.data as Json[]).map((p) => [p.first_name, p.id as number]));
