@@ -1,4 +1,4 @@
-import { id, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
 
 /** Authorization codes: single use, ten minutes, stored as their SHA-256, bound to PKCE and the redirect. */
 export const oauthCodes = table(
@@ -13,5 +13,6 @@ export const oauthCodes = table(
     expires_at: timestamp().notNull(),
     used_at: timestamp(),
   },
-  (t) => [uniqueIndex('oauth_codes_hash_uq').on(t.code_hash)],
+  // expires_at: the sweep reads the oldest first (server/oauth/sweep.ts).
+  (t) => [uniqueIndex('oauth_codes_hash_uq').on(t.code_hash), index('oauth_codes_expires_idx').on(t.expires_at)],
 );

@@ -16,5 +16,6 @@ export const oauthTokens = table(
     used_at: timestamp(),
     created_at: timestamp().notNull(),
   },
-  (t) => [uniqueIndex('oauth_tokens_hash_uq').on(t.token_hash), index('oauth_tokens_grant_idx').on(t.grant_id)],
+  // expires_at: the sweep reads the oldest first (server/oauth/sweep.ts).
+  (t) => [uniqueIndex('oauth_tokens_hash_uq').on(t.token_hash), index('oauth_tokens_grant_idx').on(t.grant_id), index('oauth_tokens_expires_idx').on(t.expires_at)],
 );

@@ -1,0 +1,2 @@
+CREATE INDEX IF NOT EXISTS "oauth_codes_expires_idx" ON "oauth_codes" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "oauth_tokens_expires_idx" ON "oauth_tokens" USING btree ("expires_at");
