@@ -101,7 +101,6 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const mcp = createMcpEndpoint({ db, env, logger, tenants, limiter });
   const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
-  if (env.WEBHOOK_WORKER) webhooks.start();
   const health = createHealth(db, logger);
   const { clientIp, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
 
@@ -148,9 +147,10 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   });
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
-  // Sweeps and clinic jobs: every process runs the scheduler, a lease per job lets one of them run it (server/jobs/).
-  const jobs = createScheduler(db, { now, onError: (err, job) => logger.error({ err, job }, 'background job failed') });
-  if (env.JOBS) jobs.start();
+  // Sweeps, clinic jobs and, where WEBHOOK_WORKER is on, the delivery loop: every process runs the
+  // scheduler, a lease per job lets one of them run it (server/jobs/).
+  const jobs = createScheduler(db, { now, webhooks: env.WEBHOOK_WORKER ? webhooks : undefined, onError: (err, job) => logger.error({ err, job }, 'background job failed') });
+  if (env.JOBS || env.WEBHOOK_WORKER) jobs.start({ periodic: env.JOBS });
   return {
     server,
     db,

@@ -4,8 +4,9 @@
  * The sweeps delete in batches and stop at a bound per run, asking to run again at the next tick
  * (server/jobs/sweep-batches.ts). Kept for ever, so never swept: the audit log (the audit trail of
  * clinical and financial records, docs/decisions.md).
- * The webhook delivery loop is not here: it is a queue consumer polling every 500 ms whose messages
- * carry their own leases (server/webhooks/worker.ts), so several processes share the deliveries.
+ * The webhook delivery loop is a continuous job, `webhooks.deliver`, registered where WEBHOOK_WORKER is
+ * on: one process per database runs it, on a short lease (server/jobs/scheduler.ts). Its messages keep
+ * their own leases (server/webhooks/worker.ts), so extra consumers (`clinic worker`) can share them.
  */
 import type { DbHandle } from '../../db/client';
 import { sweepDeletedEntities, sweepEvents } from '../events/sweep';
@@ -14,12 +15,18 @@ import { sweepIdempotencyKeys } from '../rest/idempotency-sweep';
 import { sweepRequestLog } from '../rest/request-log-sweep';
 import { sweepWebhookAttempts, sweepWebhookMessages } from '../webhooks/sweep';
 import { markMissedJob } from './missed';
-import { Scheduler, type Job, type SchedulerOptions } from './scheduler';
+import { Scheduler, type ContinuousJob, type Job, type SchedulerOptions, type Service } from './scheduler';
 import { asJobResult } from './sweep-batches';
 
 const HOURLY = 3_600_000;
+export const WEBHOOK_DELIVERY = 'webhooks.deliver';
 
-export function serverJobs(db: DbHandle): Job[] {
+export interface ServerJobsOptions {
+  /** The webhook delivery worker, when this process may run deliveries (WEBHOOK_WORKER on). */
+  webhooks?: Service;
+}
+
+export function serverJobs(db: DbHandle, opts: ServerJobsOptions = {}): (Job | ContinuousJob)[] {
   return [
     // Stored idempotent responses are kept 24 hours; events, webhook attempts and settled webhook
     // messages 30 days; the request log 90 days; deleted_entities a year.
@@ -31,7 +38,8 @@ export function serverJobs(db: DbHandle): Job[] {
     { name: 'sweep.request_log', everyMs: HOURLY, run: async (r) => asJobResult(await sweepRequestLog(db, r.now(), r)) },
     { name: 'sweep.deleted_entities', everyMs: HOURLY, run: async (r) => asJobResult(await sweepDeletedEntities(db, r.now(), r)) },
     markMissedJob(db),
+    ...(opts.webhooks ? [{ name: WEBHOOK_DELIVERY, continuous: opts.webhooks }] : []),
   ];
 }
 
-export const createScheduler = (db: DbHandle, opts: SchedulerOptions = {}) => new Scheduler(db, serverJobs(db), opts);
+export const createScheduler = (db: DbHandle, opts: SchedulerOptions & ServerJobsOptions = {}) => new Scheduler(db, serverJobs(db, opts), opts);

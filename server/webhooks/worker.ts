@@ -55,6 +55,8 @@ export class WebhookWorker {
   private perEndpoint = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
+  /** The round claiming now: stop() waits for it, so what it claims is delivered before stop() resolves. */
+  private round: Promise<unknown> | null = null;
 
   constructor(
     private readonly db: DbHandle,
@@ -63,15 +65,19 @@ export class WebhookWorker {
     private readonly onError: (err: unknown) => void,
   ) {}
 
+  /** Claims and delivers until stop(); started again after a stop (the scheduler does, as its lease comes and goes). */
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
     this.schedule(0);
   }
 
-  /** Stops claiming; waits for the deliveries in flight. */
+  /** Stops claiming; waits for the round claiming and the deliveries in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.round?.catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -86,13 +92,15 @@ export class WebhookWorker {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.ticking = true;
-      void this.tick()
+      const round = (this.round = this.tick());
+      void round
         .then(
           (n) => n,
           (err) => (this.onError(err), 0),
         )
         .then((n) => {
           this.ticking = false;
+          if (this.round === round) this.round = null;
           this.schedule(n > 0 ? 0 : IDLE_POLL_MS);
         });
     }, ms);
