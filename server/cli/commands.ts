@@ -210,7 +210,12 @@ async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
   }
 }
 
-/** `clinic worker`: the webhook delivery worker alone (with WEBHOOK_WORKER=off on the servers), until SIGTERM or SIGINT. */
+/**
+ * `clinic worker`: a webhook delivery worker alone, until SIGTERM or SIGINT. It does not take the
+ * `webhooks.deliver` lease (server/jobs/index.ts): it is capacity an operator adds, consuming beside the
+ * servers' one loop (or alone, with WEBHOOK_WORKER=off on the servers). The per-message leases (claimed
+ * with SKIP LOCKED) keep every message to one worker at a time, however many run.
+ */
 async function worker(db: DbHandle, env: Env) {
   const { loadSecretsKey, policyOf, WebhookWorker } = await webhooks();
   await loadSecretsKey(db, env);
