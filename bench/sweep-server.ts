@@ -2,12 +2,17 @@
  * The real API server for the sweep row (bench/sweep.ts): as bench/app-server.ts, with the scheduler not
  * started (JOBS=off) and ticked on demand instead, in this same process as a deployment runs it. A line
  * `sweep` on stdin ticks the app's own scheduler until `sweep.events` stops asking to run again (the bench
- * stands in for the 30 s poll between runs) and prints `SWEPT <ms> <runs>`.
+ * stands in for the 30 s poll between runs) and prints `SWEPT <ms> <runs>`. BENCH_SWEEP_PACE (JSON) overrides
+ * the sweep's pace, to compare paces without editing the default.
  */
 import type { AddressInfo } from 'node:net';
 import readline from 'node:readline';
 import { createApp } from '../server/app';
 import { loadEnv } from '../server/env';
+import { setSweepPace } from '../server/jobs/sweep-batches';
+
+// BENCH_SWEEP_PACE='{"batchMs":25,"pauseFactor":4}' tries a pace against the default (server/jobs/sweep-batches.ts).
+if (process.env.BENCH_SWEEP_PACE) setSweepPace(JSON.parse(process.env.BENCH_SWEEP_PACE));
 
 const app = await createApp(loadEnv({ ...process.env, JOBS: 'off', RATE_LIMIT_REST_PER_MINUTE: '1000000000', RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000', LOG_LEVEL: 'silent' }));
 

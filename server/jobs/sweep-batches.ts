@@ -40,13 +40,15 @@ const MIN_ROWS = 10;
  * that does waits about a millisecond. Measured (bench/sweep.ts, GET /patients/{id}'s p99): 500-row
  * batches at 25% of the loop moved it 2.4 ms on 100,000 events; 100-row ones at 10% 0.35 ms there but
  * 2.5 ms on 1M (a batch took ~5 ms on the bigger indexes). PostgreSQL's batch runs on the server, off
- * the event loop: 5,000 rows a commit keep each transaction's WAL and locks short, and a pause of 4× its
- * time leaves the database's CPU and disk to the requests (on the 2-core bench machine, 1× moved the p99
- * by 7.7 ms, 4× by 4 ms, both with the machine busy with other work).
+ * the event loop, but a request that meets one shares the database's CPU and disk with it for as long as
+ * it lasts: batches are fitted to ~25 ms (at most 5,000 rows) with a pause of 4× after each. Measured on
+ * the 2-core bench machine (busy with other work), 1M expired events: fixed 5,000-row batches moved the
+ * p99 by 7.7 ms at a pause of 1× and 4.05 ms at 4×; 25 ms batches at 4× kept it within 2 ms, the sweep
+ * taking about 2 minutes (bench/sweep.ts; figures in docs/decisions.md).
  */
 export const DEFAULT_PACE: Record<DbHandle['dialect'], SweepPace> = {
   sqlite: { batch: 500, rowsPerRun: 200_000, pauseFactor: 9, batchMs: 1 },
-  pg: { batch: 5_000, rowsPerRun: 200_000, pauseFactor: 4, batchMs: 0 },
+  pg: { batch: 5_000, rowsPerRun: 200_000, pauseFactor: 4, batchMs: 25 },
 };
 
 /** How often a run renews its lease: well inside the shortest lease (the scheduler's default is 5 min). */
@@ -72,14 +74,16 @@ export type BatchResult = number | { deleted: number; more: boolean };
 
 /**
  * Runs `deleteBatch(tx, n)` (which deletes at most n expired rows) until a batch says nothing is left,
- * the run's bound is reached, or the lease is lost.
+ * the run's bound is reached, or the lease is lost. `bound`: the rows left to the run, when a sweep runs
+ * several of these one after another (server/oauth/sweep.ts).
  */
-export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, deleteBatch: (tx: Db, limit: number) => Promise<BatchResult>): Promise<SweepOutcome> {
+export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, deleteBatch: (tx: Db, limit: number) => Promise<BatchResult>, bound?: number): Promise<SweepOutcome> {
   const pace = paceOf(db);
+  const rowsPerRun = bound ?? pace.rowsPerRun;
   let deleted = 0;
   let renewed = -Infinity;
   let rows = pace.batchMs > 0 ? Math.min(MIN_ROWS, pace.batch) : pace.batch;
-  while (deleted < pace.rowsPerRun) {
+  while (deleted < rowsPerRun) {
     const started = performance.now();
     const result = await db.transaction((tx) => deleteBatch(tx, rows));
     const n = typeof result === 'number' ? result : result.deleted;
