@@ -32,7 +32,7 @@ export function serverJobs(db: DbHandle, opts: ServerJobsOptions = {}): (Job | C
     // messages 30 days; the request log 90 days; deleted_entities a year.
     { name: 'sweep.idempotency_keys', everyMs: HOURLY, run: async (r) => asJobResult(await sweepIdempotencyKeys(db, r.now(), r)) },
     { name: 'sweep.events', everyMs: HOURLY, run: async (r) => asJobResult(await sweepEvents(db, r.now(), r)) },
-    { name: 'sweep.oauth', everyMs: HOURLY, run: async (r) => void (await sweepOAuth(db, r.now())) },
+    { name: 'sweep.oauth', everyMs: HOURLY, run: async (r) => asJobResult(await sweepOAuth(db, r.now(), r)) },
     { name: 'sweep.webhook_attempts', everyMs: HOURLY, run: async (r) => asJobResult(await sweepWebhookAttempts(db, r.now(), r)) },
     { name: 'sweep.webhook_messages', everyMs: HOURLY, run: async (r) => asJobResult(await sweepWebhookMessages(db, r.now(), r)) },
     { name: 'sweep.request_log', everyMs: HOURLY, run: async (r) => asJobResult(await sweepRequestLog(db, r.now(), r)) },

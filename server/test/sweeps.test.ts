@@ -10,9 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { and, count, eq, lt } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../db/client';
-import { events, idempotencyKeys, jobLeases, requestLog, webhookAttempts, webhookMessages } from '../../db/schema';
+import { events, idempotencyKeys, jobLeases, oauthClients, oauthCodes, oauthGrants, oauthTokens, requestLog, webhookAttempts, webhookMessages } from '../../db/schema';
 import { createEndpoint, setEndpointEnabled } from '../domain/webhooks';
 import { expiredDeletionsBatch, expiredEventsBatch, sweepEvents } from '../events/sweep';
+import { expiredCodesBatch, expiredTokensBatch } from '../oauth/sweep';
 import { expiredKeysBatch } from '../rest/idempotency-sweep';
 import { expiredAttemptsBatch, expiredMessagesBatch } from '../webhooks/sweep';
 import { cutoffOf, setSweepPace } from '../jobs/sweep-batches';
@@ -226,6 +227,42 @@ describe('a run stops at its bound and the next tick continues', () => {
     expect(await sweepEvents(db(), now())).toEqual({ deleted: expired - 2, again: false });
     expect(await expiredEvents()).toBe(0);
   });
+
+  test('sweep.oauth: one bound across its tables (4 rows per run, 2 per batch): tokens first, then their grant, its code and its client, over two ticks', async () => {
+    ahead += 31 * DAY;
+    setSweepPace({ batch: 2, rowsPerRun: 4, pauseFactor: 0, batchMs: 0 });
+    const account_id = A.clinic.account.id;
+    const ago = (days: number) => new Date(now() - days * DAY).toISOString();
+    const client_id = uniqueName('app');
+    await db().transaction(async (tx) => {
+      await tx.insert(oauthClients).values({ account_id, client_id, name: 'Old app', redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'none', kind: 'registered', expires_at: null, created_at: ago(40), secret_hash: null });
+      const [grant] = await tx
+        .insert(oauthGrants)
+        .values({ account_id, client_id, user_id: 1, scope: 'mcp:read', resource: 'https://mcp.example', created_at: ago(40), revoked_at: null, revoked_reason: null })
+        .returning({ id: oauthGrants.id });
+      await tx.insert(oauthTokens).values(
+        Array.from({ length: 5 }, (_, i) => ({ account_id, grant_id: grant.id, kind: 'access' as const, token_hash: uniqueName(`tok${i}`), expires_at: ago(39 - i), created_at: ago(39 - i) })),
+      );
+      await tx.insert(oauthCodes).values({ account_id, grant_id: grant.id, code_hash: uniqueName('code'), redirect_uri: 'https://app.example/cb', code_challenge: 'c', expires_at: ago(40) });
+    });
+    const left = async () => ({
+      tokens: (await db().db.select({ n: count() }).from(oauthTokens).where(eq(oauthTokens.account_id, account_id)))[0].n,
+      grants: (await db().db.select({ n: count() }).from(oauthGrants).where(eq(oauthGrants.account_id, account_id)))[0].n,
+      codes: (await db().db.select({ n: count() }).from(oauthCodes).where(eq(oauthCodes.account_id, account_id)))[0].n,
+      clients: (await db().db.select({ n: count() }).from(oauthClients).where(eq(oauthClients.account_id, account_id)))[0].n,
+    });
+    const dueAt = async () => Date.parse((await db().db.select().from(jobLeases).where(eq(jobLeases.name, 'sweep.oauth')))[0].due_at);
+
+    expect(await server.app.jobs.tick()).toContain('sweep.oauth');
+    // The bound reached on tokens: the grant (a token still left) and the rest wait for the next run, due at once.
+    expect(await left()).toEqual({ tokens: 1, grants: 1, codes: 1, clients: 1 });
+    expect(await dueAt()).toBe(now());
+
+    expect(await server.app.jobs.tick()).toContain('sweep.oauth');
+    expect(await left()).toEqual({ tokens: 0, grants: 0, codes: 0, clients: 0 });
+    expect(await dueAt()).toBe(now() + 3_600_000);
+    expect(await server.app.jobs.tick()).not.toContain('sweep.oauth');
+  });
 });
 
 describe('each batch is served by an index on the time column', () => {
@@ -236,6 +273,8 @@ describe('each batch is served by an index on the time column', () => {
     ['webhook_messages delivered', 'webhook_messages', (tx: Db, at: number, n: number) => expiredMessagesBatch(tx, at, n, 'delivered'), 'webhook_messages_sweep_idx'],
     ['webhook_messages failed', 'webhook_messages', (tx: Db, at: number, n: number) => expiredMessagesBatch(tx, at, n, 'failed'), 'webhook_messages_sweep_idx'],
     ['idempotency_keys', 'idempotency_keys', expiredKeysBatch, 'idempotency_keys_sweep_idx'],
+    ['oauth_tokens', 'oauth_tokens', expiredTokensBatch, 'oauth_tokens_expires_idx'],
+    ['oauth_codes', 'oauth_codes', expiredCodesBatch, 'oauth_codes_expires_idx'],
   ] as const;
   test.each(cases)('%s', async (_label, table, batch, index) => {
     const plan = await planOf(server, batch(db().db, now(), 5000).toSQL(), table);
