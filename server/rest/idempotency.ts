@@ -10,7 +10,7 @@
  * committed is taken over once stale, and the write then runs (for the first time).
  */
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
 import { ApiError } from '../errors';
@@ -98,8 +98,4 @@ export async function complete(tx: Db, c: Claim, response: StoredResponse): Prom
  */
 export async function settle(db: DbHandle, c: Claim, response: StoredResponse, store: boolean): Promise<void> {
   await db.transaction((tx) => (store ? tx.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(held(c)) : tx.delete(idempotencyKeys).where(held(c))));
-}
-
-export async function purgeExpired(db: DbHandle): Promise<void> {
-  await db.transaction((tx) => tx.delete(idempotencyKeys).where(lt(idempotencyKeys.created_at, new Date(Date.now() - IDEMPOTENCY_WINDOW_MS).toISOString())));
 }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../../db/schema';
-import { purgeExpired } from '../rest/idempotency';
+import { sweepIdempotencyKeys } from '../rest/idempotency-sweep';
 import { client, expectError, newClinic, uniqueName, useClinic } from './helpers';
 
 const t = useClinic();
@@ -78,7 +78,7 @@ describe('retention', () => {
         { account_id: acc, key: 'sweep-new', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: new Date().toISOString() },
       ]),
     );
-    await purgeExpired(db);
+    expect((await sweepIdempotencyKeys(db)).deleted).toBeGreaterThanOrEqual(1);
     const left = async (key: string) =>
       (await db.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, acc), eq(idempotencyKeys.key, key)))).length;
     expect(await left('sweep-old')).toBe(0);
