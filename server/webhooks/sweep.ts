@@ -11,7 +11,7 @@ import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { webhookAttempts, webhookMessages } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { cutoffOf, paceOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
 
 export const ATTEMPTS_KEPT_DAYS = 30;
 export const MESSAGES_KEPT_DAYS = 30;
@@ -46,9 +46,12 @@ export function expiredMessagesBatch(tx: Db, now: number, limit: number, status:
 }
 
 export async function sweepWebhookMessages(db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> {
+  const bound = paceOf(db).rowsPerRun;
   let deleted = 0;
   for (const status of SETTLED) {
-    const o = await sweepInBatches(db, run, async (tx, limit) => (await expiredMessagesBatch(tx, now, limit, status)).length);
+    // One bound for the run, across both statuses.
+    if (deleted >= bound) return { deleted, again: true };
+    const o = await sweepInBatches(db, run, async (tx, limit) => (await expiredMessagesBatch(tx, now, limit, status)).length, bound - deleted);
     deleted += o.deleted;
     if (o.again) return { deleted, again: true };
   }
