@@ -18,6 +18,20 @@ import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema>;
 
+/**
+ * int8 (ids, references, count(*)) read as JS numbers everywhere, not only where drizzle's bigint columns
+ * decode them: raw `sql` selects, `RETURNING` through db.all, sql`…` fields without mapWith, the list's
+ * array rows. It has to be pg's global registry: drizzle's node-postgres session passes every query its own
+ * type parsers, falling back to the global ones (a Pool's `types` option never reaches drizzle's queries).
+ * A value past 2^53 − 1 stays the exact decimal string instead of a silently rounded number (no id gets
+ * there: the API refuses ids above Number.MAX_SAFE_INTEGER, server/resources/fields.ts ID_MAX).
+ */
+export const parseInt8 = (text: string): number | string => {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : text;
+};
+pg.types.setTypeParser(pg.types.builtins.INT8, parseInt8);
+
 /** A value appendRows binds: what a column of ours holds. */
 export type Scalar = string | number | boolean | null;
 

@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 export type KeyAccess = 'read_write' | 'read_only';
 
@@ -11,7 +11,7 @@ export const apiKeys = table(
   'api_keys',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     name: text().notNull(),
     access: text<KeyAccess>().notNull(),
     api: text<'v3' | 'legacy'>().notNull(),

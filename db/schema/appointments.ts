@@ -1,4 +1,4 @@
-import { bool, int, partialIndex, primaryKey, table, tenantColumns, text, timestamp, sortIndexes } from '../dialect';
+import { bool, int, partialIndex, primaryKey, table, tenantColumns, text, timestamp, sortIndexes, ref } from '../dialect';
 
 export const APPOINTMENT_STATUSES = ['booked', 'arrived', 'missed', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
@@ -12,11 +12,11 @@ export const appointments = table(
   'appointments',
   {
     ...tenantColumns(),
-    patient_id: int().notNull(),
-    practitioner_id: int().notNull(),
-    location_id: int().notNull(),
-    appointment_type_id: int().notNull(),
-    resource_id: int(),
+    patient_id: ref().notNull(),
+    practitioner_id: ref().notNull(),
+    location_id: ref().notNull(),
+    appointment_type_id: ref().notNull(),
+    resource_id: ref(),
     starts_at: text().notNull(),
     ends_at: text().notNull(),
     starts_utc: timestamp().notNull(),
@@ -24,7 +24,7 @@ export const appointments = table(
     status: text<AppointmentStatus>().notNull(),
     notes: text(),
     allow_clash: bool().notNull(),
-    group_master_id: int(),
+    group_master_id: ref(),
     cancellation_reason: text(),
     cancelled_at: timestamp(),
     arrived_at: timestamp(),
@@ -63,7 +63,7 @@ export const appointments = table(
 export const diaryVersions = table(
   'diary_versions',
   {
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     diary: text().notNull(),
     version: int().notNull(),
   },

@@ -1,4 +1,4 @@
-import { id, index, int, json, table, text, timestamp } from '../dialect';
+import { id, index, json, table, text, timestamp, ref } from '../dialect';
 
 /**
  * The account activity log and audit trail in one table: every write records who did what to which
@@ -8,13 +8,13 @@ export const auditLog = table(
   'audit_log',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     actor_type: text<'api_key' | 'user' | 'system' | 'connector'>().notNull(),
-    actor_id: int(),
+    actor_id: ref(),
     actor_name: text().notNull(),
     action: text().notNull(),
     entity: text().notNull(),
-    entity_id: int(),
+    entity_id: ref(),
     changes: json<Record<string, unknown>>(),
     request_id: text(),
     created_at: timestamp().notNull(),

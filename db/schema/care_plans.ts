@@ -1,4 +1,4 @@
-import { index, int, json, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { index, int, json, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export interface CarePlanBilling {
   type: 'upfront' | 'per_period' | 'per_visit';
@@ -27,7 +27,7 @@ export const carePlans = table(
     name: text().notNull(),
     description: text(),
     status: text<'draft' | 'active' | 'archived'>().notNull(),
-    tag_id: int(),
+    tag_id: ref(),
     billing: json<CarePlanBilling>().notNull(),
     schedules: json<CarePlanSchedule[]>().notNull(),
     /** Visits planned for a plan without a schedule. */
@@ -41,8 +41,8 @@ export const carePlanMembers = table(
   'care_plan_members',
   {
     ...tenantColumns(),
-    care_plan_id: int().notNull(),
-    patient_id: int().notNull(),
+    care_plan_id: ref().notNull(),
+    patient_id: ref().notNull(),
     schedule_override: json<{ schedule_id?: number; visits_planned?: number } | null>(),
     visits_used: int().notNull(),
   },

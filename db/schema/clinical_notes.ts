@@ -1,12 +1,12 @@
-import { index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 /** Clinical notes on a patient file, written by a practitioner. */
 export const clinicalNotes = table(
   'clinical_notes',
   {
     ...tenantColumns(),
-    patient_id: int().notNull(),
-    practitioner_id: int(),
+    patient_id: ref().notNull(),
+    practitioner_id: ref(),
     title: text().notNull(),
     body: text().notNull(),
     created_by: text(),

@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /** Transactional outbox: one row per announced change, written with the change itself. */
 export const events = table(
@@ -6,10 +6,10 @@ export const events = table(
   {
     id: id(),
     event_id: text().notNull(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     type: text().notNull(),
     entity: text().notNull(),
-    entity_id: int().notNull(),
+    entity_id: ref().notNull(),
     occurred_at: timestamp().notNull(),
   },
   // Behind GET /events: its filters (type, occurred_at, entity and id) and the sweep.
@@ -29,9 +29,9 @@ export const deletedEntities = table(
   'deleted_entities',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     entity: text().notNull(),
-    entity_id: int().notNull(),
+    entity_id: ref().notNull(),
     deleted_at: timestamp().notNull(),
   },
   (t) => [

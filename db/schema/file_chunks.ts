@@ -1,4 +1,4 @@
-import { bytes, id, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { bytes, id, int, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /**
  * File bytes kept in the database (FILES_STORE=database): each file in chunks of at most 256 KiB,
@@ -8,7 +8,7 @@ export const fileChunks = table(
   'file_chunks',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     file_key: text().notNull(),
     seq: int().notNull(),
     data: bytes().notNull(),

@@ -1,4 +1,4 @@
-import { bool, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { bool, index, int, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const FILE_TYPES = ['generic', 'patient_profile', 'custom_content', 'diagnostic_image', 'patient_log'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -8,8 +8,8 @@ export const files = table(
   'files',
   {
     ...tenantColumns(),
-    patient_id: int().notNull(),
-    patient_log_id: int(),
+    patient_id: ref().notNull(),
+    patient_log_id: ref(),
     entity_type: text<'Patient'>().notNull(),
     file_type: text<FileType>().notNull(),
     file_name: text().notNull(),

@@ -1,10 +1,10 @@
-import { index, int, primaryKey, table, text, timestamp } from '../dialect';
+import { index, int, primaryKey, table, text, timestamp, ref } from '../dialect';
 
 /** Stored responses of POSTs sent with an Idempotency-Key, per account, kept 24 hours. */
 export const idempotencyKeys = table(
   'idempotency_keys',
   {
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     key: text().notNull(),
     fingerprint: text().notNull(),
     state: text<'in_flight' | 'done'>().notNull(),

@@ -1,4 +1,4 @@
-import { bigint, day, partialIndex, int, table, tenantColumns, text, timestamp, uniqueIndex } from '../dialect';
+import { bigint, day, partialIndex, int, table, tenantColumns, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /**
  * Billing. Money is integer minor units everywhere (`*_minor`); the API sends decimal strings. An
@@ -17,10 +17,10 @@ export const invoices = table(
   {
     ...tenantColumns(),
     number: int().notNull(),
-    patient_id: int().notNull(),
-    practitioner_id: int(),
-    location_id: int(),
-    appointment_id: int(),
+    patient_id: ref().notNull(),
+    practitioner_id: ref(),
+    location_id: ref(),
+    appointment_id: ref(),
     invoice_date: day().notNull(),
     note: text(),
     third_party_payer: text(),

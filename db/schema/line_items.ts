@@ -1,11 +1,11 @@
-import { bigint, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { bigint, index, int, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const lineItems = table(
   'line_items',
   {
     ...tenantColumns(),
-    invoice_id: int().notNull(),
-    billable_item_id: int().notNull(),
+    invoice_id: ref().notNull(),
+    billable_item_id: ref().notNull(),
     description: text().notNull(),
     quantity: int().notNull(),
     unit_price_minor: bigint().notNull(),

@@ -1,4 +1,4 @@
-import { id, index, int, json, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, json, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /**
  * OAuth clients of one clinic's authorization server: registered (RFC 7591, `POST /v3/oauth2/register`)
@@ -9,7 +9,7 @@ export const oauthClients = table(
   'oauth_clients',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     client_id: text().notNull(),
     secret_hash: text(),
     name: text().notNull(),

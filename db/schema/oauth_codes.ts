@@ -1,12 +1,12 @@
-import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /** Authorization codes: single use, ten minutes, stored as their SHA-256, bound to PKCE and the redirect. */
 export const oauthCodes = table(
   'oauth_codes',
   {
     id: id(),
-    account_id: int().notNull(),
-    grant_id: int().notNull(),
+    account_id: ref().notNull(),
+    grant_id: ref().notNull(),
     code_hash: text().notNull(),
     redirect_uri: text().notNull(),
     code_challenge: text().notNull(),

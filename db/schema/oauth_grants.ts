@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp } from '../dialect';
+import { id, index, table, text, timestamp, ref } from '../dialect';
 
 /**
  * A connector: one member's approval of one client. Its codes and tokens act as that member; revoking
@@ -8,9 +8,9 @@ export const oauthGrants = table(
   'oauth_grants',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     client_id: text().notNull(),
-    user_id: int().notNull(),
+    user_id: ref().notNull(),
     scope: text().notNull(),
     resource: text().notNull(),
     created_at: timestamp().notNull(),

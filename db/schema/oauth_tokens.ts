@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /**
  * Access and refresh tokens (opaque, SHA-256 stored). A refresh token is used once: its use issues the
@@ -8,8 +8,8 @@ export const oauthTokens = table(
   'oauth_tokens',
   {
     id: id(),
-    account_id: int().notNull(),
-    grant_id: int().notNull(),
+    account_id: ref().notNull(),
+    grant_id: ref().notNull(),
     kind: text<'access' | 'refresh'>().notNull(),
     token_hash: text().notNull(),
     expires_at: timestamp().notNull(),

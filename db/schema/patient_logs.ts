@@ -1,4 +1,4 @@
-import { index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const PATIENT_LOG_TYPES = ['note', 'comms', 'financial', 'appt', 'membership', 'system', 'historical'] as const;
 export const PATIENT_LOG_SOURCES = ['api', 'staff', 'system'] as const;
@@ -8,7 +8,7 @@ export const patientLogs = table(
   'patient_logs',
   {
     ...tenantColumns(),
-    patient_id: int().notNull(),
+    patient_id: ref().notNull(),
     type: text<(typeof PATIENT_LOG_TYPES)[number]>().notNull(),
     sub_type: text(),
     source: text<(typeof PATIENT_LOG_SOURCES)[number]>().notNull(),
@@ -28,8 +28,8 @@ export const patientLogTags = table(
   'patient_log_tags',
   {
     ...tenantColumns(),
-    patient_log_id: int().notNull(),
-    tag_id: int().notNull(),
+    patient_log_id: ref().notNull(),
+    tag_id: ref().notNull(),
   },
   (t) => [index('patient_log_tags_account_idx').on(t.account_id, t.id), ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at])],
 );

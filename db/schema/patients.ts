@@ -1,4 +1,4 @@
-import { bool, day, index, partialIndex, int, json, table, tenantColumns, text, timestamp, uniqueIndex, sortIndexes, sortColumn } from '../dialect';
+import { bool, day, index, partialIndex, json, table, tenantColumns, text, timestamp, uniqueIndex, sortIndexes, sortColumn, ref } from '../dialect';
 import type { Locale } from './accounts';
 
 export const SEXES = ['male', 'female', 'other'] as const;
@@ -23,8 +23,8 @@ export const patients = table(
     note: text(),
     custom_reference: text(),
     blocked: bool().notNull(),
-    default_location_id: int(),
-    referral_source_id: int(),
+    default_location_id: ref(),
+    referral_source_id: ref(),
     referral_source_type: text<'referral_source' | 'patient'>(),
     communication_preferences: json<CommunicationPreferences>().notNull(),
     created_by: text(),
@@ -57,7 +57,7 @@ export const numbers = table(
   'numbers',
   {
     ...tenantColumns(),
-    patient_id: int().notNull(),
+    patient_id: ref().notNull(),
     number: text().notNull(),
     country_code: text(),
     iso2: text(),
@@ -80,7 +80,7 @@ export const addresses = table(
   {
     ...tenantColumns(),
     entity_type: text<'Patient'>().notNull(),
-    entity_id: int().notNull(),
+    entity_id: ref().notNull(),
     line_1: text(),
     line_2: text(),
     line_3: text(),
@@ -96,8 +96,8 @@ export const patientTags = table(
   'patient_tags',
   {
     ...tenantColumns(),
-    patient_id: int().notNull(),
-    tag_id: int().notNull(),
+    patient_id: ref().notNull(),
+    tag_id: ref().notNull(),
     editable: bool().notNull(),
   },
   (t) => [

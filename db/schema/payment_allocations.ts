@@ -1,4 +1,4 @@
-import { bigint, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { bigint, index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const ALLOCATION_PAYERS = ['patient', 'third_party'] as const;
 
@@ -6,8 +6,8 @@ export const paymentAllocations = table(
   'payment_allocations',
   {
     ...tenantColumns(),
-    payment_id: int().notNull(),
-    invoice_id: int().notNull(),
+    payment_id: ref().notNull(),
+    invoice_id: ref().notNull(),
     amount_minor: bigint().notNull(),
     payer: text<(typeof ALLOCATION_PAYERS)[number]>().notNull(),
   },

@@ -1,4 +1,4 @@
-import { bigint, day, partialIndex, int, table, tenantColumns, text, timestamp } from '../dialect';
+import { bigint, day, partialIndex, table, tenantColumns, text, timestamp, ref } from '../dialect';
 
 export const PAYMENT_READ_STATUSES = ['unallocated', 'partially_allocated', 'allocated', 'refunded'] as const;
 export const PAYMENT_STATUSES = [...PAYMENT_READ_STATUSES, 'void'] as const;
@@ -7,8 +7,8 @@ export const payments = table(
   'payments',
   {
     ...tenantColumns(),
-    patient_id: int().notNull(),
-    payment_method_id: int().notNull(),
+    patient_id: ref().notNull(),
+    payment_method_id: ref().notNull(),
     amount_minor: bigint().notNull(),
     allocated_minor: bigint().notNull(),
     refunded_minor: bigint().notNull(),

@@ -1,4 +1,4 @@
-import { bool, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { bool, index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const AVAILABILITY_TYPES = ['open', 'appt_guide', 'custom_availability', 'blockout', 'break', 'closed'] as const;
 
@@ -13,10 +13,10 @@ export const practitionerAvailabilities = table(
     online_booking: bool(),
     description: text(),
     color: text(),
-    resource_id: int(),
+    resource_id: ref(),
     span_all_columns: bool(),
-    practitioner_id: int(),
-    location_id: int(),
+    practitioner_id: ref(),
+    location_id: ref(),
   },
   (t) => [
     index('practitioner_availabilities_account_idx').on(t.account_id, t.id), ...sortIndexes('practitioner_availabilities', t, [t.type, t.starts_at, t.ends_at, t.day, t.practitioner_id, t.location_id, t.created_at, t.updated_at]),

@@ -1,10 +1,10 @@
-import { bigint, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { bigint, index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const refunds = table(
   'refunds',
   {
     ...tenantColumns(),
-    payment_id: int().notNull(),
+    payment_id: ref().notNull(),
     amount_minor: bigint().notNull(),
     reason: text(),
     created_by: text(),

@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp } from '../dialect';
+import { id, index, int, table, text, timestamp, ref } from '../dialect';
 
 /**
  * REST requests per integration, for the portal's request log: written in batches off the request path
@@ -10,8 +10,8 @@ export const requestLog = table(
   'request_log',
   {
     id: id(),
-    account_id: int().notNull(),
-    api_key_id: int(),
+    account_id: ref().notNull(),
+    api_key_id: ref(),
     method: text().notNull(),
     /** The path, without the query string. */
     path: text().notNull(),

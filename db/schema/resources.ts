@@ -1,10 +1,10 @@
-import { bool, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { bool, index, int, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const resources = table(
   'resources',
   {
     ...tenantColumns(),
-    location_id: int().notNull(),
+    location_id: ref().notNull(),
     name: text().notNull(),
     public_name: text(),
     description: text(),

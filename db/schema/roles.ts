@@ -1,4 +1,4 @@
-import { id, int, json, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, json, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 export const ROLE_KEYS = ['owner', 'admin', 'practitioner', 'receptionist'] as const;
 export type RoleKey = (typeof ROLE_KEYS)[number];
@@ -11,7 +11,7 @@ export const roles = table(
   'roles',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     key: text<RoleKey>().notNull(),
     name: text().notNull(),
     permissions: json<string[]>().notNull(),

@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /**
  * Portal sessions. Only the SHA-256 of the cookie's token is stored. A session ends at `expires_at`
@@ -8,8 +8,8 @@ export const sessions = table(
   'sessions',
   {
     id: id(),
-    account_id: int().notNull(),
-    user_id: int().notNull(),
+    account_id: ref().notNull(),
+    user_id: ref().notNull(),
     token_hash: text().notNull(),
     ip: text(),
     user_agent: text(),

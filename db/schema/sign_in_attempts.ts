@@ -1,11 +1,11 @@
-import { bool, id, index, int, table, text, timestamp } from '../dialect';
+import { bool, id, index, table, text, timestamp, ref } from '../dialect';
 
 /** Sign-in attempts, for throttling by email and by address (server/auth/sign-in.ts); swept after a day. */
 export const signInAttempts = table(
   'sign_in_attempts',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     email: text().notNull(),
     ip: text().notNull(),
     succeeded: bool().notNull(),

@@ -1,4 +1,4 @@
-import { bool, id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { bool, id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 import type { RoleKey } from './roles';
 
 /**
@@ -9,11 +9,11 @@ export const users = table(
   'users',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     name: text().notNull(),
     email: text().notNull(),
     role: text<RoleKey>().notNull(),
-    practitioner_id: int(),
+    practitioner_id: ref(),
     active: bool().notNull(),
     password_hash: text().notNull(),
     last_sign_in_at: timestamp(),

@@ -1,4 +1,4 @@
-import { id, index, int, json, table, text, timestamp } from '../dialect';
+import { id, index, int, json, table, text, timestamp, ref } from '../dialect';
 
 export type AttemptTrigger = 'scheduled' | 'manual' | 'test';
 
@@ -7,9 +7,9 @@ export const webhookAttempts = table(
   'webhook_attempts',
   {
     id: id(),
-    account_id: int().notNull(),
-    endpoint_id: int().notNull(),
-    message_id: int().notNull(),
+    account_id: ref().notNull(),
+    endpoint_id: ref().notNull(),
+    message_id: ref().notNull(),
     trigger: text<AttemptTrigger>().notNull(),
     status_code: int(),
     duration_ms: int().notNull(),

@@ -1,4 +1,4 @@
-import { bool, id, index, int, json, table, text, timestamp } from '../dialect';
+import { bool, id, index, json, table, text, timestamp, ref } from '../dialect';
 
 /**
  * Webhook endpoints of an account. The signing secret must be readable to sign, so it is stored
@@ -9,7 +9,7 @@ export const webhookEndpoints = table(
   'webhook_endpoints',
   {
     id: id(),
-    account_id: int().notNull(),
+    account_id: ref().notNull(),
     url: text().notNull(),
     description: text(),
     /** null: every event type. */

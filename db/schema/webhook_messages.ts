@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp } from '../dialect';
+import { id, index, int, table, text, timestamp, ref } from '../dialect';
 import type { AttemptTrigger } from './webhook_attempts';
 
 export type MessageStatus = 'pending' | 'delivered' | 'failed';
@@ -12,8 +12,8 @@ export const webhookMessages = table(
   'webhook_messages',
   {
     id: id(),
-    account_id: int().notNull(),
-    endpoint_id: int().notNull(),
+    account_id: ref().notNull(),
+    endpoint_id: ref().notNull(),
     event_id: text().notNull(),
     event_type: text().notNull(),
     /** The exact body sent (signed as is). */

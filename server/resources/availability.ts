@@ -3,7 +3,7 @@
  * validation, OpenAPI and GET /schema/availability.
  */
 import { z } from 'zod';
-import { INT_MAX } from './fields';
+import { ID_MAX } from './fields';
 
 /** GET /availability searches at most this many days, and a week when `to` is not sent. */
 export const MAX_RANGE_DAYS = 31;
@@ -13,7 +13,7 @@ export const AVAILABILITY_DESCRIPTION =
   `Free slots of one appointment type at one location over up to ${MAX_RANGE_DAYS} days, ordered by time then practitioner. ` +
   "Slots lie on a grid of the type's duration from the start of each stretch of working time, never in the past.";
 
-const id = (what: string) => z.coerce.number().int().min(1).max(INT_MAX).describe(what);
+const id = (what: string) => z.coerce.number().int().min(1).max(ID_MAX).describe(what);
 const day = z.iso.date();
 
 /** Query of GET /availability: declared once, it drives validation, OpenAPI and /schema/availability. */

@@ -11,10 +11,15 @@ import { isWallTime, WALL_TIME } from '../values/wall-time';
 import type { Deprecation } from './deprecation';
 import { METADATA_MAX_KEYS, metadataInput, metadataRead, type MetadataPatch } from './metadata';
 
-/** Integer columns are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */
+/** Integer columns (counts, amounts in units) are 32-bit on PostgreSQL: a larger value is a 422, not a database error. */
 export const INT_MAX = 2_147_483_647;
-/** A record's id as input anywhere (REST, portal, MCP): positive and 32-bit. */
-export const recordId = z.number().int().min(1).max(INT_MAX);
+/**
+ * Ids and references are bigint on PostgreSQL (64-bit on SQLite) and JSON numbers in the API, exact up to
+ * 2^53 − 1: a larger id is a 422, never a rounded number.
+ */
+export const ID_MAX = Number.MAX_SAFE_INTEGER;
+/** A record's id as input anywhere (REST, portal, MCP): positive, at most ID_MAX. */
+export const recordId = z.number().int().min(1).max(ID_MAX);
 
 const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account timezone, with no zone suffix';
 /** The shape of a wall time for JSON Schema (OpenAPI, /schema, MCP): a refinement is not rendered; isWallTime also checks the calendar. */
@@ -115,7 +120,7 @@ export const f = {
   integer: <const O extends Opts = {}>(opts?: O) =>
     field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(-INT_MAX - 1).max(INT_MAX)),
   /** A reference to another record: integer >= 1. */
-  ref: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(1).max(INT_MAX)),
+  ref: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(1).max(ID_MAX)),
   string: <const O extends Opts & { maxLength?: number } = {}>(opts?: O) =>
     field<O, string>('string', z.string(), { ...(opts as O) }, opts?.maxLength ? z.string().max(opts.maxLength) : z.string()),
   boolean: <const O extends Opts = {}>(opts?: O) => field<O, boolean>('boolean', z.boolean(), { ...(opts as O) }, z.boolean()),

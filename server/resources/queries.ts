@@ -1,7 +1,7 @@
 /** Read helpers shared by every resource: fetch one record of the account, and schemas of list I/O. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { INT_MAX } from './fields';
+import { ID_MAX } from './fields';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { notFound } from '../errors';
@@ -14,7 +14,7 @@ import type { AnyResource, Resource, RowType } from './define';
 
 export { select };
 
-export const idParam = z.coerce.number().int().min(1).max(INT_MAX).describe('Record id');
+export const idParam = z.coerce.number().int().min(1).max(ID_MAX).describe('Record id');
 
 const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);
 

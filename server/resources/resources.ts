@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { defineResource } from './define';
-import { f, standardFields } from './fields';
+import { f, ID_MAX, standardFields } from './fields';
 import { colourInput, nameInput, optionalText } from './staff-inputs';
 
 export const resources = defineResource({
@@ -11,7 +11,7 @@ export const resources = defineResource({
   table: t.resources,
   fields: {
     id: f.id(),
-    location_id: f.ref({ filterable: true, sortable: true, staff: 'required', input: z.number('Choose a location').int().min(1, 'Choose a location').max(2_147_483_647) }),
+    location_id: f.ref({ filterable: true, sortable: true, staff: 'required', input: z.number('Choose a location').int().min(1, 'Choose a location').max(ID_MAX) }),
     name: f.string({ filterable: true, sortable: true, staff: 'required', input: nameInput() }),
     public_name: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText() }),
     description: f.string({ nullable: true, staff: 'optional', input: optionalText(1000) }),

@@ -67,7 +67,7 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
 /**
  * PostgreSQL errors that are the client's or the clock's doing, not a server fault, by SQLSTATE. Each is
  * a safety net behind a rule applied before the query: the statement timeout (just under the request
- * timeout, db/client.ts); numbers past a 32-bit column (ids are bounded by fields.ts `recordId`); U+0000
+ * timeout, db/client.ts); numbers past a 32-bit integer column (ids, bigint, are bounded by fields.ts `recordId`); U+0000
  * in text or jsonb (refused on every input surface, server/values/text.ts).
  */
 const nulInText = () => new ApiError('validation_failed', 'Text must not contain the NUL character (\\u0000)');

@@ -39,10 +39,10 @@ function valid(s: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
       if (typeof s.pattern === 'string') return fc.stringMatching(new RegExp(s.pattern));
       return fc.string({ minLength: Number(s.minLength ?? 0), maxLength: Math.min(Number(s.maxLength ?? 24), 24) });
     case 'integer':
-      // Mostly small values (ids that exist), sometimes the edges of the 32-bit columns and beyond.
+      // Mostly small values (ids that exist), sometimes the edges of the 32-bit columns, of the ids (2^53 − 1) and beyond.
       return fc.oneof(
         { weight: 4, arbitrary: fc.integer({ min: Math.max(Number(s.minimum ?? -5), -5), max: Math.min(Number(s.maximum ?? 50), 50) }) },
-        { weight: 1, arbitrary: fc.constantFrom(0, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1) },
+        { weight: 1, arbitrary: fc.constantFrom(0, -1, 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, 2 ** 53) },
       );
     case 'number':
       return fc.double({ min: -5, max: 50, noNaN: true });
@@ -181,7 +181,7 @@ afterAll(async () => {
 it.each(table.routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: fuzzed input never 5xx, errors well-formed, refusals write nothing', async (_name, route) => {
   const schema = schemaOf(route);
   const collection = route.path.split('/')[1];
-  const idArb = fc.constantFrom<string>(String(ownIds.get(collection) ?? 1), '0', '-1', '999999999', '2147483648', 'abc', '1.5', '%20', '1e3');
+  const idArb = fc.constantFrom<string>(String(ownIds.get(collection) ?? 1), '0', '-1', '999999999', '2147483648', '9007199254740991', '9007199254740992', 'abc', '1.5', '%20', '1e3');
   const resourceArb = fc.constantFrom('patients', 'nope', 'constructor', '__proto__', 'availability');
   const keyArb = fc.constantFrom<'own' | 'read_only' | 'other'>('own', 'own', 'own', 'own', 'read_only', 'other');
   // Mostly JSON; sometimes a body type the route does not take (415, never a 500).

@@ -242,13 +242,13 @@ it('the refusals the scenario can provoke', { timeout: 60_000 }, async () => {
   };
   await refused(await get('/patients', { key: null, invalid: true }), 401, 'unauthenticated');
   await refused(await post('/patients', { first_name: 'A', last_name: 'B' }, { key: t.clinic.readOnlyKey }), 403, 'key_read_only');
-  await refused(await get('/patients/2147483647'), 404, 'not_found');
+  await refused(await get('/patients/9007199254740991'), 404, 'not_found');
   await refused(await get('/patients', { host: 'nobody.neptune.localhost' }), 404, 'not_found');
   await refused(await get('/patients', { host: `${t.clinic.account.subdomain}.apollo.localhost` }), 421, 'wrong_region');
   await refused(await post('/patients', { first_name: 'A', last_name: 'B', email: 'not an email' }, { invalid: true }), 422, 'validation_failed');
   await refused(await get('/patients?page_size=1000', { invalid: true }), 422, 'validation_failed');
   await refused(await get('/patients?sort=nonsense', { invalid: true }), 422, 'validation_failed');
-  await refused(await get('/availability?location_id=2147483647&appointment_type_id=1'), 422, 'location_not_found');
+  await refused(await get('/availability?location_id=9007199254740991&appointment_type_id=1'), 422, 'location_not_found');
   await refused(await send('POST', '/patients', { raw: 'first_name=A', headers: { 'content-type': 'text/plain' }, invalid: true }), 415, 'unsupported_media_type');
   await refused(await post('/patients', { first_name: 'A', last_name: 'B', note: 'x'.repeat(MAX_BODY_BYTES) }, { invalid: true }), 413, 'payload_too_large');
   const key = randomUUID();

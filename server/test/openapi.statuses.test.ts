@@ -33,7 +33,8 @@ function answered(name: string, res: Res): void {
   seen.get(name)?.add(res.status);
 }
 
-const UNKNOWN_ID = '2147483647';
+// The largest id the API takes (2^53 − 1, bigint columns): valid, and no such record.
+const UNKNOWN_ID = '9007199254740991';
 const pathOf = (r: Route, id = UNKNOWN_ID) => r.path.replace('{id}', r.path.startsWith('/events/') ? 'evt_unknown' : id).replace('{resource}', 'unknown_resource');
 const hasBody = (r: Route) => r.method === 'POST' || r.method === 'PATCH';
 
