@@ -2,6 +2,7 @@
 /** Kinds of appointment: length, colour on the calendar, group places, and how they may be booked. */
 import { Badge } from '../../../_components/ui';
 import { portal } from '../../../_lib/trpc';
+import { ColouredName } from '../_components/coloured-name';
 import { SetupManager, toInput, type FieldSpec } from '../_components/setup-manager';
 
 type AppointmentType = Awaited<ReturnType<typeof portal.practice.appointmentTypes.list.query>>['data'][number];
@@ -30,12 +31,7 @@ export function AppointmentTypesManager({ canManage }: { canManage: boolean }) {
       columns={[
         {
           label: 'Name',
-          render: (t) => (
-            <span className="flex items-center gap-2">
-              {t.color && <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border border-slate-300" style={{ backgroundColor: t.color }} />}
-              <strong>{t.name}</strong>
-            </span>
-          ),
+          render: (t) => <ColouredName color={t.color} name={t.name} />,
         },
         { label: 'Length', render: (t) => `${t.duration_minutes} min` },
         { label: 'Places', render: (t) => (t.max_attendees ? `Group of ${t.max_attendees}` : 'One-to-one') },

@@ -1,17 +1,10 @@
 'use client';
 /** Treatment modalities: what a care plan phase's visits are for, with a colour to tell them apart. */
 import { portal } from '../../../_lib/trpc';
+import { ColouredName } from '../_components/coloured-name';
 import { SetupManager, toInput, type FieldSpec } from '../_components/setup-manager';
 
 type Modality = Awaited<ReturnType<typeof portal.practice.modalities.list.query>>['data'][number];
-
-/** The name with its colour beside it (the colour is decoration: the name says which it is). */
-const named = (color: string | null, name: string) => (
-  <span className="flex items-center gap-2">
-    {color && <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border border-slate-300" style={{ backgroundColor: color }} />}
-    <strong>{name}</strong>
-  </span>
-);
 
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'e.g. Dry needling' },
@@ -28,7 +21,7 @@ export function ModalitiesManager({ canManage }: { canManage: boolean }) {
       fields={FIELDS}
       nameOf={(m) => m.name}
       columns={[
-        { label: 'Name', render: (m) => named(m.color, m.name) },
+        { label: 'Name', render: (m) => <ColouredName color={m.color} name={m.name} /> },
         { label: 'Colour', render: (m) => m.color ?? '—' },
       ]}
       create={(v) => portal.practice.modalities.create.mutate(toInput(FIELDS, v) as Parameters<typeof portal.practice.modalities.create.mutate>[0])}

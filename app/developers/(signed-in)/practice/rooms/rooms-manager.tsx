@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Loading } from '../../../_components/ui';
 import { portal } from '../../../_lib/trpc';
+import { ColouredName } from '../_components/coloured-name';
 import { SetupManager, toInput, type FieldSpec } from '../_components/setup-manager';
 
 type Room = Awaited<ReturnType<typeof portal.practice.rooms.list.query>>['data'][number];
@@ -45,11 +46,9 @@ export function RoomsManager({ canManage }: { canManage: boolean }) {
         {
           label: 'Name',
           render: (r) => (
-            <span className="flex items-center gap-2">
-              {r.color && <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border border-slate-300" style={{ backgroundColor: r.color }} />}
-              <strong>{r.name}</strong>
+            <ColouredName color={r.color} name={r.name}>
               {r.public_name && <span className="text-slate-600">({r.public_name})</span>}
-            </span>
+            </ColouredName>
           ),
         },
         { label: 'Location', render: (r) => where(r.location_id) },

@@ -1,17 +1,10 @@
 'use client';
 /** Patient tags (Runner, Needs an interpreter …): their names, colours and order; placed on patients elsewhere. */
 import { portal } from '../../../_lib/trpc';
+import { ColouredName } from '../_components/coloured-name';
 import { SetupManager, toInput, type FieldSpec } from '../_components/setup-manager';
 
 type Tag = Awaited<ReturnType<typeof portal.practice.tags.list.query>>['data'][number];
-
-/** The name with its colour beside it (the colour is decoration: the name says which it is). */
-const named = (color: string | null, name: string) => (
-  <span className="flex items-center gap-2">
-    {color && <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border border-slate-300" style={{ backgroundColor: color }} />}
-    <strong>{name}</strong>
-  </span>
-);
 
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'e.g. Runner' },
@@ -35,7 +28,7 @@ export function TagsManager({ canManage }: { canManage: boolean }) {
       fields={FIELDS}
       nameOf={(t) => t.name}
       columns={[
-        { label: 'Name', render: (t) => named(t.color, t.name) },
+        { label: 'Name', render: (t) => <ColouredName color={t.color} name={t.name} /> },
         { label: 'Position', render: (t) => t.sort_order },
       ]}
       create={(v) => portal.practice.tags.create.mutate(input(v) as Parameters<typeof portal.practice.tags.create.mutate>[0])}
