@@ -39,6 +39,14 @@ const announced = (resource: AnyResource, action: 'created' | 'updated' | 'delet
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 /**
+ * Setup resources whose changes change free slots (hours, who offers what where, a type's length, rooms).
+ * Payment methods, modalities, tags, referral sources and billable items do not: their writes leave the
+ * availability cache standing.
+ */
+const CALENDAR_RESOURCES = new Set(['locations', 'appointment_types', 'practitioners', 'practitioner_availabilities', 'resources']);
+const touchesCalendars = (resource: AnyResource) => CALENDAR_RESOURCES.has(resource.name);
+
+/**
  * Every practitioner's diary counter moves: a cached availability search (server/domain/scheduling/
  * availability.ts) is reused while its diaries' counters stand still, and a change of setup (hours, who
  * offers what, a type's length) changes the slots of diaries it never names. Setup writes are rare and
@@ -57,7 +65,7 @@ export async function createSetupRecord<R extends AnyResource>(w: WriteContext, 
     await hooks.check?.(tx, resource.toRecord(values as RowType<R>) as RecordType<R>, null);
     const [row] = await tx.insert(table).values(values).returning({ id: table.id });
     await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input, eventType: announced(resource, 'created') });
-    await touchCalendars(tx, w.account.id);
+    if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
     return Number(row.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
@@ -80,7 +88,7 @@ export async function updateSetupRecord<R extends AnyResource>(w: WriteContext, 
     // Saving a form unchanged is not a change: nothing to audit or announce.
     if (!Object.keys(changes).length) return;
     await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'updated', changes, eventType: announced(resource, 'updated') });
-    await touchCalendars(tx, w.account.id);
+    if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
 }
@@ -103,7 +111,7 @@ export async function deleteSetupRecord<R extends AnyResource>(
     await hooks.cascade?.(tx, before);
     await tx.delete(table).where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
     await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'deleted', changes: resource.toRecord(before), eventType: announced(resource, 'deleted') });
-    await touchCalendars(tx, w.account.id);
+    if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
   });
   return { id, deleted: true };
 }
