@@ -112,7 +112,7 @@ export const envSchema = z.object({
    * The share of successful reads (GET/HEAD < 400) given a stdout line at LOG_LEVEL=info, 0 to 1; error
    * answers and writes always get one. 1 (every request) unless set: see README, "Log sampling".
    */
-  LOG_SAMPLE_RATE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1').default(1)),
+  LOG_SAMPLE_RATE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1').default(0.1)),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -4,9 +4,12 @@
  * clinic's zone; and one request by its id.
  *
  * Indexes (db/schema/request_log.ts), each led by account_id: (account_id, created_at, id) yields the
- * order and bounds the days; (account_id, api_key_id, created_at, id) the same for one key; and
- * (account_id, request_id) finds a request id. Status, method and path are checked on the rows read in
- * order from the first (server/test/portal.requests.test.ts shows the plans).
+ * order and bounds the days; (account_id, api_key_id, created_at, id) the same for one key. A request
+ * id needs no index of its own: ours are UUIDv7, whose first 48 bits are the request's arrival in
+ * milliseconds, and its row is stamped when it was answered, so the time index bounds the search to
+ * the minutes after that arrival (a third index cost a sixth of every row's write: docs/decisions.md,
+ * "What logging costs"). Status, method, path and request id are checked on the rows read in order
+ * from the first (server/test/portal.requests.test.ts shows the plans).
  */
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -39,6 +42,19 @@ export interface RequestQuery {
   /** A CURSOR: rows after it in the order. */
   before?: string;
   limit: number;
+}
+
+/**
+ * How long after its arrival a request's row can be stamped: its answer, which the request timeout
+ * bounds (REQUEST_TIMEOUT_MS, 30 s by default). A request answered later than this is found by its day.
+ */
+export const ANSWERED_WITHIN_MS = 5 * 60_000;
+const UUID_V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The arrival time (ms) in one of our X-Request-Ids; null for anything else, which names no request of ours. */
+export function arrivalOf(requestId: string): number | null {
+  const m = UUID_V7.exec(requestId);
+  return m ? parseInt(m[1] + m[2], 16) : null;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -84,7 +100,11 @@ export async function listRequests(db: Db, accountId: number, zone: string, q: R
     const prefix = `${API_PREFIX}${below.startsWith('/') ? below : `/${below}`}`;
     where.push(sql`${t.path} like ${`${escapeLike(prefix)}%`} escape '\\'`);
   }
-  if (q.requestId) where.push(eq(t.request_id, q.requestId));
+  if (q.requestId) {
+    const arrived = arrivalOf(q.requestId);
+    if (arrived === null) return { data: [], next_before: null };
+    where.push(eq(t.request_id, q.requestId), gte(t.created_at, new Date(arrived).toISOString()), lt(t.created_at, new Date(arrived + ANSWERED_WITHIN_MS).toISOString()));
+  }
   if (q.from || q.to) {
     const clock = clockFor(zone);
     const dayStart = (day: string) => new Date(clock.toUtcLenient(`${day}T00:00:00`)).toISOString();
@@ -93,14 +113,10 @@ export async function listRequests(db: Db, accountId: number, zone: string, q: R
   }
   const cursor = q.before ? CURSOR.exec(q.before) : null;
   if (cursor) where.push(sql`(${t.created_at}, ${t.id}) < (${cursor[1]}, ${Number(cursor[2])})`);
-  // A request id names one request: found through its index, with no order for the planner to prefer
-  // reading the account's rows in (without statistics SQLite would), and put in order here.
-  const rows = q.requestId
-    ? (await withKeyName(db).where(and(...where)).limit(q.limit + 1)).sort((a, b) => (a.row.created_at === b.row.created_at ? b.row.id - a.row.id : a.row.created_at < b.row.created_at ? 1 : -1))
-    : await withKeyName(db)
-        .where(and(...where))
-        .orderBy(desc(t.created_at), desc(t.id))
-        .limit(q.limit + 1);
+  const rows = await withKeyName(db)
+    .where(and(...where))
+    .orderBy(desc(t.created_at), desc(t.id))
+    .limit(q.limit + 1);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1]?.row;
   return {

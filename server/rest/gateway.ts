@@ -128,7 +128,9 @@ export function createGateway(opts: GatewayOptions): Gateway {
    */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const hrStart = process.hrtime.bigint();
-    const x: Exchange = { req, res, requestId: timeOrderedId(), started: Date.now(), answered: false, rate: null, principal: null, account: null, deprecation: null };
+    // The id carries the arrival on the app's clock, the one the request log stamps rows with: the log finds
+    // a request id within minutes of that time (server/domain/request_log.ts).
+    const x: Exchange = { req, res, requestId: timeOrderedId(opts.now()), started: Date.now(), answered: false, rate: null, principal: null, account: null, deprecation: null };
     pending.add(x);
     let outcome: Outcome;
     try {

@@ -135,9 +135,10 @@ function rawGet(s: Spawned, p: string): Promise<{ status: number; requestId: str
 describe('LOG_SAMPLE_RATE', () => {
   const envOf = (vars: Record<string, string>) => loadEnv(vars as NodeJS.ProcessEnv);
 
-  test('a share from 0 to 1, 1 (every request) when unset or empty; anything else is refused at start-up, naming it', () => {
-    expect(envOf({}).LOG_SAMPLE_RATE).toBe(1);
-    expect(envOf({ LOG_SAMPLE_RATE: '' }).LOG_SAMPLE_RATE).toBe(1);
+  test('a share from 0 to 1, 0.1 (one successful read in ten) when unset or empty; anything else is refused at start-up, naming it', () => {
+    expect(envOf({}).LOG_SAMPLE_RATE).toBe(0.1);
+    expect(envOf({ LOG_SAMPLE_RATE: '' }).LOG_SAMPLE_RATE).toBe(0.1);
+    expect(envOf({ LOG_SAMPLE_RATE: '1' }).LOG_SAMPLE_RATE).toBe(1);
     expect(envOf({ LOG_SAMPLE_RATE: '0.25' }).LOG_SAMPLE_RATE).toBe(0.25);
     for (const bad of ['2', '-0.1', 'half']) expect(() => envOf({ LOG_SAMPLE_RATE: bad })).toThrow(/LOG_SAMPLE_RATE: must be a number from 0 to 1/);
   });

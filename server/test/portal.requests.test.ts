@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { requestLog } from '../../db/schema';
-import { listRequests, type RequestQuery } from '../domain/request_log';
+import { ANSWERED_WITHIN_MS, listRequests, type RequestQuery } from '../domain/request_log';
 import { redactQuery, REDACTED, timeOrderedId } from '../rest/request-log';
 import { billingFixture } from './billing-fixture';
 import { newClinic, request, startServer, useClinic, type Clinic, type Res } from './helpers';
@@ -45,7 +45,7 @@ describe('a row says what happened, and nothing personal', () => {
     expect(get.created_at).toBe(new Date(START).toISOString());
 
     expect(post).toMatchObject({ method: 'POST', status: 422, query: null, request_id: refused.headers['x-request-id'], error: { code: refused.body.code, message: refused.body.message } });
-    // Time-ordered request ids (UUIDv7): the request-id index grows at one end.
+    // Request ids carry their arrival (UUIDv7): the time index finds them.
     expect(post.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     const detail = portalData(await portal.query('requests.get', { id: post.id }));
@@ -246,8 +246,22 @@ describe('every filter is served by an index led by account_id', () => {
     expect(sorts(p), p).toBe(false);
   });
 
-  test('request id: found through request_log_request_id_idx', async () => {
-    const p = await plan({ requestId: '0190aaaa-0000-7000-8000-000000000000' });
-    expect(usesIndex(p, 'request_log_request_id_idx'), p).toBe(true);
+  test('a request answered more than ANSWERED_WITHIN_MS after its arrival is found by its day, not by its id', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const [late, prompt] = [timeOrderedId(START - 86_400_000), timeOrderedId(START - 86_400_000 + 1)];
+    const answered = (ms: number) => new Date(START - 86_400_000 + ms).toISOString();
+    t.server.app.requestLog.add([t.clinic.account.id, null, 'GET', '/v3/api/slow', null, 200, null, ANSWERED_WITHIN_MS + 1000, late, '127.0.0.1', answered(ANSWERED_WITHIN_MS + 1000)]);
+    t.server.app.requestLog.add([t.clinic.account.id, null, 'GET', '/v3/api/prompt', null, 200, null, ANSWERED_WITHIN_MS - 1000, prompt, '127.0.0.1', answered(ANSWERED_WITHIN_MS - 1000)]);
+    await flush();
+    const ids = async (filters: object) => (portalData(await portal.query('requests.list', filters)) as { data: { request_id: string }[] }).data.map((r) => r.request_id);
+    expect(await ids({ request_id: prompt })).toEqual([prompt]);
+    expect(await ids({ request_id: late })).toEqual([]);
+    expect(await ids({ from: '2026-03-09', to: '2026-03-09' })).toEqual(expect.arrayContaining([late, prompt]));
+  });
+
+  test('request id: read from request_log_account_time_idx within minutes of the arrival its id carries', async () => {
+    const p = await plan({ requestId: timeOrderedId(START + 10) });
+    expect(usesIndex(p, 'request_log_account_time_idx'), p).toBe(true);
+    expect(isPg ? /"Index Cond":"[^"]*created_at >= [^"]*created_at < /.test(p) : /INDEX request_log_account_time_idx \(account_id=\? AND created_at>\? AND created_at<\?\)/.test(p), p).toBe(true);
   });
 });

@@ -1,0 +1,1 @@
+DROP INDEX "request_log_request_id_idx";
