@@ -19,7 +19,7 @@ const EMBEDS = `
   (SELECT json_build_object('line_1', a.line_1, 'line_2', a.line_2, 'city', a.city, 'state', a.state, 'postal_code', a.postal_code, 'country', a.country)
      FROM addresses a WHERE a.account_id = p.account_id AND a.entity_type = 'Patient' AND a.entity_id = p.id LIMIT 1) AS address,
   (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color, 'patient_tag_id', pt.id, 'editable', pt.editable, 'added_at', pt.created_at) ORDER BY pt.id), '[]')
-     FROM patient_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.account_id = p.account_id AND pt.patient_id = p.id) AS tags`;
+     FROM patient_tags pt JOIN tags t ON t.account_id = pt.account_id AND t.id = pt.tag_id WHERE pt.account_id = p.account_id AND pt.patient_id = p.id) AS tags`;
 
 function send(res: http.ServerResponse, status: number, body: unknown) {
   res.statusCode = status;

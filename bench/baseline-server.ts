@@ -28,7 +28,7 @@ const addressOf = db.prepare(
   `SELECT entity_id, line_1, line_2, city, state, postal_code, country FROM addresses WHERE account_id = ? AND entity_type = 'Patient' AND entity_id IN (${ids})`,
 );
 const tagsOf = db.prepare(
-  `SELECT pt.patient_id, t.id, t.name, t.color, pt.id AS patient_tag_id, pt.editable, pt.created_at AS added_at FROM patient_tags pt JOIN tags t ON t.id = pt.tag_id WHERE pt.account_id = ? AND pt.patient_id IN (${ids}) ORDER BY pt.id`,
+  `SELECT pt.patient_id, t.id, t.name, t.color, pt.id AS patient_tag_id, pt.editable, pt.created_at AS added_at FROM patient_tags pt JOIN tags t ON t.account_id = pt.account_id AND t.id = pt.tag_id WHERE pt.account_id = ? AND pt.patient_id IN (${ids}) ORDER BY pt.id`,
 );
 
 type PatientRow = Record<string, unknown> & { id: number; communication_preferences: string; metadata: string; blocked: number };

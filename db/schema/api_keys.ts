@@ -1,4 +1,4 @@
-import { id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
+import { accountIdIndex, id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 export type KeyAccess = 'read_write' | 'read_only';
 
@@ -30,8 +30,8 @@ export const apiKeys = table(
     updated_at: timestamp().notNull(),
   },
   (t) => [
-    uniqueIndex('api_keys_hash_uq').on(t.hash),
-    index('api_keys_previous_hash_idx').on(t.previous_hash),
-    index('api_keys_account_idx').on(t.account_id, t.id),
+    uniqueIndex('api_keys_hash_uq').on(t.account_id, t.hash),
+    index('api_keys_previous_hash_idx').on(t.account_id, t.previous_hash),
+    ...accountIdIndex('api_keys_account_idx', t),
   ],
 );

@@ -1,4 +1,4 @@
-import { bool, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, bool, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const appointmentTypes = table(
   'appointment_types',
@@ -14,5 +14,5 @@ export const appointmentTypes = table(
     max_attendees: int(),
     requires_resource: bool().notNull(),
   },
-  (t) => [index('appointment_types_account_idx').on(t.account_id, t.id), ...sortIndexes('appointment_types', t, [t.name, t.duration_minutes, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('appointment_types_account_idx', t), ...sortIndexes('appointment_types', t, [t.name, t.duration_minutes, t.created_at, t.updated_at])],
 );

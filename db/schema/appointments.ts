@@ -1,4 +1,5 @@
-import { bool, int, partialIndex, primaryKey, table, tenantColumns, text, timestamp, sortIndexes, ref } from '../dialect';
+import { bool, int, partialIndex, primaryKey, table, tenantColumns, text, timestamp, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import { patients } from './patients';
 
 export const APPOINTMENT_STATUSES = ['booked', 'arrived', 'missed', 'cancelled'] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
@@ -48,6 +49,7 @@ export const appointments = table(
       on('appointments_updated_at_idx', t.account_id, t.updated_at, t.id),
       // The missed-appointments job (server/jobs/missed.ts): a clinic's booked ones, oldest end first.
       partialIndex("status = 'booked' AND deleted_at IS NULL")('appointments_unarrived_idx', t.account_id, t.ends_utc, t.id),
+      ...tenantForeignKey('appointments_patient_fk', t, t.patient_id, () => patients),
     ];
   },
 );

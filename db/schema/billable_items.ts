@@ -1,4 +1,4 @@
-import { bool, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, bool, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const billableItems = table(
   'billable_items',
@@ -12,5 +12,5 @@ export const billableItems = table(
     tax_rate_bp: int().notNull(),
     active: bool().notNull(),
   },
-  (t) => [index('billable_items_account_idx').on(t.account_id, t.id), ...sortIndexes('billable_items', t, [t.name, t.item_code, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('billable_items_account_idx', t), ...sortIndexes('billable_items', t, [t.name, t.item_code, t.created_at, t.updated_at])],
 );

@@ -1,4 +1,5 @@
-import { index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
+import { accountIdIndex, index, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import { patients } from './patients';
 
 /** Clinical notes on a patient file, written by a practitioner. */
 export const clinicalNotes = table(
@@ -11,5 +12,5 @@ export const clinicalNotes = table(
     body: text().notNull(),
     created_by: text(),
   },
-  (t) => [index('clinical_notes_account_idx').on(t.account_id, t.id), ...sortIndexes('clinical_notes', t, [t.created_at, t.updated_at]), index('clinical_notes_patient_idx').on(t.account_id, t.patient_id, t.id)],
+  (t) => [...accountIdIndex('clinical_notes_account_idx', t), ...sortIndexes('clinical_notes', t, [t.created_at, t.updated_at]), index('clinical_notes_patient_idx').on(t.account_id, t.patient_id, t.id), ...tenantForeignKey('clinical_notes_patient_fk', t, t.patient_id, () => patients)],
 );

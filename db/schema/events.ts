@@ -1,4 +1,4 @@
-import { id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
+import { accountIdIndex, id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
 /** Transactional outbox: one row per announced change, written with the change itself. */
 export const events = table(
@@ -14,8 +14,8 @@ export const events = table(
   },
   // Behind GET /events: its filters (type, occurred_at, entity and id) and the sweep.
   (t) => [
-    uniqueIndex('events_event_id_uq').on(t.event_id),
-    index('events_account_idx').on(t.account_id, t.id),
+    uniqueIndex('events_account_event_uq').on(t.account_id, t.event_id),
+    ...accountIdIndex('events_account_idx', t),
     index('events_type_idx').on(t.account_id, t.type, t.id),
     index('events_occurred_at_idx').on(t.account_id, t.occurred_at, t.id),
     index('events_entity_idx').on(t.account_id, t.entity, t.entity_id, t.id),
@@ -36,7 +36,7 @@ export const deletedEntities = table(
   },
   (t) => [
     // The feed's default order (by id), for polling clients.
-    index('deleted_entities_account_idx').on(t.account_id, t.id),
+    ...accountIdIndex('deleted_entities_account_idx', t),
     index('deleted_entities_entity_idx').on(t.account_id, t.entity, t.id),
     index('deleted_entities_deleted_at_idx').on(t.account_id, t.deleted_at, t.id),
     // The retention sweep's batches, across accounts.

@@ -16,5 +16,5 @@ export const fileChunks = table(
       .notNull()
       .$defaultFn(() => new Date().toISOString()),
   },
-  (t) => [uniqueIndex('file_chunks_key_seq_uq').on(t.file_key, t.seq)],
+  (t) => [uniqueIndex('file_chunks_account_key_seq_uq').on(t.account_id, t.file_key, t.seq)],
 );

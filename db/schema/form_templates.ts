@@ -1,4 +1,4 @@
-import { bool, index, json, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, bool, json, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export interface FormQuestion {
   key: string;
@@ -19,5 +19,5 @@ export const formTemplates = table(
     active: bool().notNull(),
     questions: json<FormQuestion[]>().notNull(),
   },
-  (t) => [index('form_templates_account_idx').on(t.account_id, t.id), ...sortIndexes('form_templates', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('form_templates_account_idx', t), ...sortIndexes('form_templates', t, [t.name, t.created_at, t.updated_at])],
 );

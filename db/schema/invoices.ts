@@ -1,4 +1,5 @@
-import { bigint, day, partialIndex, int, table, tenantColumns, text, timestamp, uniqueIndex, ref } from '../dialect';
+import { bigint, day, partialIndex, int, table, tenantColumns, text, timestamp, uniqueIndex, ref, tenantForeignKey } from '../dialect';
+import { patients } from './patients';
 
 /**
  * Billing. Money is integer minor units everywhere (`*_minor`); the API sends decimal strings. An
@@ -59,6 +60,7 @@ export const invoices = table(
       on('invoices_state_idx', t.account_id, t.state, t.id),
       on('invoices_created_at_idx', t.account_id, t.created_at, t.id),
       on('invoices_updated_at_idx', t.account_id, t.updated_at, t.id),
+      ...tenantForeignKey('invoices_patient_fk', t, t.patient_id, () => patients),
     ];
   },
 );

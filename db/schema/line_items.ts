@@ -1,4 +1,5 @@
-import { bigint, index, int, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
+import { accountIdIndex, bigint, index, int, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import { invoices } from './invoices';
 
 export const lineItems = table(
   'line_items',
@@ -18,6 +19,7 @@ export const lineItems = table(
   (t) => [
     index('line_items_invoice_idx').on(t.account_id, t.invoice_id, t.id),
     index('line_items_billable_item_idx').on(t.account_id, t.billable_item_id, t.id),
-    index('line_items_account_idx').on(t.account_id, t.id), ...sortIndexes('line_items', t, [t.created_at, t.updated_at]),
+    ...accountIdIndex('line_items_account_idx', t), ...sortIndexes('line_items', t, [t.created_at, t.updated_at]),
+    ...tenantForeignKey('line_items_invoice_fk', t, t.invoice_id, () => invoices),
   ],
 );

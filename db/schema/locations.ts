@@ -1,4 +1,4 @@
-import { bool, index, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, bool, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const locations = table(
   'locations',
@@ -13,5 +13,5 @@ export const locations = table(
     email: text(),
     online_booking: bool().notNull(),
   },
-  (t) => [index('locations_account_idx').on(t.account_id, t.id), ...sortIndexes('locations', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('locations_account_idx', t), ...sortIndexes('locations', t, [t.name, t.created_at, t.updated_at])],
 );

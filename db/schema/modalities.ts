@@ -1,4 +1,4 @@
-import { index, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const modalities = table(
   'modalities',
@@ -7,5 +7,5 @@ export const modalities = table(
     name: text().notNull(),
     color: text(),
   },
-  (t) => [index('modalities_account_idx').on(t.account_id, t.id), ...sortIndexes('modalities', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('modalities_account_idx', t), ...sortIndexes('modalities', t, [t.name, t.created_at, t.updated_at])],
 );

@@ -1,4 +1,5 @@
-import { index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
+import { accountIdIndex, index, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import { patients } from './patients';
 
 export const PATIENT_LOG_TYPES = ['note', 'comms', 'financial', 'appt', 'membership', 'system', 'historical'] as const;
 export const PATIENT_LOG_SOURCES = ['api', 'staff', 'system'] as const;
@@ -17,9 +18,10 @@ export const patientLogs = table(
     created_by: text(),
   },
   (t) => [
-    index('patient_logs_account_idx').on(t.account_id, t.id), ...sortIndexes('patient_logs', t, [t.updated_at]),
+    ...accountIdIndex('patient_logs_account_idx', t), ...sortIndexes('patient_logs', t, [t.updated_at]),
     index('patient_logs_patient_idx').on(t.account_id, t.patient_id, t.id),
     index('patient_logs_created_at_idx').on(t.account_id, t.created_at, t.id),
+    ...tenantForeignKey('patient_logs_patient_fk', t, t.patient_id, () => patients),
   ],
 );
 
@@ -31,5 +33,5 @@ export const patientLogTags = table(
     patient_log_id: ref().notNull(),
     tag_id: ref().notNull(),
   },
-  (t) => [index('patient_log_tags_account_idx').on(t.account_id, t.id), ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('patient_log_tags_account_idx', t), ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at])],
 );

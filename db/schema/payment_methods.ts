@@ -1,4 +1,4 @@
-import { bool, index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, bool, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const PAYMENT_METHOD_TYPES = ['cash', 'card', 'bank_transfer', 'cheque', 'insurance', 'other'] as const;
 
@@ -11,5 +11,5 @@ export const paymentMethods = table(
     active: bool().notNull(),
     sort_order: int().notNull(),
   },
-  (t) => [index('payment_methods_account_idx').on(t.account_id, t.id), ...sortIndexes('payment_methods', t, [t.active, t.sort_order, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('payment_methods_account_idx', t), ...sortIndexes('payment_methods', t, [t.active, t.sort_order, t.created_at, t.updated_at])],
 );

@@ -1,4 +1,5 @@
-import { bigint, day, partialIndex, table, tenantColumns, text, timestamp, ref } from '../dialect';
+import { bigint, day, partialIndex, table, tenantColumns, text, timestamp, ref, tenantForeignKey } from '../dialect';
+import { patients } from './patients';
 
 export const PAYMENT_READ_STATUSES = ['unallocated', 'partially_allocated', 'allocated', 'refunded'] as const;
 export const PAYMENT_STATUSES = [...PAYMENT_READ_STATUSES, 'void'] as const;
@@ -31,6 +32,7 @@ export const payments = table(
       on('payments_unallocated_idx', t.account_id, t.unallocated_minor, t.id),
       on('payments_created_at_idx', t.account_id, t.created_at, t.id),
       on('payments_updated_at_idx', t.account_id, t.updated_at, t.id),
+      ...tenantForeignKey('payments_patient_fk', t, t.patient_id, () => patients),
     ];
   },
 );

@@ -1,4 +1,4 @@
-import { bool, index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
+import { accountIdIndex, bool, index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const AVAILABILITY_TYPES = ['open', 'appt_guide', 'custom_availability', 'blockout', 'break', 'closed'] as const;
 
@@ -19,7 +19,7 @@ export const practitionerAvailabilities = table(
     location_id: ref(),
   },
   (t) => [
-    index('practitioner_availabilities_account_idx').on(t.account_id, t.id), ...sortIndexes('practitioner_availabilities', t, [t.type, t.starts_at, t.ends_at, t.day, t.practitioner_id, t.location_id, t.created_at, t.updated_at]),
+    ...accountIdIndex('practitioner_availabilities_account_idx', t), ...sortIndexes('practitioner_availabilities', t, [t.type, t.starts_at, t.ends_at, t.day, t.practitioner_id, t.location_id, t.created_at, t.updated_at]),
     index('practitioner_availabilities_practitioner_idx').on(t.account_id, t.practitioner_id, t.location_id),
   ],
 );

@@ -1,4 +1,4 @@
-import { bool, index, json, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, bool, json, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const practitioners = table(
   'practitioners',
@@ -14,5 +14,5 @@ export const practitioners = table(
     location_ids: json<number[]>().notNull(),
     appointment_type_ids: json<number[]>().notNull(),
   },
-  (t) => [index('practitioners_account_idx').on(t.account_id, t.id), ...sortIndexes('practitioners', t, [t.first_name, t.last_name, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('practitioners_account_idx', t), ...sortIndexes('practitioners', t, [t.first_name, t.last_name, t.created_at, t.updated_at])],
 );

@@ -1,4 +1,4 @@
-import { bool, index, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, bool, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const referralSources = table(
   'referral_sources',
@@ -8,5 +8,5 @@ export const referralSources = table(
     category: text(),
     active: bool().notNull(),
   },
-  (t) => [index('referral_sources_account_idx').on(t.account_id, t.id), ...sortIndexes('referral_sources', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('referral_sources_account_idx', t), ...sortIndexes('referral_sources', t, [t.name, t.created_at, t.updated_at])],
 );

@@ -1,4 +1,5 @@
-import { bigint, index, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
+import { accountIdIndex, bigint, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import { payments } from './payments';
 
 export const refunds = table(
   'refunds',
@@ -9,5 +10,5 @@ export const refunds = table(
     reason: text(),
     created_by: text(),
   },
-  (t) => [index('refunds_account_idx').on(t.account_id, t.id), ...sortIndexes('refunds', t, [t.payment_id, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('refunds_account_idx', t), ...sortIndexes('refunds', t, [t.payment_id, t.created_at, t.updated_at]), ...tenantForeignKey('refunds_payment_fk', t, t.payment_id, () => payments)],
 );

@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp, ref } from '../dialect';
+import { id, index, int, isPg, table, text, timestamp, ref } from '../dialect';
 
 /**
  * REST requests per integration, for the portal's request log: written in batches off the request path
@@ -29,9 +29,11 @@ export const requestLog = table(
     created_at: timestamp().notNull(),
   },
   // Every portal filter is served by an index led by account_id, and the list's order (newest first:
-  // created_at, id) by the first; both grow at one end as requests come in. No index on
-  // created_at alone: the hourly sweep does without (it looks at the oldest rows by id).
+  // created_at, id) by the first; both grow at one end as requests come in. No index on created_at
+  // alone: the hourly sweep looks at the oldest rows by id (SQLite's rowid; on PostgreSQL, whose key is
+  // (account_id, id), request_log_sweep_idx).
   (t) => [
+    ...(isPg ? [index('request_log_sweep_idx').on(t.id)] : []),
     index('request_log_account_time_idx').on(t.account_id, t.created_at, t.id),
     index('request_log_key_time_idx').on(t.account_id, t.api_key_id, t.created_at, t.id),
   ],

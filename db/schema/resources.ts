@@ -1,4 +1,4 @@
-import { bool, index, int, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
+import { accountIdIndex, bool, int, table, tenantColumns, text, sortIndexes, ref } from '../dialect';
 
 export const resources = table(
   'resources',
@@ -13,5 +13,5 @@ export const resources = table(
     status: text<'active' | 'inactive' | 'archived'>().notNull(),
     locked: bool().notNull(),
   },
-  (t) => [index('resources_account_idx').on(t.account_id, t.id), ...sortIndexes('resources', t, [t.location_id, t.name, t.sort_order, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('resources_account_idx', t), ...sortIndexes('resources', t, [t.location_id, t.name, t.sort_order, t.created_at, t.updated_at])],
 );

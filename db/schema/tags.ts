@@ -1,4 +1,4 @@
-import { index, int, table, tenantColumns, text, sortIndexes } from '../dialect';
+import { accountIdIndex, int, table, tenantColumns, text, sortIndexes } from '../dialect';
 
 export const tags = table(
   'tags',
@@ -8,5 +8,5 @@ export const tags = table(
     color: text(),
     sort_order: int().notNull(),
   },
-  (t) => [index('tags_account_idx').on(t.account_id, t.id), ...sortIndexes('tags', t, [t.name, t.sort_order, t.created_at, t.updated_at])],
+  (t) => [...accountIdIndex('tags_account_idx', t), ...sortIndexes('tags', t, [t.name, t.sort_order, t.created_at, t.updated_at])],
 );

@@ -4,7 +4,7 @@
  * in the process that revokes or rotates a key, forgetCachedKeys() makes it take effect at once.
  * last_used_at is written at most once a minute per key, off the request path.
  */
-import { eq, or } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
 import { apiKeys } from '../../db/schema';
 import type { Principal } from '../context';
@@ -54,7 +54,8 @@ export class Authenticator {
     const legacy = wellFormed ? null : parseIdPipe(token);
     if (!wellFormed && !legacy) return null;
     const digest = hashSecret(legacy ? legacy.secret : token);
-    const cacheKey = legacy ? `id:${legacy.id}:${digest}` : digest;
+    // Keys are looked up in the request's clinic (by (account_id, hash): docs/decisions.md, "Keys that distribute").
+    const cacheKey = legacy ? `${accountId}:id:${legacy.id}:${digest}` : `${accountId}:${digest}`;
     if (this.filledAt !== keyChanges) {
       this.cache.clear();
       this.checked.clear();
@@ -65,10 +66,10 @@ export class Authenticator {
     const changes = keyChanges;
     const known = this.checked.get(cacheKey);
     if (known && known.until > now && known.accountId === accountId) {
-      this.touch(known.keyId, now);
+      this.touch(accountId, known.keyId, now);
       return known.principal;
     }
-    const row = await this.lookup(cacheKey, legacy, digest, now, changes);
+    const row = await this.lookup(accountId, cacheKey, legacy, digest, now, changes);
     if (!row) return null;
     const nowIso = new Date(now).toISOString();
     // `format` is the current secret's form. A previous secret may be in either form (rotating an
@@ -77,7 +78,7 @@ export class Authenticator {
     const graced = !current && row.previous_hash !== null && sameDigest(row.previous_hash, digest) && (row.previous_expires_at ?? '') > nowIso;
     if (!current && !graced) return null;
     if (row.api !== 'v3' || row.revoked_at || (row.expires_at && row.expires_at <= nowIso) || row.account_id !== accountId) return null;
-    this.touch(row.id, now);
+    this.touch(accountId, row.id, now);
     const principal: Principal = { type: 'api_key', id: row.id, name: row.name, scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'] };
     if (changes !== keyChanges) return principal;
     const ends = [this.cache.get(cacheKey)?.until ?? now, row.expires_at ? Date.parse(row.expires_at) : Infinity, graced ? Date.parse(row.previous_expires_at!) : Infinity];
@@ -87,21 +88,25 @@ export class Authenticator {
   }
 
   /** The key row behind a digest, read at most once per CACHE_MS. */
-  private async lookup(cacheKey: string, legacy: { id: number } | null, digest: string, now: number, changes: number): Promise<KeyRow | null> {
+  private async lookup(accountId: number, cacheKey: string, legacy: { id: number } | null, digest: string, now: number, changes: number): Promise<KeyRow | null> {
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > now) return hit.row;
     const where = legacy ? eq(apiKeys.id, legacy.id) : or(eq(apiKeys.hash, digest), eq(apiKeys.previous_hash, digest));
-    const [row] = await this.db.db.select().from(apiKeys).where(where).limit(1);
+    const [row] = await this.db.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.account_id, accountId), where))
+      .limit(1);
     if (!row || changes !== keyChanges) return row ?? null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { row, until: now + CACHE_MS });
     return row;
   }
 
-  private touch(id: number, now: number) {
+  private touch(accountId: number, id: number, now: number) {
     const last = this.lastUsedWritten.get(id) ?? 0;
     if (now - last < LAST_USED_EVERY_MS) return;
     this.lastUsedWritten.set(id, now);
-    this.db.transaction((tx) => tx.update(apiKeys).set({ last_used_at: new Date(now).toISOString() }).where(eq(apiKeys.id, id))).catch(this.onError);
+    this.db.transaction((tx) => tx.update(apiKeys).set({ last_used_at: new Date(now).toISOString() }).where(and(eq(apiKeys.account_id, accountId), eq(apiKeys.id, id)))).catch(this.onError);
   }
 }

@@ -50,15 +50,15 @@ export async function resumeSession(db: DbHandle, accountId: number, token: stri
   const { session, user } = row;
   const expired = Date.parse(session.expires_at) <= now || Date.parse(session.last_seen_at) + policy.idleMs <= now;
   if (expired || !user.active) {
-    await endSession(db, session.id);
+    await endSession(db, accountId, session.id);
     return null;
   }
   if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS) {
-    await db.transaction((tx) => tx.update(sessions).set({ last_seen_at: new Date(now).toISOString() }).where(eq(sessions.id, session.id)));
+    await db.transaction((tx) => tx.update(sessions).set({ last_seen_at: new Date(now).toISOString() }).where(and(eq(sessions.account_id, accountId), eq(sessions.id, session.id))));
   }
   return { sessionId: session.id, member: await memberPrincipal(db.db, accountId, user) };
 }
 
-export async function endSession(db: DbHandle, sessionId: number): Promise<void> {
-  await db.transaction((tx) => tx.delete(sessions).where(eq(sessions.id, sessionId)));
+export async function endSession(db: DbHandle, accountId: number, sessionId: number): Promise<void> {
+  await db.transaction((tx) => tx.delete(sessions).where(and(eq(sessions.account_id, accountId), eq(sessions.id, sessionId))));
 }

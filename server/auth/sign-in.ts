@@ -46,7 +46,7 @@ interface Attempt {
 export async function signIn(db: DbHandle, account: Account, a: Attempt, now: number, policy: SessionPolicy) {
   const email = normalEmail(a.email);
   const attemptId = await takeAttempt(db, account.id, email, a.ip, now);
-  const release = await hashSlotFor(db, attemptId);
+  const release = await hashSlotFor(db, account.id, attemptId);
   let user: typeof users.$inferSelect | undefined, matches: boolean;
   try {
     [user] = await db.db.select().from(users).where(and(eq(users.account_id, account.id), eq(users.email, email)));
@@ -59,8 +59,8 @@ export async function signIn(db: DbHandle, account: Account, a: Attempt, now: nu
   if (!user || !ok) throw new ApiError('unauthenticated', WRONG);
   const at = new Date(now).toISOString();
   await db.transaction(async (tx) => {
-    await tx.update(signInAttempts).set({ succeeded: true }).where(eq(signInAttempts.id, attemptId));
-    await tx.update(users).set({ last_sign_in_at: at }).where(eq(users.id, user.id));
+    await tx.update(signInAttempts).set({ succeeded: true }).where(and(eq(signInAttempts.account_id, account.id), eq(signInAttempts.id, attemptId)));
+    await tx.update(users).set({ last_sign_in_at: at }).where(and(eq(users.account_id, account.id), eq(users.id, user.id)));
     await recordActivity(tx, account.id, { actor_type: 'user', actor_id: user.id, actor_name: user.name }, 'sessions', user.id, 'signed_in', { ip: a.ip });
   });
   const token = await startSession(db, account.id, user.id, now, policy, { ip: a.ip, userAgent: a.userAgent });
@@ -122,11 +122,11 @@ async function sweep(db: DbHandle, now: number) {
  * A hash slot for a taken attempt (server/auth/passwords.ts). Refused when the process is hashing
  * too much: then the attempt is given back (nothing was checked), and the 429 says to retry at once.
  */
-async function hashSlotFor(db: DbHandle, attemptId: number): Promise<() => void> {
+async function hashSlotFor(db: DbHandle, accountId: number, attemptId: number): Promise<() => void> {
   try {
     return hashSlot();
   } catch (err) {
-    await db.transaction((tx) => tx.delete(signInAttempts).where(eq(signInAttempts.id, attemptId)));
+    await db.transaction((tx) => tx.delete(signInAttempts).where(and(eq(signInAttempts.account_id, accountId), eq(signInAttempts.id, attemptId))));
     throw err;
   }
 }

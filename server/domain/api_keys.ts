@@ -108,7 +108,7 @@ export async function rotateKey(db: DbHandle, account: Account, actor: Actor, ke
         rotated_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
-      .where(and(eq(apiKeys.id, row.id), eq(apiKeys.hash, row.hash), isNull(apiKeys.revoked_at)))
+      .where(and(eq(apiKeys.account_id, account.id), eq(apiKeys.id, row.id), eq(apiKeys.hash, row.hash), isNull(apiKeys.revoked_at)))
       .returning({ id: apiKeys.id });
     if (!replaced.length) throw new KeyError(`API key ${keyId} was rotated or revoked at the same moment; list the keys to see its state`);
     await activity(tx, account, actor, 'rotated', row.id, { previous_secret_valid_until: graceEnd });
@@ -123,7 +123,7 @@ export async function revokeKey(db: DbHandle, account: Account, actor: Actor, ke
   await db.transaction(async (tx) => {
     const row = await liveKey(tx, account, keyId);
     const now = new Date().toISOString();
-    await tx.update(apiKeys).set({ revoked_at: now, previous_hash: null, previous_expires_at: null, updated_at: now }).where(eq(apiKeys.id, row.id));
+    await tx.update(apiKeys).set({ revoked_at: now, previous_hash: null, previous_expires_at: null, updated_at: now }).where(and(eq(apiKeys.account_id, account.id), eq(apiKeys.id, row.id)));
     await activity(tx, account, actor, 'revoked', row.id);
   });
   // After the commit: a lookup from before it must not be cached as current.

@@ -173,8 +173,8 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
       // Due now; held instead where the endpoint is disabled (sent when it is enabled).
       const enabled = tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.enabled, true)));
       const again = { status: 'pending' as const, lease_until: null, next_trigger: 'manual' as const, updated_at: now };
-      await tx.update(webhookMessages).set({ ...again, next_attempt_at: now }).where(and(inArray(webhookMessages.id, ids), inArray(webhookMessages.endpoint_id, enabled)));
-      await tx.update(webhookMessages).set({ ...again, ...HELD }).where(and(inArray(webhookMessages.id, ids), notInArray(webhookMessages.endpoint_id, enabled)));
+      await tx.update(webhookMessages).set({ ...again, next_attempt_at: now }).where(and(eq(webhookMessages.account_id, account.id), inArray(webhookMessages.id, ids), inArray(webhookMessages.endpoint_id, enabled)));
+      await tx.update(webhookMessages).set({ ...again, ...HELD }).where(and(eq(webhookMessages.account_id, account.id), inArray(webhookMessages.id, ids), notInArray(webhookMessages.endpoint_id, enabled)));
     }
     if (!ids.length && endpointId && event) {
       const endpoint = await endpointOrFail(tx, account.id, endpointId);

@@ -1,4 +1,5 @@
-import { asc, inArray, lt } from 'drizzle-orm';
+import { asc, lt } from 'drizzle-orm';
+import { keyIn, keyOf } from '../../db/dialect';
 import type { Db, DbHandle } from '../../db/client';
 import { deletedEntities, events } from '../../db/schema';
 import { EVENTS_KEPT_DAYS } from '../resources/events';
@@ -15,8 +16,8 @@ export const DELETED_ENTITIES_KEPT_DAYS = 365;
 
 /** One batch of the events sweep: at most `limit` events older than the feed's window, oldest first, by events_sweep_idx. */
 export function expiredEventsBatch(tx: Db, now: number, limit: number) {
-  const expired = tx.select({ id: events.id }).from(events).where(lt(events.occurred_at, cutoffOf(now, EVENTS_KEPT_DAYS))).orderBy(asc(events.occurred_at)).limit(limit);
-  return tx.delete(events).where(inArray(events.id, expired)).returning({ id: events.id });
+  const expired = tx.select(keyOf(events)).from(events).where(lt(events.occurred_at, cutoffOf(now, EVENTS_KEPT_DAYS))).orderBy(asc(events.occurred_at)).limit(limit);
+  return tx.delete(events).where(keyIn(events, expired)).returning({ id: events.id });
 }
 
 /**
@@ -29,8 +30,8 @@ export const sweepEvents = (db: DbHandle, now = Date.now(), run?: JobRun): Promi
 /** One batch of the deleted_entities sweep, oldest first, by deleted_entities_sweep_idx. */
 export function expiredDeletionsBatch(tx: Db, now: number, limit: number) {
   const t = deletedEntities;
-  const expired = tx.select({ id: t.id }).from(t).where(lt(t.deleted_at, cutoffOf(now, DELETED_ENTITIES_KEPT_DAYS))).orderBy(asc(t.deleted_at)).limit(limit);
-  return tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id });
+  const expired = tx.select(keyOf(t)).from(t).where(lt(t.deleted_at, cutoffOf(now, DELETED_ENTITIES_KEPT_DAYS))).orderBy(asc(t.deleted_at)).limit(limit);
+  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
 /** Deletions leave GET /deleted_entities a year after they happened (DELETED_ENTITIES_KEPT_DAYS). */

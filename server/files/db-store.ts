@@ -9,7 +9,7 @@ import { and, asc, eq, gte } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
 import { fileChunks } from '../../db/schema';
 import type { Env } from '../env';
-import { checkStorageKey, LocalDiskStore, type FileStore } from './store';
+import { accountOfKey, checkStorageKey, LocalDiskStore, type FileStore } from './store';
 
 export const CHUNK_BYTES = 256 * 1024;
 /** Chunks read per query by stream(): 1 MiB at a time. */
@@ -43,7 +43,7 @@ export class DatabaseStore implements FileStore {
     const rows = await this.db.db
       .select({ seq: fileChunks.seq, data: fileChunks.data })
       .from(fileChunks)
-      .where(eq(fileChunks.file_key, checkStorageKey(key)))
+      .where(and(eq(fileChunks.account_id, accountOfKey(key)), eq(fileChunks.file_key, key)))
       .orderBy(asc(fileChunks.seq));
     if (rows.length === 0) throw missing(key);
     rows.forEach((r, i) => {
@@ -57,12 +57,12 @@ export class DatabaseStore implements FileStore {
    * but a delete between two batches ends the stream early.
    */
   async *stream(key: string): AsyncIterable<Buffer> {
-    checkStorageKey(key);
+    const account = accountOfKey(key);
     for (let next = 0; ; ) {
       const rows = await this.db.db
         .select({ seq: fileChunks.seq, data: fileChunks.data })
         .from(fileChunks)
-        .where(and(eq(fileChunks.file_key, key), gte(fileChunks.seq, next)))
+        .where(and(eq(fileChunks.account_id, account), eq(fileChunks.file_key, key), gte(fileChunks.seq, next)))
         .orderBy(asc(fileChunks.seq))
         .limit(STREAM_BATCH);
       if (rows.length === 0 && next === 0) throw missing(key);
@@ -76,9 +76,9 @@ export class DatabaseStore implements FileStore {
   }
 
   async delete(key: string): Promise<void> {
-    checkStorageKey(key);
+    const account = accountOfKey(key);
     await this.db.transaction(async (tx) => {
-      await tx.delete(fileChunks).where(eq(fileChunks.file_key, key));
+      await tx.delete(fileChunks).where(and(eq(fileChunks.account_id, account), eq(fileChunks.file_key, key)));
     });
   }
 }

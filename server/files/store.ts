@@ -20,6 +20,9 @@ export function checkStorageKey(key: string): string {
   return key;
 }
 
+/** The clinic a storage key belongs to (its first part). */
+export const accountOfKey = (key: string): number => Number(checkStorageKey(key).split('/', 1)[0]);
+
 export class LocalDiskStore implements FileStore {
   constructor(private readonly root: string) {}
 

@@ -36,15 +36,21 @@ interface IndexShape {
 
 const shapes = new WeakMap<object, IndexShape[]>();
 
-/** The table's declared indexes as column names (expressions and sort options aside). */
+/**
+ * The table's declared indexes as column names (expressions and sort options aside), its primary key
+ * among them: on PostgreSQL `(account_id, id)` is the key, not a separate index (db/dialect.ts `table`).
+ */
 export function indexesOf(table: AnyResource['table']): IndexShape[] {
   let out = shapes.get(table);
   if (out) return out;
   const config = isPg ? pgTableConfig(table as PgTable) : sqliteTableConfig(table as unknown as SQLiteTable);
-  out = config.indexes.map((i) => ({
-    columns: (i.config.columns as unknown as { name?: string }[]).map((c) => c.name ?? ''),
-    unique: !!i.config.unique,
-  }));
+  out = [
+    ...config.primaryKeys.map((k) => ({ columns: (k.columns as { name: string }[]).map((c) => c.name), unique: true })),
+    ...config.indexes.map((i) => ({
+      columns: (i.config.columns as unknown as { name?: string }[]).map((c) => c.name ?? ''),
+      unique: !!i.config.unique,
+    })),
+  ];
   shapes.set(table, out);
   return out;
 }

@@ -177,7 +177,7 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
       const now = Date.now();
       if (now - (touched.get(conn.grantId) ?? 0) > TOUCH_EVERY_MS) {
         touched.set(conn.grantId, now);
-        touchGrant(db, conn.grantId, now).catch((err) => logger.warn({ err }, 'connector last-used update failed'));
+        touchGrant(db, account.id, conn.grantId, now).catch((err) => logger.warn({ err }, 'connector last-used update failed'));
       }
       const connector: Connector = { db, account, member, baseUrl: `${urls.issuer}/v3/api`, grantId: conn.grantId, clientId: conn.clientId };
       const auth: AuthInfo = { token, clientId: conn.clientId, scopes: conn.scope, expiresAt: Math.floor(conn.expiresAt / 1000), resource: new URL(urls.resource), extra: { connector } };

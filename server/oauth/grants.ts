@@ -211,7 +211,7 @@ export async function exchangeCode(db: DbHandle, account: Account, client: Clien
     const [row] = await tx
       .select({ code: oauthCodes, grant: oauthGrants })
       .from(oauthCodes)
-      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthCodes.grant_id))
+      .innerJoin(oauthGrants, and(eq(oauthGrants.account_id, oauthCodes.account_id), eq(oauthGrants.id, oauthCodes.grant_id)))
       .where(and(eq(oauthCodes.code_hash, hashSecret(code)), eq(oauthCodes.account_id, account.id)));
     if (!row) throw invalidGrant('Unknown authorization code');
     const at = iso(now);
@@ -219,7 +219,7 @@ export async function exchangeCode(db: DbHandle, account: Account, client: Clien
       await revokeGrantTx(tx, account.id, REUSE_DETECTION, row.grant.id, 'authorization code reused', at);
       return REUSED;
     }
-    await tx.update(oauthCodes).set({ used_at: at }).where(eq(oauthCodes.id, row.code.id));
+    await tx.update(oauthCodes).set({ used_at: at }).where(and(eq(oauthCodes.account_id, account.id), eq(oauthCodes.id, row.code.id)));
     if (row.grant.client_id !== client.client_id) throw invalidGrant('The code was issued to another client');
     if (Date.parse(row.code.expires_at) <= now) throw invalidGrant('The authorization code expired');
     if (row.grant.revoked_at) throw invalidGrant('The grant was revoked');
@@ -244,7 +244,7 @@ export async function refreshTokens(db: DbHandle, account: Account, client: Clie
     const [row] = await tx
       .select({ token: oauthTokens, grant: oauthGrants })
       .from(oauthTokens)
-      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
+      .innerJoin(oauthGrants, and(eq(oauthGrants.account_id, oauthTokens.account_id), eq(oauthGrants.id, oauthTokens.grant_id)))
       .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, account.id), eq(oauthTokens.kind, 'refresh')));
     if (!row || row.grant.revoked_at) throw invalidGrant('Unknown or revoked refresh token');
     if (row.grant.client_id !== client.client_id) throw invalidGrant('The refresh token was issued to another client');
@@ -258,7 +258,7 @@ export async function refreshTokens(db: DbHandle, account: Account, client: Clie
     const asked = form.get('scope');
     const granted = row.grant.scope.split(' ');
     if (asked && asked.split(' ').some((s) => !granted.includes(s))) throw new OAuthFailure('invalid_scope', 'A refresh cannot widen the grant');
-    await tx.update(oauthTokens).set({ used_at: at }).where(eq(oauthTokens.id, row.token.id));
+    await tx.update(oauthTokens).set({ used_at: at }).where(and(eq(oauthTokens.account_id, account.id), eq(oauthTokens.id, row.token.id)));
     return issue(tx, account.id, row.grant.id, asked ?? row.grant.scope, now);
   });
   if (issued === REUSED) throw invalidGrant('This refresh token was already used: the grant is revoked');
@@ -271,10 +271,10 @@ export async function revokeToken(db: DbHandle, account: Account, client: Client
     const [row] = await tx
       .select({ token: oauthTokens, grant: oauthGrants })
       .from(oauthTokens)
-      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
+      .innerJoin(oauthGrants, and(eq(oauthGrants.account_id, oauthTokens.account_id), eq(oauthGrants.id, oauthTokens.grant_id)))
       .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, account.id)));
     if (!row || row.grant.client_id !== client.client_id) return;
-    if (row.token.kind === 'access') await tx.delete(oauthTokens).where(eq(oauthTokens.id, row.token.id));
+    if (row.token.kind === 'access') await tx.delete(oauthTokens).where(and(eq(oauthTokens.account_id, account.id), eq(oauthTokens.id, row.token.id)));
     else await revokeGrantTx(tx, account.id, clientActor(client), row.grant.id, 'revoked by the client', iso(now));
   });
 }
@@ -300,7 +300,7 @@ export async function lookupAccessToken(db: DbHandle, accountId: number, present
   const [row] = await db.db
     .select({ token: oauthTokens, grant: oauthGrants })
     .from(oauthTokens)
-    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
+    .innerJoin(oauthGrants, and(eq(oauthGrants.account_id, oauthTokens.account_id), eq(oauthGrants.id, oauthTokens.grant_id)))
     .where(and(eq(oauthTokens.token_hash, hashSecret(presented)), eq(oauthTokens.account_id, accountId), eq(oauthTokens.kind, 'access')));
   if (!row || Date.parse(row.token.expires_at) <= now) return { connection: null, deactivatedUserId: null };
   if (row.grant.revoked_at) return { connection: null, deactivatedUserId: row.grant.revoked_reason === MEMBER_DEACTIVATED ? row.grant.user_id : null };
@@ -313,8 +313,8 @@ export async function verifyAccessToken(db: DbHandle, accountId: number, present
 }
 
 /** When a connector was last used (the caller throttles: a write per call would cost every call). */
-export async function touchGrant(db: DbHandle, grantId: number, now = Date.now()) {
-  await db.transaction((tx) => tx.update(oauthGrants).set({ last_used_at: iso(now) }).where(eq(oauthGrants.id, grantId)));
+export async function touchGrant(db: DbHandle, accountId: number, grantId: number, now = Date.now()) {
+  await db.transaction((tx) => tx.update(oauthGrants).set({ last_used_at: iso(now) }).where(and(eq(oauthGrants.account_id, accountId), eq(oauthGrants.id, grantId))));
 }
 
 /** The account's connectors (unrevoked grants), newest first, for the portal. */

@@ -42,7 +42,7 @@ export async function revokeGrantTx(tx: Db, accountId: number, actor: Actor, gra
     .set({ revoked_at: at, revoked_reason: reason })
     .where(and(eq(oauthGrants.account_id, accountId), eq(oauthGrants.id, grantId), isNull(oauthGrants.revoked_at)))
     .returning({ id: oauthGrants.id });
-  await tx.delete(oauthTokens).where(eq(oauthTokens.grant_id, grantId));
+  await tx.delete(oauthTokens).where(and(eq(oauthTokens.account_id, accountId), eq(oauthTokens.grant_id, grantId)));
   if (ended.length) await recordRevoked(tx, accountId, actor, [grantId], reason);
 }
 

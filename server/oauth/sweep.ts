@@ -14,8 +14,9 @@
  * batch deleted: their predicates (no token left, no grant left) fit no index, and a batch reads only
  * its own rows.
  */
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lt, lte, notExists, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
+import { keyIn, keyOf } from '../../db/dialect';
 import { oauthClients, oauthCodes, oauthGrants, oauthTokens } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
 import { paceOf, sweepInBatches, type BatchResult, type SweepOutcome } from '../jobs/sweep-batches';
@@ -34,15 +35,15 @@ export interface OAuthSweep extends SweepOutcome {
 /** One batch of expired tokens, the earliest expired first, by oauth_tokens_expires_idx. */
 export function expiredTokensBatch(tx: Db, now: number, limit: number) {
   const t = oauthTokens;
-  const expired = tx.select({ id: t.id }).from(t).where(lt(t.expires_at, new Date(now).toISOString())).orderBy(asc(t.expires_at)).limit(limit);
-  return tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id });
+  const expired = tx.select(keyOf(t)).from(t).where(lt(t.expires_at, new Date(now).toISOString())).orderBy(asc(t.expires_at)).limit(limit);
+  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
 /** One batch of codes expired a refresh lifetime ago, the earliest first, by oauth_codes_expires_idx. */
 export function expiredCodesBatch(tx: Db, now: number, limit: number) {
   const t = oauthCodes;
-  const expired = tx.select({ id: t.id }).from(t).where(lt(t.expires_at, new Date(now - REFRESH_TOKEN_TTL_S * 1000).toISOString())).orderBy(asc(t.expires_at)).limit(limit);
-  return tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id });
+  const expired = tx.select(keyOf(t)).from(t).where(lt(t.expires_at, new Date(now - REFRESH_TOKEN_TTL_S * 1000).toISOString())).orderBy(asc(t.expires_at)).limit(limit);
+  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
 type Walked = typeof oauthGrants | typeof oauthClients;
@@ -80,7 +81,7 @@ export async function sweepOAuth(db: DbHandle, now = Date.now(), run?: JobRun): 
         and(
           lt(oauthGrants.created_at, refreshCutoff),
           or(isNull(oauthGrants.revoked_at), lt(oauthGrants.revoked_at, refreshCutoff)),
-          notExists(tx.select({ one }).from(oauthTokens).where(eq(oauthTokens.grant_id, oauthGrants.id))),
+          notExists(tx.select({ one }).from(oauthTokens).where(and(eq(oauthTokens.account_id, oauthGrants.account_id), eq(oauthTokens.grant_id, oauthGrants.id)))),
         ),
       ),
     ],

@@ -18,7 +18,7 @@ const member = z.object({
 // Members of live patients.
 const MEMBERS: Embed = {
   fields: { id: 'm.id', patient_id: 'm.patient_id', schedule_override: 'm.schedule_override', visits_used: 'm.visits_used' },
-  from: 'care_plan_members m JOIN patients p ON p.id = m.patient_id AND p.deleted_at IS NULL',
+  from: 'care_plan_members m JOIN patients p ON p.account_id = m.account_id AND p.id = m.patient_id AND p.deleted_at IS NULL',
   account: 'm.account_id',
   key: 'm.care_plan_id',
   orderBy: 'm.id',

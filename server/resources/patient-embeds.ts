@@ -23,7 +23,7 @@ export const patientEmbedded = {
   },
   tags: {
     fields: { id: 't.id', name: 't.name', color: 't.color', patient_tag_id: 'pt.id', editable: 'pt.editable', added_at: 'pt.created_at' },
-    from: 'patient_tags pt JOIN tags t ON t.id = pt.tag_id',
+    from: 'patient_tags pt JOIN tags t ON t.account_id = pt.account_id AND t.id = pt.tag_id',
     account: 'pt.account_id',
     key: 'pt.patient_id',
     orderBy: 'pt.id',

@@ -1,12 +1,15 @@
 /**
  * The request log's retention (spec: 90 days), a job of the scheduler like the other sweeps (batches, a
  * lease, a bound per run: server/jobs/sweep-batches.ts). Ids grow with time, so expired rows are the
- * oldest by id: each batch looks at the oldest ids only (the primary key) and deletes the expired among
- * them, until a batch deletes nothing. No index on created_at alone is needed (and maintained by every
- * insert); a row stamped in the future by a wrong clock is simply passed over.
+ * oldest by id: each batch looks at the oldest ids only and deletes the expired among them, until a batch
+ * deletes nothing. SQLite reads them off the rowid; PostgreSQL, whose key is (account_id, id), off
+ * request_log_sweep_idx (id). No index on created_at alone is maintained by every insert, and none
+ * that a planner could prefer to the account's own for a clinic's newest page; a row stamped in the
+ * future by a wrong clock is simply passed over.
  */
-import { and, asc, inArray, lt } from 'drizzle-orm';
+import { and, asc, lt } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
+import { keyIn, keyOf } from '../../db/dialect';
 import { requestLog } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
 import { cutoffOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
@@ -15,10 +18,10 @@ export const RETENTION_DAYS = 90;
 
 /** One batch: the expired among the `limit` oldest rows. */
 export function expiredRequestsBatch(tx: Db, now: number, limit: number) {
-  const oldest = tx.select({ id: requestLog.id }).from(requestLog).orderBy(asc(requestLog.id)).limit(limit);
+  const oldest = tx.select(keyOf(requestLog)).from(requestLog).orderBy(asc(requestLog.id)).limit(limit);
   return tx
     .delete(requestLog)
-    .where(and(inArray(requestLog.id, oldest), lt(requestLog.created_at, cutoffOf(now, RETENTION_DAYS))))
+    .where(and(keyIn(requestLog, oldest), lt(requestLog.created_at, cutoffOf(now, RETENTION_DAYS))))
     .returning({ id: requestLog.id });
 }
 

@@ -1,7 +1,12 @@
 /**
- * Ids that last (issue 28 §2): on PostgreSQL every table's `id` is a bigint identity and every column that
- * holds another row's id is bigint, read from the catalog after migrations, so a new table or reference
- * declared with a 32-bit integer fails here. Then a record whose id is past 2^31 goes through the real
+ * Keys that distribute (issue 28 §2), read from the PostgreSQL catalog after migrations, so a new table,
+ * key or index that breaks them fails here: the rules a Citus cluster enforces when a table is
+ * distributed by account_id (Citus is not in Debian's packages, so they are checked here): every tenant
+ * table's primary key and every unique index include account_id; the tables without one are the
+ * reference and coordinator tables named below (docs/decisions.md, "Keys that distribute").
+ *
+ * Ids that last: on PostgreSQL every table's `id` is a bigint identity and every column that
+ * holds another row's id is bigint, so a new table or reference declared with a 32-bit integer fails here. Then a record whose id is past 2^31 goes through the real
  * read paths (drizzle's decoders, the list's array rows, RETURNING, raw selects, the events feed) and comes
  * back a JSON number. SQLite's integers are 64-bit already.
  */
@@ -32,7 +37,72 @@ interface CatalogColumn {
   identity_maximum: string | null;
 }
 
+/** Tables with no account_id: not distributed by clinic. Each says what it would be on a Citus cluster. */
+const NOT_TENANT_TABLES: Record<string, string> = {
+  accounts: 'reference table: the clinics themselves (host → account), read by every request',
+  settings: 'reference table: installation-wide settings (the webhook secrets key)',
+  job_leases: 'coordinator table: which process runs each background job',
+  rate_limit_buckets: 'coordinator table: request budgets by key or client address, across clinics',
+};
+
+interface CatalogIndex {
+  table_name: string;
+  index_name: string;
+  is_primary: boolean;
+  columns: string[];
+}
+
 describe('the PostgreSQL catalog after migrations', () => {
+  test.runIf(isPg)('every tenant table has a primary key and unique indexes that include account_id; the others are the named reference tables (only on PostgreSQL)', async () => {
+    const tables = await t.server.app.db.all<{ table_name: string; tenant: boolean }>(sql`
+      select tb.table_name, exists (select 1 from information_schema.columns c where c.table_schema = tb.table_schema and c.table_name = tb.table_name and c.column_name = 'account_id') as tenant
+      from information_schema.tables tb where tb.table_schema = current_schema() and tb.table_type = 'BASE TABLE' order by 1`);
+    const indexes = await t.server.app.db.all<CatalogIndex>(sql`
+      select c.relname as table_name, i.relname as index_name, x.indisprimary as is_primary,
+        array(select a.attname::text from unnest(x.indkey) with ordinality k(attnum, n) join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum order by k.n) as columns
+      from pg_index x join pg_class c on c.oid = x.indrelid join pg_class i on i.oid = x.indexrelid join pg_namespace s on s.oid = c.relnamespace
+      where s.nspname = current_schema() and (x.indisunique or x.indisprimary) order by 1, 2`);
+    const tenant = new Set(tables.filter((x) => x.tenant).map((x) => x.table_name));
+    expect(tenant.size).toBeGreaterThan(40);
+    // A table without account_id is one of the named ones (a new one must say what it is).
+    expect(tables.filter((x) => !x.tenant).map((x) => x.table_name)).toEqual(Object.keys(NOT_TENANT_TABLES).sort());
+    // Every tenant table has a primary key, and it leads with account_id.
+    const keyed = new Map(indexes.filter((i) => i.is_primary).map((i) => [i.table_name, i.columns]));
+    expect([...tenant].filter((name) => keyed.get(name)?.[0] !== 'account_id').map((name) => `${name} (${keyed.get(name)?.join(', ') ?? 'no primary key'})`)).toEqual([]);
+    // Every unique index of a tenant table includes account_id.
+    expect(indexes.filter((i) => tenant.has(i.table_name) && !i.columns.includes('account_id')).map((i) => `${i.index_name} (${i.columns.join(', ')})`)).toEqual([]);
+    // The ids of tenant tables are (account_id, id) keys: the id alone is no longer a key.
+    const byId = [...tenant].filter((name) => keyed.get(name)?.includes('id'));
+    expect(byId.filter((name) => keyed.get(name)?.join() !== 'account_id,id')).toEqual([]);
+  });
+
+  test.runIf(isPg)('foreign keys join rows of the same clinic: account_id on both sides, first (only on PostgreSQL)', async () => {
+    const keys = await t.server.app.db.all<{ name: string; child: string; columns: string[]; parent: string; parent_columns: string[] }>(sql`
+      select con.conname as name, c.relname as child, p.relname as parent,
+        array(select a.attname::text from unnest(con.conkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.n order by k.i) as columns,
+        array(select a.attname::text from unnest(con.confkey) with ordinality k(n, i) join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n order by k.i) as parent_columns
+      from pg_constraint con join pg_class c on c.oid = con.conrelid join pg_class p on p.oid = con.confrelid join pg_namespace s on s.oid = c.relnamespace
+      where con.contype = 'f' and s.nspname = current_schema() order by 1`);
+    // The children of patients, invoices and payments at least (docs/decisions.md, "Foreign keys").
+    const parents = new Set(keys.map((k) => `${k.child}→${k.parent}`));
+    for (const edge of ['numbers→patients', 'appointments→patients', 'invoices→patients', 'line_items→invoices', 'payment_allocations→payments', 'payment_allocations→invoices', 'refunds→payments']) expect(parents).toContain(edge);
+    expect(keys.filter((k) => k.columns[0] !== 'account_id' || k.parent_columns.join() !== 'account_id,id').map((k) => `${k.name} (${k.columns.join(', ')}) → ${k.parent} (${k.parent_columns.join(', ')})`)).toEqual([]);
+  });
+
+  test.runIf(isPg)('a child row that names a record of another clinic is refused by its foreign key (only on PostgreSQL)', async () => {
+    const created = await t.api.post('/patients', { body: { first_name: 'Key', last_name: 'Holder' } });
+    expect(created.status).toBe(201);
+    const other = await t.server.app.db.all<{ id: number }>(sql`select id from accounts where id <> ${t.clinic.account.id} limit 1`);
+    expect(other.length).toBe(1);
+    const insert = (account: number) =>
+      t.server.app.db.transaction((tx) =>
+        allIn(tx, sql`insert into numbers (account_id, patient_id, number, country_code, iso2, type, intl_number, metadata, created_at, updated_at)
+          values (${account}, ${created.body.data.id}, '555', '1', 'US', 'mobile', '+1555', '{}', now(), now()) returning id`),
+      );
+    await expect(insert(other[0].id)).rejects.toMatchObject({ cause: { code: '23503' } });
+    await expect(insert(t.clinic.account.id)).resolves.toHaveLength(1);
+  });
+
   test.runIf(isPg)('every id is a bigint identity and every column holding a row id is bigint (only on PostgreSQL)', async () => {
     const columns = await t.server.app.db.all<CatalogColumn>(sql`
       select c.table_name, c.column_name, c.data_type, c.is_identity, c.identity_maximum

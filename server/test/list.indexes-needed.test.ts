@@ -17,7 +17,7 @@ import type { Resource } from '../resources/define';
 
 /** Indexes the domain's own queries read, by name, with the reader. */
 const DOMAIN_INDEXES: Record<string, string> = {
-  events_event_id_uq: 'GET /events/{id} and the outbox: an event id is unique',
+  events_account_event_uq: 'GET /events/{id} and webhook replays: an event id is unique in its clinic',
   events_sweep_idx: 'server/jobs retention sweep of events by occurred_at',
   deleted_entities_sweep_idx: 'server/jobs retention sweep of deleted_entities by deleted_at',
   appointments_unarrived_idx: 'server/jobs/missed.ts: booked appointments that ended, by ends_utc',
@@ -30,9 +30,11 @@ interface Shape {
   where: string;
 }
 
+/** The table's indexes, its primary key among them (on PostgreSQL `(account_id, id)`: db/dialect.ts `table`). */
 function indexes(table: Resource['table']): Shape[] {
   const config = isPg ? pgTableConfig(table as PgTable) : sqliteTableConfig(table as unknown as SQLiteTable);
-  return config.indexes.map((i) => {
+  const keys = config.primaryKeys.map((k) => ({ name: k.getName(), columns: (k.columns as { name: string }[]).map((c) => c.name), unique: true, where: 'null' }));
+  return [...keys, ...config.indexes.map((i) => {
     const where = i.config.where as unknown as { queryChunks?: { value?: string[] }[] } | undefined;
     return {
       name: i.config.name!,
@@ -40,7 +42,7 @@ function indexes(table: Resource['table']): Shape[] {
       unique: !!i.config.unique,
       where: JSON.stringify(where?.queryChunks?.map((c) => c.value ?? null) ?? null),
     };
-  });
+  })];
 }
 
 const listed = Object.values(RESOURCES).filter((r) => r.list) as Resource[];

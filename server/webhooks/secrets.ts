@@ -7,7 +7,7 @@
  * tampering fails the tag check.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { allIn, type DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { settings, webhookEndpoints } from '../../db/schema';
@@ -45,7 +45,7 @@ async function adopt(db: DbHandle, next: Buffer): Promise<void> {
       await tx
         .update(webhookEndpoints)
         .set({ secret: reseal(row.secret), previous_secret: row.previous_secret === null ? null : reseal(row.previous_secret) })
-        .where(eq(webhookEndpoints.id, row.id));
+        .where(and(eq(webhookEndpoints.account_id, row.account_id), eq(webhookEndpoints.id, row.id)));
     }
     await tx.delete(settings).where(eq(settings.key, SETTING));
   });

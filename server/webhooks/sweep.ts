@@ -7,7 +7,8 @@
  *   feed (30 days) or the record itself.
  * Each in batches (server/jobs/sweep-batches.ts), by an index on the time column.
  */
-import { and, asc, eq, inArray, lt } from 'drizzle-orm';
+import { and, asc, eq, lt } from 'drizzle-orm';
+import { keyIn, keyOf } from '../../db/dialect';
 import type { Db, DbHandle } from '../../db/client';
 import { webhookAttempts, webhookMessages } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
@@ -19,8 +20,8 @@ export const MESSAGES_KEPT_DAYS = 30;
 /** One batch of the attempts sweep, oldest first, by webhook_attempts_created_idx (created_at). */
 export function expiredAttemptsBatch(tx: Db, now: number, limit: number) {
   const t = webhookAttempts;
-  const expired = tx.select({ id: t.id }).from(t).where(lt(t.created_at, cutoffOf(now, ATTEMPTS_KEPT_DAYS))).orderBy(asc(t.created_at)).limit(limit);
-  return tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id });
+  const expired = tx.select(keyOf(t)).from(t).where(lt(t.created_at, cutoffOf(now, ATTEMPTS_KEPT_DAYS))).orderBy(asc(t.created_at)).limit(limit);
+  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
 export const sweepWebhookAttempts = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
@@ -37,12 +38,12 @@ export const SETTLED = ['delivered', 'failed'] as const;
 export function expiredMessagesBatch(tx: Db, now: number, limit: number, status: (typeof SETTLED)[number]) {
   const t = webhookMessages;
   const expired = tx
-    .select({ id: t.id })
+    .select(keyOf(t))
     .from(t)
     .where(and(eq(t.status, status), lt(t.updated_at, cutoffOf(now, MESSAGES_KEPT_DAYS))))
     .orderBy(asc(t.updated_at))
     .limit(limit);
-  return tx.delete(t).where(inArray(t.id, expired)).returning({ id: t.id });
+  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
 export async function sweepWebhookMessages(db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> {

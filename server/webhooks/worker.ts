@@ -7,10 +7,10 @@
  * endpoint: server/events/fan-out.ts) have no due time and are never claimed; due messages are claimed
  * oldest first.
  */
-import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { DbHandle } from '../../db/client';
-import { isPg } from '../../db/dialect';
+import { isPg, keyIn } from '../../db/dialect';
 import { webhookAttempts, webhookEndpoints, webhookMessages, type AttemptTrigger } from '../../db/schema';
 import type { Env } from '../env';
 import { TEST_EVENT_TYPE } from '../events/types';
@@ -160,9 +160,9 @@ export class WebhookWorker {
     const busy = [...this.perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
     return this.db.transaction(async (tx) => {
       const due = tx
-        .select({ id: webhookMessages.id })
+        .select({ account_id: webhookMessages.account_id, id: webhookMessages.id })
         .from(webhookMessages)
-        .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.id, webhookMessages.endpoint_id), eq(webhookEndpoints.enabled, true)))
+        .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.account_id, webhookMessages.account_id), eq(webhookEndpoints.id, webhookMessages.endpoint_id), eq(webhookEndpoints.enabled, true)))
         .where(
           and(
             eq(webhookMessages.status, 'pending'),
@@ -174,19 +174,19 @@ export class WebhookWorker {
         // Messages released together (an endpoint enabled, a recovery) share a due time: by id, oldest first.
         .orderBy(asc(webhookMessages.next_attempt_at), asc(webhookMessages.id))
         .limit(limit);
-      const ids = (await (isPg ? due.for('update', { of: webhookMessages, skipLocked: true }) : due)).map((r) => r.id);
-      if (!ids.length) return [];
+      const keys = await (isPg ? due.for('update', { of: webhookMessages, skipLocked: true }) : due);
+      if (!keys.length) return [];
       return tx
         .update(webhookMessages)
         .set({ lease_until: leaseUntil, attempts: sql`${webhookMessages.attempts} + 1`, updated_at: now })
-        .where(inArray(webhookMessages.id, ids))
+        .where(keyIn(webhookMessages, keys))
         .returning();
     });
   }
 
   /** One attempt of a claimed message: send, record, and decide what comes next. */
   async deliver(m: Message, trigger: AttemptTrigger): Promise<Sent | null> {
-    const [endpoint] = await this.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, m.endpoint_id));
+    const [endpoint] = await this.db.db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, m.account_id), eq(webhookEndpoints.id, m.endpoint_id)));
     if (!endpoint) return null;
     if (!endpoint.enabled) {
       // Disabled since the claim: no attempt. The message is held again and the claim's count undone.
@@ -194,7 +194,7 @@ export class WebhookWorker {
         tx
           .update(webhookMessages)
           .set({ ...HELD, lease_until: null, attempts: m.attempts - 1, updated_at: new Date(this.now()).toISOString() })
-          .where(eq(webhookMessages.id, m.id)),
+          .where(and(eq(webhookMessages.account_id, m.account_id), eq(webhookMessages.id, m.id))),
       );
       return null;
     }
@@ -244,13 +244,13 @@ export class WebhookWorker {
           next_trigger: null,
           updated_at: at,
         })
-        .where(eq(webhookMessages.id, m.id));
+        .where(and(eq(webhookMessages.account_id, m.account_id), eq(webhookMessages.id, m.id)));
       if (ok) {
-        if (endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
+        if (endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: null }).where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)));
         return;
       }
       const failingSince = endpoint.failing_since ?? at;
-      if (!endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: at }).where(eq(webhookEndpoints.id, endpoint.id));
+      if (!endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: at }).where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)));
       const reason = gone ? 'The endpoint answered 410 Gone' : now - Date.parse(failingSince) >= this.policy.disableAfterMs ? `Every delivery failed since ${failingSince}` : null;
       if (reason && endpoint.enabled) await switchEndpoint(tx, DELIVERY_ACTOR, endpoint, false, reason, at);
     });

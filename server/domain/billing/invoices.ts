@@ -147,7 +147,7 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
         await tx
           .select({ id: payments.id })
           .from(payments)
-          .innerJoin(paymentAllocations, and(eq(paymentAllocations.payment_id, payments.id), eq(paymentAllocations.invoice_id, id)))
+          .innerJoin(paymentAllocations, and(eq(paymentAllocations.account_id, payments.account_id), eq(paymentAllocations.payment_id, payments.id), eq(paymentAllocations.invoice_id, id)))
           .where(and(eq(payments.account_id, acc), eq(payments.unallocated_minor, 0), eq(payments.refunded_minor, 0)))
       ).map((p) => p.id),
     );

@@ -15,7 +15,7 @@ export const sessionRouter = router({
       return { name: user.name };
     }),
   signOut: portalProcedure.mutation(async ({ ctx }) => {
-    if (ctx.portal.sessionId !== null) await endSession(ctx.db, ctx.portal.sessionId);
+    if (ctx.portal.sessionId !== null) await endSession(ctx.db, ctx.account.id, ctx.portal.sessionId);
     ctx.portal.setSession(null);
     return { signed_out: true };
   }),
