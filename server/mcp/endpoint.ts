@@ -122,7 +122,7 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Request-Id', randomUUID());
-    watch(req, res, MCP_PATH);
+    watch(req, res, MCP_PATH, 'mcp');
     for (const [name, value] of Object.entries(CORS)) res.setHeader(name, value);
     try {
       if (req.method === 'OPTIONS') return preflight(req, res);

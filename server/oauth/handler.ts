@@ -223,7 +223,7 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       url = new URL('http://x/');
     }
     const path = url.pathname.replace(/\/$/, '') || '/';
-    if (observing.any) watch(req, res, routeOf(path));
+    if (observing.any) watch(req, res, routeOf(path), 'oauth');
     let answer: Answer;
     try {
       if (req.method === 'OPTIONS') answer = { status: 204, headers: {} };

@@ -25,7 +25,7 @@ export interface Observer {
    * A request of another surface answered (MCP, OAuth, the portal's tRPC): `route` is already a
    * template of that surface (never a path as sent), the request id its X-Request-Id if it has one.
    */
-  served(route: string, method: string | undefined, status: number, ms: number, requestId: string | undefined): void;
+  served(route: string, method: string | undefined, status: number, ms: number, requestId: string | undefined, surface: Surface): void;
   /** `fn` inside a span of its own (tracing only), `describe` giving attributes from its result. */
   span?<T>(name: string, fn: () => Promise<T>, describe?: (result: T) => Record<string, string | boolean>): Promise<T>;
   /** A webhook attempt recorded: its outcome, when its message fell due, when the attempt started. */
@@ -44,18 +44,21 @@ export const observing: {
   stop: (() => Promise<void>) | null;
 } = { metrics: null, tracing: null, any: null, stop: null };
 
+/** The surfaces beside REST: each spends budgets of its own (a 429 is counted under its name). */
+export type Surface = 'mcp' | 'oauth' | 'portal';
+
 /**
  * Records a request of the MCP, OAuth or portal surface once its response is sent, under `route` (a
  * template: the caller maps the path to one). On 'finish', before the HTTP instrumentation ends the
  * server span on 'close'. Nothing at all while both are off.
  */
-export function watch(req: IncomingMessage, res: ServerResponse, route: string): void {
+export function watch(req: IncomingMessage, res: ServerResponse, route: string, surface: Surface): void {
   const any = observing.any;
   if (!any) return;
   const started = performance.now();
   res.once('finish', () => {
     const id = res.getHeader('x-request-id');
-    any.served(route, req.method, res.statusCode, performance.now() - started, typeof id === 'string' ? id : undefined);
+    any.served(route, req.method, res.statusCode, performance.now() - started, typeof id === 'string' ? id : undefined, surface);
   });
 }
 

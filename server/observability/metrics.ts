@@ -33,7 +33,7 @@ function createMetrics(registry: client.Registry) {
   });
   const refusals = new client.Counter({
     name: 'clinic_rate_limit_refusals_total',
-    help: 'REST requests refused 429 by a rate-limit budget: rest (a key of a clinic) or unauth (an address)',
+    help: 'Requests refused 429 by a rate-limit budget or throttle: rest (a key of a clinic), unauth (an address), mcp (the MCP server), oauth (OAuth endpoints and discovery), portal (sign-in and other portal throttles)',
     labelNames: ['budget'] as const,
     registers: [registry],
   });
@@ -120,7 +120,8 @@ function record(db: DbHandle): client.Registry {
       child.observe(ms / 1000);
       if (status === 429) m.refusals.inc({ budget: authenticated ? 'rest' : 'unauth' });
     },
-    served(route, method, status, ms) {
+    served(route, method, status, ms, _requestId, surface) {
+      if (status === 429) m.refusals.inc({ budget: surface });
       const verb = verbOf(method);
       // `*`: apart from the REST keys, which hold the route below /v3/api.
       const key = `*${verb} ${route} ${status}`;

@@ -121,7 +121,7 @@ export function createPortal(opts: PortalOptions) {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
-    if (observing.any) watch(req, res, routeOf(req.url ?? ''));
+    if (observing.any) watch(req, res, routeOf(req.url ?? ''), 'portal');
     try {
       const host = info.host(req);
       const proto = info.proto(req);

@@ -3,13 +3,15 @@
  * endpoints and discovery documents, and the portal's procedures are counted in
  * clinic_http_request_duration_seconds by method, route template and status class; a path none of them
  * knows is the one `(unmatched)` label, a batched portal call one `(batch)` label; never a clinic, an
- * id, a token or a path as sent.
+ * id, a token or a path as sent. Their 429s count in clinic_rate_limit_refusals_total under the
+ * surface's name.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadEnv } from '../env';
 import type { MetricsListener } from '../observability/metrics';
 import { serveMetrics } from '../observability/start';
 import { activeMember } from '../domain/team';
+import { DISCOVERY_PER_MINUTE } from '../oauth/handler';
 import { request, useClinic } from './helpers';
 import { accessToken } from './support/mcp-tools';
 import { portalCode, signedIn } from './support/portal';
@@ -79,4 +81,31 @@ test('MCP, OAuth and portal requests by route template and status class; unknown
   expect(text).not.toContain(t.clinic.account.subdomain);
   expect(text).not.toContain(token);
   expect(text).not.toContain('keys.list,keys.list');
+}, 60_000);
+
+test('429s of the OAuth and portal surfaces count as rate-limit refusals under their own budget label', async () => {
+  const scrape = async () => (await fetch(`http://127.0.0.1:${metrics.port}/metrics`)).text();
+  const refusals = (text: string, budget: string) => valueOf(text, `clinic_rate_limit_refusals_total{budget="${budget}"}`) ?? 0;
+  const before = await scrape();
+
+  // Portal: five wrong passwords for one email from one address, then the throttle answers 429.
+  const signIn = () =>
+    request(t.server, 'POST', '/developers/trpc/session.signIn', {
+      host: t.clinic.host,
+      body: { email: 'nobody-metrics@example.com', password: 'wrong password' },
+      headers: { origin: `http://${t.clinic.host}`, 'x-forwarded-for': '198.51.100.71' },
+    });
+  const portalAnswers: number[] = [];
+  for (let i = 0; i < 6; i++) portalAnswers.push((await signIn()).status);
+  expect(portalAnswers.at(-1)).toBe(429);
+
+  // OAuth: an address's budget for the discovery documents, spent.
+  const discovery = () => request(t.server, 'GET', '/.well-known/oauth-authorization-server', { host: t.clinic.host, headers: { 'x-forwarded-for': '198.51.100.72' } });
+  const oauthAnswers: number[] = [];
+  for (let i = 0; i <= DISCOVERY_PER_MINUTE; i++) oauthAnswers.push((await discovery()).status);
+  expect(oauthAnswers.at(-1)).toBe(429);
+
+  const after = await scrape();
+  expect(refusals(after, 'portal') - refusals(before, 'portal')).toBe(portalAnswers.filter((s) => s === 429).length);
+  expect(refusals(after, 'oauth') - refusals(before, 'oauth')).toBe(oauthAnswers.filter((s) => s === 429).length);
 }, 60_000);
