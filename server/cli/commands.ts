@@ -214,11 +214,15 @@ async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
  * `clinic worker`: a webhook delivery worker alone, until SIGTERM or SIGINT. It does not take the
  * `webhooks.deliver` lease (server/jobs/index.ts): it is capacity an operator adds, consuming beside the
  * servers' one loop (or alone, with WEBHOOK_WORKER=off on the servers). The per-message leases (claimed
- * with SKIP LOCKED) keep every message to one worker at a time, however many run.
+ * with SKIP LOCKED) keep every message to one worker at a time, however many run. With METRICS_PORT it
+ * serves its own Prometheus metrics there (deliveries, lag, queue depth, pool, event loop), as a server
+ * does: give it a port of its own beside servers on the same machine.
  */
 async function worker(db: DbHandle, env: Env) {
   const { loadSecretsKey, policyOf, WebhookWorker } = await webhooks();
   await loadSecretsKey(db, env);
+  const metrics = await (await import('../observability/start')).serveMetrics(env, db);
+  if (metrics) console.error(`metrics on http://${env.METRICS_HOST}:${metrics.port}/metrics`);
   const w = new WebhookWorker(db, policyOf(env), Date.now, (err) => console.error('clinic worker:', err));
   w.start();
   console.error('webhook worker running (Ctrl-C stops it after the deliveries in flight)');
@@ -230,6 +234,7 @@ async function worker(db: DbHandle, env: Env) {
   });
   clearInterval(alive);
   await w.stop();
+  await metrics?.close();
   await db.close();
 }
 

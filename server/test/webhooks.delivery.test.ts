@@ -402,11 +402,11 @@ describe('worker processes', () => {
   });
   afterAll(() => new Promise<void>((r) => workerReceiver.close(() => r())));
 
-  function startWorker(env: Record<string, string> = {}): ChildProcess {
+  function startWorker(env: Record<string, string> = {}, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
     return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli/main.ts'), 'worker'], {
       cwd: root,
       env: { ...process.env, WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_DELAYS: '0,1,1,1', LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', stderr],
     });
   }
   const stop = (w: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<void>((r) => (w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill(signal))));
@@ -434,6 +434,25 @@ describe('worker processes', () => {
 
   const statuses = async (ids: number[]) => (await t.server.app.db.db.select().from(webhookMessages).where(inArray(webhookMessages.id, ids))).map((m) => ({ event_id: m.event_id, status: m.status }));
   const delivered = async (ids: number[]) => (await statuses(ids)).every((m) => m.status === 'delivered');
+
+  test('a worker with METRICS_PORT serves its own metrics: the deliveries it made, by outcome', async () => {
+    const messages = await eventsFor(5);
+    const ids = messages.map((m) => m.id);
+    const w = startWorker({ METRICS_PORT: '0' }, 'pipe');
+    let said = '';
+    w.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    try {
+      await until(async () => /metrics on http:\/\/127\.0\.0\.1:\d+\/metrics/.test(said), 30_000, 'the metrics address');
+      await until(() => delivered(ids), 30_000, '5 deliveries');
+      const url = /metrics on (http:\S+)/.exec(said)![1];
+      const text = await (await fetch(url)).text();
+      const line = text.split('\n').find((l) => l.startsWith('clinic_webhook_deliveries_total{outcome="delivered"} '));
+      expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(5);
+      expect(text).toContain('nodejs_eventloop_lag_seconds');
+    } finally {
+      await stop(w);
+    }
+  }, 60_000);
 
   test.skipIf(!isPg)('two workers on PostgreSQL deliver 1,000 events and attempt none twice (only on PostgreSQL)', async () => {
     const messages = await eventsFor(1000);
