@@ -25,7 +25,7 @@ import { assertCanWrite } from '../trpc';
 import { refuseNul } from '../values/text';
 import { parseJsonObject, parseQuery, readBody } from './body';
 import { internalError, toApiError } from './errors';
-import { checkKey, claim, complete, fingerprint, settle } from './idempotency';
+import { checkKey, claimIn, complete, fingerprint, KeyTaken, stored, storeRefusal } from './idempotency';
 import { isMultipart, readMultipart } from './multipart';
 import { buildOpenApiDocument } from './openapi';
 import { operationOf } from './openapi/operation';
@@ -270,24 +270,34 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (target.method !== 'POST' || header === undefined) return work(ctx);
     const key = Array.isArray(header) ? header.join(',') : header;
     checkKey(key);
-    const claimed = await claim(db, ctx.account.id, key, fingerprint(target.method, target.path, printable));
-    if ('replay' in claimed) return { status: claimed.replay.status, body: claimed.replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
-    let result: Outcome;
-    try {
-      result = await db.transaction(async (tx) => {
-        const outcome = await work(joined(ctx, tx));
-        await complete(tx, claimed.claim, { status: outcome.status, body: (outcome.body as string | undefined) ?? '' });
-        return outcome;
-      });
-    } catch (err) {
-      // Nothing of the write committed: the refusal is stored, or the key released for a corrected retry.
-      const { error } = toApiError(err);
-      const stored = error.status < 500 && error.code !== 'validation_failed' && error.status !== 429;
-      await settle(db, claimed.claim, { status: error.status, body: JSON.stringify(error.toBody()) }, stored);
-      throw err;
+    const account = ctx.account.id;
+    const print = fingerprint(target.method, target.path, printable);
+    // Twice at most: a request that committed the key between the look and the claim is replayed.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const replay = await stored(db, account, key, print);
+      if (replay) return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
+      let result: Outcome;
+      try {
+        result = await db.transaction(async (tx) => {
+          const claimed = await claimIn(tx, account, key, print);
+          const outcome = await work(joined(ctx, tx));
+          await complete(tx, claimed, { status: outcome.status, body: (outcome.body as string | undefined) ?? '' });
+          return outcome;
+        });
+      } catch (err) {
+        if (err instanceof KeyTaken) continue;
+        // Nothing of the write committed, its claim neither: the refusal is stored for replay, or the key
+        // is left free for a corrected retry.
+        const { error } = toApiError(err);
+        if (error.status < 500 && error.code !== 'validation_failed' && error.status !== 429 && error.code !== 'idempotency_key_in_flight') {
+          await storeRefusal(db, account, key, print, { status: error.status, body: JSON.stringify(error.toBody()) });
+        }
+        throw err;
+      }
+      await opts.committed?.();
+      return result;
     }
-    await opts.committed?.();
-    return result;
+    throw new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
   }
 
   /**

@@ -5,13 +5,15 @@
  * while the first is still running gets 409. Validation failures and server errors are not stored,
  * so the client can correct and retry with the same key.
  *
- * Exactly once, even across a crash: a write's answer is stored by `complete` inside the write's own
- * transaction, so a committed write always has its answer to replay; a claim whose write never
- * committed is taken over once stale, and the write then runs (for the first time).
+ * Exactly once, even across a crash: the key is claimed (`claimIn`) and the write's answer stored
+ * (`complete`) inside the write's own transaction, one commit for all three, so a committed write always
+ * has its answer to replay and a write that never committed left no claim behind. A claim left
+ * `in_flight` by an older release is taken over once stale.
  */
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import type { Db, DbHandle } from '../../db/client';
+import { and, eq, sql } from 'drizzle-orm';
+import { allIn, type Db, type DbHandle } from '../../db/client';
+import { isPg } from '../../db/dialect';
 import { idempotencyKeys } from '../../db/schema';
 import { ApiError } from '../errors';
 
@@ -39,44 +41,59 @@ export function checkKey(key: string): void {
 
 export const fingerprint = (method: string, path: string, body: string) => createHash('sha256').update(`${method}\n${path}\n${body}`).digest('hex');
 
-/** Claims the key, or returns the stored response to replay. */
-export async function claim(db: DbHandle, accountId: number, key: string, print: string): Promise<{ claim: Claim } | { replay: StoredResponse }> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const now = Date.now();
-    // Each write is its own short transaction: never part of the request's own (its rollback must not
-    // take the claim with it), and on SQLite the only way to write (db/client.ts).
-    const inserted = await db.transaction((tx) =>
-      tx
-        .insert(idempotencyKeys)
-        .values({ account_id: accountId, key, fingerprint: print, state: 'in_flight', created_at: new Date(now).toISOString() })
-        .onConflictDoNothing()
-        .returning({ createdAt: idempotencyKeys.created_at }),
+/**
+ * What the key holds before a write: the stored answer to replay, or null (the write runs, and claims the
+ * key inside its own transaction: `claimIn`). A record past the window, or a claim left `in_flight` by a
+ * process that died, is removed first. Refuses a key used for another request, and one still in flight.
+ */
+export async function stored(db: DbHandle, accountId: number, key: string, print: string): Promise<StoredResponse | null> {
+  const [row] = await db.db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key)));
+  if (!row) return null;
+  const age = Date.now() - Date.parse(row.created_at);
+  const abandoned = row.state === 'in_flight' && age > STALE_CLAIM_MS;
+  if (age > IDEMPOTENCY_WINDOW_MS || abandoned) {
+    // Only the row as read: one that changed meanwhile (became `done`) stays.
+    await db.transaction((tx) =>
+      tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.created_at, row.created_at), eq(idempotencyKeys.state, row.state))),
     );
-    if (inserted.length) return { claim: { accountId, key, createdAt: inserted[0].createdAt } };
-    const [row] = await db.db
-      .select()
-      .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key)));
-    if (!row) continue;
-    const age = now - Date.parse(row.created_at);
-    const abandoned = row.state === 'in_flight' && age > STALE_CLAIM_MS;
-    if (age > IDEMPOTENCY_WINDOW_MS || abandoned) {
-      // Only the row as read: a stale claim whose write commits meanwhile is 'done' and stays (on
-      // PostgreSQL this delete waits for that commit, then finds the state changed).
-      await db.transaction((tx) =>
-        tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.created_at, row.created_at), eq(idempotencyKeys.state, row.state))),
-      );
-      continue;
-    }
-    if (row.fingerprint !== print) {
-      throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for a different request', {
-        'Idempotency-Key': ['was used with another method, path or body'],
-      });
-    }
-    if (row.state === 'in_flight') throw new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    return { replay: { status: row.status!, body: row.body! } };
+    return null;
   }
-  throw new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
+  if (row.fingerprint !== print) {
+    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for a different request', {
+      'Idempotency-Key': ['was used with another method, path or body'],
+    });
+  }
+  if (row.state === 'in_flight') throw inFlight();
+  return { status: row.status!, body: row.body! };
+}
+
+const inFlight = () => new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
+
+/** Thrown by `claimIn` when another request committed the key since `stored` looked: replay its answer. */
+export class KeyTaken extends Error {}
+
+/**
+ * Claims the key inside the write's own transaction (`tx`), so a write and its key commit together, once:
+ * one commit per idempotent write. On PostgreSQL a transaction-scoped advisory lock on the key comes
+ * first: a concurrent request with the same key is told at once that it is in flight (409) rather than
+ * waiting on the insert for the first to finish; the lock ends with the transaction (PgBouncer-safe).
+ * SQLite runs one write transaction at a time: a concurrent request finds the key committed.
+ */
+export async function claimIn(tx: Db, accountId: number, key: string, print: string): Promise<Claim> {
+  if (isPg) {
+    const [lock] = await allIn<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${accountId}:${key}`}, 0)) as ok`);
+    if (!lock.ok) throw inFlight();
+  }
+  const inserted = await tx
+    .insert(idempotencyKeys)
+    .values({ account_id: accountId, key, fingerprint: print, state: 'in_flight', created_at: new Date().toISOString() })
+    .onConflictDoNothing()
+    .returning({ createdAt: idempotencyKeys.created_at });
+  if (!inserted.length) throw new KeyTaken();
+  return { accountId, key, createdAt: inserted[0].createdAt };
 }
 
 const held = (c: Claim) =>
@@ -93,9 +110,15 @@ export async function complete(tx: Db, c: Claim, response: StoredResponse): Prom
 }
 
 /**
- * After a refused write (nothing of it committed): stores the refusal for replay, or, for refusals a
- * corrected retry may fix, releases the key. Only a claim still held.
+ * After a refused write (its transaction, the claim with it, rolled back): stores the refusal for replay.
+ * Refusals a corrected retry may fix are not stored (the gateway does not call this for them): the key
+ * is free again with the rollback.
  */
-export async function settle(db: DbHandle, c: Claim, response: StoredResponse, store: boolean): Promise<void> {
-  await db.transaction((tx) => (store ? tx.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(held(c)) : tx.delete(idempotencyKeys).where(held(c))));
+export async function storeRefusal(db: DbHandle, accountId: number, key: string, print: string, response: StoredResponse): Promise<void> {
+  await db.transaction((tx) =>
+    tx
+      .insert(idempotencyKeys)
+      .values({ account_id: accountId, key, fingerprint: print, state: 'done', status: response.status, body: response.body, created_at: new Date().toISOString() })
+      .onConflictDoNothing(),
+  );
 }

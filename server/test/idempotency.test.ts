@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { idempotencyKeys } from '../../db/schema';
 import { sweepIdempotencyKeys } from '../rest/idempotency-sweep';
 import { client, expectError, newClinic, uniqueName, useClinic } from './helpers';
@@ -21,6 +21,25 @@ describe('Idempotency-Key', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await countByLastName(last)).toBe(1);
+  });
+
+  it('a keyed write commits once, as an unkeyed one does: the claim, the write and its answer in one transaction', async () => {
+    const db = t.server.app.db;
+    const committed = async (headers: Record<string, string>) => {
+      const spy = vi.spyOn(db, 'transaction');
+      try {
+        const res = await api.post('/patients', { body: { first_name: 'One', last_name: uniqueName('Commit') }, headers });
+        expect(res.status).toBe(201);
+        return spy.mock.calls.length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    await committed({});
+    const plain = await committed({});
+    const keyed = await committed({ 'Idempotency-Key': uniqueName('key') });
+    expect(plain).toBeGreaterThanOrEqual(1);
+    expect(keyed).toBe(plain);
   });
 
   it('the same key with a different body → 422 idempotency_key_reused', async () => {
