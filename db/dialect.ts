@@ -76,19 +76,31 @@ type PgColumns = Record<string, pg.PgColumnBuilderBase>;
  * to a clinic, so that every unique index of a tenant table includes the account, as a table distributed
  * by account_id needs (Citus; docs/decisions.md, "Keys that distribute"); `(id)` otherwise. Reads by id
  * name the account, and find the row through it. SQLite keeps its rowid (`id`) as the key.
+ *
+ * `partitionedBy` names the time column an append-only table is partitioned by on PostgreSQL (one
+ * partition a day, dropped whole when its retention ends: server/jobs/partitions.ts). PostgreSQL needs
+ * the partition column in every unique index, so the key is `(account_id, id, <column>)`.
  */
 export function table<TName extends string, TCols extends PgColumns>(
   name: TName,
   columns: TCols,
   extra?: (t: any) => any[],
+  opts: { partitionedBy?: keyof TCols & string } = {},
 ) {
   if (isPg) {
     if (!('id' in columns)) return pg.pgTable(name, columns, extra as any);
-    const key = (t: any) => pg.primaryKey({ name: `${name}_pkey`, columns: ('account_id' in columns ? [t.account_id, t.id] : [t.id]) as [any, any] });
-    return pg.pgTable(name, columns, ((t: any) => [key(t), ...(extra?.(t) ?? [])]) as any);
+    const keyColumns = (t: any) => ['account_id' in columns ? [t.account_id, t.id] : [t.id], opts.partitionedBy ? [t[opts.partitionedBy]] : []].flat();
+    const key = (t: any) => pg.primaryKey({ name: `${name}_pkey`, columns: keyColumns(t) as [any, any] });
+    const made = pg.pgTable(name, columns, ((t: any) => [key(t), ...(extra?.(t) ?? [])]) as any);
+    if (opts.partitionedBy) partitionColumns.set(made, (made as any)[opts.partitionedBy]);
+    return made;
   }
   return sq.sqliteTable(name, columns as any, extra as any) as unknown as ReturnType<typeof pg.pgTable<TName, TCols>>;
 }
+
+const partitionColumns = new WeakMap<object, any>();
+/** The column a table is partitioned by on PostgreSQL (see `table`), or undefined. */
+export const partitionColumnOf = (t: object): any => partitionColumns.get(t);
 
 export const index = (name: string) => (isPg ? pg.index(name) : (sq.index(name) as unknown as pg.IndexBuilderOn));
 /**
@@ -126,7 +138,12 @@ export const uniqueIndex = (name: string) =>
  * retention sweeps, the webhook worker): `(account_id, id)`, the primary key, on PostgreSQL; the rowid
  * `id` on SQLite. Select `keyOf(t)` and match with `keyIn(t, …)`.
  */
-export const keyOf = (t: { account_id: any; id: any }): { account_id?: any; id: any } => (isPg ? { account_id: t.account_id, id: t.id } : { id: t.id });
+export const keyOf = (t: { account_id: any; id: any }): { account_id?: any; id: any; at?: any } => {
+  if (!isPg) return { id: t.id };
+  // A partitioned table's key has its time column too: with it PostgreSQL finds each row in one partition.
+  const at = partitionColumnOf(t);
+  return at ? { account_id: t.account_id, id: t.id, at } : { account_id: t.account_id, id: t.id };
+};
 
 /** Rows of `t` whose key is among a subquery's `keyOf(t)`, or among the keys of rows already read. */
 export function keyIn(t: { account_id: any; id: any }, keys: SQLWrapper | { account_id: number; id: number }[]): SQL {
@@ -138,7 +155,9 @@ export function keyIn(t: { account_id: any; id: any }, keys: SQLWrapper | { acco
       sql`, `,
     )})`;
   }
-  return isPg ? sql`(${t.account_id}, ${t.id}) in ${keys}` : inArray(t.id, keys as any);
+  if (!isPg) return inArray(t.id, keys as any);
+  const at = partitionColumnOf(t);
+  return at ? sql`(${t.account_id}, ${t.id}, ${at}) in ${keys}` : sql`(${t.account_id}, ${t.id}) in ${keys}`;
 }
 
 /**

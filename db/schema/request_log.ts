@@ -37,4 +37,5 @@ export const requestLog = table(
     index('request_log_account_time_idx').on(t.account_id, t.created_at, t.id),
     index('request_log_key_time_idx').on(t.account_id, t.api_key_id, t.created_at, t.id),
   ],
+  { partitionedBy: 'created_at' },
 );

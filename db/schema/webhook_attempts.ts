@@ -32,4 +32,5 @@ export const webhookAttempts = table(
     // An endpoint's delivery chart (24 h / 7 d) and its last delivery, without reading other endpoints' attempts.
     index('webhook_attempts_endpoint_idx').on(t.account_id, t.endpoint_id, t.created_at),
   ],
+  { partitionedBy: 'created_at' },
 );

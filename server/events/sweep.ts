@@ -4,7 +4,7 @@ import type { Db, DbHandle } from '../../db/client';
 import { deletedEntities, events } from '../../db/schema';
 import { EVENTS_KEPT_DAYS } from '../resources/events';
 import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { cutoffOf, sweepCutoff, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
 
 /**
  * How long GET /deleted_entities lists a deletion: a year, twelve times the events feed. A polling client
@@ -16,7 +16,7 @@ export const DELETED_ENTITIES_KEPT_DAYS = 365;
 
 /** One batch of the events sweep: at most `limit` events older than the feed's window, oldest first, by events_sweep_idx. */
 export function expiredEventsBatch(tx: Db, now: number, limit: number) {
-  const expired = tx.select(keyOf(events)).from(events).where(lt(events.occurred_at, cutoffOf(now, EVENTS_KEPT_DAYS))).orderBy(asc(events.occurred_at)).limit(limit);
+  const expired = tx.select(keyOf(events)).from(events).where(lt(events.occurred_at, sweepCutoff(events, now, EVENTS_KEPT_DAYS))).orderBy(asc(events.occurred_at)).limit(limit);
   return tx.delete(events).where(keyIn(events, expired)).returning({ id: events.id });
 }
 

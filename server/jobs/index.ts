@@ -15,6 +15,7 @@ import { sweepIdempotencyKeys } from '../rest/idempotency-sweep';
 import { sweepRequestLog } from '../rest/request-log-sweep';
 import { sweepWebhookAttempts, sweepWebhookMessages } from '../webhooks/sweep';
 import { markMissedJob } from './missed';
+import { keepPartitionsJob } from './partitions';
 import { Scheduler, type ContinuousJob, type Job, type SchedulerOptions, type Service } from './scheduler';
 import { asJobResult } from './sweep-batches';
 
@@ -30,6 +31,9 @@ export function serverJobs(db: DbHandle, opts: ServerJobsOptions = {}): (Job | C
   return [
     // Stored idempotent responses are kept 24 hours; events, webhook attempts and settled webhook
     // messages 30 days; the request log 90 days; deleted_entities a year.
+    // Due with the sweeps, it runs before them (by name): a day partition past retention is dropped whole
+    // before a sweep would delete its rows.
+    keepPartitionsJob(db),
     { name: 'sweep.idempotency_keys', everyMs: HOURLY, run: async (r) => asJobResult(await sweepIdempotencyKeys(db, r.now(), r)) },
     { name: 'sweep.events', everyMs: HOURLY, run: async (r) => asJobResult(await sweepEvents(db, r.now(), r)) },
     { name: 'sweep.oauth', everyMs: HOURLY, run: async (r) => asJobResult(await sweepOAuth(db, r.now(), r)) },

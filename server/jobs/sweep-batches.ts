@@ -16,6 +16,7 @@
  */
 import { setImmediate as yieldLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { Db, DbHandle } from '../../db/client';
+import { isPg, partitionColumnOf } from '../../db/dialect';
 import type { JobRun, JobResult } from './scheduler';
 
 export interface SweepPace {
@@ -105,7 +106,19 @@ export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, dele
 }
 
 /** The time before which rows `days` old are expired, as stored. */
-export const cutoffOf = (now: number, days: number) => new Date(now - days * 86_400_000).toISOString();
+export const cutoffOf = (now: number, days: number) => new Date(now - days * DAY).toISOString();
+
+const DAY = 86_400_000;
+/** The first instant a table keeping `days` days holds when it goes by whole days: the start (UTC) of the oldest day kept. */
+export const keptFrom = (now: number, days: number): number => Math.floor((now - days * DAY) / DAY) * DAY;
+
+/**
+ * What a row sweep of `table` deletes before. A table partitioned by day on PostgreSQL (db/dialect.ts
+ * `partitionedBy`) keeps whole days: its row sweep stops at the oldest day kept, whose partition goes
+ * whole (server/jobs/partitions.ts), and so only ever deletes from the partitions that are not a day's.
+ */
+export const sweepCutoff = (table: object, now: number, days: number): string =>
+  isPg && partitionColumnOf(table) ? new Date(keptFrom(now, days)).toISOString() : cutoffOf(now, days);
 
 /** A sweep as a job's run: the outcome's `again` is what the scheduler reads. */
 export const asJobResult = (o: SweepOutcome): JobResult => ({ again: o.again });

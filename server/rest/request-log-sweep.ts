@@ -12,7 +12,7 @@ import type { Db, DbHandle } from '../../db/client';
 import { keyIn, keyOf } from '../../db/dialect';
 import { requestLog } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { sweepCutoff, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
 
 export const RETENTION_DAYS = 90;
 
@@ -21,7 +21,7 @@ export function expiredRequestsBatch(tx: Db, now: number, limit: number) {
   const oldest = tx.select(keyOf(requestLog)).from(requestLog).orderBy(asc(requestLog.id)).limit(limit);
   return tx
     .delete(requestLog)
-    .where(and(keyIn(requestLog, oldest), lt(requestLog.created_at, cutoffOf(now, RETENTION_DAYS))))
+    .where(and(keyIn(requestLog, oldest), lt(requestLog.created_at, sweepCutoff(requestLog, now, RETENTION_DAYS))))
     .returning({ id: requestLog.id });
 }
 

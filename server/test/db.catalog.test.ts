@@ -10,12 +10,13 @@
  * read paths (drizzle's decoders, the list's array rows, RETURNING, raw selects, the events feed) and comes
  * back a JSON number. SQLite's integers are 64-bit already.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { allIn, parseInt8 } from '../../db/client';
-import { isPg } from '../../db/dialect';
+import { isPg, partitionColumnOf } from '../../db/dialect';
+import { PARTITIONED } from '../jobs/partitions';
 import { events, patients } from '../../db/schema';
-import { expectError, useClinic } from './helpers';
+import { expectError, newClinic, useClinic } from './helpers';
 
 const t = useClinic();
 
@@ -45,6 +46,9 @@ const NOT_TENANT_TABLES: Record<string, string> = {
   rate_limit_buckets: 'coordinator table: request budgets by key or client address, across clinics',
 };
 
+/** The tables partitioned by day on PostgreSQL, by their time column (db/schema: `partitionedBy`). */
+const PARTITIONED_BY: Record<string, string> = isPg ? Object.fromEntries(PARTITIONED.map((p) => [getTableName(p.table), (partitionColumnOf(p.table) as { name: string }).name])) : {};
+
 interface CatalogIndex {
   table_name: string;
   index_name: string;
@@ -55,13 +59,14 @@ interface CatalogIndex {
 describe('the PostgreSQL catalog after migrations', () => {
   test.runIf(isPg)('every tenant table has a primary key and unique indexes that include account_id; the others are the named reference tables (only on PostgreSQL)', async () => {
     const tables = await t.server.app.db.all<{ table_name: string; tenant: boolean }>(sql`
-      select tb.table_name, exists (select 1 from information_schema.columns c where c.table_schema = tb.table_schema and c.table_name = tb.table_name and c.column_name = 'account_id') as tenant
-      from information_schema.tables tb where tb.table_schema = current_schema() and tb.table_type = 'BASE TABLE' order by 1`);
+      select c.relname as table_name, exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'account_id' and not a.attisdropped) as tenant
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition order by 1`);
     const indexes = await t.server.app.db.all<CatalogIndex>(sql`
       select c.relname as table_name, i.relname as index_name, x.indisprimary as is_primary,
         array(select a.attname::text from unnest(x.indkey) with ordinality k(attnum, n) join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum order by k.n) as columns
       from pg_index x join pg_class c on c.oid = x.indrelid join pg_class i on i.oid = x.indexrelid join pg_namespace s on s.oid = c.relnamespace
-      where s.nspname = current_schema() and (x.indisunique or x.indisprimary) order by 1, 2`);
+      where s.nspname = current_schema() and (x.indisunique or x.indisprimary) and not c.relispartition order by 1, 2`);
     const tenant = new Set(tables.filter((x) => x.tenant).map((x) => x.table_name));
     expect(tenant.size).toBeGreaterThan(40);
     // A table without account_id is one of the named ones (a new one must say what it is).
@@ -71,9 +76,15 @@ describe('the PostgreSQL catalog after migrations', () => {
     expect([...tenant].filter((name) => keyed.get(name)?.[0] !== 'account_id').map((name) => `${name} (${keyed.get(name)?.join(', ') ?? 'no primary key'})`)).toEqual([]);
     // Every unique index of a tenant table includes account_id.
     expect(indexes.filter((i) => tenant.has(i.table_name) && !i.columns.includes('account_id')).map((i) => `${i.index_name} (${i.columns.join(', ')})`)).toEqual([]);
-    // The ids of tenant tables are (account_id, id) keys: the id alone is no longer a key.
+    // The ids of tenant tables are (account_id, id) keys: the id alone is no longer a key. A table
+    // partitioned by time adds its partition column, as PostgreSQL requires (server/jobs/partitions.ts).
     const byId = [...tenant].filter((name) => keyed.get(name)?.includes('id'));
-    expect(byId.filter((name) => keyed.get(name)?.join() !== 'account_id,id')).toEqual([]);
+    expect(byId.filter((name) => keyed.get(name)?.join() !== ['account_id', 'id', ...(PARTITIONED_BY[name] ? [PARTITIONED_BY[name]] : [])].join())).toEqual([]);
+    // And those tables are partitioned, by range of that column.
+    const partitioned = await t.server.app.db.all<{ name: string; key: string }>(sql`
+      select c.relname as name, pg_get_partkeydef(c.oid) as key from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind = 'p' order by 1`);
+    expect(Object.fromEntries(partitioned.map((p) => [p.name, p.key]))).toEqual(Object.fromEntries(Object.entries(PARTITIONED_BY).map(([name, col]) => [name, `RANGE (${col})`])));
   });
 
   test.runIf(isPg)('foreign keys join rows of the same clinic: account_id on both sides, first (only on PostgreSQL)', async () => {
@@ -92,8 +103,7 @@ describe('the PostgreSQL catalog after migrations', () => {
   test.runIf(isPg)('a child row that names a record of another clinic is refused by its foreign key (only on PostgreSQL)', async () => {
     const created = await t.api.post('/patients', { body: { first_name: 'Key', last_name: 'Holder' } });
     expect(created.status).toBe(201);
-    const other = await t.server.app.db.all<{ id: number }>(sql`select id from accounts where id <> ${t.clinic.account.id} limit 1`);
-    expect(other.length).toBe(1);
+    const other = [(await newClinic(t.server)).account];
     const insert = (account: number) =>
       t.server.app.db.transaction((tx) =>
         allIn(tx, sql`insert into numbers (account_id, patient_id, number, country_code, iso2, type, intl_number, metadata, created_at, updated_at)
@@ -108,6 +118,7 @@ describe('the PostgreSQL catalog after migrations', () => {
       select c.table_name, c.column_name, c.data_type, c.is_identity, c.identity_maximum
       from information_schema.columns c
       join information_schema.tables tb on tb.table_schema = c.table_schema and tb.table_name = c.table_name and tb.table_type = 'BASE TABLE'
+      join pg_class pc on pc.relname = c.table_name and pc.relnamespace = current_schema()::regnamespace and not pc.relispartition
       where c.table_schema = current_schema() and (c.column_name = 'id' or c.column_name like '%\_id' or c.is_identity = 'YES')
       order by c.table_name, c.column_name`);
     const named = (c: CatalogColumn) => `${c.table_name}.${c.column_name}`;

@@ -100,7 +100,7 @@ async function planWithIndexesOn(statement: Captured, table: string, column: str
     for (const { def, cols } of rows) {
       const candidate = (op !== 'contains' && cols[0] === 'account_id' && cols[1] === column) || cols[0] === column;
       // Not unique: the copy holds each row many times.
-      if (candidate) await client.query(def.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON public\./, 'CREATE INDEX copy_$2 ON pg_temp.'));
+      if (candidate) await client.query(def.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON (ONLY )?public\./, 'CREATE INDEX copy_$2 ON pg_temp.'));
     }
     await client.query('set local enable_seqscan = off');
     const { rows: plan } = await client.query(`explain (format json) ${statement.sql}`, statement.params);

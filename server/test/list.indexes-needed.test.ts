@@ -17,7 +17,7 @@ import type { Resource } from '../resources/define';
 
 /** Indexes the domain's own queries read, by name, with the reader. */
 const DOMAIN_INDEXES: Record<string, string> = {
-  events_account_event_uq: 'GET /events/{id} and webhook replays: an event id is unique in its clinic',
+  events_event_idx: 'GET /events/{id} and webhook replays: an event by its id, in its clinic',
   events_sweep_idx: 'server/jobs retention sweep of events by occurred_at',
   deleted_entities_sweep_idx: 'server/jobs retention sweep of deleted_entities by deleted_at',
   appointments_unarrived_idx: 'server/jobs/missed.ts: booked appointments that ended, by ends_utc',

@@ -12,7 +12,7 @@ import { keyIn, keyOf } from '../../db/dialect';
 import type { Db, DbHandle } from '../../db/client';
 import { webhookAttempts, webhookMessages } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, paceOf, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { cutoffOf, paceOf, sweepCutoff, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
 
 export const ATTEMPTS_KEPT_DAYS = 30;
 export const MESSAGES_KEPT_DAYS = 30;
@@ -20,7 +20,7 @@ export const MESSAGES_KEPT_DAYS = 30;
 /** One batch of the attempts sweep, oldest first, by webhook_attempts_created_idx (created_at). */
 export function expiredAttemptsBatch(tx: Db, now: number, limit: number) {
   const t = webhookAttempts;
-  const expired = tx.select(keyOf(t)).from(t).where(lt(t.created_at, cutoffOf(now, ATTEMPTS_KEPT_DAYS))).orderBy(asc(t.created_at)).limit(limit);
+  const expired = tx.select(keyOf(t)).from(t).where(lt(t.created_at, sweepCutoff(t, now, ATTEMPTS_KEPT_DAYS))).orderBy(asc(t.created_at)).limit(limit);
   return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
