@@ -110,7 +110,8 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * The share of successful reads (GET/HEAD < 400) given a stdout line at LOG_LEVEL=info, 0 to 1; error
-   * answers and writes always get one. 1 (every request) unless set: see README, "Log sampling".
+   * answers and writes always get one. 0.1 (one in ten) unless set; 1 gives every request its line: see
+   * README, "Log lines and sampling".
    */
   LOG_SAMPLE_RATE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1').default(0.1)),
 });

@@ -22,9 +22,8 @@ import { EVENTS_KEPT_DAYS } from '../resources/events';
 import { RETENTION_DAYS } from '../rest/request-log-sweep';
 import { ATTEMPTS_KEPT_DAYS } from '../webhooks/sweep';
 import type { Job } from './scheduler';
-import { keptFrom } from './sweep-batches';
+import { DAY, keptFrom } from './sweep-batches';
 
-const DAY = 86_400_000;
 /** Day partitions made ahead of today. */
 export const DAYS_AHEAD = 7;
 const LOCK_TIMEOUT = '5s';

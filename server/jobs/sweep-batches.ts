@@ -105,10 +105,11 @@ export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, dele
   return { deleted, again: true };
 }
 
+export const DAY = 86_400_000;
+
 /** The time before which rows `days` old are expired, as stored. */
 export const cutoffOf = (now: number, days: number) => new Date(now - days * DAY).toISOString();
 
-const DAY = 86_400_000;
 /** The first instant a table keeping `days` days holds when it goes by whole days: the start (UTC) of the oldest day kept. */
 export const keptFrom = (now: number, days: number): number => Math.floor((now - days * DAY) / DAY) * DAY;
 

@@ -120,7 +120,7 @@ export const f = {
   integer: <const O extends Opts = {}>(opts?: O) =>
     field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(-INT_MAX - 1).max(INT_MAX)),
   /** A reference to another record: integer >= 1. */
-  ref: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(1).max(ID_MAX)),
+  ref: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { ...(opts as O) }, recordId),
   string: <const O extends Opts & { maxLength?: number } = {}>(opts?: O) =>
     field<O, string>('string', z.string(), { ...(opts as O) }, opts?.maxLength ? z.string().max(opts.maxLength) : z.string()),
   boolean: <const O extends Opts = {}>(opts?: O) => field<O, boolean>('boolean', z.boolean(), { ...(opts as O) }, z.boolean()),

@@ -25,7 +25,7 @@ import { assertCanWrite } from '../trpc';
 import { refuseNul } from '../values/text';
 import { parseJsonObject, parseQuery, readBody } from './body';
 import { internalError, toApiError } from './errors';
-import { checkKey, claimIn, complete, fingerprint, KeyTaken, stored, storeRefusal } from './idempotency';
+import { checkKey, claimIn, complete, fingerprint, inFlight, KeyTaken, stored, storeRefusal } from './idempotency';
 import { isMultipart, readMultipart } from './multipart';
 import { buildOpenApiDocument } from './openapi';
 import { operationOf } from './openapi/operation';
@@ -288,16 +288,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
         if (err instanceof KeyTaken) continue;
         // Nothing of the write committed, its claim neither: the refusal is stored for replay, or the key
         // is left free for a corrected retry.
-        const { error } = toApiError(err);
-        if (error.status < 500 && error.code !== 'validation_failed' && error.status !== 429 && error.code !== 'idempotency_key_in_flight') {
-          await storeRefusal(db, account, key, print, { status: error.status, body: JSON.stringify(error.toBody()) });
-        }
+        await storeRefusal(db, account, key, print, toApiError(err).error);
         throw err;
       }
       await opts.committed?.();
       return result;
     }
-    throw new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    throw inFlight();
   }
 
   /**

@@ -70,7 +70,7 @@ export async function stored(db: DbHandle, accountId: number, key: string, print
   return { status: row.status!, body: row.body! };
 }
 
-const inFlight = () => new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
+export const inFlight = () => new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
 
 /** Thrown by `claimIn` when another request committed the key since `stored` looked: replay its answer. */
 export class KeyTaken extends Error {}
@@ -111,10 +111,12 @@ export async function complete(tx: Db, c: Claim, response: StoredResponse): Prom
 
 /**
  * After a refused write (its transaction, the claim with it, rolled back): stores the refusal for replay.
- * Refusals a corrected retry may fix are not stored (the gateway does not call this for them): the key
- * is free again with the rollback.
+ * Refusals a corrected retry may fix (validation, rate limits, server errors) are not stored, nor a
+ * refusal of the key itself (in flight): the key is free again with the rollback.
  */
-export async function storeRefusal(db: DbHandle, accountId: number, key: string, print: string, response: StoredResponse): Promise<void> {
+export async function storeRefusal(db: DbHandle, accountId: number, key: string, print: string, error: ApiError): Promise<void> {
+  if (error.status >= 500 || error.status === 429 || error.code === 'validation_failed' || error.code === 'idempotency_key_in_flight') return;
+  const response = { status: error.status, body: JSON.stringify(error.toBody()) };
   await db.transaction((tx) =>
     tx
       .insert(idempotencyKeys)
