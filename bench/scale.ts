@@ -60,7 +60,8 @@ try {
   const within = (s: { p50: number; p99: number }) => s.p50 <= 20 && s.p99 <= 60;
   const row = (scenario: string, s: Awaited<ReturnType<typeof time>>, extra: Partial<Row> = {}): Row => ({ scenario: `${label} scale: ${scenario}`, server: 'app', connections: 1, ...s, ...extra });
 
-  const big = new Set(['patients', 'appointments']);
+  // The clinic's tables past the exact bound (SQLite counts them to the end: no target).
+  const big = new Set(['patients', 'appointments', 'numbers']);
   for (const r of Object.values(RESOURCES).filter((x) => x.list)) {
     const base = `/v3/api/${r.name}?page_size=${PAGE}`;
     const offset = await time(base);

@@ -48,6 +48,8 @@ export const patients = table(
       on('patients_custom_reference_idx', t.account_id, sortColumn(t.custom_reference), t.id),
       on('patients_created_at_idx', t.account_id, t.created_at, t.id),
       on('patients_updated_at_idx', t.account_id, t.updated_at, t.id),
+      // The few deleted ones: what their numbers, notes, files… are hidden by (server/resources/live-patient.ts).
+      partialIndex('deleted_at IS NOT NULL')('patients_deleted_idx', t.account_id, t.id),
     ];
   },
 );

@@ -1,0 +1,1 @@
+CREATE INDEX `patients_deleted_idx` ON `patients` (`account_id`,`id`) WHERE deleted_at IS NOT NULL;
