@@ -1,7 +1,8 @@
 /**
  * Cached availability searches expire by diary: a booking expires the searches that read its
  * practitioner's or its resource's diary, at once and from any process (the counters live in the
- * database), and leaves the other practitioners' searches cached. The search is called in process with
+ * database), and leaves the other practitioners' searches cached; a search over every practitioner
+ * recomputes only the practitioner whose diary moved. The search is called in process with
  * a database handle that records statements, so a reuse (no read of appointments) can be told from a
  * recomputation.
  */
@@ -28,8 +29,10 @@ beforeAll(async () => {
 async function searched(q: Omit<AvailabilityQuery, 'visibility'>) {
   const { db, statements } = recordingDb(t.server);
   const found = await findAvailability(db, t.clinic.account, { ...q, visibility: 'all' });
-  const readDiary = statements.some((s) => /from\s+"?appointments"?/i.test(s.sql));
-  return { starts: found.data.map((s) => `${s.practitioner_id} ${s.starts_at}`), readDiary };
+  const diaryReads = statements.filter((s) => /from\s+"?appointments"?/i.test(s.sql));
+  // How many practitioners' bookings it read: the placeholders of its `practitioner_id in (…)`.
+  const practitionersRead = diaryReads.reduce((n, s) => n + (/"practitioner_id" in \(([^)]*)\)/i.exec(s.sql)?.[1]?.split(',').length ?? 0), 0);
+  return { starts: found.data.map((s) => `${s.practitioner_id} ${s.starts_at}`), readDiary: diaryReads.length > 0, practitionersRead };
 }
 
 const book = (body: Record<string, unknown>) => t.api.post('/appointments', { body: { patient_id: patientId, location_id: cal.siteA, ...body } });
@@ -67,4 +70,21 @@ it("a booking that takes a resource expires the searches of every practitioner w
   expect(after.starts, 'Table A is taken at 09:00').not.toContain(`${cal.p1} ${D(9)}T09:00:00`);
   // And the search offers nothing the booking would refuse.
   expect((await book({ practitioner_id: cal.p1, appointment_type_id: cal.massage, starts_at: `${D(9)}T09:00:00` })).body.code).toBe('slot_unavailable');
+});
+
+it('a search over every practitioner recomputes only the practitioner whose diary moved', async () => {
+  const everyone = { location_id: cal.siteA, appointment_type_id: cal.followUp, from: D(14), to: D(14) };
+  const before = await searched(everyone);
+  expect(before.practitionersRead).toBeGreaterThan(1);
+  expect(before.starts).toContain(`${cal.p1} ${D(14)}T09:00:00`);
+  expect(before.starts).toContain(`${cal.p2} ${D(14)}T09:00:00`);
+  expect((await searched(everyone)).readDiary, 'the same search again is reused').toBe(false);
+
+  expect((await book({ practitioner_id: cal.p2, appointment_type_id: cal.followUp, starts_at: `${D(14)}T09:00:00` })).status).toBe(201);
+  const after = await searched(everyone);
+  expect(after.practitionersRead, "only Two's bookings are read again").toBe(1);
+  expect(after.starts).not.toContain(`${cal.p2} ${D(14)}T09:00:00`);
+  const ones = (starts: string[]) => starts.filter((s) => s.startsWith(`${cal.p1} `));
+  expect(ones(after.starts), "One's slots are kept as they were").toEqual(ones(before.starts));
+  expect(after.starts.length).toBeLessThan(before.starts.length);
 });

@@ -171,6 +171,12 @@ describe('practitioners and weekly hours, through to the API’s availability', 
     expect(await slots()).toEqual(['09:00', '10:00', '12:00', '13:00']);
     await ok(owner.mutate('practice.hours.delete', { id: lunch.id }));
     expect(await slots()).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00']);
+    // A new practitioner who offers the type there joins the cached search at once (it plans again), and leaves it when deleted.
+    const cal = await ok(owner.mutate('practice.practitioners.create', { first_name: 'Cal', last_name: 'Hours', location_ids: [site.id], appointment_type_ids: [type.id] }));
+    await ok(owner.mutate('practice.hours.create', { practitioner_id: cal.id, location_id: site.id, type: 'open', day: '1', starts_at: '15:00', ends_at: '16:00' }));
+    expect(await slots()).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00', '15:00']);
+    expect((await owner.mutate('practice.practitioners.delete', { id: cal.id })).status).toBe(200);
+    expect(await slots()).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00']);
 
     // The portal's own preview is the same search.
     const preview = await ok(owner.query('practice.hours.slots', { practitioner_id: p.id, location_id: site.id, appointment_type_id: type.id }));

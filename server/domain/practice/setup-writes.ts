@@ -13,7 +13,7 @@ import { changedFields, eventTypeOf, recordWrite } from '../../events/record';
 import { EVENT_TYPES, type EventType } from '../../events/types';
 import { storedValues, type AnyResource, type AnyTable, type RecordType, type RowType, type StaffCreateInput, type StaffUpdateInput } from '../../resources/define';
 import { findRow, getRow } from '../../resources/queries';
-import { bumpDiaries } from '../scheduling/diary-version';
+import { bumpDiaries, SETUP_DIARY } from '../scheduling/diary-version';
 import { recorded, stamp, type WriteContext } from '../write-context';
 
 export interface SetupHooks<R extends AnyResource> {
@@ -47,14 +47,15 @@ const CALENDAR_RESOURCES = new Set(['locations', 'appointment_types', 'practitio
 const touchesCalendars = (resource: AnyResource) => CALENDAR_RESOURCES.has(resource.name);
 
 /**
- * Every practitioner's diary counter moves: a cached availability search (server/domain/scheduling/
- * availability.ts) is reused while its diaries' counters stand still, and a change of setup (hours, who
- * offers what, a type's length) changes the slots of diaries it never names. Setup writes are rare and
+ * Every practitioner's diary counter moves, and the clinic's setup counter: a cached availability search
+ * (server/domain/scheduling/availability.ts) is reused while its diaries' counters stand still, and a
+ * change of setup (hours, who offers what, a type's length) changes the slots of diaries it never names
+ * and who the candidates are (the setup counter makes the search plan again). Setup writes are rare and
  * the table small, so all of them move rather than working out which.
  */
 export async function touchCalendars(tx: Db, accountId: number): Promise<void> {
   const ids = await tx.select({ id: practitioners.id }).from(practitioners).where(eq(practitioners.account_id, accountId));
-  await bumpDiaries(tx, accountId, ids.map((p) => ({ practitioner_id: p.id, resource_id: null })));
+  await bumpDiaries(tx, accountId, ids.map((p) => ({ practitioner_id: p.id, resource_id: null })), [SETUP_DIARY]);
 }
 
 export async function createSetupRecord<R extends AnyResource>(w: WriteContext, resource: R, input: StaffCreateInput<R>, hooks: SetupHooks<R> = {}): Promise<RecordType<R>> {

@@ -4,12 +4,15 @@
  * (after breaks and blockouts are taken out), never start in the past, and are exactly the ranges
  * POST /appointments would accept (same diary, same placement rule).
  *
- * Computing a busy month reads thousands of bookings (measured ~40 ms for 5,000 on the bench machine),
- * so each process keeps the computed slots per query and reuses them while the counters of the diaries
- * the search read (its practitioners' and resources': bumped by every appointment write that touches
- * them, in any process) have not moved, for at most CACHE_TTL_MS (calendar rows change outside the API).
- * A booking thus expires the searches that include its practitioner or room, not the clinic's every
- * search. Slots that have since started are dropped at answer time.
+ * Computing a busy month reads thousands of bookings (a month of 50 practitioners: ~250 ms, all of it on
+ * the event loop), so each process keeps a search's slots per practitioner, each part with the versions
+ * of the diaries it read (the practitioner's, the resources it may use: bumped by every appointment
+ * write that touches them, in any process). A search whose diaries moved recomputes only the parts that
+ * read them: a booking costs the next search one practitioner's diary, not the clinic's. Parts are
+ * computed one practitioner at a time with a turn of the event loop between them, so a cold month does
+ * not hold other requests up for its whole length. A setup write (hours, offers, types, rooms) moves the
+ * clinic's setup counter too, and the search is planned again. Calendar rows written outside the API
+ * are caught by CACHE_TTL_MS: a search is rebuilt whole after it. Slots that have since started are dropped at answer time.
  */
 import type { Db } from '../../../db/client';
 import type { Account } from '../../context';
@@ -17,10 +20,10 @@ import { invalid } from '../../errors';
 import { appointments } from '../../resources/appointments';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../resources/availability';
 import { findRow } from '../../resources/queries';
-import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioners, offers, practitionerNotFound } from './calendar';
+import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioners, offers, practitionerNotFound, resourceColumns, type Practitioner } from './calendar';
 import { loadDiary } from './diary';
 import { place } from './placement';
-import { diariesVersion, practitionerDiary, resourceDiary } from './diary-version';
+import { practitionerDiary, resourceDiary, SETUP_DIARY, versionsOf } from './diary-version';
 import { addDays, clockFor, daysBetween, type ZoneClock } from '../../values/wall-time';
 import { hasCalendar } from './working-time';
 
@@ -57,16 +60,27 @@ export async function findAvailability(db: Db, account: Account, q: Availability
 
   const key = JSON.stringify([account.id, q.location_id, q.appointment_type_id, q.practitioner_id, from, to, q.visibility, q.rescheduled_appointment_id]);
   let found = cache.get(key);
-  const fresh = found && Date.now() - found.builtAt <= CACHE_TTL_MS && (await diariesVersion(db, account.id, found.diaries)) === found.version;
-  if (!found || !fresh) {
+  if (found && Date.now() - found.builtAt > CACHE_TTL_MS) found = undefined;
+  // Read before the diaries: a write committed in between moves a counter past the version kept.
+  let versions = found ? await versionsOf(db, account.id, found.search.diaries) : null;
+  if (!found || !versions || versions.get(SETUP_DIARY) !== found.setup) {
+    const setup = (await versionsOf(db, account.id, [SETUP_DIARY])).get(SETUP_DIARY)!;
     const search = await planSearch(db, account, q);
-    // Read before the diary: a write committed in between moves the counters past this version.
-    const diaries = [...search.candidates.map((p) => practitionerDiary(p.id)), ...search.resources.map(resourceDiary)];
-    const version = await diariesVersion(db, account.id, diaries);
-    found = { version, diaries, builtAt: Date.now(), ...(await computeSlots(db, account, clock, search, q, from, to)) };
-    cache.delete(key);
-    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    found = { search, setup, builtAt: Date.now(), parts: new Map(), ...EMPTY };
+    versions = await versionsOf(db, account.id, search.diaries);
   }
+  const stale = found.search.candidates.filter((p) => !isCurrent(found.parts.get(p.id), versions));
+  if (stale.length) {
+    try {
+      await computeParts(db, account, clock, found, stale, versions, q, from, to);
+      Object.assign(found, merged(found));
+    } catch (err) {
+      cache.delete(key);
+      throw err;
+    }
+  }
+  cache.delete(key);
+  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(key, found);
 
   const now = Date.now();
@@ -84,6 +98,15 @@ export async function findAvailability(db: Db, account: Account, q: Availability
   };
 }
 
+/** One practitioner's free slots in a search, and the diaries (with their versions) they were read from. */
+interface Part {
+  versions: Map<string, number>;
+  slots: TimedSlot[];
+  hasCalendar: boolean;
+}
+
+type TimedSlot = Slot & { at: number };
+
 interface Computed {
   /** Free slots ordered by time then practitioner, and their start instants (same order). */
   slots: Slot[];
@@ -93,7 +116,19 @@ interface Computed {
   lastStartOfDay: Map<string, number>;
 }
 
-const cache = new Map<string, Computed & { version: number; diaries: string[]; builtAt: number }>();
+const EMPTY: Computed = { slots: [], starts: [], days: [], lastStartOfDay: new Map() };
+
+interface Cached extends Computed {
+  search: Search;
+  /** The setup counter the search was planned at. */
+  setup: number;
+  builtAt: number;
+  parts: Map<number, Part>;
+}
+
+const cache = new Map<string, Cached>();
+
+const isCurrent = (part: Part | undefined, versions: Map<string, number>) => !!part && [...part.versions].every(([diary, v]) => versions.get(diary) === v);
 
 function firstAtOrAfter(sorted: number[], t: number): number {
   let lo = 0;
@@ -133,32 +168,38 @@ async function planSearch(db: Db, account: Account, q: AvailabilityQuery) {
   }
 
   const resources = type.requires_resource ? await activeResources(db, account.id, location.id) : [];
-  return { location, type, candidates, resources };
+  // Every diary a part may read: the candidates', the type's resources and the location's resource
+  // columns (a practitioner's window may put slots in one).
+  const columns = await resourceColumns(db, account.id, location.id);
+  const diaries = [SETUP_DIARY, ...candidates.map((p) => practitionerDiary(p.id)), ...[...new Set([...resources, ...columns])].map(resourceDiary)];
+  return { location, type, candidates, resources, diaries };
 }
 
 type Search = Awaited<ReturnType<typeof planSearch>>;
 
-async function computeSlots(db: Db, account: Account, clock: ZoneClock, { location, type, candidates, resources }: Search, q: AvailabilityQuery, from: string, to: string): Promise<Computed> {
+/** Recomputes the parts of `stale` practitioners from one read of their diaries, a practitioner at a time. */
+async function computeParts(db: Db, account: Account, clock: ZoneClock, found: Cached, stale: Practitioner[], versions: Map<string, number>, q: AvailabilityQuery, from: string, to: string): Promise<void> {
+  const { location, type, resources } = found.search;
   const online = q.visibility === 'online';
   const diary = await loadDiary(db, clock, {
     accountId: account.id,
     locationId: location.id,
-    practitionerIds: candidates.map((p) => p.id),
+    practitionerIds: stale.map((p) => p.id),
     resourceIds: resources,
     from,
     to,
     excludeAppointmentId: q.rescheduled_appointment_id,
   });
-  if (!candidates.some((p) => hasCalendar(diary.rows, p.id, location.id))) {
-    throw invalid('location_id', 'no working hours are set for this appointment type at this location', 'availability_not_configured');
-  }
-
+  found.days = diary.days;
   const duration = type.duration_minutes * 60_000;
   const asBooked = bookable(type);
-  const now = Date.now();
-  const found: (Slot & { at: number })[] = [];
-  for (const p of candidates) {
+  for (const [n, p] of stale.entries()) {
+    if (n > 0) await new Promise((resolve) => setImmediate(resolve));
+    const now = Date.now();
+    const slots: TimedSlot[] = [];
+    const read = new Set([practitionerDiary(p.id), ...resources.map(resourceDiary)]);
     for (const w of diary.workingTime(p.id, location.id, online)) {
+      if (w.resourceId != null) read.add(resourceDiary(w.resourceId));
       // Around a change of clocks, a slot in the repeated hour's first pass cannot be named by its
       // wall time (that names the later pass), so it is not offered.
       const steady = clock.offset(w.start - 3_600_000) === clock.offset(w.end);
@@ -170,7 +211,7 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, { locati
         const end = start + duration;
         const placed = place(diary, asBooked, { practitionerId: p.id, start, end, windowResourceId: w.resourceId }, resources);
         if (!placed.ok) continue;
-        found.push({
+        slots.push({
           at: start,
           starts_at: clock.toWall(start),
           ends_at: clock.toWall(end),
@@ -182,9 +223,18 @@ async function computeSlots(db: Db, account: Account, clock: ZoneClock, { locati
         });
       }
     }
+    found.parts.set(p.id, { versions: new Map([...read].map((d) => [d, versions.get(d) ?? 0])), slots, hasCalendar: hasCalendar(diary.rows, p.id, location.id) });
   }
-  found.sort((a, b) => a.at - b.at || a.practitioner_id - b.practitioner_id);
+}
+
+/** The parts as one answer, in time then practitioner order. */
+function merged(found: Cached): Computed {
+  const parts = [...found.parts.values()];
+  if (!parts.some((p) => p.hasCalendar)) {
+    throw invalid('location_id', 'no working hours are set for this appointment type at this location', 'availability_not_configured');
+  }
+  const all = parts.flatMap((p) => p.slots).sort((a, b) => a.at - b.at || a.practitioner_id - b.practitioner_id);
   const lastStartOfDay = new Map<string, number>();
-  for (const s of found) lastStartOfDay.set(s.starts_at.slice(0, 10), s.at);
-  return { slots: found.map(({ at: _at, ...slot }) => slot), starts: found.map((s) => s.at), days: diary.days, lastStartOfDay };
+  for (const s of all) lastStartOfDay.set(s.starts_at.slice(0, 10), s.at);
+  return { slots: all.map(({ at: _at, ...slot }) => slot), starts: all.map((s) => s.at), days: found.days, lastStartOfDay };
 }

@@ -72,6 +72,15 @@ export async function activeResources(db: Db, accountId: number, locationId: num
   return rows.map((x) => x.id);
 }
 
+/** Every resource of a location, whatever its status: a practitioner's working window may sit in any of their columns. */
+export async function resourceColumns(db: Db, accountId: number, locationId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: resources.id })
+    .from(resources)
+    .where(and(eq(resources.account_id, accountId), eq(resources.location_id, locationId)));
+  return rows.map((x) => x.id);
+}
+
 /** A resource named on a booking must exist, be active and be at the booking's location. */
 export async function assertResourceUsable(db: Db, accountId: number, id: number, locationId: number): Promise<void> {
   const [row] = await db

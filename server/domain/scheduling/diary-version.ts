@@ -1,8 +1,7 @@
 /**
  * Diary counters (db/schema/appointments.ts, diary_versions): one per practitioner (`p<id>`) and per
  * resource (`r<id>`). Every appointment write bumps the diaries it touches, before and after; a cached
- * availability search is reused while the sum of its diaries' counters has not moved (counters only
- * grow, so an equal sum over the same diaries means none moved).
+ * part of an availability search is reused while the counters of the diaries it read have not moved.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
@@ -23,9 +22,16 @@ export function diariesOf(refs: readonly DiaryRef[]): string[] {
   return [...new Set(all)].sort();
 }
 
+/**
+ * The clinic's setup (hours, who offers what where, types, rooms): moved by every setup write that changes
+ * slots, with every practitioner's diary. A cached search plans again (its candidates, its resources) when
+ * it moves.
+ */
+export const SETUP_DIARY = 'setup';
+
 /** In the transaction of every appointment write, with the diaries it touched (before and after a move). */
-export async function bumpDiaries(tx: Db, accountId: number, refs: readonly DiaryRef[]): Promise<void> {
-  const diaries = diariesOf(refs);
+export async function bumpDiaries(tx: Db, accountId: number, refs: readonly DiaryRef[], also: readonly string[] = []): Promise<void> {
+  const diaries = [...diariesOf(refs), ...also];
   if (!diaries.length) return;
   await tx
     .insert(diaryVersions)
@@ -33,12 +39,14 @@ export async function bumpDiaries(tx: Db, accountId: number, refs: readonly Diar
     .onConflictDoUpdate({ target: [diaryVersions.account_id, diaryVersions.diary], set: { version: sql`${diaryVersions.version} + 1` } });
 }
 
-/** The sum of the diaries' counters: moves whenever any of them is bumped. */
-export async function diariesVersion(db: Db, accountId: number, diaries: readonly string[]): Promise<number> {
-  if (!diaries.length) return 0;
-  const [row] = await db
-    .select({ sum: sql<number | string | null>`sum(${diaryVersions.version})` })
+/** The diaries' counters (0 for a diary never written): a cached result read at other versions is stale. */
+export async function versionsOf(db: Db, accountId: number, diaries: readonly string[]): Promise<Map<string, number>> {
+  const versions = new Map(diaries.map((d) => [d, 0]));
+  if (!diaries.length) return versions;
+  const rows = await db
+    .select({ diary: diaryVersions.diary, version: diaryVersions.version })
     .from(diaryVersions)
     .where(and(eq(diaryVersions.account_id, accountId), inArray(diaryVersions.diary, [...diaries])));
-  return Number(row?.sum ?? 0);
+  for (const r of rows) versions.set(r.diary, Number(r.version));
+  return versions;
 }
