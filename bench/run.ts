@@ -14,7 +14,8 @@
  *   g. webhooks                                  POST /patients with the delivery worker on vs off; deliveries/s
  *   pg. a, b and the ping on PostgreSQL           a throwaway server started like the tests' (bench/pg.ts)
  *   scale. every list's first pages at 1M patients / 5M appointments, SQLite and PostgreSQL (bench/scale.ts)
- *   sweep. GET /patients/{id}'s p99 while 1M expired events are swept, SQLite and PostgreSQL (bench/sweep.ts)
+ *   sweep. GET /patients/{id}'s p99 while 1M expired events are swept, SQLite and PostgreSQL (row by row, and
+ *          their day partitions dropped) (bench/sweep.ts)
  *   s. start-up of the compiled build: clinic help, clinic key list, the server until /healthz (bench/startup.ts)
  * BENCH_SECONDS (default 10) sets the length of each load run; BENCH_ONLY=e,f runs only those scenarios
  * (and does not rewrite the results). Any non-2xx response fails the run.
@@ -418,7 +419,8 @@ async function main() {
 
   if (runs('sweep')) {
     // The retention sweep of 1M expired events against GET /patients/{id}'s p99, on each database (bench/sweep.ts).
-    for (const dialect of ['sqlite', 'pg']) rows.push(...childRows('sweep.ts', [dialect]));
+    // On PostgreSQL also with the expired days in day partitions of their own, dropped whole.
+    for (const args of [['sqlite'], ['pg'], ['pg', 'partitions']]) rows.push(...childRows('sweep.ts', args));
   }
 
   printTable(rows);
