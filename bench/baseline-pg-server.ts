@@ -10,6 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 
+// Ids are bigint (int8): read as numbers, as the app does (db/client.ts).
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const q = (name: string, text: string, values: unknown[]) => pool.query({ name, text, values });
 
@@ -31,7 +33,11 @@ const server = http.createServer(async (req, res) => {
   try {
     const url = new URL(req.url ?? '/', 'http://x');
     const token = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const key = token && (await q('key', "SELECT account_id FROM api_keys WHERE hash = $1 AND api = 'v3' AND revoked_at IS NULL", [createHash('sha256').update(token).digest('hex')])).rows[0];
+    // The clinic named by the host, then its key (api_keys' hash is unique within a clinic).
+    const subdomain = (req.headers.host ?? '').split('.')[0];
+    const key =
+      token &&
+      (await q('key', "SELECT k.account_id FROM accounts a JOIN api_keys k ON k.account_id = a.id WHERE a.subdomain = $1 AND k.hash = $2 AND k.api = 'v3' AND k.revoked_at IS NULL", [subdomain, createHash('sha256').update(token).digest('hex')])).rows[0];
     if (!key) return send(res, 401, { message: 'unauthenticated', code: 'unauthenticated' });
     const one = /^\/v3\/api\/patients\/(\d+)$/.exec(url.pathname);
     if (one) {

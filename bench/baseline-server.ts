@@ -15,7 +15,8 @@ const db = new Database(process.env.DATABASE_URL!.replace(/^file:/, ''));
 db.pragma('journal_mode = WAL');
 db.pragma('busy_timeout = 5000');
 
-const keyByHash = db.prepare("SELECT account_id, access FROM api_keys WHERE hash = ? AND api = 'v3' AND revoked_at IS NULL");
+// The clinic named by the host, then its key (api_keys' hash is unique within a clinic).
+const keyByHash = db.prepare("SELECT k.account_id, k.access FROM accounts a JOIN api_keys k ON k.account_id = a.id WHERE a.subdomain = ? AND k.hash = ? AND k.api = 'v3' AND k.revoked_at IS NULL");
 const patientById = db.prepare('SELECT * FROM patients WHERE account_id = ? AND id = ? AND deleted_at IS NULL');
 const byLastName = db.prepare(
   'SELECT * FROM patients WHERE account_id = ? AND last_name = ? AND deleted_at IS NULL ORDER BY first_name, id LIMIT ?',
@@ -70,7 +71,7 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
   const token = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-  const key = token && (keyByHash.get(createHash('sha256').update(token).digest('hex')) as { account_id: number } | undefined);
+  const key = token && (keyByHash.get((req.headers.host ?? '').split('.')[0], createHash('sha256').update(token).digest('hex')) as { account_id: number } | undefined);
   if (!key) return send(res, 401, { message: 'unauthenticated', code: 'unauthenticated' });
   const one = /^\/v3\/api\/patients\/(\d+)$/.exec(url.pathname);
   if (one) {

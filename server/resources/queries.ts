@@ -81,7 +81,7 @@ export const metaSchema = z.union([
     per_page: z.number().int(),
     total: z.number().int(),
     last_page: z.number().int(),
-    total_estimated: z.boolean().describe(`false: total is exact. Counts are exact up to ${EXACT_TOTAL_UP_TO.toLocaleString('en')} matching records; past that PostgreSQL estimates them (true), and last_page follows the estimate.`),
+    total_estimated: z.boolean().describe(`false: total is exact. Counts are exact up to ${EXACT_TOTAL_UP_TO.toLocaleString('en')} matching records; past that they are estimated (true), and last_page follows the estimate.`),
   }),
   z.object({ per_page: z.number().int(), has_more: z.boolean() }),
 ]);
