@@ -172,7 +172,7 @@ try {
       server: 'app',
       connections: 1,
       ...duringStats,
-      compare: `p99 ${moved >= 0 ? '+' : ''}${moved.toFixed(2)} ms; swept in ${(ms / 1000).toFixed(1)} s, ${runs} runs${wal}; slowest of the ${inSweep} requests during it ${Math.max(...during.slice(0, inSweep)).toFixed(1)} ms`,
+      compare: `p99 ${moved >= 0 ? '+' : ''}${moved.toFixed(2)} ms; swept in ${(ms / 1000).toFixed(1)} s, ${runs} runs${wal}; slowest of the ${inSweep} requests during it ${during.slice(0, inSweep).reduce((a, b) => Math.max(a, b), 0).toFixed(1)} ms`,
       target: 'p99 within 2 ms of no sweep',
       pass: moved <= 2,
     },
