@@ -3960,7 +3960,7 @@ export interface components {
             per_page: number;
             total: number;
             last_page: number;
-            /** @description false: total is exact. Counts are exact up to 10,000 matching records; past that PostgreSQL estimates them (true), and last_page follows the estimate. */
+            /** @description false: total is exact. Counts are exact up to 10,000 matching records; past that they are estimated (true), and last_page follows the estimate. */
             total_estimated: boolean;
         };
         Patient: {
