@@ -6,8 +6,8 @@
  * estimated: 1–3 ms). Past the bound PostgreSQL's planner estimate is used. SQLite keeps no statistics to
  * estimate from, so there the estimate is the matching rows' density over their id range, measured on
  * the first EXACT_TOTAL_UP_TO + 1 of them in id order, times the whole range (ids grow with time, so a
- * clinic's rows fill their range about as densely throughout): three reads along an index, none of them
- * past the bound's row.
+ * clinic's rows fill their range about as densely throughout): three reads along an index, of one row,
+ * EXACT_TOTAL_UP_TO + 1 rows and one row.
  */
 import { and, asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
