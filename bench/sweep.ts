@@ -136,9 +136,8 @@ try {
   // a p99 of the few hundred requests that fit in it is their third-slowest, not a percentile (the slowest
   // of them is reported beside it).
   const sweepStarted = Date.now();
-  let inSweep = 0;
   while (swept === null) await timeOne(during);
-  inSweep = during.length;
+  const inSweep = during.length;
   while (Date.now() - sweepStarted < MIN_DURING_MS) await timeOne(during);
   const doneLine: string = swept;
   if (doneLine.startsWith('SWEEP_FAILED')) throw new Error(doneLine);

@@ -12,7 +12,8 @@
  * computed one practitioner at a time with a turn of the event loop between them, so a cold month does
  * not hold other requests up for its whole length. A setup write (hours, offers, types, rooms) moves the
  * clinic's setup counter too, and the search is planned again. Calendar rows written outside the API
- * are caught by CACHE_TTL_MS: a search is rebuilt whole after it. Slots that have since started are dropped at answer time.
+ * are caught by CACHE_TTL_MS: a search is rebuilt whole after it. Slots that have since started are
+ * dropped at answer time.
  */
 import type { Db } from '../../../db/client';
 import type { Account } from '../../context';
@@ -20,7 +21,7 @@ import { invalid } from '../../errors';
 import { appointments } from '../../resources/appointments';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../resources/availability';
 import { findRow } from '../../resources/queries';
-import { activeResources, bookable, loadAppointmentType, loadLocation, loadPractitioners, offers, practitionerNotFound, resourceColumns, type Practitioner } from './calendar';
+import { bookable, bookableResources, loadAppointmentType, loadLocation, loadPractitioners, locationResources, offers, practitionerNotFound, type Practitioner } from './calendar';
 import { loadDiary } from './diary';
 import { place } from './placement';
 import { practitionerDiary, resourceDiary, SETUP_DIARY, versionsOf } from './diary-version';
@@ -167,11 +168,11 @@ async function planSearch(db: Db, account: Account, q: AvailabilityQuery) {
     throw invalid('rescheduled_appointment_id', 'is not an appointment of this account', 'invalid_input');
   }
 
-  const resources = type.requires_resource ? await activeResources(db, account.id, location.id) : [];
-  // Every diary a part may read: the candidates', the type's resources and the location's resource
-  // columns (a practitioner's window may put slots in one).
-  const columns = await resourceColumns(db, account.id, location.id);
-  const diaries = [SETUP_DIARY, ...candidates.map((p) => practitionerDiary(p.id)), ...[...new Set([...resources, ...columns])].map(resourceDiary)];
+  const columns = await locationResources(db, account.id, location.id);
+  const resources = type.requires_resource ? bookableResources(columns) : [];
+  // Every diary a part may read: the candidates' and every resource column of the location (the type's
+  // resources are among them, and a practitioner's window may put slots in any).
+  const diaries = [SETUP_DIARY, ...candidates.map((p) => practitionerDiary(p.id)), ...columns.map((c) => resourceDiary(c.id))];
   return { location, type, candidates, resources, diaries };
 }
 

@@ -61,24 +61,26 @@ export async function loadPractitioner(db: Db, accountId: number, id: number): P
 export const offers = (p: Practitioner, locationId: number, typeId: number) =>
   p.active && p.location_ids.includes(locationId) && p.appointment_type_ids.includes(typeId);
 
-/** Bookable resources of a location, in calendar column order. */
-export async function activeResources(db: Db, accountId: number, locationId: number): Promise<number[]> {
+/**
+ * Every resource of a location in calendar column order, whatever its status: a practitioner's working
+ * window may sit in any column; only the active ones take bookings.
+ */
+export async function locationResources(db: Db, accountId: number, locationId: number): Promise<{ id: number; active: boolean }[]> {
   const r = resources;
   const rows = await db
-    .select({ id: r.id })
+    .select({ id: r.id, status: r.status })
     .from(r)
-    .where(and(eq(r.account_id, accountId), eq(r.location_id, locationId), eq(r.status, 'active')))
+    .where(and(eq(r.account_id, accountId), eq(r.location_id, locationId)))
     .orderBy(asc(r.sort_order), asc(r.id));
-  return rows.map((x) => x.id);
+  return rows.map((x) => ({ id: x.id, active: x.status === 'active' }));
 }
 
-/** Every resource of a location, whatever its status: a practitioner's working window may sit in any of their columns. */
-export async function resourceColumns(db: Db, accountId: number, locationId: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: resources.id })
-    .from(resources)
-    .where(and(eq(resources.account_id, accountId), eq(resources.location_id, locationId)));
-  return rows.map((x) => x.id);
+/** The bookable (active) ones of a location's resources, in calendar column order. */
+export const bookableResources = (columns: { id: number; active: boolean }[]): number[] => columns.filter((c) => c.active).map((c) => c.id);
+
+/** A location's bookable resources, in calendar column order (a booking reads them in its transaction). */
+export async function activeResources(db: Db, accountId: number, locationId: number): Promise<number[]> {
+  return bookableResources(await locationResources(db, accountId, locationId));
 }
 
 /** A resource named on a booking must exist, be active and be at the booking's location. */

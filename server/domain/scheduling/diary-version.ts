@@ -31,7 +31,7 @@ export const SETUP_DIARY = 'setup';
 
 /** In the transaction of every appointment write, with the diaries it touched (before and after a move). */
 export async function bumpDiaries(tx: Db, accountId: number, refs: readonly DiaryRef[], also: readonly string[] = []): Promise<void> {
-  const diaries = [...diariesOf(refs), ...also];
+  const diaries = [...new Set([...diariesOf(refs), ...also])].sort();
   if (!diaries.length) return;
   await tx
     .insert(diaryVersions)
