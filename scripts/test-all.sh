@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything CI runs: installs what the tests need when missing (npm packages, Debian's postgresql),
-# then typecheck, lint, the whole vitest suite on SQLite and on a throwaway PostgreSQL server, the
+# then typecheck, lint (ESLint and Prettier's check), the whole vitest suite on SQLite and on a throwaway PostgreSQL server, the
 # browser tests, and the SQLite suite plus a quick-start smoke test on Node 22 and 24. The PostgreSQL half
 # runs twice: directly, and through PgBouncer in transaction pooling (how production deployments pool).
 set -euo pipefail
@@ -22,6 +22,7 @@ echo "== typecheck"
 npx tsc --noEmit -p .
 echo "== lint"
 npx eslint . --max-warnings 0
+npx prettier --check . --log-level warn
 
 RESULTS=$(mktemp -d /tmp/clinic-results.XXXXXX)
 # The closing line CI reads. A skipped test fails the run unless its title (or its group's) says why, as "(only on X)".
