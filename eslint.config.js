@@ -31,7 +31,8 @@ export default tseslint.config(
             {
               regex: '^(\\.\\./)+(server|db)/(?!portal/bridge$|auth/permissions$)',
               allowTypeImports: true,
-              message: 'Portal pages reach the server through server/portal/bridge.ts or the portal router over HTTP (eslint.config.js).',
+              message:
+                'Portal pages reach the server through server/portal/bridge.ts or the portal router over HTTP (eslint.config.js).',
             },
           ],
         },
@@ -52,7 +53,11 @@ function layer(files, forbidden, typesOnly = []) {
         {
           patterns: [
             { group: forbidden.flatMap(group), message: 'Layers point down only (eslint.config.js).' },
-            ...typesOnly.map((name) => ({ group: group(name), allowTypeImports: true, message: 'Only types may come from a higher layer.' })),
+            ...typesOnly.map((name) => ({
+              group: group(name),
+              allowTypeImports: true,
+              message: 'Only types may come from a higher layer.',
+            })),
           ],
         },
       ],

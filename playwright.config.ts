@@ -20,7 +20,16 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   webServer: {
@@ -28,6 +37,16 @@ export default defineConfig({
     url: `http://localhost:${port}/`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { NODE_ENV: 'production', PORT: String(port), DATABASE_URL: database, FILES_DIR: path.join(os.tmpdir(), 'clinic-e2e-files'), LOG_LEVEL: 'warn', RATE_LIMIT_UNAUTH_PER_MINUTE: '1000', NEXT_TELEMETRY_DISABLED: '1', WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_DELAYS: '0,1,1' },
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(port),
+      DATABASE_URL: database,
+      FILES_DIR: path.join(os.tmpdir(), 'clinic-e2e-files'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_UNAUTH_PER_MINUTE: '1000',
+      NEXT_TELEMETRY_DISABLED: '1',
+      WEBHOOKS_ALLOW_PRIVATE: '1',
+      WEBHOOK_RETRY_DELAYS: '0,1,1',
+    },
   },
 });

@@ -20,6 +20,8 @@ const app = await createApp(
 // Prometheus metrics when METRICS_PORT is set (the metrics row, scenario m).
 await serveMetrics(loadEnv(), app.db);
 // Written directly: the logger's asynchronous stdout may hold a line back.
-app.server.listen(0, '127.0.0.1', () => process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`));
+app.server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`),
+);
 process.stdin.on('close', () => process.exit(0)).resume();
 process.on('SIGTERM', () => process.exit(0));

@@ -7,7 +7,10 @@ import type { AddressInfo } from 'node:net';
 
 const body = JSON.stringify({ data: { status: 'ok', version: 'v3' } });
 const server = http.createServer((_req, res) => {
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 });
 server.keepAliveTimeout = 65_000;

@@ -12,7 +12,10 @@ import pg from 'pg';
 
 // Ids are bigint (int8): read as numbers, as the app does (db/client.ts).
 pg.types.setTypeParser(pg.types.builtins.INT8, Number);
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});
 const q = (name: string, text: string, values: unknown[]) => pool.query({ name, text, values });
 
 const EMBEDS = `
@@ -37,22 +40,43 @@ const server = http.createServer(async (req, res) => {
     const subdomain = (req.headers.host ?? '').split('.')[0];
     const key =
       token &&
-      (await q('key', "SELECT k.account_id FROM accounts a JOIN api_keys k ON k.account_id = a.id WHERE a.subdomain = $1 AND k.hash = $2 AND k.api = 'v3' AND k.revoked_at IS NULL", [subdomain, createHash('sha256').update(token).digest('hex')])).rows[0];
+      (
+        await q(
+          'key',
+          "SELECT k.account_id FROM accounts a JOIN api_keys k ON k.account_id = a.id WHERE a.subdomain = $1 AND k.hash = $2 AND k.api = 'v3' AND k.revoked_at IS NULL",
+          [subdomain, createHash('sha256').update(token).digest('hex')],
+        )
+      ).rows[0];
     if (!key) return send(res, 401, { message: 'unauthenticated', code: 'unauthenticated' });
     const one = /^\/v3\/api\/patients\/(\d+)$/.exec(url.pathname);
     if (one) {
-      const { rows } = await q('patient', `SELECT p.*, ${EMBEDS} FROM patients p WHERE p.account_id = $1 AND p.id = $2 AND p.deleted_at IS NULL`, [key.account_id, Number(one[1])]);
+      const { rows } = await q(
+        'patient',
+        `SELECT p.*, ${EMBEDS} FROM patients p WHERE p.account_id = $1 AND p.id = $2 AND p.deleted_at IS NULL`,
+        [key.account_id, Number(one[1])],
+      );
       return rows[0] ? send(res, 200, { data: rows[0] }) : send(res, 404, { message: 'not found', code: 'not_found' });
     }
     if (url.pathname === '/v3/api/patients') {
       const lastName = (url.searchParams.get('last_name') ?? '').replace(/^eq:/, '');
       const pageSize = Number(url.searchParams.get('page_size') ?? 25);
       const [page, count] = await Promise.all([
-        q('list', `SELECT p.*, ${EMBEDS} FROM patients p WHERE p.account_id = $1 AND p.last_name = $2 AND p.deleted_at IS NULL ORDER BY p.first_name, p.id LIMIT $3`, [key.account_id, lastName, pageSize]),
-        q('count', 'SELECT count(*)::int AS n FROM patients WHERE account_id = $1 AND last_name = $2 AND deleted_at IS NULL', [key.account_id, lastName]),
+        q(
+          'list',
+          `SELECT p.*, ${EMBEDS} FROM patients p WHERE p.account_id = $1 AND p.last_name = $2 AND p.deleted_at IS NULL ORDER BY p.first_name, p.id LIMIT $3`,
+          [key.account_id, lastName, pageSize],
+        ),
+        q(
+          'count',
+          'SELECT count(*)::int AS n FROM patients WHERE account_id = $1 AND last_name = $2 AND deleted_at IS NULL',
+          [key.account_id, lastName],
+        ),
       ]);
       const n = count.rows[0].n as number;
-      return send(res, 200, { data: page.rows, meta: { current_page: 1, per_page: pageSize, total: n, last_page: Math.max(1, Math.ceil(n / pageSize)) } });
+      return send(res, 200, {
+        data: page.rows,
+        meta: { current_page: 1, per_page: pageSize, total: n, last_page: Math.max(1, Math.ceil(n / pageSize)) },
+      });
     }
     send(res, 404, { message: 'not found', code: 'not_found' });
   } catch (err) {

@@ -16,15 +16,21 @@ db.pragma('journal_mode = WAL');
 db.pragma('busy_timeout = 5000');
 
 // The clinic named by the host, then its key (api_keys' hash is unique within a clinic).
-const keyByHash = db.prepare("SELECT k.account_id, k.access FROM accounts a JOIN api_keys k ON k.account_id = a.id WHERE a.subdomain = ? AND k.hash = ? AND k.api = 'v3' AND k.revoked_at IS NULL");
+const keyByHash = db.prepare(
+  "SELECT k.account_id, k.access FROM accounts a JOIN api_keys k ON k.account_id = a.id WHERE a.subdomain = ? AND k.hash = ? AND k.api = 'v3' AND k.revoked_at IS NULL",
+);
 const patientById = db.prepare('SELECT * FROM patients WHERE account_id = ? AND id = ? AND deleted_at IS NULL');
 const byLastName = db.prepare(
   'SELECT * FROM patients WHERE account_id = ? AND last_name = ? AND deleted_at IS NULL ORDER BY first_name, id LIMIT ?',
 );
-const countByLastName = db.prepare('SELECT count(*) AS n FROM patients WHERE account_id = ? AND last_name = ? AND deleted_at IS NULL');
+const countByLastName = db.prepare(
+  'SELECT count(*) AS n FROM patients WHERE account_id = ? AND last_name = ? AND deleted_at IS NULL',
+);
 
 const ids = 'SELECT value FROM json_each(?)';
-const numbersOf = db.prepare(`SELECT patient_id, id, number, country_code, iso2, type, intl_number FROM numbers WHERE account_id = ? AND patient_id IN (${ids}) ORDER BY id`);
+const numbersOf = db.prepare(
+  `SELECT patient_id, id, number, country_code, iso2, type, intl_number FROM numbers WHERE account_id = ? AND patient_id IN (${ids}) ORDER BY id`,
+);
 const addressOf = db.prepare(
   `SELECT entity_id, line_1, line_2, city, state, postal_code, country FROM addresses WHERE account_id = ? AND entity_type = 'Patient' AND entity_id IN (${ids})`,
 );
@@ -32,7 +38,12 @@ const tagsOf = db.prepare(
   `SELECT pt.patient_id, t.id, t.name, t.color, pt.id AS patient_tag_id, pt.editable, pt.created_at AS added_at FROM patient_tags pt JOIN tags t ON t.account_id = pt.account_id AND t.id = pt.tag_id WHERE pt.account_id = ? AND pt.patient_id IN (${ids}) ORDER BY pt.id`,
 );
 
-type PatientRow = Record<string, unknown> & { id: number; communication_preferences: string; metadata: string; blocked: number };
+type PatientRow = Record<string, unknown> & {
+  id: number;
+  communication_preferences: string;
+  metadata: string;
+  blocked: number;
+};
 type Child = Record<string, unknown> & { patient_id?: number; entity_id?: number };
 
 /** The patients with their embeds: three statements for however many patients. */
@@ -49,7 +60,10 @@ function withEmbeds(accountId: number, rows: PatientRow[]) {
   };
   const numbers = group(numbersOf.all(accountId, list) as Child[], 'patient_id');
   const addresses = group(addressOf.all(accountId, list) as Child[], 'entity_id');
-  const tags = group((tagsOf.all(accountId, list) as Child[]).map((t) => ({ ...t, editable: t.editable === 1 })), 'patient_id');
+  const tags = group(
+    (tagsOf.all(accountId, list) as Child[]).map((t) => ({ ...t, editable: t.editable === 1 })),
+    'patient_id',
+  );
   // The same decoding the app does for these columns: JSON text to objects, 0/1 to booleans.
   return rows.map((r) => ({
     ...r,
@@ -71,19 +85,27 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
   const token = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-  const key = token && (keyByHash.get((req.headers.host ?? '').split('.')[0], createHash('sha256').update(token).digest('hex')) as { account_id: number } | undefined);
+  const key =
+    token &&
+    (keyByHash.get((req.headers.host ?? '').split('.')[0], createHash('sha256').update(token).digest('hex')) as
+      { account_id: number } | undefined);
   if (!key) return send(res, 401, { message: 'unauthenticated', code: 'unauthenticated' });
   const one = /^\/v3\/api\/patients\/(\d+)$/.exec(url.pathname);
   if (one) {
     const row = patientById.get(key.account_id, Number(one[1])) as PatientRow | undefined;
-    return row ? send(res, 200, { data: withEmbeds(key.account_id, [row])[0] }) : send(res, 404, { message: 'not found', code: 'not_found' });
+    return row
+      ? send(res, 200, { data: withEmbeds(key.account_id, [row])[0] })
+      : send(res, 404, { message: 'not found', code: 'not_found' });
   }
   if (url.pathname === '/v3/api/patients') {
     const lastName = (url.searchParams.get('last_name') ?? '').replace(/^eq:/, '');
     const pageSize = Number(url.searchParams.get('page_size') ?? 25);
     const rows = byLastName.all(key.account_id, lastName, pageSize) as PatientRow[];
     const { n } = countByLastName.get(key.account_id, lastName) as { n: number };
-    return send(res, 200, { data: withEmbeds(key.account_id, rows), meta: { current_page: 1, per_page: pageSize, total: n, last_page: Math.max(1, Math.ceil(n / pageSize)) } });
+    return send(res, 200, {
+      data: withEmbeds(key.account_id, rows),
+      meta: { current_page: 1, per_page: pageSize, total: n, last_page: Math.max(1, Math.ceil(n / pageSize)) },
+    });
   }
   send(res, 404, { message: 'not found', code: 'not_found' });
 });

@@ -5,6 +5,13 @@
 import { loadEnv } from '../server/env';
 import { serve } from '../server/serve';
 
-const env = loadEnv({ ...process.env, RATE_LIMIT_REST_PER_MINUTE: '1000000000', RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000', LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' });
+const env = loadEnv({
+  ...process.env,
+  RATE_LIMIT_REST_PER_MINUTE: '1000000000',
+  RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+  LOG_LEVEL: 'silent',
+  PORT: '0',
+  HOST: '127.0.0.1',
+});
 await serve(env, { listening: (port) => process.stdout.write(`LISTENING ${port}\n`) });
 process.stdin.on('close', () => process.kill(process.pid, 'SIGTERM')).resume();

@@ -43,7 +43,13 @@ export async function prepareDiary(file: string): Promise<DiaryData> {
   try {
     let account = await findAccount(handle, SUBDOMAIN);
     if (!account) {
-      account = await createAccount(handle, { subdomain: SUBDOMAIN, region: 'neptune', name: 'Bench Diary', timezone: TZ, currency: 'GBP' });
+      account = await createAccount(handle, {
+        subdomain: SUBDOMAIN,
+        region: 'neptune',
+        name: 'Bench Diary',
+        timezone: TZ,
+        currency: 'GBP',
+      });
       await handle.transaction((tx) => buildCalendar(tx, account!.id));
       log('built the calendar of account bench-diary');
     }
@@ -51,18 +57,43 @@ export async function prepareDiary(file: string): Promise<DiaryData> {
     const locationId = id('SELECT min(id) AS id FROM locations WHERE account_id = ?');
     const typeId = id('SELECT min(id) AS id FROM appointment_types WHERE account_id = ?');
     const patientId = id('SELECT min(id) AS id FROM patients WHERE account_id = ?');
-    const practitionerIds = (raw.prepare('SELECT id FROM practitioners WHERE account_id = ? ORDER BY id').all(account.id) as { id: number }[]).map((r) => r.id);
+    const practitionerIds = (
+      raw.prepare('SELECT id FROM practitioners WHERE account_id = ? ORDER BY id').all(account.id) as { id: number }[]
+    ).map((r) => r.id);
 
     const clock = clockFor(TZ);
     const from = addDays(clock.today(), 1);
     const to = addDays(from, DIARY_DAYS - 1);
     let stormDay = addDays(to, 7);
     while (weekday(stormDay) === 0) stormDay = addDays(stormDay, 1);
-    const capacity = bookDiary(raw, clock, { accountId: account.id, locationId, typeId, patientId, practitionerIds, from, to });
+    const capacity = bookDiary(raw, clock, {
+      accountId: account.id,
+      locationId,
+      typeId,
+      patientId,
+      practitionerIds,
+      from,
+      to,
+    });
 
     const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'bench' };
-    const { secret } = await createKey(handle, account, actor, { name: `bench ${new Date().toISOString()}`, access: 'read_write' });
-    return { host: `${SUBDOMAIN}.neptune.localhost`, key: secret, accountId: account.id, locationId, typeId, practitionerIds, patientId, from, to, stormDay, expectedFree: capacity - DIARY_APPOINTMENTS };
+    const { secret } = await createKey(handle, account, actor, {
+      name: `bench ${new Date().toISOString()}`,
+      access: 'read_write',
+    });
+    return {
+      host: `${SUBDOMAIN}.neptune.localhost`,
+      key: secret,
+      accountId: account.id,
+      locationId,
+      typeId,
+      practitionerIds,
+      patientId,
+      from,
+      to,
+      stormDay,
+      expectedFree: capacity - DIARY_APPOINTMENTS,
+    };
   } finally {
     raw.close();
     await handle.close();
@@ -72,10 +103,20 @@ export async function prepareDiary(file: string): Promise<DiaryData> {
 async function buildCalendar(db: Db, accountId: number) {
   const now = new Date().toISOString();
   const base = { account_id: accountId, metadata: {}, created_at: now, updated_at: now };
-  const [loc] = await db.insert(locations).values({ ...base, name: 'Bench Site', online_booking: true }).returning({ id: locations.id });
+  const [loc] = await db
+    .insert(locations)
+    .values({ ...base, name: 'Bench Site', online_booking: true })
+    .returning({ id: locations.id });
   const [type] = await db
     .insert(appointmentTypes)
-    .values({ ...base, name: 'Follow-up', duration_minutes: 30, online_booking: true, active: true, requires_resource: false })
+    .values({
+      ...base,
+      name: 'Follow-up',
+      duration_minutes: 30,
+      online_booking: true,
+      active: true,
+      requires_resource: false,
+    })
     .returning({ id: appointmentTypes.id });
   const people = await db
     .insert(practitioners)
@@ -93,20 +134,48 @@ async function buildCalendar(db: Db, accountId: number) {
     .returning({ id: practitioners.id });
   const rows = people.flatMap(({ id }) =>
     [1, 2, 3, 4, 5, 6].flatMap((day) => [
-      { ...base, practitioner_id: id, location_id: loc.id, day: String(day), type: 'open' as const, starts_at: '07:00', ends_at: '20:00', online_booking: true },
-      { ...base, practitioner_id: id, location_id: loc.id, day: String(day), type: 'break' as const, starts_at: '12:30', ends_at: '13:00', online_booking: false },
+      {
+        ...base,
+        practitioner_id: id,
+        location_id: loc.id,
+        day: String(day),
+        type: 'open' as const,
+        starts_at: '07:00',
+        ends_at: '20:00',
+        online_booking: true,
+      },
+      {
+        ...base,
+        practitioner_id: id,
+        location_id: loc.id,
+        day: String(day),
+        type: 'break' as const,
+        starts_at: '12:30',
+        ends_at: '13:00',
+        online_booking: false,
+      },
     ]),
   );
   await db.insert(practitionerAvailabilities).values(rows);
-  await db.insert(patients).values({ ...base, first_name: 'Bench', last_name: 'Patient', blocked: false, communication_preferences: {} });
+  await db
+    .insert(patients)
+    .values({ ...base, first_name: 'Bench', last_name: 'Patient', blocked: false, communication_preferences: {} });
 }
 
 /** Replaces every appointment of the account with DIARY_APPOINTMENTS bookings spread over the range. */
 function bookDiary(
   raw: SqliteDatabase,
   clock: ReturnType<typeof clockFor>,
-  d: { accountId: number; locationId: number; typeId: number; patientId: number; practitionerIds: number[]; from: string; to: string },
-) : number {
+  d: {
+    accountId: number;
+    locationId: number;
+    typeId: number;
+    patientId: number;
+    practitionerIds: number[];
+    from: string;
+    to: string;
+  },
+): number {
   const free: [string, number][] = [];
   for (let day = d.from; day <= d.to; day = addDays(day, 1)) {
     if (weekday(day) === 0) continue;
@@ -125,13 +194,26 @@ function bookDiary(
     [free[i], free[j]] = [free[j], free[i]];
   }
   const now = new Date().toISOString();
-  const insert = raw.prepare(`INSERT INTO appointments (account_id, patient_id, practitioner_id, location_id, appointment_type_id, starts_at, ends_at,
+  const insert =
+    raw.prepare(`INSERT INTO appointments (account_id, patient_id, practitioner_id, location_id, appointment_type_id, starts_at, ends_at,
       starts_utc, ends_utc, status, allow_clash, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'booked', 0, '{}', ?, ?)`);
   raw.transaction(() => {
     raw.prepare('DELETE FROM appointments WHERE account_id = ?').run(d.accountId);
     for (const [wall, p] of free.slice(0, DIARY_APPOINTMENTS)) {
       const start = clock.toUtc(wall)!;
-      insert.run(d.accountId, d.patientId, p, d.locationId, d.typeId, wall, clock.toWall(start + 1_800_000), new Date(start).toISOString(), new Date(start + 1_800_000).toISOString(), now, now);
+      insert.run(
+        d.accountId,
+        d.patientId,
+        p,
+        d.locationId,
+        d.typeId,
+        wall,
+        clock.toWall(start + 1_800_000),
+        new Date(start).toISOString(),
+        new Date(start + 1_800_000).toISOString(),
+        now,
+        now,
+      );
     }
   })();
   log(`booked ${DIARY_APPOINTMENTS} appointments from ${d.from} to ${d.to} (${free.length} slots in all)`);

@@ -19,7 +19,12 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
  * Runs bench/<file> in its own node process (`node --import tsx`: the same loader as `npx tsx`, without
  * the npx and tsx wrapper processes, so the pid we hold is the server itself) and waits for its port.
  */
-export function startServer(name: string, file: string, env: Record<string, string>, opts: { stdoutFile?: string } = {}): Promise<Server> {
+export function startServer(
+  name: string,
+  file: string,
+  env: Record<string, string>,
+  opts: { stdoutFile?: string } = {},
+): Promise<Server> {
   // With stdoutFile the server's logs go to a file, as a deployment's would, instead of through a pipe to us.
   const out = opts.stdoutFile ? fs.openSync(opts.stdoutFile, 'w') : 'pipe';
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], {
@@ -40,7 +45,9 @@ export function startServer(name: string, file: string, env: Record<string, stri
         resolve({ name, port: Number(port), child });
       }
     };
-    const poll = opts.stdoutFile ? setInterval(() => seen(fs.readFileSync(opts.stdoutFile!, 'utf8').slice(text.length)), 100) : undefined;
+    const poll = opts.stdoutFile
+      ? setInterval(() => seen(fs.readFileSync(opts.stdoutFile!, 'utf8').slice(text.length)), 100)
+      : undefined;
     child.stdout?.on('data', (chunk: Buffer) => seen(chunk.toString()));
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -67,24 +74,35 @@ export interface Target {
 type JsonResponse = { status: number; body: unknown; ms: number };
 
 /** One request with a JSON answer, timed; `fresh` opens its own connection instead of the keep-alive pool. */
-function requestJson(t: Target, method: string, urlPath: string, opts: { body?: unknown; fresh?: boolean } = {}): Promise<JsonResponse> {
+function requestJson(
+  t: Target,
+  method: string,
+  urlPath: string,
+  opts: { body?: unknown; fresh?: boolean } = {},
+): Promise<JsonResponse> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const headers = payload === undefined ? t.headers : { ...t.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
+  const headers =
+    payload === undefined
+      ? t.headers
+      : { ...t.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: t.port, method, path: urlPath, headers, agent: opts.fresh ? false : agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        const text = Buffer.concat(chunks).toString();
-        try {
-          resolve({ status: res.statusCode!, body: JSON.parse(text), ms });
-        } catch {
-          reject(new Error(`${method} ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
-        }
-      });
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port: t.port, method, path: urlPath, headers, agent: opts.fresh ? false : agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          const text = Buffer.concat(chunks).toString();
+          try {
+            resolve({ status: res.statusCode!, body: JSON.parse(text), ms });
+          } catch {
+            reject(new Error(`${method} ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -93,12 +111,14 @@ function requestJson(t: Target, method: string, urlPath: string, opts: { body?: 
 export const getJson = (t: Target, urlPath: string) => requestJson(t, 'GET', urlPath);
 
 /** A POST with a JSON body on a fresh connection (a storm of these must not queue behind a pool). */
-export const postJson = (t: Target, urlPath: string, body: unknown) => requestJson(t, 'POST', urlPath, { body, fresh: true });
+export const postJson = (t: Target, urlPath: string, body: unknown) =>
+  requestJson(t, 'POST', urlPath, { body, fresh: true });
 
 /** GET that must answer 2xx; returns the parsed body. */
 export async function getOk<T = Record<string, unknown>>(t: Target, urlPath: string): Promise<T> {
   const res = await getJson(t, urlPath);
-  if (res.status < 200 || res.status > 299) throw new Error(`GET ${urlPath} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  if (res.status < 200 || res.status > 299)
+    throw new Error(`GET ${urlPath} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
   return res.body as T;
 }
 
@@ -114,7 +134,17 @@ export interface Stats {
  * every request can hit a different row. Any non-2xx, error or timeout fails the run: a fast 404 or
  * 401 is not a result.
  */
-export async function load(t: Target, opts: { seconds: number; connections: number; nextPath: () => string; label: string; method?: 'GET' | 'POST'; body?: () => string }): Promise<Stats> {
+export async function load(
+  t: Target,
+  opts: {
+    seconds: number;
+    connections: number;
+    nextPath: () => string;
+    label: string;
+    method?: 'GET' | 'POST';
+    body?: () => string;
+  },
+): Promise<Stats> {
   const result = await autocannon({
     url: `http://127.0.0.1:${t.port}`,
     connections: opts.connections,
@@ -126,16 +156,27 @@ export async function load(t: Target, opts: { seconds: number; connections: numb
     requests: [
       {
         method: opts.method ?? 'GET',
-        setupRequest: (req) => ({ ...req, path: opts.nextPath(), ...(opts.body ? { body: opts.body(), headers: { ...req.headers, 'content-type': 'application/json' } } : {}) }),
+        setupRequest: (req) => ({
+          ...req,
+          path: opts.nextPath(),
+          ...(opts.body ? { body: opts.body(), headers: { ...req.headers, 'content-type': 'application/json' } } : {}),
+        }),
       },
     ],
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) {
-    throw new Error(`${opts.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total} requests`);
+    throw new Error(
+      `${opts.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.requests.total} requests`,
+    );
   }
   if (result.requests.total === 0) throw new Error(`${opts.label}: no request completed`);
-  return { requests: result.requests.total, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
 }
 
 /**

@@ -19,15 +19,23 @@ Nathan Neil Nicholas Nicole Noah Oliver Olivia Oscar Owen Patricia Patrick Paul 
 Rebecca Richard Robert Roger Rose Ruby Russell Ruth Ryan Samantha Samuel Sandra Sarah Scott Sean Sharon Simon
 Sophie Stephen Steven Susan Suzanne Teresa Thomas Timothy Tracy Trevor Victoria Vincent Walter William Zoe Abel
 Agnes Alfred Bernard
-`.trim().split(/\s+/);
+`
+  .trim()
+  .split(/\s+/);
 
 // 500 distinct surnames built from English place-name parts (25 x 20), e.g. Ashford, Blackwood.
-const STEMS = 'Ash Black Brad Brook Burn Chad Cole Crom Dal Dun Fair Gold Green Hart Holm Kings Lang Mar New Oak Red Shel Stan West Wins'.split(' ');
-const ENDINGS = 'ford wood ley ton field well by worth ham stead ridge more shaw cott wick burn den combe gate land'.split(' ');
+const STEMS =
+  'Ash Black Brad Brook Burn Chad Cole Crom Dal Dun Fair Gold Green Hart Holm Kings Lang Mar New Oak Red Shel Stan West Wins'.split(
+    ' ',
+  );
+const ENDINGS =
+  'ford wood ley ton field well by worth ham stead ridge more shaw cott wick burn den combe gate land'.split(' ');
 export const LAST_NAMES = STEMS.flatMap((stem) => ENDINGS.map((end) => stem + end));
 
 if (new Set(FIRST_NAMES).size !== 200 || new Set(LAST_NAMES).size !== 500) {
-  throw new Error(`bench/names.ts: expected 200 distinct first and 500 distinct last names, got ${new Set(FIRST_NAMES).size}/${new Set(LAST_NAMES).size}`);
+  throw new Error(
+    `bench/names.ts: expected 200 distinct first and 500 distinct last names, got ${new Set(FIRST_NAMES).size}/${new Set(LAST_NAMES).size}`,
+  );
 }
 
 export const firstNameOf = (i: number) => FIRST_NAMES[Math.floor(i / LAST_NAMES.length) % FIRST_NAMES.length];

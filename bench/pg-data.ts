@@ -31,7 +31,11 @@ export function startPostgres(): PgServer {
     url,
     stop() {
       try {
-        execFileSync(as[0] ?? `${bin}/pg_ctl`, [...as.slice(1), ...(as.length ? [`${bin}/pg_ctl`] : []), '-D', `${dir}/data`, '-m', 'immediate', 'stop'], { stdio: 'ignore' });
+        execFileSync(
+          as[0] ?? `${bin}/pg_ctl`,
+          [...as.slice(1), ...(as.length ? [`${bin}/pg_ctl`] : []), '-D', `${dir}/data`, '-m', 'immediate', 'stop'],
+          { stdio: 'ignore' },
+        );
       } finally {
         execFileSync('rm', ['-rf', dir]);
       }
@@ -44,7 +48,8 @@ export async function preparePgData(url: string, patients: number): Promise<Benc
   const db = await openDb(url, { migrate: true });
   try {
     const started = Date.now();
-    const account = (subdomain: string, name: string) => createAccount(db, { subdomain, region: 'neptune', name, timezone: 'Europe/London', currency: 'GBP' });
+    const account = (subdomain: string, name: string) =>
+      createAccount(db, { subdomain, region: 'neptune', name, timezone: 'Europe/London', currency: 'GBP' });
     const [bench, other] = [await account('bench', 'Bench Clinic'), await account('bench-other', 'Other Clinic')];
     const insert = (accountId: number, count: number) =>
       db.transaction((tx) =>
@@ -60,8 +65,17 @@ export async function preparePgData(url: string, patients: number): Promise<Benc
     await insert(bench.id, patients);
     await insert(other.id, 1000);
     await db.transaction((tx) => tx.execute(sql`ANALYZE`));
-    const [range] = (await db.all<{ lo: number; hi: number }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM patients WHERE account_id = ${bench.id}`)).map((r) => ({ lo: Number(r.lo), hi: Number(r.hi) }));
-    const { secret } = await createKey(db, bench, { actor_type: 'system', actor_id: null, actor_name: 'bench' }, { name: 'bench', access: 'read_write' });
+    const [range] = (
+      await db.all<{ lo: number; hi: number }>(
+        sql`SELECT min(id) AS lo, max(id) AS hi FROM patients WHERE account_id = ${bench.id}`,
+      )
+    ).map((r) => ({ lo: Number(r.lo), hi: Number(r.hi) }));
+    const { secret } = await createKey(
+      db,
+      bench,
+      { actor_type: 'system', actor_id: null, actor_name: 'bench' },
+      { name: 'bench', access: 'read_write' },
+    );
     log(`loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     return { host: 'bench.neptune.localhost', key: secret, accountId: bench.id, firstId: range.lo, lastId: range.hi };
   } finally {

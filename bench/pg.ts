@@ -19,7 +19,10 @@ try {
   const { LAST_NAMES } = await import('./names');
   const data = await preparePgData(pgServer.url, PG_PATIENTS);
   const env = { DATABASE_URL: pgServer.url };
-  const [app, baseline] = await Promise.all([startServer('app (PostgreSQL)', 'app-server.ts', { ...env, WEBHOOK_WORKER: 'off' }), startServer('baseline (PostgreSQL)', 'baseline-pg-server.ts', env)]);
+  const [app, baseline] = await Promise.all([
+    startServer('app (PostgreSQL)', 'app-server.ts', { ...env, WEBHOOK_WORKER: 'off' }),
+    startServer('baseline (PostgreSQL)', 'baseline-pg-server.ts', env),
+  ]);
   const headers = { host: data.host, authorization: `Bearer ${data.key}` };
   const [appT, baseT]: Target[] = [
     { port: app.port, headers },
@@ -29,7 +32,8 @@ try {
   const listPath = `/v3/api/patients?last_name=eq:${LAST_NAMES[137]}&sort=first_name:asc&page_size=50`;
   for (const t of [appT, baseT]) {
     const one = await getOk<{ data: { id: number } }>(t, `/v3/api/patients/${data.firstId}`);
-    if (one.data.id !== data.firstId) throw new Error(`PostgreSQL: GET /patients/${data.firstId} returned id ${one.data.id}`);
+    if (one.data.id !== data.firstId)
+      throw new Error(`PostgreSQL: GET /patients/${data.firstId} returned id ${one.data.id}`);
     const list = await getOk<{ data: unknown[] }>(t, listPath);
     if (list.data.length !== 50) throw new Error(`PostgreSQL: ${listPath} returned ${list.data.length} rows`);
   }
@@ -40,11 +44,38 @@ try {
   const listBase = await measure('pg b. list, baseline', baseT, CONNECTIONS, () => listPath);
   const ping = await measure('pg p. ping, app', appT, CONNECTIONS, () => '/v3/api/ping');
   rows.push(
-    { scenario: 'PostgreSQL a. GET /patients/{id}', server: 'app', connections: CONNECTIONS, ...oneApp, compare: `${pct(oneApp.rps, oneBase.rps)} of baseline`, target: 'req/s >= 75% of baseline, p99 <= 10 ms', pass: oneApp.rps >= 0.75 * oneBase.rps && oneApp.p99 <= 10 },
+    {
+      scenario: 'PostgreSQL a. GET /patients/{id}',
+      server: 'app',
+      connections: CONNECTIONS,
+      ...oneApp,
+      compare: `${pct(oneApp.rps, oneBase.rps)} of baseline`,
+      target: 'req/s >= 75% of baseline, p99 <= 10 ms',
+      pass: oneApp.rps >= 0.75 * oneBase.rps && oneApp.p99 <= 10,
+    },
     { scenario: 'PostgreSQL a. GET /patients/{id}', server: 'baseline', connections: CONNECTIONS, ...oneBase },
-    { scenario: 'PostgreSQL b. last_name=eq, sort first_name, 50', server: 'app', connections: CONNECTIONS, ...listApp, compare: `${pct(listApp.rps, listBase.rps)} of baseline`, target: 'req/s >= 75% of baseline', pass: listApp.rps >= 0.75 * listBase.rps },
-    { scenario: 'PostgreSQL b. last_name=eq, sort first_name, 50', server: 'baseline', connections: CONNECTIONS, ...listBase },
-    { scenario: 'PostgreSQL p. GET /ping (tenant, key, budget)', server: 'app', connections: CONNECTIONS, ...ping, compare: 'the key lookup and budget read PostgreSQL (cached), no other query' },
+    {
+      scenario: 'PostgreSQL b. last_name=eq, sort first_name, 50',
+      server: 'app',
+      connections: CONNECTIONS,
+      ...listApp,
+      compare: `${pct(listApp.rps, listBase.rps)} of baseline`,
+      target: 'req/s >= 75% of baseline',
+      pass: listApp.rps >= 0.75 * listBase.rps,
+    },
+    {
+      scenario: 'PostgreSQL b. last_name=eq, sort first_name, 50',
+      server: 'baseline',
+      connections: CONNECTIONS,
+      ...listBase,
+    },
+    {
+      scenario: 'PostgreSQL p. GET /ping (tenant, key, budget)',
+      server: 'app',
+      connections: CONNECTIONS,
+      ...ping,
+      compare: 'the key lookup and budget read PostgreSQL (cached), no other query',
+    },
   );
   console.log(`ROWS ${JSON.stringify(rows)}`);
 } finally {

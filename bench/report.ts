@@ -21,7 +21,17 @@ export interface Row {
 const ms = (v: number) => (Number.isInteger(v) ? String(v) : v < 10 ? v.toFixed(2) : v.toFixed(1));
 const verdict = (r: Row) => (r.pass === undefined ? '' : r.pass ? 'PASS' : 'FAIL');
 const HEAD = ['scenario', 'server', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'comparison', 'target', 'result'];
-const cells = (r: Row) => [r.scenario, r.server, String(r.connections), r.rps.toFixed(0), ms(r.p50), ms(r.p99), r.compare ?? '', r.target ?? '', verdict(r)];
+const cells = (r: Row) => [
+  r.scenario,
+  r.server,
+  String(r.connections),
+  r.rps.toFixed(0),
+  ms(r.p50),
+  ms(r.p99),
+  r.compare ?? '',
+  r.target ?? '',
+  verdict(r),
+];
 
 export function machine(): string {
   const cpu = os.cpus()[0]?.model.trim() ?? 'unknown CPU';
@@ -31,7 +41,8 @@ export function machine(): string {
 export function printTable(rows: Row[]): void {
   const table = [HEAD, ...rows.map(cells)];
   const widths = HEAD.map((_, i) => Math.max(...table.map((line) => line[i].length)));
-  const line = (l: string[]) => l.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const line = (l: string[]) =>
+    l.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
   console.log(`\n${line(HEAD)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const r of rows) console.log(line(cells(r)));
 }
@@ -51,10 +62,16 @@ export function markdown(rows: Row[], notes: string[]): string {
 
 /** Replaces README from the `## Benchmarks` line to the end; touches nothing above it. */
 export function writeResults(root: string, body: string): void {
-  fs.writeFileSync(path.join(root, 'bench', 'RESULTS.md'), `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${body}`);
+  fs.writeFileSync(
+    path.join(root, 'bench', 'RESULTS.md'),
+    `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${body}`,
+  );
   const readme = path.join(root, 'README.md');
   const text = fs.readFileSync(readme, 'utf8');
   const at = text.search(/^## Benchmarks[ \t]*$/m);
   if (at < 0) return console.warn('README.md has no "## Benchmarks" section; left it alone');
-  fs.writeFileSync(readme, `${text.slice(0, at)}## Benchmarks\n\nWritten by \`npm run bench\` (\`BENCH_SECONDS\` shortens each run, \`BENCH_ONLY=e,f\` runs some scenarios without writing results, \`-- --fresh\` rebuilds the data); the same table is in bench/RESULTS.md.\n\n${body}`);
+  fs.writeFileSync(
+    readme,
+    `${text.slice(0, at)}## Benchmarks\n\nWritten by \`npm run bench\` (\`BENCH_SECONDS\` shortens each run, \`BENCH_ONLY=e,f\` runs some scenarios without writing results, \`-- --fresh\` rebuilds the data); the same table is in bench/RESULTS.md.\n\n${body}`,
+  );
 }

@@ -27,8 +27,29 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { addDays } from '../server/values/wall-time';
 import { LAST_NAMES } from './names';
-import { doubleBookings, DIARY_APPOINTMENTS, DIARY_DAYS, DIARY_PRACTITIONERS, prepareDiary, type DiaryData } from './diary-data';
-import { getJson, getOk, load, measure, percentiles, postJson, SECONDS, sequential, startServer, stopServers, WARM_SECONDS, type Stats, type Target } from './measure';
+import {
+  doubleBookings,
+  DIARY_APPOINTMENTS,
+  DIARY_DAYS,
+  DIARY_PRACTITIONERS,
+  prepareDiary,
+  type DiaryData,
+} from './diary-data';
+import {
+  getJson,
+  getOk,
+  load,
+  measure,
+  percentiles,
+  postJson,
+  SECONDS,
+  sequential,
+  startServer,
+  stopServers,
+  WARM_SECONDS,
+  type Stats,
+  type Target,
+} from './measure';
 import { markdown, printTable, writeResults, type Row } from './report';
 import { startupRows } from './startup';
 import { webhookReceiver } from './webhook-receiver';
@@ -52,7 +73,6 @@ const LOG_ROUND_SECONDS = Math.max(6, Math.round(SECONDS * 0.6));
 /** server/rest/request-log.ts FLUSH_MS. */
 const REQUEST_LOG_FLUSH_MS = 5000;
 
-
 const ONLY = process.env.BENCH_ONLY?.split(',').map((x) => x.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
 
@@ -73,7 +93,6 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-
 async function main() {
   const { prepareData, BENCH_PATIENTS } = await import('./seed-data');
   const data = await prepareData(DB_FILE, { fresh: process.argv.includes('--fresh') });
@@ -84,7 +103,12 @@ async function main() {
     startServer('baseline', 'baseline-server.ts', serverEnv),
     startServer('bare', 'bare-server.ts', {}),
     // The app with the default logging (a line per request to stdout, here a file, and the portal's request log)...
-    startServer('app logging', 'app-server.ts', { ...serverEnv, BENCH_LOG_LEVEL: 'info', WEBHOOK_WORKER: 'off' }, { stdoutFile: path.join(ROOT, 'data', 'bench', 'app.log') }),
+    startServer(
+      'app logging',
+      'app-server.ts',
+      { ...serverEnv, BENCH_LOG_LEVEL: 'info', WEBHOOK_WORKER: 'off' },
+      { stdoutFile: path.join(ROOT, 'data', 'bench', 'app.log') },
+    ),
     // ...and logging nothing, to show what logging costs.
     startServer('app logging nothing', 'app-server.ts', { ...serverEnv, REQUEST_LOG: 'off', WEBHOOK_WORKER: 'off' }),
     // The same app without the webhook delivery worker, for what delivering costs the write path.
@@ -105,7 +129,8 @@ async function main() {
     const one = await getOk<{ data: { id: number } }>(t, `/v3/api/patients/${data.firstId}`);
     if (one.data.id !== data.firstId) throw new Error(`GET /patients/${data.firstId} returned id ${one.data.id}`);
     const list = await getOk<{ data: unknown[]; meta: { total: number } }>(t, listPath);
-    if (list.data.length !== 50 || list.meta.total !== 2000) throw new Error(`${listPath}: ${list.data.length} rows of ${list.meta.total}, expected 50 of 2000`);
+    if (list.data.length !== 50 || list.meta.total !== 2000)
+      throw new Error(`${listPath}: ${list.data.length} rows of ${list.meta.total}, expected 50 of 2000`);
   }
   const foreign = await getJson(appT, `/v3/api/patients/${data.lastId + 1}`);
   if (foreign.status !== 404) throw new Error(`another account's patient answered ${foreign.status}, expected 404`);
@@ -119,7 +144,15 @@ async function main() {
     const oneApp = await measure('a. single read, app', appT, CONNECTIONS, randomPatient);
     const oneBase = await measure('a. single read, baseline', baseT, CONNECTIONS, randomPatient);
     rows.push(
-      { scenario: 'a. GET /patients/{id}', server: 'app', connections: CONNECTIONS, ...oneApp, compare: `${pct(oneApp.rps, oneBase.rps)} of baseline`, target: 'req/s >= 75% of baseline, p99 <= 10 ms', pass: oneApp.rps >= 0.75 * oneBase.rps && oneApp.p99 <= 10 },
+      {
+        scenario: 'a. GET /patients/{id}',
+        server: 'app',
+        connections: CONNECTIONS,
+        ...oneApp,
+        compare: `${pct(oneApp.rps, oneBase.rps)} of baseline`,
+        target: 'req/s >= 75% of baseline, p99 <= 10 ms',
+        pass: oneApp.rps >= 0.75 * oneBase.rps && oneApp.p99 <= 10,
+      },
       { scenario: 'a. GET /patients/{id}', server: 'baseline', connections: CONNECTIONS, ...oneBase },
     );
   }
@@ -132,11 +165,21 @@ async function main() {
     // cost against the quiet round before it; a row reports their median (one disturbed round does not
     // decide it). Beside throughput, each server's CPU time per request (its process's, from /proc):
     // other processes on the machine change it far less than they change req/s.
-    const every = await startServer('app logging every request', 'app-server.ts', { ...serverEnv, BENCH_LOG_LEVEL: 'info', WEBHOOK_WORKER: 'off', LOG_SAMPLE_RATE: '1' }, { stdoutFile: path.join(ROOT, 'data', 'bench', 'app-every.log') });
+    const every = await startServer(
+      'app logging every request',
+      'app-server.ts',
+      { ...serverEnv, BENCH_LOG_LEVEL: 'info', WEBHOOK_WORKER: 'off', LOG_SAMPLE_RATE: '1' },
+      { stdoutFile: path.join(ROOT, 'data', 'bench', 'app-every.log') },
+    );
     const quietT = { ...appT, port: quiet.port };
     const sides = [
       { name: 'default logging', t: { ...appT, port: logged.port }, pid: logged.child.pid, rounds: [] as Round[] },
-      { name: 'a line for every request', t: { ...appT, port: every.port }, pid: every.child.pid, rounds: [] as Round[] },
+      {
+        name: 'a line for every request',
+        t: { ...appT, port: every.port },
+        pid: every.child.pid,
+        rounds: [] as Round[],
+      },
     ];
     type Round = Stats & { cpuUs: number; cost: number; quiet: Stats & { cpuUs: number } };
     // A logging server's round is followed by a pause as long as the request log's flush interval, so
@@ -144,18 +187,26 @@ async function main() {
     // would slow that one instead: measured up to 2x); its CPU time counts until the pause's end.
     const round = async (t: Target, pid: number | undefined, label: string, pauseMs = 0) => {
       const cpu0 = cpuMs(pid);
-      const stats = await load(t, { seconds: LOG_ROUND_SECONDS, connections: CONNECTIONS, nextPath: randomPatient, label });
+      const stats = await load(t, {
+        seconds: LOG_ROUND_SECONDS,
+        connections: CONNECTIONS,
+        nextPath: randomPatient,
+        label,
+      });
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
       return { ...stats, cpuUs: (1000 * (cpuMs(pid) - cpu0)) / stats.requests };
     };
     await measure('l. single read, app logging nothing (warm-up)', quietT, CONNECTIONS, randomPatient);
-    for (const side of sides) await measure(`l. single read, ${side.name} (warm-up)`, side.t, CONNECTIONS, randomPatient);
+    for (const side of sides)
+      await measure(`l. single read, ${side.name} (warm-up)`, side.t, CONNECTIONS, randomPatient);
     for (let i = 0; i < LOG_ROUNDS; i++) {
       for (const side of sides) {
         const off = await round(quietT, quiet.child.pid, `l. logging nothing, round ${i + 1}`);
         const on = await round(side.t, side.pid, `l. ${side.name}, round ${i + 1}`, REQUEST_LOG_FLUSH_MS + 500);
         side.rounds.push({ ...on, cost: (off.rps - on.rps) / off.rps, quiet: off });
-        say(`l. round ${i + 1}, ${side.name}: ${on.rps} vs ${off.rps} req/s (cost ${pct(off.rps - on.rps, off.rps)}), p99 ${on.p99} vs ${off.p99} ms, CPU ${on.cpuUs.toFixed(1)} vs ${off.cpuUs.toFixed(1)} µs/request`);
+        say(
+          `l. round ${i + 1}, ${side.name}: ${on.rps} vs ${off.rps} req/s (cost ${pct(off.rps - on.rps, off.rps)}), p99 ${on.p99} vs ${off.p99} ms, CPU ${on.cpuUs.toFixed(1)} vs ${off.cpuUs.toFixed(1)} µs/request`,
+        );
       }
     }
     every.child.stdin?.destroy();
@@ -167,16 +218,26 @@ async function main() {
       // CPU per request, as the median over the rounds of (logging − quiet) / quiet: where /proc is there,
       // the row passes only if this agrees, so a noisy round cannot pass it on throughput alone.
       const cpuCost = median(r.map((x) => (x.cpuUs - x.quiet.cpuUs) / x.quiet.cpuUs));
-      const cpu = Number.isFinite(cpuCost) ? `; CPU ${cpuOn.toFixed(1)} vs ${cpuOff.toFixed(1)} µs/request, +${Math.round(cpuCost * 1000) / 10}%` : '';
+      const cpu = Number.isFinite(cpuCost)
+        ? `; CPU ${cpuOn.toFixed(1)} vs ${cpuOff.toFixed(1)} µs/request, +${Math.round(cpuCost * 1000) / 10}%`
+        : '';
       rows.push({
-        scenario: i === 0 ? 'l. GET /patients/{id}, default logging: LOG_LEVEL=info to a file (reads sampled at 0.1) + request log' : 'l. the same, a line for every request (LOG_SAMPLE_RATE=1)',
+        scenario:
+          i === 0
+            ? 'l. GET /patients/{id}, default logging: LOG_LEVEL=info to a file (reads sampled at 0.1) + request log'
+            : 'l. the same, a line for every request (LOG_SAMPLE_RATE=1)',
         server: 'app',
         connections: CONNECTIONS,
         rps: Math.round(median(r.map((x) => x.rps))),
         p50: median(r.map((x) => x.p50)),
         p99: p99On,
         compare: `logging costs ${Math.round(cost * 1000) / 10}% (median of ${LOG_ROUNDS} alternate rounds of ${LOG_ROUND_SECONDS} s; ${Math.round(median(r.map((x) => x.quiet.rps)))} req/s logging nothing), p99 ${p99On} vs ${p99Off} ms${cpu}`,
-        ...(i === 0 ? { target: 'logging costs <= 10% of req/s (and of CPU per request), p99 within 1 ms', pass: cost <= 0.1 && p99On - p99Off <= 1 && !(cpuCost > 0.1) } : {}),
+        ...(i === 0
+          ? {
+              target: 'logging costs <= 10% of req/s (and of CPU per request), p99 within 1 ms',
+              pass: cost <= 0.1 && p99On - p99Off <= 1 && !(cpuCost > 0.1),
+            }
+          : {}),
       });
     }
   }
@@ -188,7 +249,10 @@ async function main() {
     // Neither keeps the request log: its batches, written after a round into the shared database file,
     // would take the write lock during the other server's round.
     const quietEnv = { ...serverEnv, WEBHOOK_WORKER: 'off', REQUEST_LOG: 'off' };
-    const [plain, metered] = await Promise.all([startServer('app without metrics', 'app-server.ts', quietEnv), startServer('app with metrics', 'app-server.ts', { ...quietEnv, METRICS_PORT: String(metricsPort) })]);
+    const [plain, metered] = await Promise.all([
+      startServer('app without metrics', 'app-server.ts', quietEnv),
+      startServer('app with metrics', 'app-server.ts', { ...quietEnv, METRICS_PORT: String(metricsPort) }),
+    ]);
     const plainT = { ...appT, port: plain.port };
     const meteredT = { ...appT, port: metered.port };
     await measure('m. single read, metrics off (warm-up)', plainT, CONNECTIONS, randomPatient);
@@ -196,12 +260,28 @@ async function main() {
     let [on, off] = [0, 0];
     let last: Stats | undefined;
     for (let i = 0; i < ROUNDS; i++) {
-      off += (await load(plainT, { seconds: ROUND_SECONDS, connections: CONNECTIONS, nextPath: randomPatient, label: `m. metrics off, round ${i + 1}` })).rps;
-      last = await load(meteredT, { seconds: ROUND_SECONDS, connections: CONNECTIONS, nextPath: randomPatient, label: `m. metrics on, round ${i + 1}` });
+      off += (
+        await load(plainT, {
+          seconds: ROUND_SECONDS,
+          connections: CONNECTIONS,
+          nextPath: randomPatient,
+          label: `m. metrics off, round ${i + 1}`,
+        })
+      ).rps;
+      last = await load(meteredT, {
+        seconds: ROUND_SECONDS,
+        connections: CONNECTIONS,
+        nextPath: randomPatient,
+        label: `m. metrics on, round ${i + 1}`,
+      });
       on += last.rps;
     }
     const scrape = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    const counted = Number(/clinic_http_request_duration_seconds_count\{method="GET",route="\/v3\/api\/patients\/\{id\}",status_class="2xx"\} (\d+)/.exec(scrape)?.[1] ?? 0);
+    const counted = Number(
+      /clinic_http_request_duration_seconds_count\{method="GET",route="\/v3\/api\/patients\/\{id\}",status_class="2xx"\} (\d+)/.exec(
+        scrape,
+      )?.[1] ?? 0,
+    );
     if (counted === 0) throw new Error('m. the metrics server counted no GET /patients/{id}');
     for (const s of [plain, metered]) s.child.stdin?.destroy();
     rows.push({
@@ -222,7 +302,15 @@ async function main() {
     const pingApp = await measure('p. ping, app', appT, CONNECTIONS, pingPath);
     const pingBare = await measure('p. ping, bare node:http', { ...appT, port: bare.port }, CONNECTIONS, pingPath);
     rows.push(
-      { scenario: 'p. GET /ping (tenant, key, budget)', server: 'app', connections: CONNECTIONS, ...pingApp, compare: `${pct(pingApp.rps, pingBare.rps)} of bare node:http`, target: 'req/s >= 50% of bare node:http', pass: pingApp.rps >= 0.5 * pingBare.rps },
+      {
+        scenario: 'p. GET /ping (tenant, key, budget)',
+        server: 'app',
+        connections: CONNECTIONS,
+        ...pingApp,
+        compare: `${pct(pingApp.rps, pingBare.rps)} of bare node:http`,
+        target: 'req/s >= 50% of bare node:http',
+        pass: pingApp.rps >= 0.5 * pingBare.rps,
+      },
       { scenario: 'p. constant JSON', server: 'bare', connections: CONNECTIONS, ...pingBare },
     );
   }
@@ -230,13 +318,28 @@ async function main() {
   if (runs('n')) {
     // n. every core: WEB_CONCURRENCY processes sharing the port against one process, on the single read
     const processes = availableParallelism();
-    const clustered = await startServer(`app, ${processes} processes`, 'cluster-server.ts', { ...serverEnv, WEB_CONCURRENCY: String(processes), WEBHOOK_WORKER: 'off' });
+    const clustered = await startServer(`app, ${processes} processes`, 'cluster-server.ts', {
+      ...serverEnv,
+      WEB_CONCURRENCY: String(processes),
+      WEBHOOK_WORKER: 'off',
+    });
     const single = await measure('n. single read, 1 process', appT, CONNECTIONS, randomPatient);
-    const many = await measure(`n. single read, ${processes} processes`, { ...appT, port: clustered.port }, CONNECTIONS, randomPatient);
+    const many = await measure(
+      `n. single read, ${processes} processes`,
+      { ...appT, port: clustered.port },
+      CONNECTIONS,
+      randomPatient,
+    );
     clustered.child.stdin?.destroy();
     rows.push(
       { scenario: 'n. GET /patients/{id}, 1 process', server: 'app', connections: CONNECTIONS, ...single },
-      { scenario: `n. GET /patients/{id}, ${processes} processes (WEB_CONCURRENCY)`, server: 'app', connections: CONNECTIONS, ...many, compare: `${(many.rps / single.rps).toFixed(2)}x one process (the load generator shares the ${processes} CPUs)` },
+      {
+        scenario: `n. GET /patients/{id}, ${processes} processes (WEB_CONCURRENCY)`,
+        server: 'app',
+        connections: CONNECTIONS,
+        ...many,
+        compare: `${(many.rps / single.rps).toFixed(2)}x one process (the load generator shares the ${processes} CPUs)`,
+      },
     );
   }
 
@@ -245,7 +348,15 @@ async function main() {
     const listApp = await measure('b. list by last_name, app', appT, CONNECTIONS, () => listPath);
     const listBase = await measure('b. list by last_name, baseline', baseT, CONNECTIONS, () => listPath);
     rows.push(
-      { scenario: 'b. last_name=eq, sort first_name, 50', server: 'app', connections: CONNECTIONS, ...listApp, compare: `${pct(listApp.rps, listBase.rps)} of baseline`, target: 'req/s >= 75% of baseline', pass: listApp.rps >= 0.75 * listBase.rps },
+      {
+        scenario: 'b. last_name=eq, sort first_name, 50',
+        server: 'app',
+        connections: CONNECTIONS,
+        ...listApp,
+        compare: `${pct(listApp.rps, listBase.rps)} of baseline`,
+        target: 'req/s >= 75% of baseline',
+        pass: listApp.rps >= 0.75 * listBase.rps,
+      },
       { scenario: 'b. last_name=eq, sort first_name, 50', server: 'baseline', connections: CONNECTIONS, ...listBase },
     );
   }
@@ -271,7 +382,15 @@ async function main() {
     const ratio = page1000.p50 / page1.p50;
     rows.push(
       { scenario: 'c. cursor page 1 (sort last_name)', server: 'app', connections: 1, ...page1 },
-      { scenario: `c. cursor page ${CURSOR_PAGES}`, server: 'app', connections: 1, ...page1000, compare: `p50 ${ratio.toFixed(2)}x page 1`, target: 'p50 within 2x of page 1', pass: ratio <= 2 },
+      {
+        scenario: `c. cursor page ${CURSOR_PAGES}`,
+        server: 'app',
+        connections: 1,
+        ...page1000,
+        compare: `p50 ${ratio.toFixed(2)}x page 1`,
+        target: 'p50 within 2x of page 1',
+        pass: ratio <= 2,
+      },
     );
   }
 
@@ -283,10 +402,24 @@ async function main() {
     const containsLoad = await measure('d. contains', appT, CONNECTIONS, () => containsPath);
     const scenarioD = `d. first_name=contains:${CONTAINS}, 25`;
     rows.push(
-      { scenario: scenarioD, server: 'app', connections: 1, ...containsOne, compare: `${contains.meta.total} matches`, target: 'p50 <= 50 ms', pass: containsOne.p50 <= 50 },
+      {
+        scenario: scenarioD,
+        server: 'app',
+        connections: 1,
+        ...containsOne,
+        compare: `${contains.meta.total} matches`,
+        target: 'p50 <= 50 ms',
+        pass: containsOne.p50 <= 50,
+      },
       // Under 32 concurrent searches the latency is queueing behind each other (p50 ≈ 32 / req/s): shown
       // for throughput, judged by the one-connection row.
-      { scenario: scenarioD, server: 'app', connections: CONNECTIONS, ...containsLoad, compare: 'throughput under load' },
+      {
+        scenario: scenarioD,
+        server: 'app',
+        connections: CONNECTIONS,
+        ...containsLoad,
+        compare: 'throughput under load',
+      },
     );
   }
 
@@ -295,7 +428,9 @@ async function main() {
     const availPath = `/v3/api/availability?location_id=${diary.locationId}&appointment_type_id=${diary.typeId}&from=${diary.from}&to=${diary.to}`;
     const avail = await getOk<{ data: unknown[]; meta: { total: number } }>(diaryT, availPath);
     if (avail.meta.total !== diary.expectedFree || avail.data.length !== diary.expectedFree) {
-      throw new Error(`${availPath}: ${avail.data.length} slots (total ${avail.meta.total}), expected ${diary.expectedFree}`);
+      throw new Error(
+        `${availPath}: ${avail.data.length} slots (total ${avail.meta.total}), expected ${diary.expectedFree}`,
+      );
     }
     const availStats = await measure('e. availability', diaryT, 8, () => availPath);
     rows.push({
@@ -309,7 +444,8 @@ async function main() {
     });
     // The cost of a cache miss (the first search after any booking): each request a range not asked before.
     const cold: number[] = [];
-    for (let i = 1; i <= 20; i++) cold.push((await getJson(diaryT, availPath.replace(`to=${diary.to}`, `to=${addDays(diary.to, -i)}`))).ms);
+    for (let i = 1; i <= 20; i++)
+      cold.push((await getJson(diaryT, availPath.replace(`to=${diary.to}`, `to=${addDays(diary.to, -i)}`))).ms);
     const coldStats = percentiles(cold);
     rows.push({
       scenario: 'e. the same, cache miss (first search after a booking)',
@@ -322,19 +458,28 @@ async function main() {
     });
     // Under bookings: the same searches while a booking lands every BOOKING_EVERY_MS on a free slot of a
     // practitioner taken in turn (each booking expires that practitioner's part of the cached search).
-    const free = (avail.data as { practitioner_id: number; starts_at: string }[]).filter((_, i) => i % 7 === 3).map(({ practitioner_id, starts_at }) => ({ practitioner_id, starts_at }));
+    const free = (avail.data as { practitioner_id: number; starts_at: string }[])
+      .filter((_, i) => i % 7 === 3)
+      .map(({ practitioner_id, starts_at }) => ({ practitioner_id, starts_at }));
     const bookingsMs: number[] = [];
     let booking = true;
     const booker = (async () => {
       for (const slot of free) {
         if (!booking) return;
-        const r = await postJson(diaryT, '/v3/api/appointments', { patient_id: diary.patientId, location_id: diary.locationId, appointment_type_id: diary.typeId, ...slot });
+        const r = await postJson(diaryT, '/v3/api/appointments', {
+          patient_id: diary.patientId,
+          location_id: diary.locationId,
+          appointment_type_id: diary.typeId,
+          ...slot,
+        });
         if (r.status !== 201) throw new Error(`e. booking under searches: ${r.status} ${JSON.stringify(r.body)}`);
         bookingsMs.push(r.ms);
         await new Promise((resolve) => setTimeout(resolve, BOOKING_EVERY_MS));
       }
     })();
-    const busy = await measure('e. availability under bookings', diaryT, 8, () => availPath).finally(() => (booking = false));
+    const busy = await measure('e. availability under bookings', diaryT, 8, () => availPath).finally(
+      () => (booking = false),
+    );
     await booker;
     const bookings = percentiles(bookingsMs);
     rows.push({
@@ -369,7 +514,15 @@ async function main() {
     const writeT = { port: app.port, headers: hooks.headers };
     const quietT = { port: workerless.port, headers: hooks.headers };
     const newPatient = () => JSON.stringify({ first_name: 'Web', last_name: `Hook${Math.floor(Math.random() * 1e6)}` });
-    const write = (t: Target, label: string) => load(t, { seconds: ROUND_SECONDS, connections: CONNECTIONS, nextPath: () => '/v3/api/patients', method: 'POST', body: newPatient, label });
+    const write = (t: Target, label: string) =>
+      load(t, {
+        seconds: ROUND_SECONDS,
+        connections: CONNECTIONS,
+        nextPath: () => '/v3/api/patients',
+        method: 'POST',
+        body: newPatient,
+        label,
+      });
     await write(quietT, 'g. POST /patients, warm-up');
     const started = Date.now();
     let [withWorker, withoutWorker] = [0, 0];
@@ -438,9 +591,9 @@ async function main() {
     'PostgreSQL rows: a throwaway PostgreSQL 15 on the same machine (fsync off, as the tests run it), 200,000 generated patients (BENCH_PG_PATIENTS), the app and the baseline each with a pool of 10 connections (DATABASE_POOL_SIZE); the baseline looks the key up and reads the patient with its embeds built by the database, one statement each.',
     `f: ${STORM_REQUESTS} POSTs sent at once on fresh connections, ${STORM_REQUESTS / STORM_SLOTS} per slot; latencies are client-side; double bookings are counted in the database afterwards.`,
     'Scale rows: account `bench-scale` with 1,000,000 patients (one in a hundred deleted) with a phone number each and 5,000,000 appointments (50 practitioners, ~17 years of diaries) beside three small clinics, generated by the database (bench/scale-data.ts; kept in data/bench/scale-*.db and the PostgreSQL data directory data/bench/pg-scale), one request at a time, 60 each; the deep page is a cursor 80% of the way through the ids; offset pages count up to 10,000 and estimate past it (meta.total_estimated).',
-    's rows: the server and command line compiled as `npm run build` does (into node_modules/.cache/clinic-bench-dist) and started through the same launchers (`node bin/clinic.mjs`, `node scripts/start.mjs`; npm\'s own start-up is not counted), 5 times each in turn on the bench database; the server is ready at its first 200 from GET /healthz (polled every 5 ms). Node 22.1+ also keeps V8\'s compile cache between runs.',
+    "s rows: the server and command line compiled as `npm run build` does (into node_modules/.cache/clinic-bench-dist) and started through the same launchers (`node bin/clinic.mjs`, `node scripts/start.mjs`; npm's own start-up is not counted), 5 times each in turn on the bench database; the server is ready at its first 200 from GET /healthz (polled every 5 ms). Node 22.1+ also keeps V8's compile cache between runs.",
     'Metrics row: the app with METRICS_PORT set (prom-client recording each request by route, status class and duration, rate-limit refusals, deliveries and jobs) against the same app without, in alternate rounds, as the logging row; no scrape during the rounds (one after them checks the count).',
-    'Logging rows (l): the app with the default logging (LOG_LEVEL=info to a file: a line for every error and write and for one successful read in ten, LOG_SAMPLE_RATE\'s default; and the request log, which keeps every request) and the same with a line for every request (LOG_SAMPLE_RATE=1), each against the app logging neither, in turn; a logging server\'s round is followed by a 5.5 s pause so that its request-log batch is written then (its CPU time counted) and not in the next round. Cost is the median over the rounds of (quiet − logging) / quiet req/s. CPU µs/request is the server process\'s user + system time (/proc) over its round and pause divided by the requests it answered: on this shared 2-CPU machine req/s of one server swung 3,000–20,000 between rounds while CPU per request moved ~10% (where the time goes: docs/decisions.md, "What logging costs").',
+    "Logging rows (l): the app with the default logging (LOG_LEVEL=info to a file: a line for every error and write and for one successful read in ten, LOG_SAMPLE_RATE's default; and the request log, which keeps every request) and the same with a line for every request (LOG_SAMPLE_RATE=1), each against the app logging neither, in turn; a logging server's round is followed by a 5.5 s pause so that its request-log batch is written then (its CPU time counted) and not in the next round. Cost is the median over the rounds of (quiet − logging) / quiet req/s. CPU µs/request is the server process's user + system time (/proc) over its round and pause divided by the requests it answered: on this shared 2-CPU machine req/s of one server swung 3,000–20,000 between rounds while CPU per request moved ~10% (where the time goes: docs/decisions.md, \"What logging costs\").",
   ];
   if (ONLY) say('BENCH_ONLY set: results not written');
   else {
@@ -468,9 +621,19 @@ function postgresRows(): Row[] {
 
 /** Runs a bench script in its own process and returns the rows it prints as `ROWS <json>`. */
 function childRows(script: string, args: string[] = []): Row[] {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', script), ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', script), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const line = out.split('\n').find((l) => l.startsWith('ROWS '));
-  process.stdout.write(out.split('\n').filter((l) => !l.startsWith('ROWS ')).join('\n'));
+  process.stdout.write(
+    out
+      .split('\n')
+      .filter((l) => !l.startsWith('ROWS '))
+      .join('\n'),
+  );
   if (!line) throw new Error(`bench/${script} printed no rows`);
   return JSON.parse(line.slice(5)) as Row[];
 }
@@ -490,17 +653,32 @@ async function bookingStorm(t: Target, diary: DiaryData) {
   const started = Date.now();
   const results = await Promise.all(
     Array.from({ length: STORM_REQUESTS }, (_, i) =>
-      postJson(t, '/v3/api/appointments', { patient_id: diary.patientId, location_id: diary.locationId, appointment_type_id: diary.typeId, ...slots[i % STORM_SLOTS] }),
+      postJson(t, '/v3/api/appointments', {
+        patient_id: diary.patientId,
+        location_id: diary.locationId,
+        appointment_type_id: diary.typeId,
+        ...slots[i % STORM_SLOTS],
+      }),
     ),
   );
   const seconds = (Date.now() - started) / 1000;
   const booked = results.filter((r) => r.status === 201).length;
-  const refused = results.filter((r) => r.status === 409 && (r.body as { code?: string }).code === 'slot_unavailable').length;
+  const refused = results.filter(
+    (r) => r.status === 409 && (r.body as { code?: string }).code === 'slot_unavailable',
+  ).length;
   const other = results.filter((r) => r.status !== 201 && r.status !== 409);
-  if (other.length) throw new Error(`booking storm: unexpected answers ${JSON.stringify(other.slice(0, 3).map((r) => [r.status, r.body]))}`);
+  if (other.length)
+    throw new Error(
+      `booking storm: unexpected answers ${JSON.stringify(other.slice(0, 3).map((r) => [r.status, r.body]))}`,
+    );
   const doubles = doubleBookings(DB_FILE, diary.accountId);
   say(`   ${booked} booked, ${refused} refused, ${doubles} double bookings, ${seconds.toFixed(2)} s`);
-  return { booked, refused, doubles, stats: { requests: STORM_REQUESTS, rps: STORM_REQUESTS / seconds, ...percentiles(results.map((r) => r.ms)) } };
+  return {
+    booked,
+    refused,
+    doubles,
+    stats: { requests: STORM_REQUESTS, rps: STORM_REQUESTS / seconds, ...percentiles(results.map((r) => r.ms)) },
+  };
 }
 
 process.on('SIGINT', () => {

@@ -39,48 +39,120 @@ export async function prepareScale(url: string): Promise<ScaleData> {
   try {
     const started = Date.now();
     let account = await findAccount(db, SUBDOMAIN);
-    if (!account || (await countOf(db, 'appointments', account.id)) !== SCALE_APPOINTMENTS || (await countOf(db, 'patients', account.id)) !== SCALE_PATIENTS) {
-      if (account) throw new Error(`${url}: a half-built bench-scale clinic; remove the database (data/bench/scale*) and run again`);
-      account = await createAccount(db, { subdomain: SUBDOMAIN, region: 'neptune', name: 'Scale Clinic', timezone: 'UTC', currency: 'GBP' });
+    if (
+      !account ||
+      (await countOf(db, 'appointments', account.id)) !== SCALE_APPOINTMENTS ||
+      (await countOf(db, 'patients', account.id)) !== SCALE_PATIENTS
+    ) {
+      if (account)
+        throw new Error(
+          `${url}: a half-built bench-scale clinic; remove the database (data/bench/scale*) and run again`,
+        );
+      account = await createAccount(db, {
+        subdomain: SUBDOMAIN,
+        region: 'neptune',
+        name: 'Scale Clinic',
+        timezone: 'UTC',
+        currency: 'GBP',
+      });
       // A few small clinics beside it, so no table holds one clinic only.
-      for (const n of [1, 2, 3]) await generate(db, url, await createAccount(db, { subdomain: `${SUBDOMAIN}-${n}`, region: 'neptune', name: `Small ${n}`, timezone: 'UTC', currency: 'GBP' }), 2_000, 10_000);
+      for (const n of [1, 2, 3])
+        await generate(
+          db,
+          url,
+          await createAccount(db, {
+            subdomain: `${SUBDOMAIN}-${n}`,
+            region: 'neptune',
+            name: `Small ${n}`,
+            timezone: 'UTC',
+            currency: 'GBP',
+          }),
+          2_000,
+          10_000,
+        );
       await generate(db, url, account, SCALE_PATIENTS, SCALE_APPOINTMENTS);
       log(`generated in ${Math.round((Date.now() - started) / 1000)} s`);
     }
     const numbers = await countOf(db, 'numbers', account.id);
     if (numbers !== SCALE_PATIENTS) {
-      if (numbers) throw new Error(`${url}: half-built numbers of the bench-scale clinic; remove the database (data/bench/scale*) and run again`);
+      if (numbers)
+        throw new Error(
+          `${url}: half-built numbers of the bench-scale clinic; remove the database (data/bench/scale*) and run again`,
+        );
       await generatePatientsOwn(url, account.id);
       log(`numbers and deleted patients generated in ${Math.round((Date.now() - started) / 1000)} s`);
     }
     const range = async (table: string) => {
-      const [r] = await db.all<{ lo: number | string; hi: number | string }>(sql`SELECT min(id) AS lo, max(id) AS hi FROM ${sql.identifier(table)} WHERE account_id = ${account.id}`);
+      const [r] = await db.all<{ lo: number | string; hi: number | string }>(
+        sql`SELECT min(id) AS lo, max(id) AS hi FROM ${sql.identifier(table)} WHERE account_id = ${account.id}`,
+      );
       return { first: Number(r.lo), last: Number(r.hi) };
     };
-    const { secret } = await createKey(db, account, { actor_type: 'system', actor_id: null, actor_name: 'bench' }, { name: `scale ${Date.now()}`, access: 'read_only' });
-    return { host: `${SUBDOMAIN}.neptune.localhost`, key: secret, accountId: account.id, appointments: await range('appointments'), patients: await range('patients') };
+    const { secret } = await createKey(
+      db,
+      account,
+      { actor_type: 'system', actor_id: null, actor_name: 'bench' },
+      { name: `scale ${Date.now()}`, access: 'read_only' },
+    );
+    return {
+      host: `${SUBDOMAIN}.neptune.localhost`,
+      key: secret,
+      accountId: account.id,
+      appointments: await range('appointments'),
+      patients: await range('patients'),
+    };
   } finally {
     await db.close();
   }
 }
 
 async function countOf(db: DbHandle, table: string, accountId: number): Promise<number> {
-  const [r] = await db.all<{ n: number | string }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE account_id = ${accountId}`);
+  const [r] = await db.all<{ n: number | string }>(
+    sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE account_id = ${accountId}`,
+  );
   return Number(r.n);
 }
 
-async function generate(db: DbHandle, url: string, account: Account, patients: number, appointments: number): Promise<void> {
+async function generate(
+  db: DbHandle,
+  url: string,
+  account: Account,
+  patients: number,
+  appointments: number,
+): Promise<void> {
   const now = new Date().toISOString();
   const base = { account_id: account.id, metadata: {}, created_at: now, updated_at: now };
   const { location, types, firstPractitioner } = await db.transaction(async (tx) => {
-    const [loc] = await tx.insert(locations).values({ ...base, name: 'Main', online_booking: true }).returning({ id: locations.id });
+    const [loc] = await tx
+      .insert(locations)
+      .values({ ...base, name: 'Main', online_booking: true })
+      .returning({ id: locations.id });
     const t = await tx
       .insert(appointmentTypes)
-      .values(['Follow-up', 'Assessment', 'Review'].map((name) => ({ ...base, name, duration_minutes: 30, online_booking: true, active: true, requires_resource: false })))
+      .values(
+        ['Follow-up', 'Assessment', 'Review'].map((name) => ({
+          ...base,
+          name,
+          duration_minutes: 30,
+          online_booking: true,
+          active: true,
+          requires_resource: false,
+        })),
+      )
       .returning({ id: appointmentTypes.id });
     const p = await tx
       .insert(practitioners)
-      .values(Array.from({ length: PRACTITIONERS }, (_, i) => ({ ...base, first_name: `P${i}`, last_name: 'Scale', active: true, online_booking: true, location_ids: [loc.id], appointment_type_ids: t.map((x) => x.id) })))
+      .values(
+        Array.from({ length: PRACTITIONERS }, (_, i) => ({
+          ...base,
+          first_name: `P${i}`,
+          last_name: 'Scale',
+          active: true,
+          online_booking: true,
+          location_ids: [loc.id],
+          appointment_type_ids: t.map((x) => x.id),
+        })),
+      )
       .returning({ id: practitioners.id });
     return { location: loc.id, types: t.map((x) => x.id), firstPractitioner: Math.min(...p.map((x) => x.id)) };
   });
@@ -89,7 +161,15 @@ async function generate(db: DbHandle, url: string, account: Account, patients: n
     await exec(isPg ? pgPatients(account.id, patients) : sqlitePatients(account.id, patients));
     const [{ lo }] = await rows(`SELECT min(id) AS lo FROM patients WHERE account_id = ${account.id}`);
     log(`account ${account.subdomain}: ${appointments} appointments`);
-    const a = { account: account.id, patients, firstPatient: Number(lo), firstPractitioner, location, firstType: types[0]!, count: appointments };
+    const a = {
+      account: account.id,
+      patients,
+      firstPatient: Number(lo),
+      firstPractitioner,
+      location,
+      firstType: types[0]!,
+      count: appointments,
+    };
     await exec(isPg ? pgAppointments(a) : sqliteAppointments(a));
   });
 }
@@ -112,12 +192,20 @@ async function generatePatientsOwn(url: string, accountId: number): Promise<void
 
 /** The bulk statements go to the driver directly (every value in them is a number of ours), with the
  *  tables' secondary indexes dropped during the load and rebuilt after, then statistics gathered. */
-async function withoutIndexes(url: string, tables: string[], load: (exec: Exec, rows: Rows) => Promise<void>): Promise<void> {
+async function withoutIndexes(
+  url: string,
+  tables: string[],
+  load: (exec: Exec, rows: Rows) => Promise<void>,
+): Promise<void> {
   const names = tables.map((t) => `'${t}'`).join(', ');
   await withRaw(url, async (exec, rows) => {
     const indexes = isPg
-      ? await rows(`SELECT indexname AS name, indexdef AS ddl FROM pg_indexes i WHERE tablename IN (${names}) AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`)
-      : await rows(`SELECT name, sql AS ddl FROM sqlite_master WHERE type = 'index' AND tbl_name IN (${names}) AND sql IS NOT NULL`);
+      ? await rows(
+          `SELECT indexname AS name, indexdef AS ddl FROM pg_indexes i WHERE tablename IN (${names}) AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+        )
+      : await rows(
+          `SELECT name, sql AS ddl FROM sqlite_master WHERE type = 'index' AND tbl_name IN (${names}) AND sql IS NOT NULL`,
+        );
     for (const r of indexes) await exec(`DROP INDEX "${r.name}"`);
     try {
       await load(exec, rows);
@@ -137,7 +225,10 @@ async function withRaw(url: string, fn: (exec: Exec, rows: Rows) => Promise<void
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      await fn(async (text) => void (await client.query(text)), async (text) => (await client.query(text)).rows);
+      await fn(
+        async (text) => void (await client.query(text)),
+        async (text) => (await client.query(text)).rows,
+      );
     } finally {
       await client.end();
     }
@@ -145,13 +236,17 @@ async function withRaw(url: string, fn: (exec: Exec, rows: Rows) => Promise<void
   }
   const raw = new Database(sqlitePath(url));
   try {
-    await fn(async (text) => void raw.exec(text), async (text) => raw.prepare(text).all() as Record<string, string | number>[]);
+    await fn(
+      async (text) => void raw.exec(text),
+      async (text) => raw.prepare(text).all() as Record<string, string | number>[],
+    );
   } finally {
     raw.close();
   }
 }
 
-const sqliteSeries = (n: number) => `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) `;
+const sqliteSeries = (n: number) =>
+  `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) `;
 
 function sqlitePatients(accountId: number, n: number) {
   return `${sqliteSeries(n)}
@@ -200,4 +295,3 @@ function pgAppointments(a: AppointmentsSpec) {
     FROM generate_series(0, ${a.count - 1}::int) AS i,
          LATERAL (SELECT timestamptz '2012-01-01T00:00:00Z' + make_interval(days => i / 800, mins => 480 + (i / ${PRACTITIONERS}) % 16 * 30) AS w) AS v`;
 }
-

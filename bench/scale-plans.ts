@@ -32,7 +32,9 @@ function shape(n: PlanNode): string {
 }
 
 /** Rows every scan node returned, over all its loops. */
-const rowsRead = (n: PlanNode): number => (/Scan/.test(n['Node Type']) ? n['Actual Rows'] * n['Actual Loops'] : 0) + (n.Plans ?? []).reduce((a, c) => a + rowsRead(c), 0);
+const rowsRead = (n: PlanNode): number =>
+  (/Scan/.test(n['Node Type']) ? n['Actual Rows'] * n['Actual Loops'] : 0) +
+  (n.Plans ?? []).reduce((a, c) => a + rowsRead(c), 0);
 
 export async function planTable(url: string, accountId: number): Promise<string> {
   const handle = await openDb(url);
@@ -41,7 +43,10 @@ export async function planTable(url: string, accountId: number): Promise<string>
   try {
     for (const r of Object.values(RESOURCES).filter((x) => x.list) as Resource[]) {
       const table = getTableName(r.table);
-      for (const [page, query] of [['offset 1', { page_size: '25' }], ['cursor 1', { page_size: '25', cursor: '' }]] as const) {
+      for (const [page, query] of [
+        ['offset 1', { page_size: '25' }],
+        ['cursor 1', { page_size: '25', cursor: '' }],
+      ] as const) {
         const { db, statements } = recordingDb({ app: { db: handle } } as unknown as TestServer);
         const scope = { db, accountId, url: `http://scale/v3/api/${r.name}` };
         await listRecords(r, scope, { ...query });
@@ -53,13 +58,17 @@ export async function planTable(url: string, accountId: number): Promise<string>
             // meta.total past the exact bound: the planner's estimate, planned and not run (db/estimate.ts).
             const started = performance.now();
             await pool.query(s.sql, s.params);
-            lines.push(`| ${r.name} | ${page} | estimate | (planned, not run) | 0 | ${(performance.now() - started).toFixed(2)} |`);
+            lines.push(
+              `| ${r.name} | ${page} | estimate | (planned, not run) | 0 | ${(performance.now() - started).toFixed(2)} |`,
+            );
             continue;
           }
           const { rows } = await pool.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`, s.params);
           const [plan] = rows[0]['QUERY PLAN'] as [{ Plan: PlanNode; 'Execution Time': number }];
           const what = /count\(/i.test(s.sql) ? 'count' : 'page';
-          lines.push(`| ${r.name} | ${page} | ${what} | ${shape(plan.Plan)} | ${rowsRead(plan.Plan).toLocaleString('en')} | ${plan['Execution Time'].toFixed(2)} |`);
+          lines.push(
+            `| ${r.name} | ${page} | ${what} | ${shape(plan.Plan)} | ${rowsRead(plan.Plan).toLocaleString('en')} | ${plan['Execution Time'].toFixed(2)} |`,
+          );
         }
       }
     }

@@ -34,11 +34,22 @@ port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=
 "\${as[@]}" "$bin/pg_ctl" -D "${dir}/data" -l "${dir}/log" -w -o "-p $port -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB -c maintenance_work_mem=512MB" start >/dev/null
 "$bin/psql" -h 127.0.0.1 -p $port -U clinic -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || "$bin/createdb" -h 127.0.0.1 -p $port -U clinic "$DB"
 echo "$port $bin"`;
-  const [port, bin] = execFileSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DB: db } }).trim().split(' ');
+  const [port, bin] = execFileSync('bash', ['-c', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, DB: db },
+  })
+    .trim()
+    .split(' ');
   const as = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
   return {
     url: `postgres://clinic@127.0.0.1:${port}/${db}`,
-    stop: () => void execFileSync(as[0] ?? `${bin}/pg_ctl`, [...as.slice(1), ...(as.length ? [`${bin}/pg_ctl`] : []), '-D', `${dir}/data`, '-m', 'fast', 'stop'], { stdio: 'ignore' }),
+    stop: () =>
+      void execFileSync(
+        as[0] ?? `${bin}/pg_ctl`,
+        [...as.slice(1), ...(as.length ? [`${bin}/pg_ctl`] : []), '-D', `${dir}/data`, '-m', 'fast', 'stop'],
+        { stdio: 'ignore' },
+      ),
   };
 }
 
@@ -53,13 +64,25 @@ try {
   const { encodeCursor, queryDigest, setCursorSecret } = await import('../server/list/cursor');
   setCursorSecret(CURSOR_SECRET);
   const data = await prepareScale(url);
-  const app = await startServer(`app (${dialect})`, 'app-server.ts', { DATABASE_URL: url, CURSOR_SECRET, WEBHOOK_WORKER: 'off', REQUEST_LOG: 'off', JOBS: 'off' });
+  const app = await startServer(`app (${dialect})`, 'app-server.ts', {
+    DATABASE_URL: url,
+    CURSOR_SECRET,
+    WEBHOOK_WORKER: 'off',
+    REQUEST_LOG: 'off',
+    JOBS: 'off',
+  });
   const t: Target = { port: app.port, headers: { host: data.host, authorization: `Bearer ${data.key}` } };
   const time = async (p: string) => sequential(t, p, { count: 60, seconds: 4 });
   const rows: Row[] = [];
   const label = dialect === 'pg' ? 'PostgreSQL' : 'SQLite';
   const within = (s: { p50: number; p99: number }) => s.p50 <= 20 && s.p99 <= 60;
-  const row = (scenario: string, s: Awaited<ReturnType<typeof time>>, extra: Partial<Row> = {}): Row => ({ scenario: `${label} scale: ${scenario}`, server: 'app', connections: 1, ...s, ...extra });
+  const row = (scenario: string, s: Awaited<ReturnType<typeof time>>, extra: Partial<Row> = {}): Row => ({
+    scenario: `${label} scale: ${scenario}`,
+    server: 'app',
+    connections: 1,
+    ...s,
+    ...extra,
+  });
 
   // The two with deep pages and every sort timed.
   const big = new Set(['patients', 'appointments']);
@@ -72,18 +95,33 @@ try {
     if (!big.has(r.name)) continue;
     const range = r.name === 'patients' ? data.patients : data.appointments;
     const deepId = range.first + Math.floor(0.8 * (range.last - range.first));
-    const deepCursor = encodeCursor(queryDigest(r.name, { q: [['page_size', String(PAGE)]], pageSize: PAGE }), [deepId]);
+    const deepCursor = encodeCursor(queryDigest(r.name, { q: [['page_size', String(PAGE)]], pageSize: PAGE }), [
+      deepId,
+    ]);
     const deep = await time(`${base}&cursor=${encodeURIComponent(deepCursor)}`);
-    rows.push(row(`${r.name} cursor page at 80%`, deep, { compare: `${(deep.p50 / first.p50).toFixed(2)}x page 1`, target: 'p50 <= 2x page 1, p99 <= 60 ms', pass: deep.p50 <= 2 * Math.max(first.p50, 1) && deep.p99 <= 60 }));
+    rows.push(
+      row(`${r.name} cursor page at 80%`, deep, {
+        compare: `${(deep.p50 / first.p50).toFixed(2)}x page 1`,
+        target: 'p50 <= 2x page 1, p99 <= 60 ms',
+        pass: deep.p50 <= 2 * Math.max(first.p50, 1) && deep.p99 <= 60,
+      }),
+    );
     for (const [field, f] of Object.entries(r.fields)) {
       if (!f.sortable) continue;
       for (const dir of ['asc', 'desc']) {
         const s = await time(`${base}&sort=${field}:${dir}&cursor=`);
-        rows.push(row(`${r.name} sort=${field}:${dir} cursor page 1`, s, { target: 'p50 <= 20 ms, p99 <= 60 ms', pass: within(s) }));
+        rows.push(
+          row(`${r.name} sort=${field}:${dir} cursor page 1`, s, {
+            target: 'p50 <= 20 ms, p99 <= 60 ms',
+            pass: within(s),
+          }),
+        );
       }
     }
   }
-  say(`${SCALE_PATIENTS.toLocaleString('en')} patients, ${SCALE_APPOINTMENTS.toLocaleString('en')} appointments: ${rows.filter((r) => r.pass === false).length} of ${rows.length} rows missed their target`);
+  say(
+    `${SCALE_PATIENTS.toLocaleString('en')} patients, ${SCALE_APPOINTMENTS.toLocaleString('en')} appointments: ${rows.filter((r) => r.pass === false).length} of ${rows.length} rows missed their target`,
+  );
   if (dialect === 'pg' && process.argv[3] === 'plans') {
     const { planTable } = await import('./scale-plans');
     console.log(await planTable(url, data.accountId));

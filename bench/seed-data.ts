@@ -36,7 +36,10 @@ function removeDb(file: string) {
 }
 
 async function ensureAccount(db: DbHandle, subdomain: string, name: string): Promise<Account> {
-  return (await findAccount(db, subdomain)) ?? createAccount(db, { subdomain, region: 'neptune', name, timezone: 'Europe/London', currency: 'GBP' });
+  return (
+    (await findAccount(db, subdomain)) ??
+    createAccount(db, { subdomain, region: 'neptune', name, timezone: 'Europe/London', currency: 'GBP' })
+  );
 }
 
 export async function prepareData(file: string, opts: { fresh: boolean }): Promise<BenchData> {
@@ -50,7 +53,11 @@ export async function prepareData(file: string, opts: { fresh: boolean }): Promi
     const bench = await ensureAccount(handle, 'bench', 'Bench Clinic');
     const other = await ensureAccount(handle, 'bench-other', 'Other Clinic');
     const countOf = (accountId: number) =>
-      (raw.prepare('SELECT count(*) AS n FROM patients WHERE account_id = ? AND deleted_at IS NULL').get(accountId) as { n: number }).n;
+      (
+        raw
+          .prepare('SELECT count(*) AS n FROM patients WHERE account_id = ? AND deleted_at IS NULL')
+          .get(accountId) as { n: number }
+      ).n;
     const [have, haveOther] = [countOf(bench.id), countOf(other.id)];
     if (have !== BENCH_PATIENTS || haveOther !== OTHER_PATIENTS) {
       if (have !== 0 || haveOther !== 0) {
@@ -66,11 +73,17 @@ export async function prepareData(file: string, opts: { fresh: boolean }): Promi
     }
     // Each run logs its own requests; the last run's log would only grow the file.
     raw.prepare('DELETE FROM request_log').run();
-    const range = raw.prepare('SELECT min(id) AS lo, max(id) AS hi FROM patients WHERE account_id = ?').get(bench.id) as { lo: number; hi: number };
-    if (range.hi - range.lo + 1 !== BENCH_PATIENTS) throw new Error(`bench patient ids are not contiguous (${range.lo}..${range.hi}); run with --fresh`);
+    const range = raw
+      .prepare('SELECT min(id) AS lo, max(id) AS hi FROM patients WHERE account_id = ?')
+      .get(bench.id) as { lo: number; hi: number };
+    if (range.hi - range.lo + 1 !== BENCH_PATIENTS)
+      throw new Error(`bench patient ids are not contiguous (${range.lo}..${range.hi}); run with --fresh`);
     // Keys are shown only once, so every run issues its own.
     const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'bench' };
-    const { secret } = await createKey(handle, bench, actor, { name: `bench ${new Date().toISOString()}`, access: 'read_write' });
+    const { secret } = await createKey(handle, bench, actor, {
+      name: `bench ${new Date().toISOString()}`,
+      access: 'read_write',
+    });
     return { host: 'bench.neptune.localhost', key: secret, accountId: bench.id, firstId: range.lo, lastId: range.hi };
   } finally {
     if (raw.open) raw.close();
@@ -84,8 +97,13 @@ function bulkInsert(raw: SqliteDatabase, benchId: number, otherId: number) {
   raw.pragma('synchronous = OFF');
   raw.pragma('cache_size = -262144');
   const fts = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'patients_fts'").get();
-  const ftsTriggers = raw.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'patients' AND sql LIKE '%patients_fts%'").get() as { n: number };
-  const insert = raw.prepare(`INSERT INTO patients (account_id, first_name, last_name, preferred_name, dob, email, sex, locale, blocked,
+  const ftsTriggers = raw
+    .prepare(
+      "SELECT count(*) AS n FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'patients' AND sql LIKE '%patients_fts%'",
+    )
+    .get() as { n: number };
+  const insert =
+    raw.prepare(`INSERT INTO patients (account_id, first_name, last_name, preferred_name, dob, email, sex, locale, blocked,
       communication_preferences, metadata, created_at, updated_at, deleted_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'en', 0, '{}', '{}', ?, ?, NULL)`);
   const base = Date.parse('2025-01-01T00:00:00.000Z');
@@ -100,10 +118,13 @@ function bulkInsert(raw: SqliteDatabase, benchId: number, otherId: number) {
       insert.run(accountId, first, last, i % 10 === 0 ? first.slice(0, 3) : null, dob, email, SEXES[i % 3], at, at);
     }
   });
-  log(`inserting ${BENCH_PATIENTS} patients (${ROWS_PER_TX} per transaction${ftsTriggers.n ? ', patients_fts kept current by its triggers' : ''})`);
+  log(
+    `inserting ${BENCH_PATIENTS} patients (${ROWS_PER_TX} per transaction${ftsTriggers.n ? ', patients_fts kept current by its triggers' : ''})`,
+  );
   for (let from = 0; from < BENCH_PATIENTS; from += ROWS_PER_TX) {
     insertRange(benchId, from, Math.min(from + ROWS_PER_TX, BENCH_PATIENTS));
-    if ((from + ROWS_PER_TX) % 200_000 === 0) log(`  ${from + ROWS_PER_TX} rows, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    if ((from + ROWS_PER_TX) % 200_000 === 0)
+      log(`  ${from + ROWS_PER_TX} rows, ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
   insertRange(otherId, 0, OTHER_PATIENTS);
   // Without triggers feeding it, a trigram index would miss every row we just wrote.

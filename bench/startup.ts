@@ -62,7 +62,11 @@ const healthz = (port: number) =>
 async function timeServerReady(root: string, env: NodeJS.ProcessEnv): Promise<number> {
   const port = await freePort();
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -82,14 +86,20 @@ async function timeServerReady(root: string, env: NodeJS.ProcessEnv): Promise<nu
 
 async function isCurrent(root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
   process.env.CLINIC_DIST_DIR = env.CLINIC_DIST_DIR;
-  const { compiled } = (await import(path.join(root, 'scripts', 'compiled.mjs'))) as { compiled: (e: string) => { url?: string } };
+  const { compiled } = (await import(path.join(root, 'scripts', 'compiled.mjs'))) as {
+    compiled: (e: string) => { url?: string };
+  };
   return Boolean(compiled('cli').url && compiled('server').url);
 }
 
 export async function startupRows(root: string, dbFile: string, say: (msg: string) => void): Promise<Row[]> {
   if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
     say('s. no production build of the portal (.next): next build');
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, stdio: 'ignore', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    execFileSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+      cwd: root,
+      stdio: 'ignore',
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -112,7 +122,9 @@ export async function startupRows(root: string, dbFile: string, say: (msg: strin
     const ready: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       help.push(await timeCommand(root, ['bin/clinic.mjs', 'help'], env));
-      keys.push(await timeCommand(root, ['bin/clinic.mjs', 'key', 'list', '--clinic', 'bench', '--region', 'neptune'], env));
+      keys.push(
+        await timeCommand(root, ['bin/clinic.mjs', 'key', 'list', '--clinic', 'bench', '--region', 'neptune'], env),
+      );
       ready.push(await timeServerReady(root, env));
     }
     if (!(await isCurrent(root, env))) {
@@ -133,7 +145,11 @@ export async function startupRows(root: string, dbFile: string, say: (msg: strin
     return [
       row('s. clinic help (compiled, node bin/clinic.mjs)', timing(help), 300),
       row('s. clinic key list, bench db (compiled)', timing(keys), 500),
-      row('s. server start (scripts/start.mjs, what npm start runs) until /healthz answers, SQLite, 1 process', timing(ready), 1500),
+      row(
+        's. server start (scripts/start.mjs, what npm start runs) until /healthz answers, SQLite, 1 process',
+        timing(ready),
+        1500,
+      ),
     ];
   }
 }

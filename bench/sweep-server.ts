@@ -14,7 +14,15 @@ import { setSweepPace } from '../server/jobs/sweep-batches';
 // BENCH_SWEEP_PACE='{"batchMs":25,"pauseFactor":4}' tries a pace against the default (server/jobs/sweep-batches.ts).
 if (process.env.BENCH_SWEEP_PACE) setSweepPace(JSON.parse(process.env.BENCH_SWEEP_PACE));
 
-const app = await createApp(loadEnv({ ...process.env, JOBS: 'off', RATE_LIMIT_REST_PER_MINUTE: '1000000000', RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000', LOG_LEVEL: 'silent' }));
+const app = await createApp(
+  loadEnv({
+    ...process.env,
+    JOBS: 'off',
+    RATE_LIMIT_REST_PER_MINUTE: '1000000000',
+    RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'silent',
+  }),
+);
 
 async function sweep() {
   const started = performance.now();
@@ -30,6 +38,8 @@ async function sweep() {
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   if (line.trim() === 'sweep') void sweep().catch((err) => process.stdout.write(`SWEEP_FAILED ${String(err)}\n`));
 });
-app.server.listen(0, '127.0.0.1', () => process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`));
+app.server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`LISTENING ${(app.server.address() as AddressInfo).port}\n`),
+);
 process.stdin.on('close', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));

@@ -44,8 +44,21 @@ try {
   let host = '';
   let key = '';
   try {
-    const account = await createAccount(db, { subdomain: 'bench-sweep', region: 'neptune', name: 'Sweep Clinic', timezone: 'Europe/London', currency: 'GBP' });
-    key = (await createKey(db, account, { actor_type: 'system', actor_id: null, actor_name: 'bench' }, { name: 'bench', access: 'read_write' })).secret;
+    const account = await createAccount(db, {
+      subdomain: 'bench-sweep',
+      region: 'neptune',
+      name: 'Sweep Clinic',
+      timezone: 'Europe/London',
+      currency: 'GBP',
+    });
+    key = (
+      await createKey(
+        db,
+        account,
+        { actor_type: 'system', actor_id: null, actor_name: 'bench' },
+        { name: 'bench', access: 'read_write' },
+      )
+    ).secret;
     host = 'bench-sweep.neptune.localhost';
     const started = Date.now();
     if (byPartition) {
@@ -54,11 +67,17 @@ try {
       const days = Math.ceil(EXPIRED / 86_400) + 1;
       await db.transaction(async (tx) => {
         await tx.execute(sql`DROP TABLE events_legacy`);
-        await tx.execute(sql`CREATE TABLE events_legacy PARTITION OF events FOR VALUES FROM (MINVALUE) TO ('2020-01-01T00:00:00Z')`);
+        await tx.execute(
+          sql`CREATE TABLE events_legacy PARTITION OF events FOR VALUES FROM (MINVALUE) TO ('2020-01-01T00:00:00Z')`,
+        );
         for (let d = 0; d < days; d++) {
           const from = new Date(Date.UTC(2020, 0, 1 + d));
           const to = new Date(Date.UTC(2020, 0, 2 + d));
-          await tx.execute(sql.raw(`CREATE TABLE events_p${from.toISOString().slice(0, 10).replace(/-/g, '')} PARTITION OF events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`));
+          await tx.execute(
+            sql.raw(
+              `CREATE TABLE events_p${from.toISOString().slice(0, 10).replace(/-/g, '')} PARTITION OF events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`,
+            ),
+          );
         }
       });
       say(`${days} day partitions for the expired events`);
@@ -72,14 +91,23 @@ try {
         : sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${EXPIRED})
               INSERT INTO events (event_id, account_id, type, entity, entity_id, occurred_at)
               SELECT 'evt_sweep_' || i, ${account.id}, 'patients.updated', 'patients', 1 + i % 1000, strftime('%Y-%m-%dT%H:%M:%fZ', '2020-01-01', '+' || i || ' seconds') FROM n`;
-    await db.transaction(async (tx) => void (await (dialect === 'pg' ? tx.execute(generate) : (tx as unknown as { run(q: unknown): unknown }).run(generate))));
+    await db.transaction(
+      async (tx) =>
+        void (await (dialect === 'pg'
+          ? tx.execute(generate)
+          : (tx as unknown as { run(q: unknown): unknown }).run(generate))),
+    );
     if (dialect === 'pg') await db.transaction(async (tx) => void (await tx.execute(sql`ANALYZE`)));
     say(`generated in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await db.close();
   }
 
-  const app = await startServer(`app, sweep (${dialect})`, 'sweep-server.ts', { DATABASE_URL: url, WEBHOOK_WORKER: 'off', REQUEST_LOG: 'off' });
+  const app = await startServer(`app, sweep (${dialect})`, 'sweep-server.ts', {
+    DATABASE_URL: url,
+    WEBHOOK_WORKER: 'off',
+    REQUEST_LOG: 'off',
+  });
   const t: Target = { port: app.port, headers: { host, authorization: `Bearer ${key}` } };
   const ids: number[] = [];
   for (let i = 0; i < PATIENTS; i++) {
@@ -102,7 +130,9 @@ try {
   const count = async () => {
     const c = await openDb(url);
     try {
-      const [row] = await c.all<{ n: number | string }>(sql`SELECT count(*) AS n FROM events WHERE occurred_at < ${'2021-01-01T00:00:00.000Z'}`);
+      const [row] = await c.all<{ n: number | string }>(
+        sql`SELECT count(*) AS n FROM events WHERE occurred_at < ${'2021-01-01T00:00:00.000Z'}`,
+      );
       return Number(row.n);
     } finally {
       await c.close();
@@ -153,25 +183,40 @@ try {
   if (lsn0 && lsn1) {
     const c = await openDb(url);
     try {
-      const [row] = await c.all<{ b: string }>(sql`SELECT pg_wal_lsn_diff(${lsn1}::pg_lsn, ${lsn0}::pg_lsn)::text AS b`);
+      const [row] = await c.all<{ b: string }>(
+        sql`SELECT pg_wal_lsn_diff(${lsn1}::pg_lsn, ${lsn0}::pg_lsn)::text AS b`,
+      );
       wal = `, ${(Number(row.b) / 2 ** 20).toFixed(0)} MB of WAL`;
     } finally {
       await c.close();
     }
   }
-  const stats = (times: number[]) => ({ requests: times.length, rps: (times.length * 1000) / times.reduce((a, b) => a + b, 0), ...percentiles(times) });
+  const stats = (times: number[]) => ({
+    requests: times.length,
+    rps: (times.length * 1000) / times.reduce((a, b) => a + b, 0),
+    ...percentiles(times),
+  });
   const quietStats = stats([...before, ...after]);
   const duringStats = stats(during);
   const moved = duringStats.p99 - quietStats.p99;
   const label = dialect === 'pg' ? (byPartition ? 'PostgreSQL, day partitions' : 'PostgreSQL') : 'SQLite';
   const rows: Row[] = [
-    { scenario: `${label} sweep: GET /patients/{id} without a sweep`, server: 'app', connections: 1, ...quietStats, compare: `before ${percentiles(before).p99.toFixed(2)} / after ${percentiles(after).p99.toFixed(2)} ms p99` },
+    {
+      scenario: `${label} sweep: GET /patients/{id} without a sweep`,
+      server: 'app',
+      connections: 1,
+      ...quietStats,
+      compare: `before ${percentiles(before).p99.toFixed(2)} / after ${percentiles(after).p99.toFixed(2)} ms p99`,
+    },
     {
       scenario: `${label} sweep: GET /patients/{id} while ${EXPIRED.toLocaleString('en')} expired events are ${byPartition ? 'dropped with their days' : 'swept'}`,
       server: 'app',
       connections: 1,
       ...duringStats,
-      compare: `p99 ${moved >= 0 ? '+' : ''}${moved.toFixed(2)} ms; swept in ${(ms / 1000).toFixed(1)} s, ${runs} runs${wal}; slowest of the ${inSweep} requests during it ${during.slice(0, inSweep).reduce((a, b) => Math.max(a, b), 0).toFixed(1)} ms`,
+      compare: `p99 ${moved >= 0 ? '+' : ''}${moved.toFixed(2)} ms; swept in ${(ms / 1000).toFixed(1)} s, ${runs} runs${wal}; slowest of the ${inSweep} requests during it ${during
+        .slice(0, inSweep)
+        .reduce((a, b) => Math.max(a, b), 0)
+        .toFixed(1)} ms`,
       target: 'p99 within 2 ms of no sweep',
       pass: moved <= 2,
     },

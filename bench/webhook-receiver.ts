@@ -26,12 +26,25 @@ export async function webhookReceiver() {
   const db = await openDb(process.env.DATABASE_URL!);
   await loadSecretsKey(db);
   const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'bench' };
-  const account = await createAccount(db, { subdomain: `hooks${Date.now()}`, region: 'neptune', name: 'Bench Hooks', timezone: 'Europe/London', currency: 'GBP' });
+  const account = await createAccount(db, {
+    subdomain: `hooks${Date.now()}`,
+    region: 'neptune',
+    name: 'Bench Hooks',
+    timezone: 'Europe/London',
+    currency: 'GBP',
+  });
   const { secret: key } = await createKey(db, account, actor, { name: 'bench writes', access: 'read_write' });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   const { endpoint } = await createEndpoint(db, account, actor, { url, events: ['patients.created'] }, true);
   const undelivered = async () =>
-    Number((await db.db.select({ n: count() }).from(webhookMessages).where(and(eq(webhookMessages.endpoint_id, endpoint.id), ne(webhookMessages.status, 'delivered'))))[0].n);
+    Number(
+      (
+        await db.db
+          .select({ n: count() })
+          .from(webhookMessages)
+          .where(and(eq(webhookMessages.endpoint_id, endpoint.id), ne(webhookMessages.status, 'delivered')))
+      )[0].n,
+    );
   return {
     headers: { host: `${account.subdomain}.neptune.localhost`, authorization: `Bearer ${key}` },
     /** Waits for the worker to deliver everything written; the rate counts from the first wait. */

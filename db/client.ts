@@ -79,7 +79,10 @@ export interface OpenOptions {
 export async function openDb(url: string, opts: OpenOptions = {}): Promise<DbHandle> {
   const dialect = dialectOf(url);
   const pooled = opts.pooler === 'transaction';
-  const handle = dialect === 'pg' ? openPg(url, opts.poolSize, opts.onIdleError, pooled ? undefined : opts.statementTimeoutMs) : openSqlite(sqlitePath(url));
+  const handle =
+    dialect === 'pg'
+      ? openPg(url, opts.poolSize, opts.onIdleError, pooled ? undefined : opts.statementTimeoutMs)
+      : openSqlite(sqlitePath(url));
   if (pooled) unnamedStatements();
   if (opts.migrate) await migrateDb(handle);
   return handle;
@@ -132,8 +135,17 @@ async function analyzeWhereStatisticsWereDropped(client: pg.PoolClient): Promise
 
 type PgHandle = DbHandle & { pool: pg.Pool };
 
-function openPg(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => undefined, statementTimeoutMs?: number): PgHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}) });
+function openPg(
+  url: string,
+  poolSize = 10,
+  onIdleError: (err: Error) => void = () => undefined,
+  statementTimeoutMs?: number,
+): PgHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   // A connection dropped by the server (a restart, a failover) emits 'error': on the pool while idle, on
   // the client while checked out between queries. Unheard, either ends the process. The query in flight
   // fails on its own (a JSON 500 for its request) and the pool discards the broken connection.
@@ -151,7 +163,10 @@ function openPg(url: string, poolSize = 10, onIdleError: (err: Error) => void = 
       for (let at = 0; at < rows.length; at += APPEND_CHUNK) {
         const chunk = rows.slice(at, at + APPEND_CHUNK);
         const values = chunk.map((_, i) => `(${columns.map((_, j) => `$${i * width + j + 1}`).join(', ')})`).join(', ');
-        await pool.query(`INSERT INTO ${quoted(getTableName(table))} (${columns.map((c) => quoted(c.name)).join(', ')}) VALUES ${values}`, chunk.flat());
+        await pool.query(
+          `INSERT INTO ${quoted(getTableName(table))} (${columns.map((c) => quoted(c.name)).join(', ')}) VALUES ${values}`,
+          chunk.flat(),
+        );
       }
     },
     close: () => pool.end(),
@@ -206,7 +221,9 @@ function openSqlite(file: string): SqliteHandle {
     let stmt = appends.get(key);
     if (!stmt) {
       const row = `(${columns.map(() => '?').join(', ')})`;
-      stmt = conn.prepare(`INSERT INTO ${quoted(getTableName(table))} (${columns.map((c) => quoted(c.name)).join(', ')}) VALUES ${Array(n).fill(row).join(', ')}`);
+      stmt = conn.prepare(
+        `INSERT INTO ${quoted(getTableName(table))} (${columns.map((c) => quoted(c.name)).join(', ')}) VALUES ${Array(n).fill(row).join(', ')}`,
+      );
       appends.set(key, stmt);
     }
     return stmt;

@@ -28,7 +28,8 @@ const asPg = <T>(sqlite: unknown): T => sqlite as T;
  * On PostgreSQL the primary key is made by `table()`: `(account_id, id)` where the table has an account.
  */
 const pgId = () => pg.bigint({ mode: 'number' }).notNull().generatedByDefaultAsIdentity();
-export const id = () => (isPg ? pgId() : asPg<ReturnType<typeof pgId>>(sq.integer().primaryKey({ autoIncrement: true })));
+export const id = () =>
+  isPg ? pgId() : asPg<ReturnType<typeof pgId>>(sq.integer().primaryKey({ autoIncrement: true }));
 
 export const int = () => (isPg ? pg.integer() : asPg<pg.PgIntegerBuilderInitial<''>>(sq.integer()));
 const pgBigint = () => pg.bigint({ mode: 'number' });
@@ -37,12 +38,14 @@ export const bigint = () => (isPg ? pgBigint() : asPg<ReturnType<typeof pgBigint
 export const ref = bigint;
 
 const pgText = <T extends string>() => pg.text().$type<T>();
-export const text = <T extends string = string>() => (isPg ? pgText<T>() : asPg<ReturnType<typeof pgText<T>>>(sq.text().$type<T>()));
+export const text = <T extends string = string>() =>
+  isPg ? pgText<T>() : asPg<ReturnType<typeof pgText<T>>>(sq.text().$type<T>());
 
 export const bool = () => (isPg ? pg.boolean() : asPg<pg.PgBooleanBuilderInitial<''>>(sq.integer({ mode: 'boolean' })));
 
 const pgJson = <T>() => pg.jsonb().$type<T>();
-export const json = <T>() => (isPg ? pgJson<T>() : asPg<ReturnType<typeof pgJson<T>>>(sq.text({ mode: 'json' }).$type<T>()));
+export const json = <T>() =>
+  isPg ? pgJson<T>() : asPg<ReturnType<typeof pgJson<T>>>(sq.text({ mode: 'json' }).$type<T>());
 
 /** Raw bytes, read and written as a Buffer: bytea on PostgreSQL, blob on SQLite. */
 const pgBytes = pg.customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
@@ -54,7 +57,9 @@ export const bytes = () => (isPg ? pgBytes() : asPg<ReturnType<typeof pgBytes>>(
 const PG_UTC = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,3}))?\+00$/;
 export const isoFromPg = (v: Date | string) => {
   const utc = typeof v === 'string' ? PG_UTC.exec(v) : null;
-  return utc ? `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0')}Z` : (v instanceof Date ? v : new Date(v)).toISOString();
+  return utc
+    ? `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0')}Z`
+    : (v instanceof Date ? v : new Date(v)).toISOString();
 };
 
 /** UTC timestamp, read and written as an ISO 8601 string ending in Z (millisecond precision). */
@@ -89,7 +94,11 @@ export function table<TName extends string, TCols extends PgColumns>(
 ) {
   if (isPg) {
     if (!('id' in columns)) return pg.pgTable(name, columns, extra as any);
-    const keyColumns = (t: any) => ['account_id' in columns ? [t.account_id, t.id] : [t.id], opts.partitionedBy ? [t[opts.partitionedBy]] : []].flat();
+    const keyColumns = (t: any) =>
+      [
+        'account_id' in columns ? [t.account_id, t.id] : [t.id],
+        opts.partitionedBy ? [t[opts.partitionedBy]] : [],
+      ].flat();
     const key = (t: any) => pg.primaryKey({ name: `${name}_pkey`, columns: keyColumns(t) as [any, any] });
     const made = pg.pgTable(name, columns, ((t: any) => [key(t), ...(extra?.(t) ?? [])]) as any);
     if (opts.partitionedBy) partitionColumns.set(made, (made as any)[opts.partitionedBy]);
@@ -129,7 +138,10 @@ export const sortIndexes = (
   table: string,
   t: { account_id: any; id: any },
   cols: any[],
-  on: (name: string, ...cols: Parameters<ReturnType<typeof index>['on']>) => ReturnType<ReturnType<typeof index>['on']> = (name, ...c) => index(name).on(...c),
+  on: (
+    name: string,
+    ...cols: Parameters<ReturnType<typeof index>['on']>
+  ) => ReturnType<ReturnType<typeof index>['on']> = (name, ...c) => index(name).on(...c),
 ) => cols.map((c) => on(`${table}_${c.name}_sort_idx`, t.account_id, sortColumn(c), t.id));
 export const uniqueIndex = (name: string) =>
   isPg ? pg.uniqueIndex(name) : (sq.uniqueIndex(name) as unknown as pg.IndexBuilderOn);
@@ -148,7 +160,11 @@ export const keyOf = (t: { account_id: any; id: any }): { account_id?: any; id: 
 /** Rows of `t` whose key is among a subquery's `keyOf(t)`, or among the keys of rows already read. */
 export function keyIn(t: { account_id: any; id: any }, keys: SQLWrapper | { account_id: number; id: number }[]): SQL {
   if (Array.isArray(keys)) {
-    if (!isPg) return inArray(t.id, keys.map((k) => k.id));
+    if (!isPg)
+      return inArray(
+        t.id,
+        keys.map((k) => k.id),
+      );
     if (keys.length === 0) return sql`false`;
     return sql`(${t.account_id}, ${t.id}) in (${sql.join(
       keys.map((k) => sql`(${k.account_id}::bigint, ${k.id}::bigint)`),
@@ -167,14 +183,22 @@ export function keyIn(t: { account_id: any; id: any }, keys: SQLWrapper | { acco
  * the rowid alone (a foreign key needs the parent's columns unique). Parents are never deleted
  * (soft-deleted or voided), so no ON DELETE action. Which references have one: docs/decisions.md.
  */
-export const tenantForeignKey = (name: string, t: { account_id: any }, column: any, parent: () => { account_id: any; id: any }) =>
-  isPg ? [pg.foreignKey({ name, columns: [t.account_id, column], foreignColumns: [parent().account_id, parent().id] })] : [];
+export const tenantForeignKey = (
+  name: string,
+  t: { account_id: any },
+  column: any,
+  parent: () => { account_id: any; id: any },
+) =>
+  isPg
+    ? [pg.foreignKey({ name, columns: [t.account_id, column], foreignColumns: [parent().account_id, parent().id] })]
+    : [];
 
 /**
  * The `(account_id, id)` index for the default order and reads by id, on SQLite only: on PostgreSQL the
  * primary key is that index (see `table`).
  */
-export const accountIdIndex = (name: string, t: { account_id: any; id: any }) => (isPg ? [] : [index(name).on(t.account_id, t.id)]);
+export const accountIdIndex = (name: string, t: { account_id: any; id: any }) =>
+  isPg ? [] : [index(name).on(t.account_id, t.id)];
 export const primaryKey = (cfg: { name?: string; columns: any[] }) =>
   isPg ? pg.primaryKey(cfg as any) : (sq.primaryKey(cfg as any) as any);
 

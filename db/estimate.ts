@@ -14,6 +14,9 @@ interface Explainable {
 export async function estimatedRows(db: Db, query: Explainable, values: Record<string, unknown>): Promise<number> {
   const { sql: text, params } = query.toSQL();
   const pool = (db as Db & { $client: pg.Pool }).$client;
-  const r = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${text}`, fillPlaceholders(params, values));
+  const r = await pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    `EXPLAIN (FORMAT JSON) ${text}`,
+    fillPlaceholders(params, values),
+  );
   return Math.round(r.rows[0]!['QUERY PLAN'][0].Plan['Plan Rows']);
 }

@@ -39,7 +39,8 @@ export function joinedHandle(base: Pick<DbHandle, 'dialect'>, tx: Db): DbHandle 
     queue = result.catch(() => undefined);
     return result;
   };
-  const unavailable = (what: string) => () => Promise.reject(new Error(`${what} is not available inside a joined transaction`));
+  const unavailable = (what: string) => () =>
+    Promise.reject(new Error(`${what} is not available inside a joined transaction`));
   return {
     db: tx,
     dialect: base.dialect,

@@ -54,7 +54,9 @@ const pairs = (fields: JsonFields, value: (key: string, expr: string) => string)
 /** The JSON object of one embedded row. */
 function object(e: Embed): string {
   const kinds = e.kinds ?? {};
-  return isPg ? `json_build_object(${pairs(e.fields, (k, x) => pgValue(x, kinds[k]))})` : `json_object(${pairs(e.fields, (k, x) => sqliteValue(x, kinds[k]))})`;
+  return isPg
+    ? `json_build_object(${pairs(e.fields, (k, x) => pgValue(x, kinds[k]))})`
+    : `json_object(${pairs(e.fields, (k, x) => sqliteValue(x, kinds[k]))})`;
 }
 
 /** The record column an embed's rows point at. */
@@ -96,7 +98,11 @@ export function embedBatch(db: Db, embeds: Embed[]) {
     return sql`SELECT ${sql.raw(`${i} AS embed, ${e.key} AS owner, ${object(e)} AS item, row_number() OVER (ORDER BY ${ord}) AS ord`)} ${rowsOf(e, sql.placeholder('account'), among)}`;
   });
   return db
-    .select({ embed: sql<number>`x.embed`.mapWith(Number), owner: sql<number>`x.owner`.mapWith(Number), item: sql`x.item` })
+    .select({
+      embed: sql<number>`x.embed`.mapWith(Number),
+      owner: sql<number>`x.owner`.mapWith(Number),
+      item: sql`x.item`,
+    })
     .from(sql`(${sql.join(arms, sql` UNION ALL `)}) x`)
     .orderBy(sql`x.embed`, sql`x.ord`);
 }

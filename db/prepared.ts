@@ -32,7 +32,12 @@ export function unnamedStatements(): void {
   unnamed = true;
 }
 
-export function prepared<P>(db: Db, key: string, build: () => Preparable<P>, opts: { plannedEachTime?: boolean } = {}): P {
+export function prepared<P>(
+  db: Db,
+  key: string,
+  build: () => Preparable<P>,
+  opts: { plannedEachTime?: boolean } = {},
+): P {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   let query = cache.get(key) as P | undefined;

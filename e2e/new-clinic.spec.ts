@@ -35,7 +35,8 @@ const receiver = http.createServer((req, res) => {
       return;
     }
     // Only the endpoint's POSTs: the browser on /callback also asks this host for a favicon.
-    if (req.method === 'POST' && url.pathname === '/hooks') received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+    if (req.method === 'POST' && url.pathname === '/hooks')
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
     res.writeHead(req.method === 'POST' ? 204 : 404).end();
   });
 });
@@ -47,18 +48,45 @@ test.beforeAll(async () => {
 test.afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
 
 /** A request to a clinic host (Node cannot resolve *.localhost names: the Host header names the clinic). */
-function call(port: number, clinic: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: Json }> {
+function call(
+  port: number,
+  clinic: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: Json }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method, headers: { host: `${clinic}.neptune.localhost:${port}`, ...headers, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        // The MCP server may answer a JSON-RPC call as a one-message event stream: its data line is the JSON.
-        const json = /^event:|^data:/m.test(text) && !text.startsWith('{') ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('') : text;
-        resolve({ status: res.statusCode ?? 0, body: json ? JSON.parse(json) : {} });
-      });
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: {
+          host: `${clinic}.neptune.localhost:${port}`,
+          ...headers,
+          ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          // The MCP server may answer a JSON-RPC call as a one-message event stream: its data line is the JSON.
+          const json =
+            /^event:|^data:/m.test(text) && !text.startsWith('{')
+              ? text
+                  .split('\n')
+                  .filter((l) => l.startsWith('data:'))
+                  .map((l) => l.slice(5))
+                  .join('')
+              : text;
+          resolve({ status: res.statusCode ?? 0, body: json ? JSON.parse(json) : {} });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -68,12 +96,20 @@ function call(port: number, clinic: string, method: string, path: string, header
 function clinicDay(n: number) {
   const at = new Date(Date.now() + n * 86_400_000);
   return {
-    date: new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at),
+    date: new Intl.DateTimeFormat('en-CA', {
+      timeZone: ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(at),
     weekday: new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'long' }).format(at),
   };
 }
 
-test('a new clinic: owner from the CLI, webhook, practice setup, API key, availability and a booking over REST, a practitioner’s MCP connector sees only their calendar, every event signed', async ({ page, browser }, info) => {
+test('a new clinic: owner from the CLI, webhook, practice setup, API key, availability and a booking over REST, a practitioner’s MCP connector sees only their calendar, every event signed', async ({
+  page,
+  browser,
+}, info) => {
   test.setTimeout(180_000);
   const port = Number(new URL(String(info.project.use.baseURL)).port);
   const clinic = `newc${randomBytes(3).toString('hex')}`;
@@ -82,7 +118,10 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   const member = `bea@${clinic}.test`;
   const origin = `http://${clinic}.neptune.localhost:${port}`;
   cli(['account', 'create', ...at, '--name', 'Harbour Physio', '--timezone', ZONE, '--currency', 'GBP']);
-  cli(['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
+  cli(
+    ['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'],
+    password,
+  );
   const nav = () => page.getByRole('navigation', { name: 'Portal' });
 
   // The owner signs in and, before anything else, points a webhook endpoint at the receiver.
@@ -96,7 +135,10 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   const hookUrl = `${receiverBase}/hooks`;
   await page.getByLabel('Endpoint URL').fill(hookUrl);
   await page.getByRole('button', { name: 'Add endpoint' }).click();
-  const secretBox = page.getByRole('listitem').filter({ hasText: hookUrl }).getByRole('textbox', { name: `Signing secret for ${hookUrl}` });
+  const secretBox = page
+    .getByRole('listitem')
+    .filter({ hasText: hookUrl })
+    .getByRole('textbox', { name: `Signing secret for ${hookUrl}` });
   await expect(secretBox).toHaveValue(/^whsec_/);
   const secret = await secretBox.inputValue();
 
@@ -125,11 +167,16 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   await page.getByLabel('Type (required)').selectOption({ label: 'Service' });
   await page.getByLabel('Price (GBP) (required)').fill('55.50');
   await page.getByRole('button', { name: 'Add billable item' }).click();
-  await expect(page.getByRole('table', { name: 'Billable items' }).getByText('55.50 GBP', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Billable items' }).getByText('55.50 GBP', { exact: true }),
+  ).toBeVisible();
 
   await nav().getByRole('link', { name: 'Practitioners' }).click();
   await expect(page.getByText('No practitioners yet')).toBeVisible();
-  for (const [first, last] of [['Bea', 'Hart'], ['Cal', 'Reed']]) {
+  for (const [first, last] of [
+    ['Bea', 'Hart'],
+    ['Cal', 'Reed'],
+  ]) {
     await page.getByLabel('Title').fill('Dr');
     await page.getByLabel('First name (required)').fill(first);
     await page.getByLabel('Last name (required)').fill(last);
@@ -162,24 +209,47 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   // Over REST with that key: the slots of those hours, and a booking in the first of them.
   const auth = { authorization: `Bearer ${key}` };
   const get = (path: string) => call(port, clinic, 'GET', `/v3/api${path}`, auth);
-  const post = (path: string, body: Json) => call(port, clinic, 'POST', `/v3/api${path}`, { ...auth, 'content-type': 'application/json' }, JSON.stringify(body));
-  const [locations, types, practitioners, items] = await Promise.all([get('/locations'), get('/appointment_types'), get('/practitioners'), get('/billable_items')]);
-  expect((items.body.data as Json[]).map((i) => [i.name, i.price, i.active])).toEqual([['Follow-up consultation', '55.50', true]]);
+  const post = (path: string, body: Json) =>
+    call(port, clinic, 'POST', `/v3/api${path}`, { ...auth, 'content-type': 'application/json' }, JSON.stringify(body));
+  const [locations, types, practitioners, items] = await Promise.all([
+    get('/locations'),
+    get('/appointment_types'),
+    get('/practitioners'),
+    get('/billable_items'),
+  ]);
+  expect((items.body.data as Json[]).map((i) => [i.name, i.price, i.active])).toEqual([
+    ['Follow-up consultation', '55.50', true],
+  ]);
   const location = (locations.body.data as Json[])[0];
   const type = (types.body.data as Json[])[0];
   const byName = Object.fromEntries((practitioners.body.data as Json[]).map((p) => [p.first_name, p.id as number]));
-  const slots = await get(`/availability?location_id=${location.id}&appointment_type_id=${type.id}&from=${day.date}&to=${day.date}`);
+  const slots = await get(
+    `/availability?location_id=${location.id}&appointment_type_id=${type.id}&from=${day.date}&to=${day.date}`,
+  );
   expect(slots.status).toBe(200);
   const offered = slots.body.data as Json[];
-  expect(offered.map((s) => [String(s.starts_at).slice(11, 16), s.practitioner_id])).toEqual([['09:00', byName.Bea], ['09:30', byName.Bea], ['10:00', byName.Bea]]);
+  expect(offered.map((s) => [String(s.starts_at).slice(11, 16), s.practitioner_id])).toEqual([
+    ['09:00', byName.Bea],
+    ['09:30', byName.Bea],
+    ['10:00', byName.Bea],
+  ]);
   const patient = await post('/patients', { first_name: 'Elizabeth', last_name: 'Chen' });
   expect(patient.status).toBe(201);
   const patientId = (patient.body.data as Json).id;
-  const booking = { patient_id: patientId, location_id: location.id, appointment_type_id: type.id, starts_at: offered[0].starts_at };
+  const booking = {
+    patient_id: patientId,
+    location_id: location.id,
+    appointment_type_id: type.id,
+    starts_at: offered[0].starts_at,
+  };
   const booked = await post('/appointments', { ...booking, practitioner_id: byName.Bea });
   expect(booked.status).toBe(201);
   const bookedId = (booked.body.data as Json).id;
-  expect(await get(`/availability?location_id=${location.id}&appointment_type_id=${type.id}&from=${day.date}&to=${day.date}`).then((r) => (r.body.data as Json[]).map((s) => String(s.starts_at).slice(11, 16)))).toEqual(['09:30', '10:00']);
+  expect(
+    await get(
+      `/availability?location_id=${location.id}&appointment_type_id=${type.id}&from=${day.date}&to=${day.date}`,
+    ).then((r) => (r.body.data as Json[]).map((s) => String(s.starts_at).slice(11, 16))),
+  ).toEqual(['09:30', '10:00']);
   // Dr Cal Reed has no hours: his appointment is a deliberate overbooking, there only to be left out below.
   const other = await post('/appointments', { ...booking, practitioner_id: byName.Cal, allow_clash: true });
   expect(other.status).toBe(201);
@@ -203,15 +273,45 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   await expect(role.getByLabel('Records')).toHaveValue('own_calendar');
 
   // Dr Bea Hart's own sign-in, linked to her practitioner record.
-  cli(['user', 'create', ...at, '--email', member, '--name', 'Bea Hart', '--role', 'practitioner', '--practitioner-id', String(byName.Bea), '--password-stdin'], password);
+  cli(
+    [
+      'user',
+      'create',
+      ...at,
+      '--email',
+      member,
+      '--name',
+      'Bea Hart',
+      '--role',
+      'practitioner',
+      '--practitioner-id',
+      String(byName.Bea),
+      '--password-stdin',
+    ],
+    password,
+  );
 
   // Her AI app registers, sends her browser to the consent screen, and exchanges the code for a token.
   const redirectUri = `${receiverBase}/callback`;
   const mcpUrl = `${origin}/v3/api/mcp`;
-  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', { client_name: 'Bea’s Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
+  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', {
+    client_name: 'Bea’s Assistant',
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: 'none',
+  });
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL(`${origin}/v3/oauth2/authorize`);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: String(registered.client_id), redirect_uri: redirectUri, state: 'bea', scope: 'mcp:read', resource: mcpUrl, code_challenge_method: 'S256', code_challenge: createHash('sha256').update(verifier).digest('base64url') })) authorize.searchParams.set(k, v);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: String(registered.client_id),
+    redirect_uri: redirectUri,
+    state: 'bea',
+    scope: 'mcp:read',
+    resource: mcpUrl,
+    code_challenge_method: 'S256',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+  }))
+    authorize.searchParams.set(k, v);
   const bea = await (await browser.newContext()).newPage();
   await bea.goto(authorize.toString());
   await bea.getByLabel('Email').fill(member);
@@ -221,21 +321,51 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   await bea.getByRole('button', { name: 'Allow' }).click();
   await expect(bea.getByRole('heading', { name: 'Back in the app' })).toBeVisible();
   const code = callbacks.at(-1)!.searchParams.get('code')!;
-  const form = new URLSearchParams({ grant_type: 'authorization_code', client_id: String(registered.client_id), code, redirect_uri: redirectUri, code_verifier: verifier, resource: mcpUrl }).toString();
-  const token = await call(port, clinic, 'POST', '/v3/oauth2/token', { 'content-type': 'application/x-www-form-urlencoded' }, form);
+  const form = new URLSearchParams({
+    grant_type: 'authorization_code',
+    client_id: String(registered.client_id),
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+    resource: mcpUrl,
+  }).toString();
+  const token = await call(
+    port,
+    clinic,
+    'POST',
+    '/v3/oauth2/token',
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    form,
+  );
   expect(token.status).toBe(200);
 
   // Through MCP, her appointments are Dr Bea Hart's only; Dr Cal Reed's is outside her scope.
   let rpc = 0;
   const tool = async (name: string, args: Json) => {
-    const res = await call(port, clinic, 'POST', '/v3/api/mcp', { authorization: `Bearer ${token.body.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }));
+    const res = await call(
+      port,
+      clinic,
+      'POST',
+      '/v3/api/mcp',
+      {
+        authorization: `Bearer ${token.body.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
+      JSON.stringify({ jsonrpc: '2.0', id: ++rpc, method: 'tools/call', params: { name, arguments: args } }),
+    );
     expect(res.status).toBe(200);
     const result = res.body.result as { isError?: boolean; structuredContent?: Json; content: { text: string }[] };
-    return result.isError ? { error: JSON.parse(result.content[0].text).code as string } : (result.structuredContent as Json);
+    return result.isError
+      ? { error: JSON.parse(result.content[0].text).code as string }
+      : (result.structuredContent as Json);
   };
   const mine = await tool('query_entities', { entity_type: 'appointments', sort: 'id' });
   expect((mine.data as Json[]).map((a) => [a.id, a.practitioner_id])).toEqual([[bookedId, byName.Bea]]);
-  expect(await tool('get_entity', { entity_type: 'appointments', id: (other.body.data as Json).id })).toEqual({ error: 'permission_denied' });
+  expect(await tool('get_entity', { entity_type: 'appointments', id: (other.body.data as Json).id })).toEqual({
+    error: 'permission_denied',
+  });
 
   // The receiver heard the setup and the booking, each message signed with the endpoint's secret and naming the record.
   const hours = await get('/practitioner_availabilities');
@@ -252,7 +382,11 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   const heard = () => {
     const ids: Record<string, number[]> = {};
     for (const r of received) {
-      const message = hook.verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) }) as { type: string; data: { id: number } };
+      const message = hook.verify(r.body, {
+        'webhook-id': String(r.headers['webhook-id']),
+        'webhook-timestamp': String(r.headers['webhook-timestamp']),
+        'webhook-signature': String(r.headers['webhook-signature']),
+      }) as { type: string; data: { id: number } };
       if (message.type in expected) ids[message.type] = sorted([...(ids[message.type] ?? []), message.data.id]);
     }
     return ids;

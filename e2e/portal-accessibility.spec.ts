@@ -11,18 +11,66 @@ import { axe, sideways } from './support/axe';
 
 const password = 'e2e password that is long enough';
 
-
 for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('keys, team, webhooks, connectors and their dialogs: no serious or critical axe finding, no sideways scroll', async ({ page }, info) => {
+    test('keys, team, webhooks, connectors and their dialogs: no serious or critical axe finding, no sideways scroll', async ({
+      page,
+    }, info) => {
       test.setTimeout(90_000);
       const clinic = `axe${randomBytes(3).toString('hex')}`;
       const owner = `owner@${clinic}.test`;
-      cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Axe Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-      cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
-      cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', `ann@${clinic}.test`, '--name', 'Ann Lee', '--role', 'practitioner', '--password-stdin'], password);
+      cli([
+        'account',
+        'create',
+        '--clinic',
+        clinic,
+        '--region',
+        'neptune',
+        '--name',
+        'Axe Physio',
+        '--timezone',
+        'Europe/London',
+        '--currency',
+        'GBP',
+      ]);
+      cli(
+        [
+          'user',
+          'create',
+          '--clinic',
+          clinic,
+          '--region',
+          'neptune',
+          '--email',
+          owner,
+          '--name',
+          'Olive Owner',
+          '--role',
+          'owner',
+          '--password-stdin',
+        ],
+        password,
+      );
+      cli(
+        [
+          'user',
+          'create',
+          '--clinic',
+          clinic,
+          '--region',
+          'neptune',
+          '--email',
+          `ann@${clinic}.test`,
+          '--name',
+          'Ann Lee',
+          '--role',
+          'practitioner',
+          '--password-stdin',
+        ],
+        password,
+      );
       const origin = `http://${clinic}.neptune.localhost:${new URL(String(info.project.use.baseURL)).port}`;
 
       const check = async (name: string) => {
@@ -51,8 +99,16 @@ for (const size of SIZES) {
       await page.getByRole('button', { name: 'Create key' }).click();
       await expect(page.getByRole('textbox', { name: /^New secret for/ })).toBeVisible();
       await check('keys');
-      await dialogState('Rotate Booking website', 'Rotate Booking website for the Harbour Street practice?', 'keys-rotate-dialog');
-      await dialogState('Revoke Booking website', 'Revoke Booking website for the Harbour Street practice?', 'keys-revoke-dialog');
+      await dialogState(
+        'Rotate Booking website',
+        'Rotate Booking website for the Harbour Street practice?',
+        'keys-rotate-dialog',
+      );
+      await dialogState(
+        'Revoke Booking website',
+        'Revoke Booking website for the Harbour Street practice?',
+        'keys-revoke-dialog',
+      );
 
       await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Team' }).click();
       await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();

@@ -16,8 +16,38 @@ const password = 'e2e password that is long enough';
 function clinicFor(port: string) {
   const clinic = `cc${randomBytes(3).toString('hex')}`;
   const owner = `owner@${clinic}.test`;
-  cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Confirm Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
+  cli([
+    'account',
+    'create',
+    '--clinic',
+    clinic,
+    '--region',
+    'neptune',
+    '--name',
+    'Confirm Physio',
+    '--timezone',
+    'Europe/London',
+    '--currency',
+    'GBP',
+  ]);
+  cli(
+    [
+      'user',
+      'create',
+      '--clinic',
+      clinic,
+      '--region',
+      'neptune',
+      '--email',
+      owner,
+      '--name',
+      'Olive Owner',
+      '--role',
+      'owner',
+      '--password-stdin',
+    ],
+    password,
+  );
   return { origin: `http://${clinic}.neptune.localhost:${port}`, owner, clinic };
 }
 
@@ -32,16 +62,20 @@ async function signIn(page: Page, origin: string, email: string) {
 }
 
 const api = (page: Page, origin: string, key: string) =>
-  page.request.fetch(`http://127.0.0.1:${new URL(origin).port}/v3/api/me`, { headers: { host: new URL(origin).host, authorization: `Bearer ${key}` } });
+  page.request.fetch(`http://127.0.0.1:${new URL(origin).port}/v3/api/me`, {
+    headers: { host: new URL(origin).host, authorization: `Bearer ${key}` },
+  });
 
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
-
 
 for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('keys: rotate and revoke ask first; the grace is chosen; the secret sits under its key with a Copy about that secret', async ({ page, context }, info) => {
+    test('keys: rotate and revoke ask first; the grace is chosen; the secret sits under its key with a Copy about that secret', async ({
+      page,
+      context,
+    }, info) => {
       const { origin, owner } = clinicFor(new URL(String(info.project.use.baseURL)).port);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       await signIn(page, origin, owner);
@@ -59,7 +93,9 @@ for (const size of SIZES) {
       const rotate = page.getByRole('button', { name: 'Rotate Booking site' });
       await rotate.click();
       const dialog = page.getByRole('dialog', { name: 'Rotate Booking site?' });
-      await expect(dialog).toContainText('Booking site gets a new secret, shown once. The current secret keeps working for 24 hours');
+      await expect(dialog).toContainText(
+        'Booking site gets a new secret, shown once. The current secret keeps working for 24 hours',
+      );
       await expect(dialog.getByRole('radio', { name: 'For 24 hours' })).toBeChecked();
       await page.keyboard.press('Escape');
       await expect(dialog).toBeHidden();
@@ -69,7 +105,9 @@ for (const size of SIZES) {
       // "Stop it now", chosen from the keyboard: the old secret is refused at once and the key is not in a grace.
       await page.keyboard.press('Enter');
       await dialog.getByRole('radio', { name: 'Stop it now' }).check();
-      await expect(dialog).toContainText('Anything still using the current secret of Booking site is refused from now on.');
+      await expect(dialog).toContainText(
+        'Anything still using the current secret of Booking site is refused from now on.',
+      );
       await dialog.getByRole('button', { name: 'Rotate Booking site' }).click();
       await expect(dialog).toBeHidden();
       await expect(field).not.toHaveValue(first);
@@ -106,7 +144,10 @@ for (const size of SIZES) {
       await expect(page.getByLabel('Integration name')).toBeFocused();
     });
 
-    test('team: the new member password has its Copy; role change, ownership and deactivation ask first', async ({ page, context }, info) => {
+    test('team: the new member password has its Copy; role change, ownership and deactivation ask first', async ({
+      page,
+      context,
+    }, info) => {
       const { origin, owner } = clinicFor(new URL(String(info.project.use.baseURL)).port);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       await signIn(page, origin, owner);
@@ -126,13 +167,18 @@ for (const size of SIZES) {
       const role = page.getByLabel('Role of Ann Lee');
       await role.selectOption('admin');
       const changing = page.getByRole('dialog', { name: 'Make Ann Lee an admin?' });
-      await expect(changing).toContainText('Ann Lee becomes an admin: from their next request they can do what an admin may do in this clinic');
+      await expect(changing).toContainText(
+        'Ann Lee becomes an admin: from their next request they can do what an admin may do in this clinic',
+      );
       await page.keyboard.press('Escape');
       await expect(changing).toBeHidden();
       await expect(role).toHaveValue('practitioner');
       await expect(role).toBeFocused();
       await role.selectOption('receptionist');
-      await page.getByRole('dialog', { name: 'Make Ann Lee a receptionist?' }).getByRole('button', { name: 'Make Ann Lee a receptionist' }).click();
+      await page
+        .getByRole('dialog', { name: 'Make Ann Lee a receptionist?' })
+        .getByRole('button', { name: 'Make Ann Lee a receptionist' })
+        .click();
       await expect(role).toHaveValue('receptionist');
 
       // Handing over ownership says who becomes what; Cancel keeps it.
@@ -147,7 +193,9 @@ for (const size of SIZES) {
       // Deactivation asks, then focus lands on Reactivate (the button it replaced).
       await page.getByRole('button', { name: 'Deactivate Ann Lee' }).click();
       const deactivating = page.getByRole('dialog', { name: 'Deactivate Ann Lee?' });
-      await expect(deactivating).toContainText('Ann Lee is signed out at once and can no longer sign in to this clinic');
+      await expect(deactivating).toContainText(
+        'Ann Lee is signed out at once and can no longer sign in to this clinic',
+      );
       await deactivating.getByRole('button', { name: 'Deactivate Ann Lee' }).click();
       await expect(page.getByRole('button', { name: 'Reactivate Ann Lee' })).toBeFocused();
 
@@ -159,7 +207,10 @@ for (const size of SIZES) {
       await expect(secret).toHaveCount(0);
     });
 
-    test('webhooks: the signing secret shows beside its endpoint (list entry, endpoint page); rotate, disable and delete ask first; focus stays on the page', async ({ page, context }, info) => {
+    test('webhooks: the signing secret shows beside its endpoint (list entry, endpoint page); rotate, disable and delete ask first; focus stays on the page', async ({
+      page,
+      context,
+    }, info) => {
       const { origin, owner } = clinicFor(new URL(String(info.project.use.baseURL)).port);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       await signIn(page, origin, owner);
@@ -201,14 +252,19 @@ for (const size of SIZES) {
       await expect(copy).toHaveText('Copy');
 
       await page.getByRole('button', { name: 'Disable', exact: true }).click();
-      await page.getByRole('dialog', { name: 'Disable this endpoint?' }).getByRole('button', { name: 'Disable endpoint' }).click();
+      await page
+        .getByRole('dialog', { name: 'Disable this endpoint?' })
+        .getByRole('button', { name: 'Disable endpoint' })
+        .click();
       await expect(page.getByText('Disabled', { exact: true })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Enable', exact: true })).toBeFocused();
 
       const remove = page.getByRole('button', { name: 'Delete endpoint' });
       await remove.click();
       const deleting = page.getByRole('dialog', { name: 'Delete this endpoint?' });
-      await expect(deleting).toContainText('its messages and their attempts are deleted with it. This cannot be undone.');
+      await expect(deleting).toContainText(
+        'its messages and their attempts are deleted with it. This cannot be undone.',
+      );
       await deleting.getByRole('button', { name: 'Cancel' }).click();
       await expect(remove).toBeFocused();
       await remove.click();

@@ -21,7 +21,6 @@ const app = http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Back in the app</h1>');
 });
 
-
 let origin = '';
 let redirectUri = '';
 let clientId = '';
@@ -30,24 +29,70 @@ test.beforeAll(async ({}, info) => {
   redirectUri = `http://127.0.0.1:${(app.address() as AddressInfo).port}/callback`;
   const port = Number(new URL(String(info.project.use.baseURL)).port);
   origin = `http://${clinic}.neptune.localhost:${port}`;
-  cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Connect Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', admin, '--name', 'Ada Admin', '--role', 'admin', '--password-stdin'], password);
-  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', { client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
+  cli([
+    'account',
+    'create',
+    '--clinic',
+    clinic,
+    '--region',
+    'neptune',
+    '--name',
+    'Connect Physio',
+    '--timezone',
+    'Europe/London',
+    '--currency',
+    'GBP',
+  ]);
+  cli(
+    [
+      'user',
+      'create',
+      '--clinic',
+      clinic,
+      '--region',
+      'neptune',
+      '--email',
+      admin,
+      '--name',
+      'Ada Admin',
+      '--role',
+      'admin',
+      '--password-stdin',
+    ],
+    password,
+  );
+  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', {
+    client_name: 'Test Assistant',
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: 'none',
+  });
   clientId = String(registered.client_id);
 });
 test.afterAll(() => new Promise<void>((r) => app.close(() => r())));
 
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 
 function authorizeUrl(state: string) {
   const verifier = randomBytes(32).toString('base64url');
   const u = new URL(`${origin}/v3/oauth2/authorize`);
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, state, scope: 'mcp:read', resource: `${origin}/v3/api/mcp`, code_challenge_method: 'S256', code_challenge: createHash('sha256').update(verifier).digest('base64url') };
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    state,
+    scope: 'mcp:read',
+    resource: `${origin}/v3/api/mcp`,
+    code_challenge_method: 'S256',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+  };
   for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
   return u.toString();
 }
 
-test('sign in from the authorization request, allow and deny on the consent screen, then revoke on the connectors page', async ({ page }) => {
+test('sign in from the authorization request, allow and deny on the consent screen, then revoke on the connectors page', async ({
+  page,
+}) => {
   await page.goto(authorizeUrl('first'));
   await expect(page.getByRole('heading', { name: 'Sign in to Connect Physio' })).toBeVisible();
   expect(await axe(page), 'sign-in for an app').toEqual([]);
@@ -84,7 +129,9 @@ test('sign in from the authorization request, allow and deny on the consent scre
   const revoke = page.getByRole('button', { name: 'Revoke Test Assistant' });
   await revoke.click();
   const dialog = page.getByRole('dialog', { name: 'Revoke Test Assistant?' });
-  await expect(dialog).toContainText('Test Assistant, connected by Ada Admin, loses its access to this clinic at once.');
+  await expect(dialog).toContainText(
+    'Test Assistant, connected by Ada Admin, loses its access to this clinic at once.',
+  );
   expect(await axe(page)).toEqual([]);
   await page.screenshot({ path: '/tmp/portal-shots/connectors-revoke-dialog-desktop.png', fullPage: true });
   await page.keyboard.press('Escape');

@@ -25,18 +25,64 @@ for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('every event type by resource, with its sentence, whether it is sent, and an example to copy', async ({ page, context }, info) => {
+    test('every event type by resource, with its sentence, whether it is sent, and an example to copy', async ({
+      page,
+      context,
+    }, info) => {
       const clinic = `ev${randomBytes(3).toString('hex')}`;
       const member = `pat@${clinic}.test`;
-      cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Event Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
+      cli([
+        'account',
+        'create',
+        '--clinic',
+        clinic,
+        '--region',
+        'neptune',
+        '--name',
+        'Event Physio',
+        '--timezone',
+        'Europe/London',
+        '--currency',
+        'GBP',
+      ]);
       // A practitioner: the catalogue is documentation, open to every member.
-      cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', member, '--name', 'Pat Practitioner', '--role', 'practitioner', '--password-stdin'], password);
+      cli(
+        [
+          'user',
+          'create',
+          '--clinic',
+          clinic,
+          '--region',
+          'neptune',
+          '--email',
+          member,
+          '--name',
+          'Pat Practitioner',
+          '--role',
+          'practitioner',
+          '--password-stdin',
+        ],
+        password,
+      );
       const origin = `http://${clinic}.neptune.localhost:${new URL(String(info.project.use.baseURL)).port}`;
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 
       // What the API documents for each type, read with a key as an integrator would.
-      const key = cli(['key', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Docs reader', '--access', 'read_only']).trim();
-      const schema = await page.request.fetch(`http://127.0.0.1:${new URL(origin).port}/v3/api/schema/events`, { headers: { host: new URL(origin).host, authorization: `Bearer ${key}` } });
+      const key = cli([
+        'key',
+        'create',
+        '--clinic',
+        clinic,
+        '--region',
+        'neptune',
+        '--name',
+        'Docs reader',
+        '--access',
+        'read_only',
+      ]).trim();
+      const schema = await page.request.fetch(`http://127.0.0.1:${new URL(origin).port}/v3/api/schema/events`, {
+        headers: { host: new URL(origin).host, authorization: `Bearer ${key}` },
+      });
       expect(schema.status()).toBe(200);
       const documented = ((await schema.json()) as { data: { event_types: Entry[] } }).data.event_types;
       const of = (type: string) => documented.find((e) => e.type === type)!;
@@ -51,10 +97,14 @@ for (const size of SIZES) {
       // Every type is there, under its resource's heading.
       await expect(page.getByRole('heading', { level: 3 })).toHaveCount(documented.length);
       const patients = page.getByRole('region', { name: 'patients', exact: true });
-      await expect(patients.getByRole('heading', { level: 3 })).toHaveText(documented.filter((e) => e.type.startsWith('patients.')).map((e) => e.type));
+      await expect(patients.getByRole('heading', { level: 3 })).toHaveText(
+        documented.filter((e) => e.type.startsWith('patients.')).map((e) => e.type),
+      );
 
       const created = of('patients.created');
-      const item = patients.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'patients.created', exact: true }) });
+      const item = patients
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: 'patients.created', exact: true }) });
       await expect(item).toContainText(created.description);
       await expect(item).toContainText('Sent today');
       const example = item.getByRole('figure', { name: 'Example payload of patients.created' });
@@ -62,7 +112,9 @@ for (const size of SIZES) {
 
       // A type nothing sends yet says so, and why.
       const silent = documented.find((e) => !e.fires)!;
-      const silentItem = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: silent.type, exact: true }) });
+      const silentItem = page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: silent.type, exact: true }) });
       await expect(silentItem).toContainText('Not sent yet');
       await expect(silentItem).toContainText(`Why not yet: ${silent.reason}`);
 
@@ -79,7 +131,9 @@ for (const size of SIZES) {
       // The filter narrows the list, and says when nothing matches.
       const filter = page.getByLabel('Filter event types');
       await filter.fill('cancelled');
-      await expect(page.getByRole('heading', { level: 3 })).toHaveText(documented.filter((e) => `${e.type} ${e.description}`.toLowerCase().includes('cancelled')).map((e) => e.type));
+      await expect(page.getByRole('heading', { level: 3 })).toHaveText(
+        documented.filter((e) => `${e.type} ${e.description}`.toLowerCase().includes('cancelled')).map((e) => e.type),
+      );
       await filter.fill('no such event');
       await expect(page.getByText('No event type matches “no such event”.')).toBeVisible();
       await expect(page.getByRole('heading', { level: 3 })).toHaveCount(0);

@@ -14,11 +14,43 @@ const password = 'e2e password that is long enough';
 let origin = '';
 test.beforeAll(({}, info) => {
   origin = `http://${clinic}.neptune.localhost:${new URL(String(info.project.use.baseURL)).port}`;
-  cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'E2E Rotation', '--timezone', 'Europe/London', '--currency', 'GBP']);
-  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
+  cli([
+    'account',
+    'create',
+    '--clinic',
+    clinic,
+    '--region',
+    'neptune',
+    '--name',
+    'E2E Rotation',
+    '--timezone',
+    'Europe/London',
+    '--currency',
+    'GBP',
+  ]);
+  cli(
+    [
+      'user',
+      'create',
+      '--clinic',
+      clinic,
+      '--region',
+      'neptune',
+      '--email',
+      owner,
+      '--name',
+      'Olive Owner',
+      '--role',
+      'owner',
+      '--password-stdin',
+    ],
+    password,
+  );
 });
 
-test('a rotating key cannot be rotated again until its previous secret stops working, and the page says so before the click', async ({ page }) => {
+test('a rotating key cannot be rotated again until its previous secret stops working, and the page says so before the click', async ({
+  page,
+}) => {
   await page.goto(`${origin}/developers`);
   await page.getByLabel('Email').fill(owner);
   await page.getByLabel('Password').fill(password);
@@ -30,13 +62,19 @@ test('a rotating key cannot be rotated again until its previous secret stops wor
   await page.getByRole('button', { name: 'Done' }).click();
   const rotate = page.getByRole('button', { name: 'Rotate Twice' });
   await expect(rotate).toBeEnabled();
-  await expect(rotate).toHaveAccessibleDescription(/keeps the current one working for 24 hours; the key can be rotated again once those 24 hours are over/);
+  await expect(rotate).toHaveAccessibleDescription(
+    /keeps the current one working for 24 hours; the key can be rotated again once those 24 hours are over/,
+  );
 
   await rotate.click();
   await page.getByRole('dialog', { name: 'Rotate Twice?' }).getByRole('button', { name: 'Rotate Twice' }).click();
-  await expect(page.getByText(/The previous secret keeps working until .+; the key can be rotated again after then\./)).toBeVisible();
+  await expect(
+    page.getByText(/The previous secret keeps working until .+; the key can be rotated again after then\./),
+  ).toBeVisible();
   const until = (await page.getByText(/^Rotating until /).textContent())!.replace('Rotating until ', '');
   await expect(rotate).toBeDisabled();
-  await expect(rotate).toHaveAccessibleDescription(`Can be rotated again after ${until}, when the previous secret stops working. Revoke stops both secrets now.`);
+  await expect(rotate).toHaveAccessibleDescription(
+    `Can be rotated again after ${until}, when the previous secret stops working. Revoke stops both secrets now.`,
+  );
   await expect(page.getByRole('button', { name: 'Revoke Twice' })).toBeEnabled();
 });

@@ -19,12 +19,60 @@ let origin = '';
 test.beforeAll(({}, info) => {
   const port = new URL(String(info.project.use.baseURL)).port;
   origin = `http://${clinic}.neptune.localhost:${port}`;
-  cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'E2E Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
-  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', receptionist, '--name', 'Rita Reception', '--role', 'receptionist', '--password-stdin'], password);
+  cli([
+    'account',
+    'create',
+    '--clinic',
+    clinic,
+    '--region',
+    'neptune',
+    '--name',
+    'E2E Physio',
+    '--timezone',
+    'Europe/London',
+    '--currency',
+    'GBP',
+  ]);
+  cli(
+    [
+      'user',
+      'create',
+      '--clinic',
+      clinic,
+      '--region',
+      'neptune',
+      '--email',
+      owner,
+      '--name',
+      'Olive Owner',
+      '--role',
+      'owner',
+      '--password-stdin',
+    ],
+    password,
+  );
+  cli(
+    [
+      'user',
+      'create',
+      '--clinic',
+      clinic,
+      '--region',
+      'neptune',
+      '--email',
+      receptionist,
+      '--name',
+      'Rita Reception',
+      '--role',
+      'receptionist',
+      '--password-stdin',
+    ],
+    password,
+  );
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 
 async function signIn(page: Page, email: string, pass = password) {
   await page.goto(`${origin}/developers`);
@@ -36,7 +84,11 @@ async function signIn(page: Page, email: string, pass = password) {
 
 /** A REST call as an integration's server makes it (Node resolves no *.localhost names: the Host header says the clinic). */
 const api = (page: Page, key: string, method = 'GET', path = '/me', data?: unknown) =>
-  page.request.fetch(`http://127.0.0.1:${new URL(origin).port}/v3/api${path}`, { method, headers: { host: new URL(origin).host, authorization: `Bearer ${key}` }, data });
+  page.request.fetch(`http://127.0.0.1:${new URL(origin).port}/v3/api${path}`, {
+    method,
+    headers: { host: new URL(origin).host, authorization: `Bearer ${key}` },
+    data,
+  });
 
 test('an unknown clinic host is a 404 page', async ({ page }) => {
   const res = await page.goto(origin.replace(clinic, 'nosuchclinic') + '/developers');
@@ -44,7 +96,10 @@ test('an unknown clinic host is a 404 page', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
 });
 
-test('the owner signs in, creates a key, uses it, rotates it and revokes it; the logs show it all', async ({ page, context }) => {
+test('the owner signs in, creates a key, uses it, rotates it and revokes it; the logs show it all', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   await page.goto(`${origin}/developers`);
   await shot(page, 'sign-in');
@@ -68,7 +123,10 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
 
   // Rotate, confirmed with the default grace: the new secret and the old one both work for 24 hours.
   await page.getByRole('button', { name: 'Rotate E2E integration' }).click();
-  await page.getByRole('dialog', { name: 'Rotate E2E integration?' }).getByRole('button', { name: 'Rotate E2E integration' }).click();
+  await page
+    .getByRole('dialog', { name: 'Rotate E2E integration?' })
+    .getByRole('button', { name: 'Rotate E2E integration' })
+    .click();
   await expect(page.getByText('The previous secret keeps working until')).toBeVisible();
   const second = await page.getByRole('textbox', { name: 'New secret for E2E integration' }).inputValue();
   expect(second).not.toBe(first);
@@ -79,12 +137,16 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
 
   // Revoke, confirmed in a dialog: 401 from then on.
   await page.getByRole('button', { name: 'Revoke E2E integration' }).click();
-  await page.getByRole('dialog', { name: 'Revoke E2E integration?' }).getByRole('button', { name: 'Revoke E2E integration' }).click();
+  await page
+    .getByRole('dialog', { name: 'Revoke E2E integration?' })
+    .getByRole('button', { name: 'Revoke E2E integration' })
+    .click();
   await expect(page.getByText('Revoked', { exact: true })).toBeVisible();
   // No waiting first. The e2e server runs a process per CPU and this call may reach one that did not
   // revoke: that one refuses within the documented second, so the calls are retried until refused (the
   // revoking process refuses at once: server/test/api-keys.test.ts, server/test/portal.keys.test.ts).
-  for (const secret of [second, first]) await expect.poll(async () => (await api(page, secret)).status(), { timeout: 5_000 }).toBe(401);
+  for (const secret of [second, first])
+    await expect.poll(async () => (await api(page, secret)).status(), { timeout: 5_000 }).toBe(401);
 
   // A read-only key reads and is refused writes.
   await page.getByLabel('Integration name').fill('E2E reader');
@@ -101,7 +163,8 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   // The activity log shows each step.
   await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Activity log' }).click();
   await expect(page.getByRole('heading', { name: 'Activity log' })).toBeVisible();
-  for (const what of ['created the API key', 'rotated the API key', 'revoked the API key', 'signed in']) await expect(page.getByRole('cell', { name: new RegExp(what) }).first()).toBeVisible();
+  for (const what of ['created the API key', 'rotated the API key', 'revoked the API key', 'signed in'])
+    await expect(page.getByRole('cell', { name: new RegExp(what) }).first()).toBeVisible();
   await shot(page, 'activity');
 
   // The request log shows the REST calls (written in batches, within about five seconds).
@@ -136,7 +199,9 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   await expect(page).toHaveURL(/\/developers\/sign-in\?next=%2Fdevelopers%2Fkeys$/);
 });
 
-test('a receptionist sees no key pages and the procedures answer 403; deactivated, they are signed out', async ({ browser }) => {
+test('a receptionist sees no key pages and the procedures answer 403; deactivated, they are signed out', async ({
+  browser,
+}) => {
   const rita = await browser.newPage();
   await signIn(rita, receptionist);
   await expect(rita.getByRole('heading', { name: 'API reference' })).toBeVisible();
@@ -152,7 +217,10 @@ test('a receptionist sees no key pages and the procedures answer 403; deactivate
   await signIn(olive, owner);
   await olive.getByRole('link', { name: 'Team' }).click();
   await olive.getByRole('button', { name: 'Deactivate Rita Reception' }).click();
-  await olive.getByRole('dialog', { name: 'Deactivate Rita Reception?' }).getByRole('button', { name: 'Deactivate Rita Reception' }).click();
+  await olive
+    .getByRole('dialog', { name: 'Deactivate Rita Reception?' })
+    .getByRole('button', { name: 'Deactivate Rita Reception' })
+    .click();
   await expect(olive.getByRole('row', { name: /Rita Reception/ }).getByText('Deactivated')).toBeVisible();
 
   await rita.reload();

@@ -15,14 +15,32 @@ import { SIZES } from './support/sizes';
 const password = 'e2e password that is long enough';
 
 /** A POST to the clinic's REST API with a key (Node cannot resolve *.localhost names: the Host header names the clinic). */
-function apiPost(port: number, clinic: string, key: string, path: string, body: unknown): Promise<{ status: number; body: { data: { id: number } } }> {
+function apiPost(
+  port: number,
+  clinic: string,
+  key: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: { data: { id: number } } }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { method: 'POST', host: '127.0.0.1', port, path: `/v3/api${path}`, headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      {
+        method: 'POST',
+        host: '127.0.0.1',
+        port,
+        path: `/v3/api${path}`,
+        headers: {
+          host: `${clinic}.neptune.localhost:${port}`,
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+        );
       },
     );
     req.on('error', reject);
@@ -117,13 +135,18 @@ for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('the owner adds, edits and deletes a modality, a payment method, a patient tag and a referral source; one in use is refused with the reason', async ({ page }, info) => {
+    test('the owner adds, edits and deletes a modality, a payment method, a patient tag and a referral source; one in use is refused with the reason', async ({
+      page,
+    }, info) => {
       test.setTimeout(150_000);
       const clinic = `cat${randomBytes(3).toString('hex')}`;
       const at = ['--clinic', clinic, '--region', 'neptune'];
       const owner = `owner@${clinic}.test`;
       cli(['account', 'create', ...at, '--name', 'Harbour Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-      cli(['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
+      cli(
+        ['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'],
+        password,
+      );
       const key = cli(['key', 'create', ...at, '--name', 'Front desk', '--access', 'read_write']).trim();
       const port = Number(new URL(String(info.project.use.baseURL)).port);
       const origin = `http://${clinic}.neptune.localhost:${port}`;
@@ -185,20 +208,35 @@ for (const size of SIZES) {
       await expect(page.getByRole('table', { name: 'Referral sources' }).getByText('Harbour GP')).toBeVisible();
       const sources = await new Promise<{ data: { id: number; name: string }[] }>((resolve, reject) => {
         http
-          .get({ host: '127.0.0.1', port, path: '/v3/api/referral_sources', headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}` } }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (ch) => chunks.push(ch));
-            res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-          })
+          .get(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/v3/api/referral_sources',
+              headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}` },
+            },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (ch) => chunks.push(ch));
+              res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+            },
+          )
           .on('error', reject);
       });
       const source = sources.data.find((s) => s.name === 'Harbour GP')!;
-      const patient = await apiPost(port, clinic, key, '/patients', { first_name: 'Ref', last_name: 'Erred', referral_source_id: source.id, referral_source_type: 'referral_source' });
+      const patient = await apiPost(port, clinic, key, '/patients', {
+        first_name: 'Ref',
+        last_name: 'Erred',
+        referral_source_id: source.id,
+        referral_source_type: 'referral_source',
+      });
       expect(patient.status).toBe(201);
       await page.getByRole('button', { name: 'Delete Harbour GP' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete Harbour GP?' });
       await dialog.getByRole('button', { name: 'Delete referral source' }).click();
-      await expect(dialog.getByRole('alert')).toContainText('Harbour GP is in use (1 patient referred by it), so it cannot be deleted. Make it inactive instead');
+      await expect(dialog.getByRole('alert')).toContainText(
+        'Harbour GP is in use (1 patient referred by it), so it cannot be deleted. Make it inactive instead',
+      );
       await check('referral sources: delete refused');
       await page.keyboard.press('Escape');
       await expect(page.getByRole('table', { name: 'Referral sources' }).getByText('Harbour GP')).toBeVisible();

@@ -17,16 +17,36 @@ const password = 'e2e password that is long enough';
 const ZONE = 'Europe/London';
 
 /** The clinic's calendar day `n` days from now. */
-const clinicDate = (n: number) => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + n * 86_400_000));
+const clinicDate = (n: number) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(Date.now() + n * 86_400_000),
+  );
 /** How the preview names a day ("Sunday 29 November"), and the exceptions list ("Sunday 29 November 2026"). */
-const previewDay = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
-const listDay = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const previewDay = (d: string) =>
+  new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    timeZone: 'UTC',
+  });
+const listDay = (d: string) =>
+  new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
 /** A portal call from the signed-in page (setup that is not under test here: the Practice pages' own spec drives it). */
 async function call(page: Page, proc: string, input: unknown) {
   const res = await page.evaluate(
     async ([p, body]) => {
-      const r = await fetch(`/developers/trpc/${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`/developers/trpc/${p}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: r.status, json: await r.json() };
     },
     [proc, input] as const,
@@ -39,13 +59,18 @@ for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('an admin adds a day off and sees the preview change, edits and removes it; turns on marking missed appointments', async ({ page }, info) => {
+    test('an admin adds a day off and sees the preview change, edits and removes it; turns on marking missed appointments', async ({
+      page,
+    }, info) => {
       test.setTimeout(120_000);
       const clinic = `hrs${randomBytes(3).toString('hex')}`;
       const at = ['--clinic', clinic, '--region', 'neptune'];
       const admin = `desk@${clinic}.test`;
       cli(['account', 'create', ...at, '--name', 'Quay Physio', '--timezone', ZONE, '--currency', 'GBP']);
-      cli(['user', 'create', ...at, '--email', admin, '--name', 'Rita Desk', '--role', 'admin', '--password-stdin'], password);
+      cli(
+        ['user', 'create', ...at, '--email', admin, '--name', 'Rita Desk', '--role', 'admin', '--password-stdin'],
+        password,
+      );
       const origin = `http://${clinic}.neptune.localhost:${new URL(String(info.project.use.baseURL)).port}`;
       const check = async (state: string) => {
         expect(await axe(page), state).toEqual([]);
@@ -61,8 +86,21 @@ for (const size of SIZES) {
       // A practitioner who works 09:00–12:00 every day, offering an hour-long type.
       const site = await call(page, 'practice.locations.create', { name: 'Quay Street' });
       const type = await call(page, 'practice.appointmentTypes.create', { name: 'Assessment', duration_minutes: 60 });
-      const p = await call(page, 'practice.practitioners.create', { first_name: 'Sam', last_name: 'Reed', location_ids: [site.id], appointment_type_ids: [type.id] });
-      for (const day of ['0', '1', '2', '3', '4', '5', '6']) await call(page, 'practice.hours.create', { practitioner_id: p.id, location_id: site.id, type: 'open', day, starts_at: '09:00', ends_at: '12:00' });
+      const p = await call(page, 'practice.practitioners.create', {
+        first_name: 'Sam',
+        last_name: 'Reed',
+        location_ids: [site.id],
+        appointment_type_ids: [type.id],
+      });
+      for (const day of ['0', '1', '2', '3', '4', '5', '6'])
+        await call(page, 'practice.hours.create', {
+          practitioner_id: p.id,
+          location_id: site.id,
+          type: 'open',
+          day,
+          starts_at: '09:00',
+          ends_at: '12:00',
+        });
       await page.reload();
 
       // Two days ahead: its slots are in the future whatever the time now.
@@ -129,7 +167,8 @@ for (const size of SIZES) {
       await check('settings');
       if (size.name === 'desktop') {
         // Keyboard alone: Tab to the box, Space, Tab to the hours, type, Enter saves.
-        for (let i = 0; i < 60 && !(await toggle.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+        for (let i = 0; i < 60 && !(await toggle.evaluate((el) => el === document.activeElement)); i++)
+          await page.keyboard.press('Tab');
         await expect(toggle).toBeFocused();
         await page.keyboard.press('Space');
         await page.keyboard.press('Tab');

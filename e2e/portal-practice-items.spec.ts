@@ -16,14 +16,33 @@ import { SIZES } from './support/sizes';
 const password = 'e2e password that is long enough';
 
 /** A call of the clinic's REST API with a key (Node cannot resolve *.localhost names: the Host header names the clinic). */
-function api(port: number, clinic: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: { data: { id: number; name?: string }[] & { id: number } } }> {
+function api(
+  port: number,
+  clinic: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: { data: { id: number; name?: string }[] & { id: number } } }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { method, host: '127.0.0.1', port, path: `/v3/api${path}`, headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      {
+        method,
+        host: '127.0.0.1',
+        port,
+        path: `/v3/api${path}`,
+        headers: {
+          host: `${clinic}.neptune.localhost:${port}`,
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+        );
       },
     );
     req.on('error', reject);
@@ -35,13 +54,18 @@ for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('the owner adds, edits and deletes a billable item and a room; an invoiced item is refused with the reason; form templates are read-only', async ({ page }, info) => {
+    test('the owner adds, edits and deletes a billable item and a room; an invoiced item is refused with the reason; form templates are read-only', async ({
+      page,
+    }, info) => {
       test.setTimeout(150_000);
       const clinic = `itm${randomBytes(3).toString('hex')}`;
       const at = ['--clinic', clinic, '--region', 'neptune'];
       const owner = `owner@${clinic}.test`;
       cli(['account', 'create', ...at, '--name', 'Harbour Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-      cli(['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
+      cli(
+        ['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'],
+        password,
+      );
       const key = cli(['key', 'create', ...at, '--name', 'Front desk', '--access', 'read_write']).trim();
       const port = Number(new URL(String(info.project.use.baseURL)).port);
       const origin = `http://${clinic}.neptune.localhost:${port}`;
@@ -49,7 +73,11 @@ for (const size of SIZES) {
         expect(await axe(page), state).toEqual([]);
         if (size.name === 'phone') expect(await sideways(page), `${state} scrolls sideways`).toBeLessThanOrEqual(0);
       };
-      const practice = (link: string) => page.getByRole('navigation', { name: 'Portal' }).getByRole('list', { name: 'Practice' }).getByRole('link', { name: link });
+      const practice = (link: string) =>
+        page
+          .getByRole('navigation', { name: 'Portal' })
+          .getByRole('list', { name: 'Practice' })
+          .getByRole('link', { name: link });
 
       await page.goto(`${origin}/developers/practice/locations`);
       await page.getByLabel('Email').fill(owner);
@@ -73,7 +101,9 @@ for (const size of SIZES) {
       await page.getByLabel('Price (GBP) (required)').fill('12.345');
       await page.getByLabel('Tax rate (%)').fill('20');
       await page.getByRole('button', { name: 'Add billable item' }).click();
-      await expect(page.getByText('Enter a price such as 45.00 (at most two decimals, no currency sign)')).toBeVisible();
+      await expect(
+        page.getByText('Enter a price such as 45.00 (at most two decimals, no currency sign)'),
+      ).toBeVisible();
       await expect(page.getByLabel('Price (GBP) (required)')).toHaveAttribute('aria-invalid', 'true');
       await expect(page.getByText('No billable items yet')).toBeVisible();
       await check('billable items: mistake');
@@ -84,7 +114,9 @@ for (const size of SIZES) {
       await expect(items().getByText('20.00 %', { exact: true })).toBeVisible();
       await check('billable items: added');
       const listed = await api(port, clinic, key, 'GET', '/billable_items');
-      expect(listed.body.data.map((i) => [i.name, (i as unknown as { price: string }).price])).toEqual([['Sports massage', '19.99']]);
+      expect(listed.body.data.map((i) => [i.name, (i as unknown as { price: string }).price])).toEqual([
+        ['Sports massage', '19.99'],
+      ]);
 
       await page.getByRole('button', { name: 'Edit Sports massage' }).click();
       await page.getByLabel('Price (GBP) (required)').fill('45');
@@ -106,13 +138,24 @@ for (const size of SIZES) {
       await page.getByLabel('Price (GBP) (required)').fill('60.00');
       await page.getByRole('button', { name: 'Add billable item' }).click();
       await expect(items().getByText('Consultation')).toBeVisible();
-      const item = (await api(port, clinic, key, 'GET', '/billable_items')).body.data.find((i) => i.name === 'Consultation')!;
+      const item = (await api(port, clinic, key, 'GET', '/billable_items')).body.data.find(
+        (i) => i.name === 'Consultation',
+      )!;
       const patient = await api(port, clinic, key, 'POST', '/patients', { first_name: 'Ina', last_name: 'Voice' });
-      expect((await api(port, clinic, key, 'POST', '/invoices', { patient_id: patient.body.data.id, line_items: [{ billable_item_id: item.id, quantity: 1 }] })).status).toBe(201);
+      expect(
+        (
+          await api(port, clinic, key, 'POST', '/invoices', {
+            patient_id: patient.body.data.id,
+            line_items: [{ billable_item_id: item.id, quantity: 1 }],
+          })
+        ).status,
+      ).toBe(201);
       await page.getByRole('button', { name: 'Delete Consultation' }).click();
       dialog = page.getByRole('dialog', { name: 'Delete Consultation?' });
       await dialog.getByRole('button', { name: 'Delete billable item' }).click();
-      await expect(dialog.getByRole('alert')).toContainText('Consultation is in use (1 invoice line), so it cannot be deleted. Make it inactive instead');
+      await expect(dialog.getByRole('alert')).toContainText(
+        'Consultation is in use (1 invoice line), so it cannot be deleted. Make it inactive instead',
+      );
       await check('billable items: delete refused');
       await page.keyboard.press('Escape');
       await expect(items().getByText('Consultation')).toBeVisible();

@@ -17,13 +17,28 @@ const password = 'e2e password that is long enough';
 const ZONE = 'Europe/London';
 
 /** A GET of the clinic's REST API with a key (Node cannot resolve *.localhost names: the Host header names the clinic). */
-function apiGet(port: number, clinic: string, key: string, path: string): Promise<{ status: number; body: { data: Record<string, unknown>[] } }> {
+function apiGet(
+  port: number,
+  clinic: string,
+  key: string,
+  path: string,
+): Promise<{ status: number; body: { data: Record<string, unknown>[] } }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: `/v3/api${path}`, headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/v3/api${path}`,
+        headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}` },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -33,7 +48,12 @@ function apiGet(port: number, clinic: string, key: string, path: string): Promis
 function clinicDay(n: number) {
   const at = new Date(Date.now() + n * 86_400_000);
   return {
-    date: new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at),
+    date: new Intl.DateTimeFormat('en-CA', {
+      timeZone: ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(at),
     weekday: new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, weekday: 'long' }).format(at),
   };
 }
@@ -42,13 +62,18 @@ for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('the owner adds a location, an appointment type, a practitioner and weekly hours; the slots show in the portal and over REST', async ({ page }, info) => {
+    test('the owner adds a location, an appointment type, a practitioner and weekly hours; the slots show in the portal and over REST', async ({
+      page,
+    }, info) => {
       test.setTimeout(120_000);
       const clinic = `prac${randomBytes(3).toString('hex')}`;
       const at = ['--clinic', clinic, '--region', 'neptune'];
       const owner = `owner@${clinic}.test`;
       cli(['account', 'create', ...at, '--name', 'Harbour Physio', '--timezone', ZONE, '--currency', 'GBP']);
-      cli(['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'], password);
+      cli(
+        ['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'],
+        password,
+      );
       const key = cli(['key', 'create', ...at, '--name', 'Booking site', '--access', 'read_only']).trim();
       const port = Number(new URL(String(info.project.use.baseURL)).port);
       const origin = `http://${clinic}.neptune.localhost:${port}`;
@@ -63,7 +88,9 @@ for (const size of SIZES) {
       await page.getByLabel('Password').fill(password);
       await page.getByLabel('Password').press('Enter');
       await expect(page.getByRole('heading', { name: 'Locations', level: 1 })).toBeVisible();
-      await expect(nav().getByRole('list', { name: 'Practice' }).getByRole('link', { name: 'Locations' })).toHaveAttribute('aria-current', 'page');
+      await expect(
+        nav().getByRole('list', { name: 'Practice' }).getByRole('link', { name: 'Locations' }),
+      ).toHaveAttribute('aria-current', 'page');
       // The list has loaded (empty), so the page is hydrated: typing now is not reset.
       await expect(page.getByText('No locations yet')).toBeVisible();
       await check('locations-empty');
@@ -108,7 +135,9 @@ for (const size of SIZES) {
       const day = clinicDay(2);
       await nav().getByRole('link', { name: 'Opening hours' }).click();
       await expect(page.getByRole('heading', { name: 'Weekly hours: Dr Bea Hart at Harbour Street' })).toBeVisible();
-      await expect(page.getByText('No free slots in the next 7 days.').or(page.getByText(/no working hours are set/))).toBeVisible();
+      await expect(
+        page.getByText('No free slots in the next 7 days.').or(page.getByText(/no working hours are set/)),
+      ).toBeVisible();
       await page.getByLabel(`From (${day.weekday})`).fill('09:00');
       await page.getByLabel(`To (${day.weekday})`).fill('17:00');
       await page.getByRole('button', { name: `Add working hours on ${day.weekday}` }).click();
@@ -138,18 +167,38 @@ for (const size of SIZES) {
       const locationsRes = await apiGet(port, clinic, key, '/locations');
       const typesRes = await apiGet(port, clinic, key, '/appointment_types');
       expect([locationsRes.status, typesRes.status]).toEqual([200, 200]);
-      const slots = await apiGet(port, clinic, key, `/availability?location_id=${locationsRes.body.data[0].id}&appointment_type_id=${typesRes.body.data[0].id}&from=${day.date}&to=${day.date}`);
-      expect(slots.status).toBe(200);
-      expect(slots.body.data.map((s) => String(s.starts_at).slice(11, 16))).toEqual(
-        ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30', '13:00', '13:30', '14:00', '14:30', '15:00', '15:30', '16:00', '16:30'],
+      const slots = await apiGet(
+        port,
+        clinic,
+        key,
+        `/availability?location_id=${locationsRes.body.data[0].id}&appointment_type_id=${typesRes.body.data[0].id}&from=${day.date}&to=${day.date}`,
       );
+      expect(slots.status).toBe(200);
+      expect(slots.body.data.map((s) => String(s.starts_at).slice(11, 16))).toEqual([
+        '09:00',
+        '09:30',
+        '10:00',
+        '10:30',
+        '11:00',
+        '11:30',
+        '13:00',
+        '13:30',
+        '14:00',
+        '14:30',
+        '15:00',
+        '15:30',
+        '16:00',
+        '16:30',
+      ]);
 
       // The location is in use now: deleting it is refused, and the dialog says why.
       await nav().getByRole('link', { name: 'Locations' }).click();
       await page.getByRole('button', { name: 'Delete Harbour Street' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete Harbour Street?' });
       await dialog.getByRole('button', { name: 'Delete location' }).click();
-      await expect(dialog.getByRole('alert')).toContainText('Harbour Street is in use (2 opening-hours rows and 1 practitioner)');
+      await expect(dialog.getByRole('alert')).toContainText(
+        'Harbour Street is in use (2 opening-hours rows and 1 practitioner)',
+      );
       await check('locations-delete-refused');
       await page.keyboard.press('Escape');
       await expect(page.getByRole('table', { name: 'Locations' }).getByText('Harbour Street')).toBeVisible();

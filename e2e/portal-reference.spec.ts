@@ -17,19 +17,61 @@ const SHOTS = '/tmp/notes/shots';
 const shown = (markdown: string) => markdown.replace(/`|\*\*/g, '');
 
 interface Doc {
-  paths: Record<string, Record<string, { summary: string; parameters?: { name: string; in: string }[]; requestBody?: { content: Record<string, { example?: Record<string, unknown> }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        summary: string;
+        parameters?: { name: string; in: string }[];
+        requestBody?: { content: Record<string, { example?: Record<string, unknown> }> };
+      }
+    >
+  >;
 }
 
 for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport });
 
-    test('the reference renders the document with this clinic’s base URL, the Beta label and the changelog, under the CSP and axe', async ({ page }, info) => {
+    test('the reference renders the document with this clinic’s base URL, the Beta label and the changelog, under the CSP and axe', async ({
+      page,
+    }, info) => {
       test.setTimeout(240_000);
       const clinic = `ref${randomBytes(3).toString('hex')}`;
       const member = `ann@${clinic}.test`;
-      cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Reference Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-      cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', member, '--name', 'Ann Reader', '--role', 'practitioner', '--password-stdin'], password);
+      cli([
+        'account',
+        'create',
+        '--clinic',
+        clinic,
+        '--region',
+        'neptune',
+        '--name',
+        'Reference Physio',
+        '--timezone',
+        'Europe/London',
+        '--currency',
+        'GBP',
+      ]);
+      cli(
+        [
+          'user',
+          'create',
+          '--clinic',
+          clinic,
+          '--region',
+          'neptune',
+          '--email',
+          member,
+          '--name',
+          'Ann Reader',
+          '--role',
+          'practitioner',
+          '--password-stdin',
+        ],
+        password,
+      );
       const origin = `http://${clinic}.neptune.localhost:${new URL(String(info.project.use.baseURL)).port}`;
 
       const refused: string[] = [];
@@ -64,17 +106,27 @@ for (const size of SIZES) {
       const listSection = operations.locator('[data-section-id="operation/patients-list"]');
       await expect(listSection.getByRole('heading', { name: list.summary })).toBeVisible({ timeout: 30_000 });
       // On a laptop through Redoc's menu; on a phone (where that menu is off-screen) through the Resource select.
-      if (size.name === 'desktop') await operations.getByRole('navigation', { name: 'Operations by resource' }).getByRole('menuitem', { name: 'appointments', exact: true }).click();
+      if (size.name === 'desktop')
+        await operations
+          .getByRole('navigation', { name: 'Operations by resource' })
+          .getByRole('menuitem', { name: 'appointments', exact: true })
+          .click();
       else await operations.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'appointments' });
       await expect(operations.getByRole('heading', { name: doc.paths['/appointments'].get.summary })).toBeVisible();
       await expect(listSection).toHaveCount(0);
       await operations.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'patients' });
       await expect(listSection.getByRole('heading', { name: list.summary })).toBeVisible({ timeout: 30_000 });
-      for (const name of list.parameters!.filter((p) => p.in === 'query').slice(0, 4).map((p) => p.name)) {
+      for (const name of list
+        .parameters!.filter((p) => p.in === 'query')
+        .slice(0, 4)
+        .map((p) => p.name)) {
         await expect(listSection.getByText(name, { exact: true }).first()).toBeVisible();
       }
       // The endpoint opens to this clinic's address, not the document's {clinic}.{region}.{domain} template.
-      await listSection.getByRole('button', { name: /get \/patients/i }).first().click();
+      await listSection
+        .getByRole('button', { name: /get \/patients/i })
+        .first()
+        .click();
       await expect(listSection.getByText(`${origin}/v3/api/patients`, { exact: true }).first()).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/reference-list-patients-${size.name}.png` });
 
@@ -88,7 +140,10 @@ for (const size of SIZES) {
 
       await page.evaluate(() => window.scrollTo(0, 0));
       expect(await axe(page)).toEqual([]);
-      if (size.name === 'phone') expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      if (size.name === 'phone')
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+        ).toBeLessThanOrEqual(0);
       expect(refused).toEqual([]);
     });
   });

@@ -28,7 +28,10 @@ const ids: Record<string, string> = {};
 function api(method: string, path: string, body?: unknown): Promise<{ status: number; requestId: string }> {
   return new Promise((resolve, reject) => {
     const raw = body === undefined ? undefined : JSON.stringify(body);
-    const headers: http.OutgoingHttpHeaders = { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${secret}` };
+    const headers: http.OutgoingHttpHeaders = {
+      host: `${clinic}.neptune.localhost:${port}`,
+      authorization: `Bearer ${secret}`,
+    };
     if (raw) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw) });
     const req = http.request({ host: '127.0.0.1', port, path: `/v3/api${path}`, method, headers }, (res) => {
       res.resume();
@@ -43,7 +46,10 @@ test.beforeAll(async ({}, info) => {
   port = Number(new URL(String(info.project.use.baseURL)).port);
   origin = `http://${clinic}.neptune.localhost:${port}`;
   cli(['account', 'create', ...at, '--name', 'E2E Requests', '--timezone', ZONE, '--currency', 'USD']);
-  cli(['user', 'create', ...at, '--email', ann, '--name', 'Ann Admin', '--role', 'admin', '--password-stdin'], password);
+  cli(
+    ['user', 'create', ...at, '--email', ann, '--name', 'Ann Admin', '--role', 'admin', '--password-stdin'],
+    password,
+  );
   secret = cli(['key', 'create', ...at, '--name', 'Sync job', '--access', 'read_write']).trim();
   const calls = {
     search: await api('GET', '/patients?last_name=eq:Smith&page_size=5'),
@@ -55,7 +61,10 @@ test.beforeAll(async ({}, info) => {
   for (const [name, c] of Object.entries(calls)) ids[name] = c.requestId;
 });
 
-const clinicToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+const clinicToday = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
 const tomorrow = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 async function signIn(page: Page) {
@@ -80,9 +89,12 @@ async function untilLogged(page: Page) {
 for (const size of SIZES) {
   test.describe(size.name, () => {
     test.use({ viewport: size.viewport, timezoneId: 'Asia/Tokyo' });
-    const shot = (page: Page, name: string) => page.screenshot({ path: `/tmp/notes/shots/${name}-${size.name}.png`, fullPage: true });
+    const shot = (page: Page, name: string) =>
+      page.screenshot({ path: `/tmp/notes/shots/${name}-${size.name}.png`, fullPage: true });
 
-    test('find a request by its X-Request-Id, open its detail, and come back to the list as it was', async ({ page }) => {
+    test('find a request by its X-Request-Id, open its detail, and come back to the list as it was', async ({
+      page,
+    }) => {
       await signIn(page);
       await untilLogged(page);
       await expect(page.getByRole('link', { name: 'GET /v3/api/patients?last_name=eq:***&page_size=5' })).toBeVisible();
@@ -96,7 +108,11 @@ for (const size of SIZES) {
       await page.getByRole('link', { name: 'POST /v3/api/patients' }).click();
 
       await expect(page.getByRole('heading', { name: 'POST /v3/api/patients', level: 1 })).toBeVisible();
-      const item = (term: string) => page.getByRole('term').filter({ hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
+      const item = (term: string) =>
+        page
+          .getByRole('term')
+          .filter({ hasText: new RegExp(`^${term}$`) })
+          .locator('xpath=following-sibling::dd[1]');
       await expect(item('Method')).toHaveText('POST');
       await expect(item('Path')).toHaveText('/v3/api/patients');
       await expect(item('Status')).toHaveText('422');
@@ -120,7 +136,9 @@ for (const size of SIZES) {
       await expect(requestLinks(page)).toHaveCount(1);
     });
 
-    test('filter by days and status: the address keeps them through a reload; a backwards range is said, not sent', async ({ page }) => {
+    test('filter by days and status: the address keeps them through a reload; a backwards range is said, not sent', async ({
+      page,
+    }) => {
       await signIn(page);
       await untilLogged(page);
       const today = clinicToday();

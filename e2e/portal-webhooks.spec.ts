@@ -44,8 +44,38 @@ test.afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
 async function signedIn(page: Page, port: string) {
   const clinic = `hooks${randomBytes(3).toString('hex')}`;
   const admin = `admin@${clinic}.test`;
-  cli(['account', 'create', '--clinic', clinic, '--region', 'neptune', '--name', 'Hooks Physio', '--timezone', 'Europe/London', '--currency', 'GBP']);
-  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', admin, '--name', 'Ada Admin', '--role', 'admin', '--password-stdin'], password);
+  cli([
+    'account',
+    'create',
+    '--clinic',
+    clinic,
+    '--region',
+    'neptune',
+    '--name',
+    'Hooks Physio',
+    '--timezone',
+    'Europe/London',
+    '--currency',
+    'GBP',
+  ]);
+  cli(
+    [
+      'user',
+      'create',
+      '--clinic',
+      clinic,
+      '--region',
+      'neptune',
+      '--email',
+      admin,
+      '--name',
+      'Ada Admin',
+      '--role',
+      'admin',
+      '--password-stdin',
+    ],
+    password,
+  );
   const origin = `http://${clinic}.neptune.localhost:${port}`;
   await page.goto(`${origin}/developers/sign-in`);
   await page.getByLabel('Email').fill(admin);
@@ -58,7 +88,18 @@ async function signedIn(page: Page, port: string) {
 
 /** A patient created over REST with a new key (a change every endpoint hears of). */
 async function createPatient(page: Page, clinic: string, origin: string, name: string) {
-  const key = cli(['key', 'create', '--clinic', clinic, '--region', 'neptune', '--name', name, '--access', 'read_write']).trim();
+  const key = cli([
+    'key',
+    'create',
+    '--clinic',
+    clinic,
+    '--region',
+    'neptune',
+    '--name',
+    name,
+    '--access',
+    'read_write',
+  ]).trim();
   const res = await page.request.fetch(`http://127.0.0.1:${new URL(origin).port}/v3/api/patients`, {
     method: 'POST',
     headers: { host: new URL(origin).host, authorization: `Bearer ${key}` },
@@ -72,7 +113,10 @@ async function addEndpoint(page: Page, url: string) {
   await expect(page.getByRole('heading', { name: 'Add an endpoint' })).toBeVisible();
   await page.getByLabel('Endpoint URL').fill(url);
   await page.getByRole('button', { name: 'Add endpoint' }).click();
-  const secret = page.getByRole('listitem').filter({ hasText: url }).getByRole('textbox', { name: `Signing secret for ${url}` });
+  const secret = page
+    .getByRole('listitem')
+    .filter({ hasText: url })
+    .getByRole('textbox', { name: `Signing secret for ${url}` });
   await expect(secret).toHaveValue(/^whsec_/);
   return secret.inputValue();
 }
@@ -87,7 +131,9 @@ for (const size of SIZES) {
       if (size.name === 'phone') expect(await sideways(page), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
     };
 
-    test('list → endpoint page: edit event types, a delivered message with its attempts, headers and response body, replayed', async ({ page }, info) => {
+    test('list → endpoint page: edit event types, a delivered message with its attempts, headers and response body, replayed', async ({
+      page,
+    }, info) => {
       test.setTimeout(90_000);
       const { clinic, origin } = await signedIn(page, new URL(String(info.project.use.baseURL)).port);
       await expect(page.getByText('No endpoints yet')).toBeVisible();
@@ -104,14 +150,21 @@ for (const size of SIZES) {
 
       await entry.getByRole('link', { name: url }).click();
       await expect(page.getByRole('heading', { name: url, level: 1 })).toBeVisible();
-      await expect(page.getByText('Last 24 hours: 1 delivery attempt, 1 succeeded and 0 failed (100% success).')).toBeVisible();
+      await expect(
+        page.getByText('Last 24 hours: 1 delivery attempt, 1 succeeded and 0 failed (100% success).'),
+      ).toBeVisible();
       await expect(page.getByRole('img', { name: /1 succeeded and 0 failed/ })).toBeVisible();
-      await expect(page.getByRole('link', { name: 'event types' })).toHaveAttribute('href', '/developers/webhooks/events');
+      await expect(page.getByRole('link', { name: 'event types' })).toHaveAttribute(
+        'href',
+        '/developers/webhooks/events',
+      );
       await check(page, 'endpoint');
       // The period is in the address too; the chart's numbers as a table, for those who do not see it.
       await page.getByRole('button', { name: 'Last 7 days' }).click();
       await expect(page).toHaveURL(/[?&]range=7d/);
-      await expect(page.getByText('Last 7 days: 1 delivery attempt, 1 succeeded and 0 failed (100% success).')).toBeVisible();
+      await expect(
+        page.getByText('Last 7 days: 1 delivery attempt, 1 succeeded and 0 failed (100% success).'),
+      ).toBeVisible();
       await page.getByText('Show as a table').click();
       const perDay = page.getByRole('table', { name: /Delivery attempts per day/ });
       await expect(perDay.getByRole('row')).toHaveCount(8);
@@ -147,7 +200,11 @@ for (const size of SIZES) {
       expect(await header('webhook-timestamp')).toBe(delivery.headers['webhook-timestamp']);
       expect(await header('webhook-signature')).toBe(delivery.headers['webhook-signature']);
       // What the page shows verifies the body sent, with the endpoint's secret (which the page never shows).
-      new Webhook(secret).verify(delivery.body, { 'webhook-id': await header('webhook-id'), 'webhook-timestamp': await header('webhook-timestamp'), 'webhook-signature': await header('webhook-signature') });
+      new Webhook(secret).verify(delivery.body, {
+        'webhook-id': await header('webhook-id'),
+        'webhook-timestamp': await header('webhook-timestamp'),
+        'webhook-signature': await header('webhook-signature'),
+      });
       expect(await page.content()).not.toContain(secret);
       await expect(attempt.getByLabel('Response body of attempt 1')).toHaveText(ANSWER);
       await expect(attempt.locator('b')).toHaveCount(0);
@@ -157,11 +214,15 @@ for (const size of SIZES) {
       await expect(page.getByRole('dialog', { name: 'Replay this message?' })).toBeVisible();
       await check(page, 'message-replay-dialog');
       await page.getByRole('dialog').getByRole('button', { name: 'Replay message' }).click();
-      await expect(page.getByRole('article', { name: 'Attempt 2' })).toContainText('replayed by a member', { timeout: 15_000 });
+      await expect(page.getByRole('article', { name: 'Attempt 2' })).toContainText('replayed by a member', {
+        timeout: 15_000,
+      });
       expect(received.filter((r) => r.headers['webhook-id'] === delivery.headers['webhook-id'])).toHaveLength(2);
     });
 
-    test('a failing endpoint: messages filtered by type and status in the address (reload, Back, Forward), recover counted before it is sent', async ({ page }, info) => {
+    test('a failing endpoint: messages filtered by type and status in the address (reload, Back, Forward), recover counted before it is sent', async ({
+      page,
+    }, info) => {
       test.setTimeout(90_000);
       const { clinic, origin } = await signedIn(page, new URL(String(info.project.use.baseURL)).port);
       const url = `${receiverBase}/fail/${size.name}/${clinic}`;
@@ -212,7 +273,11 @@ for (const size of SIZES) {
       const before = received.filter((r) => r.path === `/fail/${size.name}/${clinic}`).length;
       await dialog.getByRole('button', { name: 'Replay 3 failed messages' }).click();
       await expect(recover.getByRole('status')).toHaveText('3 failed messages queued to be sent again.');
-      await expect.poll(() => received.filter((r) => r.path === `/fail/${size.name}/${clinic}`).length - before, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+      await expect
+        .poll(() => received.filter((r) => r.path === `/fail/${size.name}/${clinic}`).length - before, {
+          timeout: 15_000,
+        })
+        .toBeGreaterThanOrEqual(3);
     });
   });
 }

@@ -16,11 +16,12 @@ const admin = `admin@${clinic}.test`;
 // Never reached: no test here answers the consent screen.
 const redirectUri = 'http://127.0.0.1:9/callback';
 
-
 // The attacker's web server: the page that frames the consent screen, and a harmless page.
 let attackerPage = '';
 const attackerServer = http.createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/attack' ? attackerPage : '<p>A harmless page</p>');
+  res
+    .writeHead(200, { 'content-type': 'text/html' })
+    .end(req.url === '/attack' ? attackerPage : '<p>A harmless page</p>');
 });
 
 let port = 0;
@@ -32,11 +33,48 @@ test.beforeAll(async ({}, info) => {
   attackerPort = (attackerServer.address() as AddressInfo).port;
   port = Number(new URL(String(info.project.use.baseURL)).port);
   origin = `http://${clinic}.neptune.localhost:${port}`;
-  for (const [name, label] of [[clinic, 'Framed Physio'], [attacker, 'Evil Physio']]) {
-    cli(['account', 'create', '--clinic', name, '--region', 'neptune', '--name', label, '--timezone', 'Europe/London', '--currency', 'GBP']);
+  for (const [name, label] of [
+    [clinic, 'Framed Physio'],
+    [attacker, 'Evil Physio'],
+  ]) {
+    cli([
+      'account',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'neptune',
+      '--name',
+      label,
+      '--timezone',
+      'Europe/London',
+      '--currency',
+      'GBP',
+    ]);
   }
-  cli(['user', 'create', '--clinic', clinic, '--region', 'neptune', '--email', admin, '--name', 'Ada Admin', '--role', 'admin', '--password-stdin'], password);
-  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', { client_name: 'Test Assistant', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' });
+  cli(
+    [
+      'user',
+      'create',
+      '--clinic',
+      clinic,
+      '--region',
+      'neptune',
+      '--email',
+      admin,
+      '--name',
+      'Ada Admin',
+      '--role',
+      'admin',
+      '--password-stdin',
+    ],
+    password,
+  );
+  const registered = await postToClinic(port, clinic, '/v3/oauth2/register', {
+    client_name: 'Test Assistant',
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: 'none',
+  });
   clientId = String(registered.client_id);
 });
 test.afterAll(() => new Promise<void>((r) => attackerServer.close(() => r())));
@@ -45,7 +83,16 @@ test.afterAll(() => new Promise<void>((r) => attackerServer.close(() => r())));
 function consentUrl() {
   const verifier = randomBytes(32).toString('base64url');
   const u = new URL(`${origin}/developers/connect`);
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: redirectUri, state: 'framed', scope: 'mcp:read', resource: `${origin}/v3/api/mcp`, code_challenge_method: 'S256', code_challenge: createHash('sha256').update(verifier).digest('base64url') };
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    state: 'framed',
+    scope: 'mcp:read',
+    resource: `${origin}/v3/api/mcp`,
+    code_challenge_method: 'S256',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+  };
   for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
   return u.toString();
 }
@@ -65,7 +112,9 @@ async function signIn(page: Page) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-test('a portal page: nonce-based CSP on every script (fresh per response), no framing, nosniff, no referrer', async ({ page }) => {
+test('a portal page: nonce-based CSP on every script (fresh per response), no framing, nosniff, no referrer', async ({
+  page,
+}) => {
   const res = (await page.goto(`${origin}/developers/sign-in`))!;
   expect(res.status()).toBe(200);
   const headers = res.headers();
@@ -77,7 +126,12 @@ test('a portal page: nonce-based CSP on every script (fresh per response), no fr
   const csp = headers['content-security-policy'];
   const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
   expect(nonce).toBeTruthy();
-  const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
+  const directives = Object.fromEntries(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values.join(' ')]),
+  );
   expect(directives).toEqual({
     'default-src': "'self'",
     'script-src': `'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -106,7 +160,8 @@ test('a portal page: nonce-based CSP on every script (fresh per response), no fr
     const other = (await page.goto(`${origin}${path}`))!;
     const otherNonce = /'nonce-([^']+)'/.exec(other.headers()['content-security-policy'])?.[1];
     expect(otherNonce, path).toBeTruthy();
-    for (const tag of (await other.text()).match(/<script\b[^>]*>/g) ?? []) expect(tag, path).toContain(`nonce="${otherNonce}"`);
+    for (const tag of (await other.text()).match(/<script\b[^>]*>/g) ?? [])
+      expect(tag, path).toContain(`nonce="${otherNonce}"`);
   }
 });
 
@@ -121,7 +176,12 @@ test('signing in and using the portal under its CSP: pages hydrate and nothing i
 
   await page.goto(`${origin}/developers`);
   const nav = page.getByRole('navigation', { name: 'Portal' });
-  for (const [link, heading] of [['API keys', 'API keys'], ['AI connectors', 'AI connectors'], ['Team', 'Team'], ['API reference', 'API reference']]) {
+  for (const [link, heading] of [
+    ['API keys', 'API keys'],
+    ['AI connectors', 'AI connectors'],
+    ['Team', 'Team'],
+    ['API reference', 'API reference'],
+  ]) {
     await nav.getByRole('link', { name: link }).click();
     await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
   }
@@ -146,7 +206,10 @@ test('a page on another clinic host cannot frame the signed-in consent screen', 
   page.on('request', (r) => {
     if (r.url().includes('/developers/trpc/connectors.describe')) describeCalls.push(r.url());
   });
-  const refused = page.waitForEvent('console', { predicate: (m) => m.text().includes("frame-ancestors 'none'"), timeout: 10_000 });
+  const refused = page.waitForEvent('console', {
+    predicate: (m) => m.text().includes("frame-ancestors 'none'"),
+    timeout: 10_000,
+  });
   await page.goto(attack);
   await expect(page.getByRole('heading', { name: 'Win a prize' })).toBeVisible();
   // Chromium reports the refusal: "Framing '…' violates … "frame-ancestors 'none'". The request has been blocked."

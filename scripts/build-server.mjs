@@ -33,7 +33,8 @@ const outdir = path.resolve(root, values.outdir ?? 'dist');
 const rootFromOut = path.relative(outdir, root).split(path.sep).join('/') || '.';
 
 // A source file's import.meta.url, as an expression valid inside the bundle.
-const sourceUrl = (file) => `new URL(${JSON.stringify(path.relative(root, file).split(path.sep).join('/'))}, __clinicRoot).href`;
+const sourceUrl = (file) =>
+  `new URL(${JSON.stringify(path.relative(root, file).split(path.sep).join('/'))}, __clinicRoot).href`;
 
 /** Rewrites `import.meta.url` in our own sources; other import.meta properties would be wrong in a bundle. */
 const sourceLocations = {
@@ -43,8 +44,12 @@ const sourceLocations = {
       if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const text = await fs.promises.readFile(args.path, 'utf8');
       const other = /import\.meta\.(?!url\b)\w+/.exec(text);
-      if (other) return { errors: [{ text: `${other[0]} is not supported in bundled server code (use import.meta.url)` }] };
-      return { contents: text.replaceAll('import.meta.url', sourceUrl(args.path)), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      if (other)
+        return { errors: [{ text: `${other[0]} is not supported in bundled server code (use import.meta.url)` }] };
+      return {
+        contents: text.replaceAll('import.meta.url', sourceUrl(args.path)),
+        loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+      };
     });
   },
 };
@@ -56,11 +61,17 @@ const sourceLocations = {
  * once, and other packages it uses (trpc-to-openapi, zod-openapi) import zod themselves.
  */
 const CLI_INLINE = new Set(['zod', 'drizzle-orm', 'luxon', 'libphonenumber-js']);
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 const externalPackages = (inline) => ({
   name: 'external-packages',
   setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => (inline.has(packageOf(args.path)) && args.kind !== 'entry-point' ? undefined : { external: true }));
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      inline.has(packageOf(args.path)) && args.kind !== 'entry-point' ? undefined : { external: true },
+    );
   },
 });
 
@@ -77,20 +88,41 @@ const common = {
   sourcemap: 'linked',
   // The bundle's own location once, for every rewritten import.meta.url.
   // A CommonJS package inside a bundle calls require(): ESM has none, so each output file gets one.
-  banner: { js: `import { createRequire as __clinicRequire } from 'node:module'; const require = __clinicRequire(import.meta.url); const __clinicRoot = new URL(${JSON.stringify(`${rootFromOut}/`)}, import.meta.url);` },
+  banner: {
+    js: `import { createRequire as __clinicRequire } from 'node:module'; const require = __clinicRequire(import.meta.url); const __clinicRoot = new URL(${JSON.stringify(`${rootFromOut}/`)}, import.meta.url);`,
+  },
   metafile: true,
   logLevel: 'warning',
 };
 const results = await Promise.all([
-  esbuild.build({ ...common, entryPoints: { server: 'server/main.ts' }, chunkNames: 'server-[name]-[hash]', plugins: [sourceLocations, externalPackages(new Set())] }),
-  esbuild.build({ ...common, entryPoints: { cli: 'server/cli/main.ts' }, chunkNames: 'cli-[name]-[hash]', plugins: [sourceLocations, externalPackages(CLI_INLINE)] }),
+  esbuild.build({
+    ...common,
+    entryPoints: { server: 'server/main.ts' },
+    chunkNames: 'server-[name]-[hash]',
+    plugins: [sourceLocations, externalPackages(new Set())],
+  }),
+  esbuild.build({
+    ...common,
+    entryPoints: { cli: 'server/cli/main.ts' },
+    chunkNames: 'cli-[name]-[hash]',
+    plugins: [sourceLocations, externalPackages(CLI_INLINE)],
+  }),
 ]);
 
 // Our sources, plus npm's record of the installed packages: the command line carries some of them
 // inside its bundle, so an install (which rewrites that record) makes the build stale too.
-const installed = fs.existsSync(path.join(root, 'node_modules', '.package-lock.json')) ? ['node_modules/.package-lock.json'] : [];
-const sources = [...new Set(results.flatMap((r) => Object.keys(r.metafile.inputs)))].filter((f) => !f.split('/').includes('node_modules'));
+const installed = fs.existsSync(path.join(root, 'node_modules', '.package-lock.json'))
+  ? ['node_modules/.package-lock.json']
+  : [];
+const sources = [...new Set(results.flatMap((r) => Object.keys(r.metafile.inputs)))].filter(
+  (f) => !f.split('/').includes('node_modules'),
+);
 const inputs = [...sources.sort(), ...installed];
 fs.writeFileSync(path.join(outdir, 'package.json'), JSON.stringify({ type: 'module' }) + '\n');
-fs.writeFileSync(path.join(outdir, 'build.json'), JSON.stringify({ startedAt, root: rootFromOut, inputs }, null, 1) + '\n');
-console.error(`server and command line compiled to ${path.relative(root, outdir) || '.'}/ (${sources.length} source files, ${Date.now() - startedAt} ms)`);
+fs.writeFileSync(
+  path.join(outdir, 'build.json'),
+  JSON.stringify({ startedAt, root: rootFromOut, inputs }, null, 1) + '\n',
+);
+console.error(
+  `server and command line compiled to ${path.relative(root, outdir) || '.'}/ (${sources.length} source files, ${Date.now() - startedAt} ms)`,
+);

@@ -24,7 +24,8 @@ export function compiled(entry) {
   if (!fs.existsSync(file)) return { stale: `${path.relative(root, file)} is missing (npm run build)` };
   for (const input of build.inputs) {
     const mtime = fs.statSync(path.join(root, input), { throwIfNoEntry: false })?.mtimeMs;
-    if (mtime === undefined || mtime > build.startedAt) return { stale: `${input} changed after the last build (npm run build)` };
+    if (mtime === undefined || mtime > build.startedAt)
+      return { stale: `${input} changed after the last build (npm run build)` };
   }
   return { url: pathToFileURL(file).href };
 }

@@ -86,7 +86,13 @@ export interface AppOptions {
 
 export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const logger = createLogger(env.LOG_LEVEL);
-  const db = await openDb(env.DATABASE_URL, { migrate: true, poolSize: env.DATABASE_POOL_SIZE, pooler: env.DATABASE_POOLER, statementTimeoutMs: statementTimeoutFor(env), onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it') });
+  const db = await openDb(env.DATABASE_URL, {
+    migrate: true,
+    poolSize: env.DATABASE_POOL_SIZE,
+    pooler: env.DATABASE_POOLER,
+    statementTimeoutMs: statementTimeoutFor(env),
+    onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it'),
+  });
   await initSecrets(db, env);
   await loadSecretsKey(db, env);
   const files = opts.files ?? fileStoreFor(env, db);
@@ -94,7 +100,18 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   const requestLog = new RequestLog(db, now, onError);
   const tenants = new TenantResolver(db, env.SERVICE_DOMAIN, env.SERVICE_REGIONS);
-  const gateway = createGateway({ db, env, logger, files, tenants, validateResponses: opts.validateResponses, pause: opts.pause, committed: opts.committed, now, requestLog: env.REQUEST_LOG ? requestLog : undefined });
+  const gateway = createGateway({
+    db,
+    env,
+    logger,
+    files,
+    tenants,
+    validateResponses: opts.validateResponses,
+    pause: opts.pause,
+    committed: opts.committed,
+    now,
+    requestLog: env.REQUEST_LOG ? requestLog : undefined,
+  });
   const portal = createPortal({ db, env, logger, files, now, tenants });
   // The MCP budget and the registration limits: buckets of their own, apart from the REST budget.
   const limiter = new RateLimiter(db, onError, now);
@@ -149,7 +166,11 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   server.keepAliveTimeout = 65_000;
   // Sweeps, clinic jobs and, where WEBHOOK_WORKER is on, the delivery loop: every process runs the
   // scheduler, a lease per job lets one of them run it (server/jobs/).
-  const jobs = createScheduler(db, { now, webhooks: env.WEBHOOK_WORKER ? webhooks : undefined, onError: (err, job) => logger.error({ err, job }, 'background job failed') });
+  const jobs = createScheduler(db, {
+    now,
+    webhooks: env.WEBHOOK_WORKER ? webhooks : undefined,
+    onError: (err, job) => logger.error({ err, job }, 'background job failed'),
+  });
   if (env.JOBS || env.WEBHOOK_WORKER) jobs.start({ periodic: env.JOBS });
   return {
     server,

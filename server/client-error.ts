@@ -12,7 +12,14 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') return void socket.destroy();
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const [status, reason, body] = tooLarge
-    ? [431, 'Request Header Fields Too Large', { message: 'The URL and headers together exceed 16 KB: send large input in a POST body', code: 'headers_too_large' }]
+    ? [
+        431,
+        'Request Header Fields Too Large',
+        {
+          message: 'The URL and headers together exceed 16 KB: send large input in a POST body',
+          code: 'headers_too_large',
+        },
+      ]
     : [400, 'Bad Request', { message: 'Malformed HTTP request', code: 'bad_request' }];
   const text = JSON.stringify(body);
   socket.end(

@@ -65,4 +65,3 @@ export interface Ctx {
 export type CriticalSection = 'booking' | 'appointment_change' | 'allocation' | 'invoice_number';
 /** Awaited inside a critical section, between its check and its write; tests use it to prove the locks. */
 export type PauseHook = (section: CriticalSection) => Promise<void>;
-

@@ -14,7 +14,10 @@ const flag = (fallback: 'on' | 'off' = 'off') =>
 
 const secretsKey = z
   .string()
-  .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, 'must be the base64 of 32 bytes (openssl rand -base64 32)')
+  .refine(
+    (v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32,
+    'must be the base64 of 32 bytes (openssl rand -base64 32)',
+  )
   .optional();
 
 export const envSchema = z.object({
@@ -43,8 +46,17 @@ export const envSchema = z.object({
   SERVICE_REGIONS: z
     .string()
     .default(REGIONS.join(','))
-    .transform((v) => v.split(',').map((r) => r.trim().toLowerCase()).filter(Boolean))
-    .pipe(z.array(z.enum(REGIONS), { message: `must be regions among ${REGIONS.join(', ')}, comma-separated` }).min(1, 'must name at least one region')),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((r) => r.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.enum(REGIONS), { message: `must be regions among ${REGIONS.join(', ')}, comma-separated` })
+        .min(1, 'must name at least one region'),
+    ),
   RATE_LIMIT_REST_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_MCP_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_UNAUTH_PER_MINUTE: positiveInt(2),
@@ -56,8 +68,18 @@ export const envSchema = z.object({
   TRUST_PROXY: z
     .string()
     .default('off')
-    .transform((v) => (['', '0', 'false', 'no', 'off'].includes(v) ? 0 : ['1', 'true', 'yes', 'on'].includes(v) ? 1 : /^\d+$/.test(v) ? Number(v) : NaN))
-    .pipe(z.number({ message: 'must be off, on, or the number of proxies in front of the server' }).int().min(0).max(10)),
+    .transform((v) =>
+      ['', '0', 'false', 'no', 'off'].includes(v)
+        ? 0
+        : ['1', 'true', 'yes', 'on'].includes(v)
+          ? 1
+          : /^\d+$/.test(v)
+            ? Number(v)
+            : NaN,
+    )
+    .pipe(
+      z.number({ message: 'must be off, on, or the number of proxies in front of the server' }).int().min(0).max(10),
+    ),
   /** Secret that signs pagination cursors; when unset, one is generated once and kept in the database. */
   CURSOR_SECRET: z.string().min(16).optional(),
   MAX_BODY_BYTES: positiveInt(1_048_576),
@@ -76,7 +98,10 @@ export const envSchema = z.object({
   /** ...retried after these delays (seconds; the first is before the first attempt)... */
   WEBHOOK_RETRY_DELAYS: z
     .string()
-    .refine((v) => v.split(',').every((s) => /^\s*\d+(\.\d+)?\s*$/.test(s)), 'must be seconds, comma-separated (e.g. 0,5,300)')
+    .refine(
+      (v) => v.split(',').every((s) => /^\s*\d+(\.\d+)?\s*$/.test(s)),
+      'must be seconds, comma-separated (e.g. 0,5,300)',
+    )
     .default('0,5,300,1800,7200,18000,36000,36000')
     .transform((v) => v.split(',').map(Number)),
   /** ...and an endpoint whose deliveries all failed for this long is disabled (seconds, or 30m, 12h, 5d). */
@@ -113,13 +138,21 @@ export const envSchema = z.object({
    * answers and writes always get one. 0.1 (one in ten) unless set; 1 gives every request its line: see
    * README, "Log lines and sampling".
    */
-  LOG_SAMPLE_RATE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number({ message: 'must be a number from 0 to 1' }).min(0, 'must be a number from 0 to 1').max(1, 'must be a number from 0 to 1').default(0.1)),
+  LOG_SAMPLE_RATE: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number({ message: 'must be a number from 0 to 1' })
+      .min(0, 'must be a number from 0 to 1')
+      .max(1, 'must be a number from 0 to 1')
+      .default(0.1),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema>;
 
 /** PostgreSQL's statement timeout: a second below the request timeout (at least a second). */
-export const statementTimeoutFor = (env: Pick<Env, 'REQUEST_TIMEOUT_MS'>) => Math.max(1000, env.REQUEST_TIMEOUT_MS - 1000);
+export const statementTimeoutFor = (env: Pick<Env, 'REQUEST_TIMEOUT_MS'>) =>
+  Math.max(1000, env.REQUEST_TIMEOUT_MS - 1000);
 
 /** Reads and validates the environment; on a bad value prints which variable and why, and exits. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {

@@ -94,7 +94,9 @@ export class ApiError extends Error {
   }
 
   toBody(): { message: string; code: ErrorCode; errors?: FieldErrors } {
-    return this.errors ? { message: this.message, code: this.code, errors: this.errors } : { message: this.message, code: this.code };
+    return this.errors
+      ? { message: this.message, code: this.code, errors: this.errors }
+      : { message: this.message, code: this.code };
   }
 }
 

@@ -35,7 +35,9 @@ function newestMigration(dialect: DbHandle['dialect']): number {
 
 /** drizzle's record of applied migrations: a schema of its own on PostgreSQL. */
 const appliedQuery = (dialect: DbHandle['dialect']) =>
-  dialect === 'pg' ? sql`select max(created_at) as at from drizzle.__drizzle_migrations` : sql`select max(created_at) as at from __drizzle_migrations`;
+  dialect === 'pg'
+    ? sql`select max(created_at) as at from drizzle.__drizzle_migrations`
+    : sql`select max(created_at) as at from __drizzle_migrations`;
 
 export function createHealth(db: DbHandle, logger: Logger) {
   const expected = newestMigration(db.dialect);
@@ -49,7 +51,9 @@ export function createHealth(db: DbHandle, logger: Logger) {
     });
     try {
       const [row] = await Promise.race([db.all<{ at: string | number | null }>(applied), late]);
-      return Number(row?.at ?? 0) >= expected ? null : 'The database lacks migrations of this build: run `npm run migrate`';
+      return Number(row?.at ?? 0) >= expected
+        ? null
+        : 'The database lacks migrations of this build: run `npm run migrate`';
     } catch (err) {
       logger.warn({ err }, 'readiness check: database unreachable');
       return 'The database is unreachable';
@@ -62,7 +66,16 @@ export function createHealth(db: DbHandle, logger: Logger) {
   async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const requestId = randomUUID();
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      return send(res, errorOutcome(new ApiError('method_not_allowed', `${path} answers GET and HEAD`, undefined, { headers: { Allow: 'GET, HEAD' } })), requestId, null);
+      return send(
+        res,
+        errorOutcome(
+          new ApiError('method_not_allowed', `${path} answers GET and HEAD`, undefined, {
+            headers: { Allow: 'GET, HEAD' },
+          }),
+        ),
+        requestId,
+        null,
+      );
     }
     const reason = path === READY_PATH ? await notReady() : null;
     send(res, reason ? errorOutcome(new ApiError('not_ready', reason)) : { status: 200, body: OK }, requestId, null);

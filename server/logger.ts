@@ -3,7 +3,16 @@ import pino, { type Logger } from 'pino';
 
 /** A request object, should one be logged: without its credentials. */
 const withoutCredentials = (req: { headers?: Record<string, unknown> }) =>
-  req?.headers ? { ...req, headers: { ...req.headers, authorization: req.headers.authorization === undefined ? undefined : '[redacted]', cookie: undefined } } : req;
+  req?.headers
+    ? {
+        ...req,
+        headers: {
+          ...req.headers,
+          authorization: req.headers.authorization === undefined ? undefined : '[redacted]',
+          cookie: undefined,
+        },
+      }
+    : req;
 
 /**
  * An error as logged, down its cause chain: type, message, code and stack frames. A database error
@@ -13,13 +22,36 @@ const withoutCredentials = (req: { headers?: Record<string, unknown> }) =>
  */
 export function errorForLog(err: unknown, depth = 0): unknown {
   if (typeof err !== 'object' || err === null) return err;
-  const e = err as { constructor?: { name?: string }; message?: unknown; stack?: unknown; code?: unknown; severity?: unknown; query?: unknown; cause?: unknown; constraint?: unknown; table?: unknown; column?: unknown };
+  const e = err as {
+    constructor?: { name?: string };
+    message?: unknown;
+    stack?: unknown;
+    code?: unknown;
+    severity?: unknown;
+    query?: unknown;
+    cause?: unknown;
+    constraint?: unknown;
+    table?: unknown;
+    column?: unknown;
+  };
   const out: Record<string, unknown> = { type: e.constructor?.name ?? 'Error' };
-  if (typeof e.query === 'string') Object.assign(out, { message: 'database query failed', sql: e.query.slice(0, 2000) });
-  else if (typeof e.severity === 'string') Object.assign(out, { message: 'database error', code: e.code, constraint: e.constraint, table: e.table, column: e.column });
+  if (typeof e.query === 'string')
+    Object.assign(out, { message: 'database query failed', sql: e.query.slice(0, 2000) });
+  else if (typeof e.severity === 'string')
+    Object.assign(out, {
+      message: 'database error',
+      code: e.code,
+      constraint: e.constraint,
+      table: e.table,
+      column: e.column,
+    });
   else Object.assign(out, { message: e.message, ...(e.code !== undefined ? { code: e.code } : {}) });
   // Frames only: the stack's first line repeats the message.
-  if (typeof e.stack === 'string') out.stack = e.stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n');
+  if (typeof e.stack === 'string')
+    out.stack = e.stack
+      .split('\n')
+      .filter((l) => /^\s+at /.test(l))
+      .join('\n');
   if (e.cause !== undefined && depth < 5) out.cause = errorForLog(e.cause, depth + 1);
   return out;
 }
@@ -107,7 +139,14 @@ export function createLogger(level: string): Logger {
 }
 
 /** Writes one answered request's line: its X-Request-Id, method, path (no query), status, milliseconds and key id. */
-export type RequestLineWriter = (requestId: string, method: string, path: string, status: number, ms: number, key: number | undefined) => void;
+export type RequestLineWriter = (
+  requestId: string,
+  method: string,
+  path: string,
+  status: number,
+  ms: number,
+  key: number | undefined,
+) => void;
 
 const SAFE = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
 /** A string as JSON: as it is when nothing in it needs escaping (ids, most paths), else JSON.stringify's. */
@@ -140,7 +179,13 @@ export function requestLines(logger: Logger, sampleRate = 1): RequestLineWriter 
   return (requestId, method, path, status, ms, key) => {
     if (rate < 1 && status < 400 && (method === 'GET' || method === 'HEAD') && !(Math.random() < rate)) return;
     destination.write(
-      head + Date.now() + bindings + requestId + `","method":${jsonString(method)},"path":${jsonString(path)},"status":${status},"ms":${ms}` + (key === undefined ? '' : `,"key":${key}`) + tail,
+      head +
+        Date.now() +
+        bindings +
+        requestId +
+        `","method":${jsonString(method)},"path":${jsonString(path)},"status":${status},"ms":${ms}` +
+        (key === undefined ? '' : `,"key":${key}`) +
+        tail,
     );
   };
 }

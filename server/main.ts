@@ -25,7 +25,9 @@ async function main() {
     },
     ready: (app) => installPortalBridge({ contextFor: app.portal.contextFor, changelog }),
     listening: (port) =>
-      console.log(`Clinic API listening on http://localhost:${port} with ${dev ? 1 : env.WEB_CONCURRENCY} process(es) (API under /v3/api on {clinic}.{region}.${env.SERVICE_DOMAIN})`),
+      console.log(
+        `Clinic API listening on http://localhost:${port} with ${dev ? 1 : env.WEB_CONCURRENCY} process(es) (API under /v3/api on {clinic}.{region}.${env.SERVICE_DOMAIN})`,
+      ),
   });
 }
 

@@ -10,9 +10,16 @@ import http, { type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:ht
 import { bodyUnread } from './rest/body';
 
 export class AppResponse extends http.ServerResponse {
-  override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+  override writeHead(
+    statusCode: number,
+    statusMessage?: string,
+    headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): this;
   override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
-  override writeHead(statusCode: number, ...rest: [(string | OutgoingHttpHeaders | OutgoingHttpHeader[])?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]): this {
+  override writeHead(
+    statusCode: number,
+    ...rest: [(string | OutgoingHttpHeaders | OutgoingHttpHeader[])?, (OutgoingHttpHeaders | OutgoingHttpHeader[])?]
+  ): this {
     // Before the head is written: node then sends `Connection: close` and closes once the answer is out.
     if (bodyUnread(this.req)) this.shouldKeepAlive = false;
     return super.writeHead(statusCode, ...(rest as [string, OutgoingHttpHeaders]));

@@ -52,7 +52,10 @@ async function supervise(env: Env, opts: ServeOptions): Promise<void> {
   let stopping = false;
   let listening = 0;
   const fork = (index: number) => {
-    const worker = cluster.fork({ [WORKER_INDEX]: String(index), WEBHOOK_WORKER: index === 0 && env.WEBHOOK_WORKER ? 'on' : 'off' });
+    const worker = cluster.fork({
+      [WORKER_INDEX]: String(index),
+      WEBHOOK_WORKER: index === 0 && env.WEBHOOK_WORKER ? 'on' : 'off',
+    });
     worker.once('listening', (address: AddressInfo) => {
       if (++listening === env.WEB_CONCURRENCY) opts.listening?.(address.port, metrics?.port);
     });

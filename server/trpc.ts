@@ -41,7 +41,8 @@ export const procedure = t.procedure;
 
 /** Writes need the write scope: a read-only key gets 403 key_read_only. */
 export function assertCanWrite(principal: Principal): void {
-  if (principal.type !== 'api_key' || !principal.scopes.includes('write')) throw new ApiError('key_read_only', 'This API key is read-only; writes need a read & write key');
+  if (principal.type !== 'api_key' || !principal.scopes.includes('write'))
+    throw new ApiError('key_read_only', 'This API key is read-only; writes need a read & write key');
 }
 
 export const writeProcedure = t.procedure.use(({ ctx, next }) => {

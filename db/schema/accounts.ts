@@ -3,7 +3,25 @@ import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect'
 export const REGIONS = ['neptune', 'mercury', 'vulcan', 'jupiter', 'apollo'] as const;
 export type Region = (typeof REGIONS)[number];
 /** Languages of an account and of a patient file. */
-export const LOCALES = ['en', 'ca', 'dk', 'de', 'es', 'fr', 'is', 'it', 'hu', 'my', 'nl', 'no', 'po', 'fi', 'se', 'el', 'he'] as const;
+export const LOCALES = [
+  'en',
+  'ca',
+  'dk',
+  'de',
+  'es',
+  'fr',
+  'is',
+  'it',
+  'hu',
+  'my',
+  'nl',
+  'no',
+  'po',
+  'fi',
+  'se',
+  'el',
+  'he',
+] as const;
 export type Locale = (typeof LOCALES)[number];
 
 /** A clinic: the tenant. `generation` is `legacy` for accounts not yet native to this API generation. */

@@ -14,5 +14,8 @@ export const appointmentTypes = table(
     max_attendees: int(),
     requires_resource: bool().notNull(),
   },
-  (t) => [...accountIdIndex('appointment_types_account_idx', t), ...sortIndexes('appointment_types', t, [t.name, t.duration_minutes, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('appointment_types_account_idx', t),
+    ...sortIndexes('appointment_types', t, [t.name, t.duration_minutes, t.created_at, t.updated_at]),
+  ],
 );

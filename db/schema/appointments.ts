@@ -1,4 +1,16 @@
-import { bool, int, partialIndex, primaryKey, table, tenantColumns, text, timestamp, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import {
+  bool,
+  int,
+  partialIndex,
+  primaryKey,
+  table,
+  tenantColumns,
+  text,
+  timestamp,
+  sortIndexes,
+  ref,
+  tenantForeignKey,
+} from '../dialect';
 import { patients } from './patients';
 
 export const APPOINTMENT_STATUSES = ['booked', 'arrived', 'missed', 'cancelled'] as const;
@@ -35,7 +47,8 @@ export const appointments = table(
   (t) => {
     const on = partialIndex('deleted_at IS NULL');
     return [
-      on('appointments_account_id_idx', t.account_id, t.id), ...sortIndexes('appointments', t, [t.patient_id, t.practitioner_id, t.location_id], on),
+      on('appointments_account_id_idx', t.account_id, t.id),
+      ...sortIndexes('appointments', t, [t.patient_id, t.practitioner_id, t.location_id], on),
       // The diary checks: a practitioner's (or a resource's) appointments overlapping a time range.
       on('appointments_practitioner_time_idx', t.account_id, t.practitioner_id, t.starts_utc),
       on('appointments_resource_time_idx', t.account_id, t.resource_id, t.starts_utc),
@@ -48,7 +61,12 @@ export const appointments = table(
       on('appointments_created_at_idx', t.account_id, t.created_at, t.id),
       on('appointments_updated_at_idx', t.account_id, t.updated_at, t.id),
       // The missed-appointments job (server/jobs/missed.ts): a clinic's booked ones, oldest end first.
-      partialIndex("status = 'booked' AND deleted_at IS NULL")('appointments_unarrived_idx', t.account_id, t.ends_utc, t.id),
+      partialIndex("status = 'booked' AND deleted_at IS NULL")(
+        'appointments_unarrived_idx',
+        t.account_id,
+        t.ends_utc,
+        t.id,
+      ),
       ...tenantForeignKey('appointments_patient_fk', t, t.patient_id, () => patients),
     ];
   },

@@ -12,5 +12,8 @@ export const billableItems = table(
     tax_rate_bp: int().notNull(),
     active: bool().notNull(),
   },
-  (t) => [...accountIdIndex('billable_items_account_idx', t), ...sortIndexes('billable_items', t, [t.name, t.item_code, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('billable_items_account_idx', t),
+    ...sortIndexes('billable_items', t, [t.name, t.item_code, t.created_at, t.updated_at]),
+  ],
 );

@@ -1,4 +1,15 @@
-import { accountIdIndex, index, int, json, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import {
+  accountIdIndex,
+  index,
+  int,
+  json,
+  table,
+  tenantColumns,
+  text,
+  sortIndexes,
+  ref,
+  tenantForeignKey,
+} from '../dialect';
 import { patients } from './patients';
 
 export interface CarePlanBilling {
@@ -34,7 +45,10 @@ export const carePlans = table(
     /** Visits planned for a plan without a schedule. */
     visits_planned: int(),
   },
-  (t) => [...accountIdIndex('care_plans_account_idx', t), ...sortIndexes('care_plans', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('care_plans_account_idx', t),
+    ...sortIndexes('care_plans', t, [t.name, t.created_at, t.updated_at]),
+  ],
 );
 
 /** Patients on a care plan; schedule_override moves a member to another schedule or visit count. */
@@ -47,5 +61,10 @@ export const carePlanMembers = table(
     schedule_override: json<{ schedule_id?: number; visits_planned?: number } | null>(),
     visits_used: int().notNull(),
   },
-  (t) => [index('care_plan_members_plan_idx').on(t.account_id, t.care_plan_id), index('care_plan_members_patient_idx').on(t.account_id, t.patient_id), ...tenantForeignKey('care_plan_members_patient_fk', t, t.patient_id, () => patients), ...tenantForeignKey('care_plan_members_plan_fk', t, t.care_plan_id, () => carePlans)],
+  (t) => [
+    index('care_plan_members_plan_idx').on(t.account_id, t.care_plan_id),
+    index('care_plan_members_patient_idx').on(t.account_id, t.patient_id),
+    ...tenantForeignKey('care_plan_members_patient_fk', t, t.patient_id, () => patients),
+    ...tenantForeignKey('care_plan_members_plan_fk', t, t.care_plan_id, () => carePlans),
+  ],
 );

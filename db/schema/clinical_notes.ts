@@ -12,5 +12,10 @@ export const clinicalNotes = table(
     body: text().notNull(),
     created_by: text(),
   },
-  (t) => [...accountIdIndex('clinical_notes_account_idx', t), ...sortIndexes('clinical_notes', t, [t.created_at, t.updated_at]), index('clinical_notes_patient_idx').on(t.account_id, t.patient_id, t.id), ...tenantForeignKey('clinical_notes_patient_fk', t, t.patient_id, () => patients)],
+  (t) => [
+    ...accountIdIndex('clinical_notes_account_idx', t),
+    ...sortIndexes('clinical_notes', t, [t.created_at, t.updated_at]),
+    index('clinical_notes_patient_idx').on(t.account_id, t.patient_id, t.id),
+    ...tenantForeignKey('clinical_notes_patient_fk', t, t.patient_id, () => patients),
+  ],
 );

@@ -1,4 +1,15 @@
-import { accountIdIndex, bool, index, int, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import {
+  accountIdIndex,
+  bool,
+  index,
+  int,
+  table,
+  tenantColumns,
+  text,
+  sortIndexes,
+  ref,
+  tenantForeignKey,
+} from '../dialect';
 import { patients } from './patients';
 
 export const FILE_TYPES = ['generic', 'patient_profile', 'custom_content', 'diagnostic_image', 'patient_log'] as const;
@@ -21,5 +32,10 @@ export const files = table(
     patient_viewable: bool().notNull(),
     created_by: text(),
   },
-  (t) => [...accountIdIndex('files_account_idx', t), ...sortIndexes('files', t, [t.file_name, t.created_at, t.updated_at]), index('files_patient_idx').on(t.account_id, t.patient_id, t.id), ...tenantForeignKey('files_patient_fk', t, t.patient_id, () => patients)],
+  (t) => [
+    ...accountIdIndex('files_account_idx', t),
+    ...sortIndexes('files', t, [t.file_name, t.created_at, t.updated_at]),
+    index('files_patient_idx').on(t.account_id, t.patient_id, t.id),
+    ...tenantForeignKey('files_patient_fk', t, t.patient_id, () => patients),
+  ],
 );

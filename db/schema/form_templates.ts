@@ -19,5 +19,8 @@ export const formTemplates = table(
     active: bool().notNull(),
     questions: json<FormQuestion[]>().notNull(),
   },
-  (t) => [...accountIdIndex('form_templates_account_idx', t), ...sortIndexes('form_templates', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('form_templates_account_idx', t),
+    ...sortIndexes('form_templates', t, [t.name, t.created_at, t.updated_at]),
+  ],
 );

@@ -1,4 +1,16 @@
-import { bigint, day, partialIndex, int, table, tenantColumns, text, timestamp, uniqueIndex, ref, tenantForeignKey } from '../dialect';
+import {
+  bigint,
+  day,
+  partialIndex,
+  int,
+  table,
+  tenantColumns,
+  text,
+  timestamp,
+  uniqueIndex,
+  ref,
+  tenantForeignKey,
+} from '../dialect';
 import { patients } from './patients';
 
 /**

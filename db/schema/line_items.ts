@@ -1,4 +1,15 @@
-import { accountIdIndex, bigint, index, int, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import {
+  accountIdIndex,
+  bigint,
+  index,
+  int,
+  table,
+  tenantColumns,
+  text,
+  sortIndexes,
+  ref,
+  tenantForeignKey,
+} from '../dialect';
 import { invoices } from './invoices';
 
 export const lineItems = table(
@@ -19,7 +30,8 @@ export const lineItems = table(
   (t) => [
     index('line_items_invoice_idx').on(t.account_id, t.invoice_id, t.id),
     index('line_items_billable_item_idx').on(t.account_id, t.billable_item_id, t.id),
-    ...accountIdIndex('line_items_account_idx', t), ...sortIndexes('line_items', t, [t.created_at, t.updated_at]),
+    ...accountIdIndex('line_items_account_idx', t),
+    ...sortIndexes('line_items', t, [t.created_at, t.updated_at]),
     ...tenantForeignKey('line_items_invoice_fk', t, t.invoice_id, () => invoices),
   ],
 );

@@ -13,5 +13,8 @@ export const locations = table(
     email: text(),
     online_booking: bool().notNull(),
   },
-  (t) => [...accountIdIndex('locations_account_idx', t), ...sortIndexes('locations', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('locations_account_idx', t),
+    ...sortIndexes('locations', t, [t.name, t.created_at, t.updated_at]),
+  ],
 );

@@ -7,5 +7,8 @@ export const modalities = table(
     name: text().notNull(),
     color: text(),
   },
-  (t) => [...accountIdIndex('modalities_account_idx', t), ...sortIndexes('modalities', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('modalities_account_idx', t),
+    ...sortIndexes('modalities', t, [t.name, t.created_at, t.updated_at]),
+  ],
 );

@@ -21,5 +21,8 @@ export const oauthClients = table(
     expires_at: timestamp(),
     created_at: timestamp().notNull(),
   },
-  (t) => [uniqueIndex('oauth_clients_client_uq').on(t.account_id, t.client_id), index('oauth_clients_created_idx').on(t.account_id, t.created_at)],
+  (t) => [
+    uniqueIndex('oauth_clients_client_uq').on(t.account_id, t.client_id),
+    index('oauth_clients_created_idx').on(t.account_id, t.created_at),
+  ],
 );

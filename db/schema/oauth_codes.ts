@@ -14,5 +14,8 @@ export const oauthCodes = table(
     used_at: timestamp(),
   },
   // expires_at: the sweep reads the oldest first (server/oauth/sweep.ts).
-  (t) => [uniqueIndex('oauth_codes_hash_uq').on(t.account_id, t.code_hash), index('oauth_codes_expires_idx').on(t.expires_at)],
+  (t) => [
+    uniqueIndex('oauth_codes_hash_uq').on(t.account_id, t.code_hash),
+    index('oauth_codes_expires_idx').on(t.expires_at),
+  ],
 );

@@ -17,5 +17,9 @@ export const oauthTokens = table(
     created_at: timestamp().notNull(),
   },
   // expires_at: the sweep reads the oldest first (server/oauth/sweep.ts).
-  (t) => [uniqueIndex('oauth_tokens_hash_uq').on(t.account_id, t.token_hash), index('oauth_tokens_grant_idx').on(t.account_id, t.grant_id), index('oauth_tokens_expires_idx').on(t.expires_at)],
+  (t) => [
+    uniqueIndex('oauth_tokens_hash_uq').on(t.account_id, t.token_hash),
+    index('oauth_tokens_grant_idx').on(t.account_id, t.grant_id),
+    index('oauth_tokens_expires_idx').on(t.expires_at),
+  ],
 );

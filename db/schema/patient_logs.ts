@@ -18,7 +18,8 @@ export const patientLogs = table(
     created_by: text(),
   },
   (t) => [
-    ...accountIdIndex('patient_logs_account_idx', t), ...sortIndexes('patient_logs', t, [t.updated_at]),
+    ...accountIdIndex('patient_logs_account_idx', t),
+    ...sortIndexes('patient_logs', t, [t.updated_at]),
     index('patient_logs_patient_idx').on(t.account_id, t.patient_id, t.id),
     index('patient_logs_created_at_idx').on(t.account_id, t.created_at, t.id),
     ...tenantForeignKey('patient_logs_patient_fk', t, t.patient_id, () => patients),
@@ -33,5 +34,8 @@ export const patientLogTags = table(
     patient_log_id: ref().notNull(),
     tag_id: ref().notNull(),
   },
-  (t) => [...accountIdIndex('patient_log_tags_account_idx', t), ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('patient_log_tags_account_idx', t),
+    ...sortIndexes('patient_log_tags', t, [t.patient_log_id, t.created_at, t.updated_at]),
+  ],
 );

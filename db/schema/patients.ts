@@ -1,4 +1,20 @@
-import { accountIdIndex, bool, day, index, partialIndex, json, table, tenantColumns, text, timestamp, uniqueIndex, sortIndexes, sortColumn, ref, tenantForeignKey } from '../dialect';
+import {
+  accountIdIndex,
+  bool,
+  day,
+  index,
+  partialIndex,
+  json,
+  table,
+  tenantColumns,
+  text,
+  timestamp,
+  uniqueIndex,
+  sortIndexes,
+  sortColumn,
+  ref,
+  tenantForeignKey,
+} from '../dialect';
 import { tags } from './tags';
 import type { Locale } from './accounts';
 
@@ -73,7 +89,8 @@ export const numbers = table(
     search_key: text(),
   },
   (t) => [
-    ...accountIdIndex('numbers_account_idx', t), ...sortIndexes('numbers', t, [t.patient_id, t.created_at, t.updated_at]),
+    ...accountIdIndex('numbers_account_idx', t),
+    ...sortIndexes('numbers', t, [t.patient_id, t.created_at, t.updated_at]),
     index('numbers_search_key_idx').on(t.account_id, t.search_key),
     ...tenantForeignKey('numbers_patient_fk', t, t.patient_id, () => patients),
   ],
@@ -93,7 +110,11 @@ export const addresses = table(
     postal_code: text(),
     country: text(),
   },
-  (t) => [...accountIdIndex('addresses_account_idx', t), ...sortIndexes('addresses', t, [t.created_at, t.updated_at]), index('addresses_entity_idx').on(t.account_id, t.entity_type, t.entity_id)],
+  (t) => [
+    ...accountIdIndex('addresses_account_idx', t),
+    ...sortIndexes('addresses', t, [t.created_at, t.updated_at]),
+    index('addresses_entity_idx').on(t.account_id, t.entity_type, t.entity_id),
+  ],
 );
 
 export const patientTags = table(
@@ -108,6 +129,7 @@ export const patientTags = table(
     index('patient_tags_patient_idx').on(t.account_id, t.patient_id),
     // One placement of a tag per patient, also under concurrent requests.
     uniqueIndex('patient_tags_patient_tag_uq').on(t.account_id, t.patient_id, t.tag_id),
-    ...tenantForeignKey('patient_tags_patient_fk', t, t.patient_id, () => patients), ...tenantForeignKey('patient_tags_tag_fk', t, t.tag_id, () => tags),
+    ...tenantForeignKey('patient_tags_patient_fk', t, t.patient_id, () => patients),
+    ...tenantForeignKey('patient_tags_tag_fk', t, t.tag_id, () => tags),
   ],
 );

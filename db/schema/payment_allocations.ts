@@ -1,4 +1,14 @@
-import { accountIdIndex, bigint, index, table, tenantColumns, text, sortIndexes, ref, tenantForeignKey } from '../dialect';
+import {
+  accountIdIndex,
+  bigint,
+  index,
+  table,
+  tenantColumns,
+  text,
+  sortIndexes,
+  ref,
+  tenantForeignKey,
+} from '../dialect';
 import { invoices } from './invoices';
 import { payments } from './payments';
 
@@ -14,10 +24,12 @@ export const paymentAllocations = table(
     payer: text<(typeof ALLOCATION_PAYERS)[number]>().notNull(),
   },
   (t) => [
-    ...accountIdIndex('payment_allocations_account_idx', t), ...sortIndexes('payment_allocations', t, [t.created_at, t.updated_at]),
+    ...accountIdIndex('payment_allocations_account_idx', t),
+    ...sortIndexes('payment_allocations', t, [t.created_at, t.updated_at]),
     index('payment_allocations_payment_idx').on(t.account_id, t.payment_id),
     index('payment_allocations_invoice_idx').on(t.account_id, t.invoice_id),
     index('payment_allocations_payer_idx').on(t.account_id, t.payer, t.id),
-    ...tenantForeignKey('payment_allocations_payment_fk', t, t.payment_id, () => payments), ...tenantForeignKey('payment_allocations_invoice_fk', t, t.invoice_id, () => invoices),
+    ...tenantForeignKey('payment_allocations_payment_fk', t, t.payment_id, () => payments),
+    ...tenantForeignKey('payment_allocations_invoice_fk', t, t.invoice_id, () => invoices),
   ],
 );

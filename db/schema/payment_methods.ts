@@ -11,5 +11,8 @@ export const paymentMethods = table(
     active: bool().notNull(),
     sort_order: int().notNull(),
   },
-  (t) => [...accountIdIndex('payment_methods_account_idx', t), ...sortIndexes('payment_methods', t, [t.active, t.sort_order, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('payment_methods_account_idx', t),
+    ...sortIndexes('payment_methods', t, [t.active, t.sort_order, t.created_at, t.updated_at]),
+  ],
 );

@@ -19,7 +19,17 @@ export const practitionerAvailabilities = table(
     location_id: ref(),
   },
   (t) => [
-    ...accountIdIndex('practitioner_availabilities_account_idx', t), ...sortIndexes('practitioner_availabilities', t, [t.type, t.starts_at, t.ends_at, t.day, t.practitioner_id, t.location_id, t.created_at, t.updated_at]),
+    ...accountIdIndex('practitioner_availabilities_account_idx', t),
+    ...sortIndexes('practitioner_availabilities', t, [
+      t.type,
+      t.starts_at,
+      t.ends_at,
+      t.day,
+      t.practitioner_id,
+      t.location_id,
+      t.created_at,
+      t.updated_at,
+    ]),
     index('practitioner_availabilities_practitioner_idx').on(t.account_id, t.practitioner_id, t.location_id),
   ],
 );

@@ -14,5 +14,8 @@ export const practitioners = table(
     location_ids: json<number[]>().notNull(),
     appointment_type_ids: json<number[]>().notNull(),
   },
-  (t) => [...accountIdIndex('practitioners_account_idx', t), ...sortIndexes('practitioners', t, [t.first_name, t.last_name, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('practitioners_account_idx', t),
+    ...sortIndexes('practitioners', t, [t.first_name, t.last_name, t.created_at, t.updated_at]),
+  ],
 );

@@ -8,5 +8,8 @@ export const referralSources = table(
     category: text(),
     active: bool().notNull(),
   },
-  (t) => [...accountIdIndex('referral_sources_account_idx', t), ...sortIndexes('referral_sources', t, [t.name, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('referral_sources_account_idx', t),
+    ...sortIndexes('referral_sources', t, [t.name, t.created_at, t.updated_at]),
+  ],
 );

@@ -10,5 +10,9 @@ export const refunds = table(
     reason: text(),
     created_by: text(),
   },
-  (t) => [...accountIdIndex('refunds_account_idx', t), ...sortIndexes('refunds', t, [t.payment_id, t.created_at, t.updated_at]), ...tenantForeignKey('refunds_payment_fk', t, t.payment_id, () => payments)],
+  (t) => [
+    ...accountIdIndex('refunds_account_idx', t),
+    ...sortIndexes('refunds', t, [t.payment_id, t.created_at, t.updated_at]),
+    ...tenantForeignKey('refunds_payment_fk', t, t.payment_id, () => payments),
+  ],
 );

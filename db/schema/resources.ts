@@ -13,5 +13,8 @@ export const resources = table(
     status: text<'active' | 'inactive' | 'archived'>().notNull(),
     locked: bool().notNull(),
   },
-  (t) => [...accountIdIndex('resources_account_idx', t), ...sortIndexes('resources', t, [t.location_id, t.name, t.sort_order, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('resources_account_idx', t),
+    ...sortIndexes('resources', t, [t.location_id, t.name, t.sort_order, t.created_at, t.updated_at]),
+  ],
 );

@@ -17,5 +17,8 @@ export const sessions = table(
     last_seen_at: timestamp().notNull(),
     expires_at: timestamp().notNull(),
   },
-  (t) => [uniqueIndex('sessions_token_hash_uq').on(t.account_id, t.token_hash), index('sessions_user_idx').on(t.account_id, t.user_id)],
+  (t) => [
+    uniqueIndex('sessions_token_hash_uq').on(t.account_id, t.token_hash),
+    index('sessions_user_idx').on(t.account_id, t.user_id),
+  ],
 );

@@ -11,5 +11,8 @@ export const signInAttempts = table(
     succeeded: bool().notNull(),
     created_at: timestamp().notNull(),
   },
-  (t) => [index('sign_in_attempts_email_idx').on(t.account_id, t.email, t.created_at), index('sign_in_attempts_ip_idx').on(t.ip, t.created_at)],
+  (t) => [
+    index('sign_in_attempts_email_idx').on(t.account_id, t.email, t.created_at),
+    index('sign_in_attempts_ip_idx').on(t.ip, t.created_at),
+  ],
 );

@@ -8,5 +8,8 @@ export const tags = table(
     color: text(),
     sort_order: int().notNull(),
   },
-  (t) => [...accountIdIndex('tags_account_idx', t), ...sortIndexes('tags', t, [t.name, t.sort_order, t.created_at, t.updated_at])],
+  (t) => [
+    ...accountIdIndex('tags_account_idx', t),
+    ...sortIndexes('tags', t, [t.name, t.sort_order, t.created_at, t.updated_at]),
+  ],
 );

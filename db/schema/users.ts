@@ -21,5 +21,8 @@ export const users = table(
     created_at: timestamp().notNull(),
     updated_at: timestamp().notNull(),
   },
-  (t) => [uniqueIndex('users_account_email_uq').on(t.account_id, t.email), index('users_account_role_idx').on(t.account_id, t.role)],
+  (t) => [
+    uniqueIndex('users_account_email_uq').on(t.account_id, t.email),
+    index('users_account_role_idx').on(t.account_id, t.role),
+  ],
 );

@@ -4,18 +4,40 @@ import http from 'node:http';
 
 /** `npm run clinic -- …` against the e2e server's database (E2E_DATABASE, set by playwright.config.ts). */
 export function cli(args: string[], input?: string) {
-  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], { env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE }, input, encoding: 'utf8' });
+  return execFileSync('npx', ['tsx', 'server/cli/main.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE },
+    input,
+    encoding: 'utf8',
+  });
 }
 
 /** A JSON POST to a clinic host (Node cannot resolve *.localhost names: the Host header names the clinic). */
-export function postToClinic(port: number, clinic: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+export function postToClinic(
+  port: number,
+  clinic: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const raw = JSON.stringify(body);
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { host: `${clinic}.neptune.localhost:${port}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(raw) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: {
+          host: `${clinic}.neptune.localhost:${port}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(raw),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString())));
+      },
+    );
     req.on('error', reject);
     req.end(raw);
   });

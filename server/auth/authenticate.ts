@@ -75,20 +75,46 @@ export class Authenticator {
     // `format` is the current secret's form. A previous secret may be in either form (rotating an
     // id|secret key issues a cpk_ one): the digests cannot collide, as only cpk_ keys contain `_`.
     const current = row.format === (legacy ? 'id_pipe' : 'bare') && sameDigest(row.hash, digest);
-    const graced = !current && row.previous_hash !== null && sameDigest(row.previous_hash, digest) && (row.previous_expires_at ?? '') > nowIso;
+    const graced =
+      !current &&
+      row.previous_hash !== null &&
+      sameDigest(row.previous_hash, digest) &&
+      (row.previous_expires_at ?? '') > nowIso;
     if (!current && !graced) return null;
-    if (row.api !== 'v3' || row.revoked_at || (row.expires_at && row.expires_at <= nowIso) || row.account_id !== accountId) return null;
+    if (
+      row.api !== 'v3' ||
+      row.revoked_at ||
+      (row.expires_at && row.expires_at <= nowIso) ||
+      row.account_id !== accountId
+    )
+      return null;
     this.touch(accountId, row.id, now);
-    const principal: Principal = { type: 'api_key', id: row.id, name: row.name, scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'] };
+    const principal: Principal = {
+      type: 'api_key',
+      id: row.id,
+      name: row.name,
+      scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'],
+    };
     if (changes !== keyChanges) return principal;
-    const ends = [this.cache.get(cacheKey)?.until ?? now, row.expires_at ? Date.parse(row.expires_at) : Infinity, graced ? Date.parse(row.previous_expires_at!) : Infinity];
+    const ends = [
+      this.cache.get(cacheKey)?.until ?? now,
+      row.expires_at ? Date.parse(row.expires_at) : Infinity,
+      graced ? Date.parse(row.previous_expires_at!) : Infinity,
+    ];
     if (this.checked.size > 10_000) this.checked.clear();
     this.checked.set(cacheKey, { principal, accountId, keyId: row.id, until: Math.min(...ends) });
     return principal;
   }
 
   /** The key row behind a digest, read at most once per CACHE_MS. */
-  private async lookup(accountId: number, cacheKey: string, legacy: { id: number } | null, digest: string, now: number, changes: number): Promise<KeyRow | null> {
+  private async lookup(
+    accountId: number,
+    cacheKey: string,
+    legacy: { id: number } | null,
+    digest: string,
+    now: number,
+    changes: number,
+  ): Promise<KeyRow | null> {
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > now) return hit.row;
     const where = legacy ? eq(apiKeys.id, legacy.id) : or(eq(apiKeys.hash, digest), eq(apiKeys.previous_hash, digest));
@@ -107,6 +133,13 @@ export class Authenticator {
     const last = this.lastUsedWritten.get(id) ?? 0;
     if (now - last < LAST_USED_EVERY_MS) return;
     this.lastUsedWritten.set(id, now);
-    this.db.transaction((tx) => tx.update(apiKeys).set({ last_used_at: new Date(now).toISOString() }).where(and(eq(apiKeys.account_id, accountId), eq(apiKeys.id, id)))).catch(this.onError);
+    this.db
+      .transaction((tx) =>
+        tx
+          .update(apiKeys)
+          .set({ last_used_at: new Date(now).toISOString() })
+          .where(and(eq(apiKeys.account_id, accountId), eq(apiKeys.id, id))),
+      )
+      .catch(this.onError);
   }
 }

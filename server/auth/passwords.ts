@@ -16,7 +16,9 @@ export const PASSWORD_MAX = 200;
 
 const derive = (password: string, salt: Buffer, o: ScryptOptions & { N: number; r: number }) =>
   new Promise<Buffer>((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...o, maxmem: 256 * o.N * o.r }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...o, maxmem: 256 * o.N * o.r }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 
 /** Sign-in hashes running or queued in this process (libuv runs 4 at a time by default; each takes ~50-100 ms). */
@@ -25,7 +27,10 @@ let hashing = 0;
 
 /** A place for one sign-in's hash, or 429 when the process has MAX_HASHES; call the returned function when done. */
 export function hashSlot(): () => void {
-  if (hashing >= MAX_HASHES) throw new ApiError('rate_limited', 'Too many sign-ins at once: try again in a second', undefined, { headers: { 'Retry-After': '1' } });
+  if (hashing >= MAX_HASHES)
+    throw new ApiError('rate_limited', 'Too many sign-ins at once: try again in a second', undefined, {
+      headers: { 'Retry-After': '1' },
+    });
   hashing++;
   return () => void hashing--;
 }

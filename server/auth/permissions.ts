@@ -33,11 +33,27 @@ export const DEFAULT_ROLES: Record<RoleKey, { name: string; permissions: Permiss
   owner: { name: 'Owner', permissions: PERMISSION_KEYS, record_scope: 'all' },
   admin: {
     name: 'Admin',
-    permissions: ['api_keys.manage', 'webhooks.manage', 'connectors.manage', 'team.manage', 'settings.read', 'settings.manage', ...records(['patients', 'appointments', 'billing'], ['read', 'write', 'delete'])],
+    permissions: [
+      'api_keys.manage',
+      'webhooks.manage',
+      'connectors.manage',
+      'team.manage',
+      'settings.read',
+      'settings.manage',
+      ...records(['patients', 'appointments', 'billing'], ['read', 'write', 'delete']),
+    ],
     record_scope: 'all',
   },
-  practitioner: { name: 'Practitioner', permissions: [...records(['patients', 'appointments'], ['read', 'write']), 'billing.read'], record_scope: 'own_patients' },
-  receptionist: { name: 'Receptionist', permissions: records(['patients', 'appointments', 'billing'], ['read', 'write']), record_scope: 'all' },
+  practitioner: {
+    name: 'Practitioner',
+    permissions: [...records(['patients', 'appointments'], ['read', 'write']), 'billing.read'],
+    record_scope: 'own_patients',
+  },
+  receptionist: {
+    name: 'Receptionist',
+    permissions: records(['patients', 'appointments', 'billing'], ['read', 'write']),
+    record_scope: 'all',
+  },
 };
 
 /** A signed-in member as the permission check sees them. */
@@ -54,5 +70,8 @@ export function can(member: MemberGrant, permission: Permission): boolean {
 /** 403 permission_denied unless the member's role grants one of the permissions. */
 export function authorize(member: MemberGrant, ...permissions: Permission[]): void {
   if (permissions.some((p) => can(member, p))) return;
-  throw new ApiError('permission_denied', `Your role does not allow this: it needs the permission ${permissions.map((p) => `"${PERMISSIONS[p]}"`).join(' or ')}`);
+  throw new ApiError(
+    'permission_denied',
+    `Your role does not allow this: it needs the permission ${permissions.map((p) => `"${PERMISSIONS[p]}"`).join(' or ')}`,
+  );
 }

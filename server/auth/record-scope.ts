@@ -46,25 +46,37 @@ function ownPatients(accountId: number, practitionerId: number): SQL {
  * What the member may read of a resource: undefined (everything of the account), a restriction, or
  * 403 permission_denied (the role lacks the read permission, or the scope cannot narrow this resource).
  */
-export function readRestriction(resource: AnyResource, member: MemberPrincipal, accountId: number): Restriction | undefined {
+export function readRestriction(
+  resource: AnyResource,
+  member: MemberPrincipal,
+  accountId: number,
+): Restriction | undefined {
   if (resource.area) authorize(member, `${resource.area}.read`);
   if (member.record_scope === 'all') return undefined;
   if (UNNARROWABLE_FEEDS.has(resource.name)) {
-    throw new ApiError('permission_denied', `Your role's record scope (${member.record_scope}) cannot read ${resource.name}: it names records of every patient and practitioner. Read the records themselves`);
+    throw new ApiError(
+      'permission_denied',
+      `Your role's record scope (${member.record_scope}) cannot read ${resource.name}: it names records of every patient and practitioner. Read the records themselves`,
+    );
   }
   const practitioner = member.practitioner_id;
   const key = `${member.record_scope}:${practitioner ?? 'none'}`;
   if (member.record_scope === 'own_calendar') {
     const column = resource.column('practitioner_id');
-    if (resource.name === 'appointments') return { key, condition: practitioner && column ? eq(column, practitioner) : NOTHING };
+    if (resource.name === 'appointments')
+      return { key, condition: practitioner && column ? eq(column, practitioner) : NOTHING };
     // A row without a practitioner closes a whole location, this practitioner's time included.
-    if (resource.name === 'practitioner_availabilities') return { key, condition: practitioner && column ? or(eq(column, practitioner), isNull(column))! : NOTHING };
+    if (resource.name === 'practitioner_availabilities')
+      return { key, condition: practitioner && column ? or(eq(column, practitioner), isNull(column))! : NOTHING };
     return undefined;
   }
   if (member.record_scope !== 'own_patients' || !resource.area) return undefined;
   const patientColumn = resource.name === 'patients' ? resource.table.id : resource.column('patient_id');
   if (!patientColumn) {
-    throw new ApiError('permission_denied', `Your role reads only its own patients' records, and ${resource.name} cannot be narrowed to them: read them through a patient or an invoice`);
+    throw new ApiError(
+      'permission_denied',
+      `Your role reads only its own patients' records, and ${resource.name} cannot be narrowed to them: read them through a patient or an invoice`,
+    );
   }
   return { key, condition: practitioner ? sql`${patientColumn} in ${ownPatients(accountId, practitioner)}` : NOTHING };
 }
@@ -86,7 +98,11 @@ export function withheldFields(resource: AnyResource, member: MemberGrant): { fi
 }
 
 /** A record as the member may read it: the withheld attributes null (present, so the shape stays). */
-export function redactRecord<T extends Record<string, unknown>>(resource: AnyResource, member: MemberGrant, record: T): T {
+export function redactRecord<T extends Record<string, unknown>>(
+  resource: AnyResource,
+  member: MemberGrant,
+  record: T,
+): T {
   const withheld = withheldFields(resource, member);
   if (!withheld.length) return record;
   const out: Record<string, unknown> = { ...record };

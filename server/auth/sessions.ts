@@ -19,7 +19,14 @@ export interface SessionPolicy {
 /** last_seen_at is written at most this often (a write per request would cost every page view). */
 const TOUCH_EVERY_MS = 60_000;
 
-export async function startSession(db: DbHandle, accountId: number, userId: number, now: number, policy: SessionPolicy, meta: { ip: string; userAgent: string | null }) {
+export async function startSession(
+  db: DbHandle,
+  accountId: number,
+  userId: number,
+  now: number,
+  policy: SessionPolicy,
+  meta: { ip: string; userAgent: string | null },
+) {
   const token = randomBytes(32).toString('base64url');
   const at = new Date(now).toISOString();
   await db.transaction(async (tx) => {
@@ -34,13 +41,26 @@ export async function startSession(db: DbHandle, accountId: number, userId: numb
       expires_at: new Date(now + policy.maxMs).toISOString(),
     });
     // Expired sessions of anyone on the account go when someone signs in.
-    await tx.delete(sessions).where(and(eq(sessions.account_id, accountId), or(lt(sessions.expires_at, at), lt(sessions.last_seen_at, new Date(now - policy.idleMs).toISOString()))));
+    await tx
+      .delete(sessions)
+      .where(
+        and(
+          eq(sessions.account_id, accountId),
+          or(lt(sessions.expires_at, at), lt(sessions.last_seen_at, new Date(now - policy.idleMs).toISOString())),
+        ),
+      );
   });
   return token;
 }
 
 /** The member behind a session token on this account, or null (unknown, expired, idle too long, deactivated). */
-export async function resumeSession(db: DbHandle, accountId: number, token: string, now: number, policy: SessionPolicy): Promise<{ sessionId: number; member: MemberPrincipal } | null> {
+export async function resumeSession(
+  db: DbHandle,
+  accountId: number,
+  token: string,
+  now: number,
+  policy: SessionPolicy,
+): Promise<{ sessionId: number; member: MemberPrincipal } | null> {
   const [row] = await db.db
     .select({ session: sessions, user: users })
     .from(sessions)
@@ -54,11 +74,18 @@ export async function resumeSession(db: DbHandle, accountId: number, token: stri
     return null;
   }
   if (now - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS) {
-    await db.transaction((tx) => tx.update(sessions).set({ last_seen_at: new Date(now).toISOString() }).where(and(eq(sessions.account_id, accountId), eq(sessions.id, session.id))));
+    await db.transaction((tx) =>
+      tx
+        .update(sessions)
+        .set({ last_seen_at: new Date(now).toISOString() })
+        .where(and(eq(sessions.account_id, accountId), eq(sessions.id, session.id))),
+    );
   }
   return { sessionId: session.id, member: await memberPrincipal(db.db, accountId, user) };
 }
 
 export async function endSession(db: DbHandle, accountId: number, sessionId: number): Promise<void> {
-  await db.transaction((tx) => tx.delete(sessions).where(and(eq(sessions.account_id, accountId), eq(sessions.id, sessionId))));
+  await db.transaction((tx) =>
+    tx.delete(sessions).where(and(eq(sessions.account_id, accountId), eq(sessions.id, sessionId))),
+  );
 }

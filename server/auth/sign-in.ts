@@ -49,7 +49,10 @@ export async function signIn(db: DbHandle, account: Account, a: Attempt, now: nu
   const release = await hashSlotFor(db, account.id, attemptId);
   let user: typeof users.$inferSelect | undefined, matches: boolean;
   try {
-    [user] = await db.db.select().from(users).where(and(eq(users.account_id, account.id), eq(users.email, email)));
+    [user] = await db.db
+      .select()
+      .from(users)
+      .where(and(eq(users.account_id, account.id), eq(users.email, email)));
     matches = await verifyPassword(a.password, user?.password_hash ?? DUMMY_HASH);
   } finally {
     release();
@@ -59,9 +62,23 @@ export async function signIn(db: DbHandle, account: Account, a: Attempt, now: nu
   if (!user || !ok) throw new ApiError('unauthenticated', WRONG);
   const at = new Date(now).toISOString();
   await db.transaction(async (tx) => {
-    await tx.update(signInAttempts).set({ succeeded: true }).where(and(eq(signInAttempts.account_id, account.id), eq(signInAttempts.id, attemptId)));
-    await tx.update(users).set({ last_sign_in_at: at }).where(and(eq(users.account_id, account.id), eq(users.id, user.id)));
-    await recordActivity(tx, account.id, { actor_type: 'user', actor_id: user.id, actor_name: user.name }, 'sessions', user.id, 'signed_in', { ip: a.ip });
+    await tx
+      .update(signInAttempts)
+      .set({ succeeded: true })
+      .where(and(eq(signInAttempts.account_id, account.id), eq(signInAttempts.id, attemptId)));
+    await tx
+      .update(users)
+      .set({ last_sign_in_at: at })
+      .where(and(eq(users.account_id, account.id), eq(users.id, user.id)));
+    await recordActivity(
+      tx,
+      account.id,
+      { actor_type: 'user', actor_id: user.id, actor_name: user.name },
+      'sessions',
+      user.id,
+      'signed_in',
+      { ip: a.ip },
+    );
   });
   const token = await startSession(db, account.id, user.id, now, policy, { ip: a.ip, userAgent: a.userAgent });
   return { token, user };
@@ -77,7 +94,8 @@ async function takeAttempt(db: DbHandle, accountId: number, email: string, ip: s
     // Attempts on one email, and from one address, are taken one at a time (SQLite: every write
     // transaction is). Always the email's lock first, so two transactions never wait on each other.
     if (isPg) {
-      for (const key of [`email:${accountId}:${email}`, `ip:${ip}`]) await allIn(tx, sql`select pg_advisory_xact_lock(${ATTEMPT_LOCK}, hashtext(${key}))`);
+      for (const key of [`email:${accountId}:${email}`, `ip:${ip}`])
+        await allIn(tx, sql`select pg_advisory_xact_lock(${ATTEMPT_LOCK}, hashtext(${key}))`);
     }
     const failures = async (...where: SQL[]) => {
       const [row] = await tx
@@ -96,7 +114,12 @@ async function takeAttempt(db: DbHandle, accountId: number, email: string, ip: s
     for (const { limit, seen } of checks) {
       if (seen.n < limit || !seen.first) continue;
       const retryAfter = Math.max(1, Math.ceil((Date.parse(seen.first) + WINDOW_MS - now) / 1000));
-      throw new ApiError('rate_limited', `Too many failed sign-ins: try again in ${Math.ceil(retryAfter / 60)} minute(s)`, undefined, { headers: { 'Retry-After': String(retryAfter) } });
+      throw new ApiError(
+        'rate_limited',
+        `Too many failed sign-ins: try again in ${Math.ceil(retryAfter / 60)} minute(s)`,
+        undefined,
+        { headers: { 'Retry-After': String(retryAfter) } },
+      );
     }
     const [row] = await tx
       .insert(signInAttempts)
@@ -115,7 +138,11 @@ async function sweep(db: DbHandle, now: number) {
   if (Math.abs(now - lastSweep) < 60_000) return;
   lastSweep = now;
   const before = (ms: number) => lt(signInAttempts.created_at, new Date(now - ms).toISOString());
-  await db.transaction((tx) => tx.delete(signInAttempts).where(or(and(eq(signInAttempts.succeeded, false), before(FAILURE_KEEP_MS)), before(KNOWN_ADDRESS_MS))));
+  await db.transaction((tx) =>
+    tx
+      .delete(signInAttempts)
+      .where(or(and(eq(signInAttempts.succeeded, false), before(FAILURE_KEEP_MS)), before(KNOWN_ADDRESS_MS))),
+  );
 }
 
 /**
@@ -126,7 +153,9 @@ async function hashSlotFor(db: DbHandle, accountId: number, attemptId: number): 
   try {
     return hashSlot();
   } catch (err) {
-    await db.transaction((tx) => tx.delete(signInAttempts).where(and(eq(signInAttempts.account_id, accountId), eq(signInAttempts.id, attemptId))));
+    await db.transaction((tx) =>
+      tx.delete(signInAttempts).where(and(eq(signInAttempts.account_id, accountId), eq(signInAttempts.id, attemptId))),
+    );
     throw err;
   }
 }

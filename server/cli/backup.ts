@@ -49,13 +49,16 @@ function fileOption(args: string[], name: 'to' | 'from'): string {
 function sqliteDatabase(): string {
   const url = loadEnv().DATABASE_URL;
   if (dialectOf(url) === 'pg') throw new CommandError(PG_BACKUP, 1);
-  if (sqlitePath(url) === ':memory:') throw new CommandError('DATABASE_URL is an in-memory database: nothing to back up or restore');
+  if (sqlitePath(url) === ':memory:')
+    throw new CommandError('DATABASE_URL is an in-memory database: nothing to back up or restore');
   return path.resolve(sqlitePath(url));
 }
 
 /** When each migration this build ships was generated (drizzle records it per applied migration as `created_at`). */
 function shippedMigrations(): Set<number> {
-  const journal = JSON.parse(fs.readFileSync(path.join(migrationsRoot, 'sqlite', 'meta', '_journal.json'), 'utf8')) as { entries: { when: number; tag: string }[] };
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsRoot, 'sqlite', 'meta', '_journal.json'), 'utf8')) as {
+    entries: { when: number; tag: string }[];
+  };
   return new Set(journal.entries.map((e) => e.when));
 }
 
@@ -67,14 +70,21 @@ function check(conn: SqliteDatabase, what: string): { applied: number; pending: 
   } catch (err) {
     throw new CommandError(`${what} is not a SQLite database (${(err as Error).message})`);
   }
-  if (problems.join() !== 'ok') throw new CommandError(`${what} fails PRAGMA integrity_check: ${problems.slice(0, 3).join('; ')}`);
-  const hasJournal = conn.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get();
+  if (problems.join() !== 'ok')
+    throw new CommandError(`${what} fails PRAGMA integrity_check: ${problems.slice(0, 3).join('; ')}`);
+  const hasJournal = conn
+    .prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
+    .get();
   if (!hasJournal) throw new CommandError(`${what} is not a Clinic API database (no __drizzle_migrations table)`);
-  const applied = (conn.prepare('select created_at from __drizzle_migrations').all() as { created_at: number }[]).map((r) => Number(r.created_at));
+  const applied = (conn.prepare('select created_at from __drizzle_migrations').all() as { created_at: number }[]).map(
+    (r) => Number(r.created_at),
+  );
   const shipped = shippedMigrations();
   const unknown = applied.filter((at) => !shipped.has(at));
   if (unknown.length) {
-    throw new CommandError(`${what} was written by a newer release: ${unknown.length} of its migrations are not in this build (newest ${new Date(Math.max(...unknown)).toISOString()}); restore it with that release or later`);
+    throw new CommandError(
+      `${what} was written by a newer release: ${unknown.length} of its migrations are not in this build (newest ${new Date(Math.max(...unknown)).toISOString()}); restore it with that release or later`,
+    );
   }
   return { applied: applied.length, pending: shipped.size - applied.length };
 }
@@ -90,7 +100,9 @@ function assertUnused(file: string): void {
     probe.exec('COMMIT');
   } catch (err) {
     if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-      throw new CommandError(`${file} is in use (a server, worker or other clinic command has it open): stop them, then restore`);
+      throw new CommandError(
+        `${file} is in use (a server, worker or other clinic command has it open): stop them, then restore`,
+      );
     }
     throw err;
   } finally {
@@ -127,7 +139,10 @@ export async function backup(args: string[]): Promise<void> {
     copy.close();
   }
   fs.renameSync(partial, to);
-  const files = loadEnv().FILES_STORE === 'disk' ? ' Uploaded files are on disk (FILES_DIR), not in the database: back that folder up too.' : '';
+  const files =
+    loadEnv().FILES_STORE === 'disk'
+      ? ' Uploaded files are on disk (FILES_DIR), not in the database: back that folder up too.'
+      : '';
   console.error(`backed up ${source} to ${to} (${fs.statSync(to).size} bytes, ${level.applied} migrations).${files}`);
 }
 
@@ -157,13 +172,17 @@ export async function restore(args: string[]): Promise<void> {
     const staged = await openDb(staging, { migrate: true });
     await staged.close();
     assertUnused(target);
-    const kept = fs.existsSync(target) ? `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}` : undefined;
+    const kept = fs.existsSync(target)
+      ? `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`
+      : undefined;
     if (kept) fs.renameSync(target, kept);
     // Nothing has the database open (checked just now), so its -wal was folded in and removed; an -shm
     // left behind belongs to the replaced file.
     for (const suffix of ['-wal', '-shm']) fs.rmSync(target + suffix, { force: true });
     fs.renameSync(staging, target);
-    console.error(`restored ${from} to ${target}${level.pending ? ` and applied ${level.pending} newer migration(s)` : ''}${kept ? `; the database it replaced is kept as ${kept}` : ''}`);
+    console.error(
+      `restored ${from} to ${target}${level.pending ? ` and applied ${level.pending} newer migration(s)` : ''}${kept ? `; the database it replaced is kept as ${kept}` : ''}`,
+    );
   } finally {
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(staging + suffix, { force: true });
   }

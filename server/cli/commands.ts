@@ -15,14 +15,21 @@ import { UsageError } from './usage';
 
 // Imported by the commands that use them: a command loads only its own share of the app.
 const seeding = async () => ({ ...(await import('../seed')), ...(await import('../files/db-store')) });
-const webhooks = async () => ({ ...(await import('../domain/webhooks')), ...(await import('../webhooks/secrets')), ...(await import('../webhooks/worker')) });
+const webhooks = async () => ({
+  ...(await import('../domain/webhooks')),
+  ...(await import('../webhooks/secrets')),
+  ...(await import('../webhooks/worker')),
+});
 const team = async () => ({ ...(await import('../domain/team')), ...(await import('../auth/passwords')) });
 
 export const cliActor: Actor = { actor_type: 'user', actor_id: null, actor_name: 'command line' };
 
 export function options(args: string[], spec: Record<string, { type: 'string' | 'boolean' }>) {
   try {
-    return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0]);
   }
@@ -67,7 +74,10 @@ export async function run(argv: string[]): Promise<void> {
     return demo(db, env);
   }
   if (cmd === 'seed') {
-    const values = options([sub, ...rest].filter((x) => x !== undefined), tenantSpec);
+    const values = options(
+      [sub, ...rest].filter((x) => x !== undefined),
+      tenantSpec,
+    );
     const db = await open();
     try {
       const { seedAccount, fileStoreFor } = await seeding();
@@ -87,18 +97,29 @@ export async function run(argv: string[]): Promise<void> {
       locale: { type: 'string' },
       legacy: { type: 'boolean' },
     });
-    const [clinic, region, name, timezone, currency] = required(values, 'clinic', 'region', 'name', 'timezone', 'currency');
+    const [clinic, region, name, timezone, currency] = required(
+      values,
+      'clinic',
+      'region',
+      'name',
+      'timezone',
+      'currency',
+    );
     const db = await open();
     try {
-      const account = await createAccount(db, {
-        subdomain: clinic,
-        region,
-        name,
-        timezone,
-        currency,
-        locale: values.locale as string | undefined,
-        generation: values.legacy ? 'legacy' : 'current',
-      }, env.SERVICE_REGIONS);
+      const account = await createAccount(
+        db,
+        {
+          subdomain: clinic,
+          region,
+          name,
+          timezone,
+          currency,
+          locale: values.locale as string | undefined,
+          generation: values.legacy ? 'legacy' : 'current',
+        },
+        env.SERVICE_REGIONS,
+      );
       console.error(`account ${account.subdomain}.${account.region} created (id ${account.id})`);
     } finally {
       await db.close();
@@ -118,7 +139,8 @@ export async function run(argv: string[]): Promise<void> {
       const account = await tenant(db, values);
       if (sub === 'create') {
         const [name, access] = required(values, 'name', 'access');
-        if (access !== 'read_write' && access !== 'read_only') throw new UsageError('--access must be read_write or read_only');
+        if (access !== 'read_write' && access !== 'read_only')
+          throw new UsageError('--access must be read_write or read_only');
         const expires = values.expires as string | undefined;
         if (expires !== undefined && !(expires in EXPIRIES)) throw new UsageError('--expires must be 90d or 1y');
         if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
@@ -137,10 +159,16 @@ export async function run(argv: string[]): Promise<void> {
     }
     return;
   }
-  if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list'].includes(sub)) return user(await open(), sub, rest);
-  if (cmd === 'webhook' && ['create', 'list', 'rotate', 'disable', 'enable', 'replay', 'recover'].includes(sub)) return webhook(await open(), env, sub, rest);
+  if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list'].includes(sub))
+    return user(await open(), sub, rest);
+  if (cmd === 'webhook' && ['create', 'list', 'rotate', 'disable', 'enable', 'replay', 'recover'].includes(sub))
+    return webhook(await open(), env, sub, rest);
   if (cmd === 'worker') return worker(await open(), env);
-  if (cmd === 'practice-settings') return (await import('./practice-settings')).practiceSettings(await open(), [sub, ...rest].filter((x) => x !== undefined));
+  if (cmd === 'practice-settings')
+    return (await import('./practice-settings')).practiceSettings(
+      await open(),
+      [sub, ...rest].filter((x) => x !== undefined),
+    );
   throw new UsageError(cmd ? `unknown command: ${[cmd, sub].filter(Boolean).join(' ')}` : 'no command given');
 }
 
@@ -148,7 +176,14 @@ export async function run(argv: string[]): Promise<void> {
 async function user(db: DbHandle, sub: string, args: string[]) {
   try {
     const { createMember, findMember, generatePassword, listMembers, setActive } = await team();
-    const values = options(args, { ...tenantSpec, email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' }, 'practitioner-id': { type: 'string' }, 'password-stdin': { type: 'boolean' } });
+    const values = options(args, {
+      ...tenantSpec,
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      'practitioner-id': { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+    });
     const account = await tenant(db, values);
     if (sub === 'list') {
       console.log(JSON.stringify(await listMembers(db.db, account.id), null, 2));
@@ -161,7 +196,13 @@ async function user(db: DbHandle, sub: string, args: string[]) {
       if (!parsedRole.success) throw new UsageError(`--role must be one of ${ROLE_KEYS.join(', ')}`);
       const practitioner = values['practitioner-id'] === undefined ? null : idOption(values, 'practitioner-id');
       const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : generatePassword();
-      await createMember(db, account, cliActor, { name, email, role: parsedRole.data, practitioner_id: practitioner, password });
+      await createMember(db, account, cliActor, {
+        name,
+        email,
+        role: parsedRole.data,
+        practitioner_id: practitioner,
+        password,
+      });
       if (!values['password-stdin']) console.log(password);
       else console.error(`member ${email} created`);
       return;
@@ -178,26 +219,60 @@ async function user(db: DbHandle, sub: string, args: string[]) {
 /** `clinic webhook ...`: endpoints, through the same domain functions as the portal's Webhooks page. */
 async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
   try {
-    const { createEndpoint, listEndpoints, loadSecretsKey, recoverSince, replayEvent, rotateSecret, setEndpointEnabled } = await webhooks();
+    const {
+      createEndpoint,
+      listEndpoints,
+      loadSecretsKey,
+      recoverSince,
+      replayEvent,
+      rotateSecret,
+      setEndpointEnabled,
+    } = await webhooks();
     await loadSecretsKey(db, env);
-    const values = options(args, { ...tenantSpec, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, 'endpoint-id': { type: 'string' }, 'event-id': { type: 'string' }, since: { type: 'string' } });
+    const values = options(args, {
+      ...tenantSpec,
+      url: { type: 'string' },
+      events: { type: 'string' },
+      description: { type: 'string' },
+      'endpoint-id': { type: 'string' },
+      'event-id': { type: 'string' },
+      since: { type: 'string' },
+    });
     const account = await tenant(db, values);
     const endpointId = () => idOption(values, 'endpoint-id');
     if (sub === 'create') {
       const [url] = required(values, 'url');
-      const events = typeof values.events === 'string' && values.events !== 'all' ? values.events.split(',').map((e) => e.trim()) : 'all';
+      const events =
+        typeof values.events === 'string' && values.events !== 'all'
+          ? values.events.split(',').map((e) => e.trim())
+          : 'all';
       const description = typeof values.description === 'string' ? values.description : null;
-      console.log((await createEndpoint(db, account, cliActor, { url, events, description }, env.WEBHOOKS_ALLOW_PRIVATE)).secret);
+      console.log(
+        (await createEndpoint(db, account, cliActor, { url, events, description }, env.WEBHOOKS_ALLOW_PRIVATE)).secret,
+      );
     } else if (sub === 'list') {
       console.log(JSON.stringify(await listEndpoints(db.db, account.id), null, 2));
     } else if (sub === 'rotate') {
       console.log((await rotateSecret(db, account, cliActor, endpointId())).secret);
     } else if (sub === 'disable' || sub === 'enable') {
-      await setEndpointEnabled(db, account, cliActor, endpointId(), sub === 'enable', sub === 'disable' ? 'Disabled from the command line' : null);
+      await setEndpointEnabled(
+        db,
+        account,
+        cliActor,
+        endpointId(),
+        sub === 'enable',
+        sub === 'disable' ? 'Disabled from the command line' : null,
+      );
       console.error(`endpoint ${sub}d`);
     } else if (sub === 'replay') {
       const [eventId] = required(values, 'event-id');
-      const { messages } = await replayEvent(db, account, cliActor, eventId, values['endpoint-id'] === undefined ? undefined : endpointId());
+      const { messages } = await replayEvent(
+        db,
+        account,
+        cliActor,
+        eventId,
+        values['endpoint-id'] === undefined ? undefined : endpointId(),
+      );
       console.error(`${messages} message(s) queued for delivery`);
     } else {
       const [since] = required(values, 'since');
@@ -259,9 +334,18 @@ async function demo(db: DbHandle, env: Env) {
     const store = fileStoreFor(env, db);
     const account =
       (await findAccount(db, 'demo', 'neptune')) ??
-      (await createAccount(db, { subdomain: 'demo', region: 'neptune', name: 'Demo Physiotherapy', timezone: 'Europe/London', currency: 'GBP' }));
+      (await createAccount(db, {
+        subdomain: 'demo',
+        region: 'neptune',
+        name: 'Demo Physiotherapy',
+        timezone: 'Europe/London',
+        currency: 'GBP',
+      }));
     await seedAccount(db, account, store);
-    const key = await createKey(db, account, cliActor, { name: `Demo key ${new Date().toISOString().slice(0, 16)}`, access: 'read_write' });
+    const key = await createKey(db, account, cliActor, {
+      name: `Demo key ${new Date().toISOString().slice(0, 16)}`,
+      access: 'read_write',
+    });
     const password = generatePassword();
     const owner = await findMember(db.db, account.id, { email: DEMO_OWNER.email });
     if (owner) await resetPassword(db, account, cliActor, owner.id, password);
@@ -279,7 +363,8 @@ async function demo(db: DbHandle, env: Env) {
 
 /** The one line a known failure prints (exit code 2), or undefined for a crash. */
 export function explain(err: unknown): string | undefined {
-  if (err instanceof AccountError || err instanceof KeyError || err instanceof ConfigError) return `clinic: ${err.message.split('\n').join(' ')} (clinic help lists the commands)`;
+  if (err instanceof AccountError || err instanceof KeyError || err instanceof ConfigError)
+    return `clinic: ${err.message.split('\n').join(' ')} (clinic help lists the commands)`;
   if (err instanceof ApiError) {
     const detail = Object.entries(err.errors ?? {}).map(([k, v]) => `${k} ${v.join(', ')}`);
     return `clinic: ${detail.length ? detail.join('; ') : err.message}`;

@@ -19,7 +19,10 @@ main(process.argv.slice(2)).catch(async (err) => {
     console.error(`clinic: ${err.message}`);
     process.exit(err.exitCode);
   }
-  const line = err instanceof UsageError ? `clinic: ${err.message.split('\n').join(' ')} (clinic help lists the commands)` : (await import('./commands')).explain(err);
+  const line =
+    err instanceof UsageError
+      ? `clinic: ${err.message.split('\n').join(' ')} (clinic help lists the commands)`
+      : (await import('./commands')).explain(err);
   if (line) {
     console.error(line);
     process.exit(2);

@@ -17,12 +17,20 @@ export async function practiceSettings(db: DbHandle, args: string[]): Promise<vo
       console.log(JSON.stringify(await practiceSettingsOf(db.db, account.id), null, 2));
       return;
     }
-    if (typeof raw !== 'string' || !(raw === 'off' || /^\d+$/.test(raw))) throw new UsageError('--missed-after-hours must be a number of hours or off');
+    if (typeof raw !== 'string' || !(raw === 'off' || /^\d+$/.test(raw)))
+      throw new UsageError('--missed-after-hours must be a number of hours or off');
     // The portal's own input rule: the hours are checked where the page checks them.
-    const patch = practiceSettingsInput.safeParse(raw === 'off' ? { mark_missed: false } : { mark_missed: true, mark_missed_after_hours: Number(raw) });
-    if (!patch.success) throw new UsageError(`--missed-after-hours: ${patch.error.issues[0].message.replace(/^Enter a/, 'must be a')}`);
+    const patch = practiceSettingsInput.safeParse(
+      raw === 'off' ? { mark_missed: false } : { mark_missed: true, mark_missed_after_hours: Number(raw) },
+    );
+    if (!patch.success)
+      throw new UsageError(`--missed-after-hours: ${patch.error.issues[0].message.replace(/^Enter a/, 'must be a')}`);
     const after = await updatePracticeSettings(db, account, cliActor, patch.data);
-    console.error(after.mark_missed ? `unarrived appointments are marked missed ${after.mark_missed_after_hours} hour(s) after they end` : 'unarrived appointments are not marked missed');
+    console.error(
+      after.mark_missed
+        ? `unarrived appointments are marked missed ${after.mark_missed_after_hours} hour(s) after they end`
+        : 'unarrived appointments are not marked missed',
+    );
     console.log(JSON.stringify(after, null, 2));
   } finally {
     await db.close();

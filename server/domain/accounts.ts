@@ -21,10 +21,14 @@ export interface NewAccount {
 /** The account as it will be stored, or an AccountError naming the first CLI option at fault. */
 /** `served`: the regions this deployment serves (SERVICE_REGIONS); an account of another region is refused. */
 export function validateNewAccount(a: NewAccount, served: readonly string[] = REGIONS) {
-  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(a.subdomain)) throw new AccountError('--clinic must be a DNS label: lowercase letters, digits and hyphens');
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(a.subdomain))
+    throw new AccountError('--clinic must be a DNS label: lowercase letters, digits and hyphens');
   const region = z.enum(REGIONS).safeParse(a.region);
   if (!region.success) throw new AccountError(`--region must be one of ${REGIONS.join(', ')}`);
-  if (!served.includes(region.data)) throw new AccountError(`this deployment serves ${served.join(', ')} (SERVICE_REGIONS): create ${region.data} clinics with that region's deployment`);
+  if (!served.includes(region.data))
+    throw new AccountError(
+      `this deployment serves ${served.join(', ')} (SERVICE_REGIONS): create ${region.data} clinics with that region's deployment`,
+    );
   if (!a.name.trim() || a.name.length > 255) throw new AccountError('--name must be 1 to 255 characters');
   try {
     new Intl.DateTimeFormat('en', { timeZone: a.timezone });
@@ -37,11 +41,16 @@ export function validateNewAccount(a: NewAccount, served: readonly string[] = RE
   return { ...a, region: region.data, locale: locale.data, generation: a.generation ?? 'current' };
 }
 
-export async function createAccount(db: DbHandle, input: NewAccount, served: readonly string[] = REGIONS): Promise<Account> {
+export async function createAccount(
+  db: DbHandle,
+  input: NewAccount,
+  served: readonly string[] = REGIONS,
+): Promise<Account> {
   const a = validateNewAccount(input, served);
   const now = new Date().toISOString();
   const existing = await findAccount(db, a.subdomain);
-  if (existing) throw new AccountError(`an account with clinic ${a.subdomain} already exists (region ${existing.region})`);
+  if (existing)
+    throw new AccountError(`an account with clinic ${a.subdomain} already exists (region ${existing.region})`);
   const [row] = await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(accounts)
@@ -69,6 +78,8 @@ export async function findAccount(db: DbHandle, subdomain: string, regionName?: 
   const [row] = await db.db
     .select()
     .from(accounts)
-    .where(region ? and(eq(accounts.subdomain, subdomain), eq(accounts.region, region)) : eq(accounts.subdomain, subdomain));
+    .where(
+      region ? and(eq(accounts.subdomain, subdomain), eq(accounts.region, region)) : eq(accounts.subdomain, subdomain),
+    );
   return row ?? null;
 }

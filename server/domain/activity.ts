@@ -20,7 +20,15 @@ import { addDays, clockFor } from '../values/wall-time';
 import { SETUP_RESOURCES } from './practice/setup-resources';
 import { PRACTICE_SETTINGS_ENTITY as PRACTICE_SETTINGS } from './practice_settings';
 
-export const ACTIVITY_KIND_NAMES = ['api_keys', 'sign_ins', 'team', 'roles', 'webhooks', 'connectors', 'practice'] as const;
+export const ACTIVITY_KIND_NAMES = [
+  'api_keys',
+  'sign_ins',
+  'team',
+  'roles',
+  'webhooks',
+  'connectors',
+  'practice',
+] as const;
 export type ActivityKind = (typeof ACTIVITY_KIND_NAMES)[number];
 const SETUP = new Map<string, (typeof SETUP_RESOURCES)[number]>(SETUP_RESOURCES.map((r) => [r.name, r]));
 /** Kinds the portal filters by → the audited entities behind each. */
@@ -68,7 +76,10 @@ async function connectorNames(db: Db, accountId: number, rows: AuditRow[]): Prom
     ? await db
         .select({ id: oauthGrants.id, client: oauthClients.name, member: users.name })
         .from(oauthGrants)
-        .leftJoin(oauthClients, and(eq(oauthClients.account_id, oauthGrants.account_id), eq(oauthClients.client_id, oauthGrants.client_id)))
+        .leftJoin(
+          oauthClients,
+          and(eq(oauthClients.account_id, oauthGrants.account_id), eq(oauthClients.client_id, oauthGrants.client_id)),
+        )
         .leftJoin(users, and(eq(users.account_id, oauthGrants.account_id), eq(users.id, oauthGrants.user_id)))
         .where(and(eq(oauthGrants.account_id, accountId), inArray(oauthGrants.id, ids)))
     : [];
@@ -89,15 +100,39 @@ const idsOf = (rows: AuditRow[]) => [...new Set(rows.flatMap((r) => (r.entity_id
 async function entityNames(db: Db, accountId: number, rows: AuditRow[]): Promise<Map<string, string>> {
   const of = (entity: string) => idsOf(rows.filter((r) => r.entity === entity));
   const [keys, members, roleRows, endpoints] = await Promise.all([
-    of('api_keys').length ? db.select({ id: apiKeys.id, name: apiKeys.name }).from(apiKeys).where(and(eq(apiKeys.account_id, accountId), inArray(apiKeys.id, of('api_keys')))) : [],
-    of('users').length ? db.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.account_id, accountId), inArray(users.id, of('users')))) : [],
-    of('roles').length ? db.select({ id: roles.id, name: roles.name }).from(roles).where(and(eq(roles.account_id, accountId), inArray(roles.id, of('roles')))) : [],
+    of('api_keys').length
+      ? db
+          .select({ id: apiKeys.id, name: apiKeys.name })
+          .from(apiKeys)
+          .where(and(eq(apiKeys.account_id, accountId), inArray(apiKeys.id, of('api_keys'))))
+      : [],
+    of('users').length
+      ? db
+          .select({ id: users.id, name: users.name })
+          .from(users)
+          .where(and(eq(users.account_id, accountId), inArray(users.id, of('users'))))
+      : [],
+    of('roles').length
+      ? db
+          .select({ id: roles.id, name: roles.name })
+          .from(roles)
+          .where(and(eq(roles.account_id, accountId), inArray(roles.id, of('roles'))))
+      : [],
     of('webhook_endpoints').length
-      ? db.select({ id: webhookEndpoints.id, name: webhookEndpoints.url }).from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, accountId), inArray(webhookEndpoints.id, of('webhook_endpoints'))))
+      ? db
+          .select({ id: webhookEndpoints.id, name: webhookEndpoints.url })
+          .from(webhookEndpoints)
+          .where(and(eq(webhookEndpoints.account_id, accountId), inArray(webhookEndpoints.id, of('webhook_endpoints'))))
       : [],
   ]);
   const names = new Map<string, string>();
-  for (const [entity, list] of [['api_keys', keys], ['users', members], ['roles', roleRows], ['webhook_endpoints', endpoints]] as const) for (const r of list) names.set(`${entity}:${r.id}`, r.name);
+  for (const [entity, list] of [
+    ['api_keys', keys],
+    ['users', members],
+    ['roles', roleRows],
+    ['webhook_endpoints', endpoints],
+  ] as const)
+    for (const r of list) names.set(`${entity}:${r.id}`, r.name);
   return names;
 }
 
@@ -126,7 +161,12 @@ async function setupNames(db: Db, accountId: number, rows: AuditRow[]): Promise<
   const names = new Map<string, string>();
   await Promise.all(
     [...new Set(unnamed.map((r) => r.entity))].map(async (entity) => {
-      const found = await findRows(db, SETUP.get(entity)!, accountId, idsOf(unnamed.filter((r) => r.entity === entity)));
+      const found = await findRows(
+        db,
+        SETUP.get(entity)!,
+        accountId,
+        idsOf(unnamed.filter((r) => r.entity === entity)),
+      );
       for (const row of found) {
         const name = nameOf((k) => text((row as Record<string, unknown>)[k]));
         if (name) names.set(`${entity}:${row.id}`, name);
@@ -137,7 +177,8 @@ async function setupNames(db: Db, accountId: number, rows: AuditRow[]): Promise<
 }
 
 /** A setting's value in a sentence: a switch reads on or off. */
-const settingValue = (v: unknown) => (v === true ? 'on' : v === false ? 'off' : v === null || v === undefined ? 'none' : String(v));
+const settingValue = (v: unknown) =>
+  v === true ? 'on' : v === false ? 'off' : v === null || v === undefined ? 'none' : String(v);
 
 /**
  * A practice setup entry as a sentence ("Ann Admin added the location “Harbour Street”"), or null for an
@@ -149,7 +190,9 @@ function setupSentence(r: AuditRow, current: string | null): string | null {
   const change = (v: unknown) => (v ?? {}) as { from?: unknown; to?: unknown };
   if (r.entity === PRACTICE_SETTINGS) {
     if (r.action !== 'updated') return null;
-    const parts = Object.entries(c).map(([k, v]) => `${k.replaceAll('_', ' ')} from ${settingValue(change(v).from)} to ${settingValue(change(v).to)}`);
+    const parts = Object.entries(c).map(
+      ([k, v]) => `${k.replaceAll('_', ' ')} from ${settingValue(change(v).from)} to ${settingValue(change(v).to)}`,
+    );
     return `${who} changed the practice settings${parts.length ? `: ${parts.join('; ')}` : ''}`;
   }
   const resource = SETUP.get(r.entity);
@@ -160,7 +203,8 @@ function setupSentence(r: AuditRow, current: string | null): string | null {
   if (r.action === 'updated') {
     const fields = Object.keys(c).filter((k) => k !== 'updated_at');
     const renamed = change(c.name);
-    if (fields.length === 1 && text(renamed.from) && text(renamed.to)) return `${who} renamed the ${resource.singular} “${text(renamed.from)}” to “${text(renamed.to)}”`;
+    if (fields.length === 1 && text(renamed.from) && text(renamed.to))
+      return `${who} renamed the ${resource.singular} “${text(renamed.from)}” to “${text(renamed.to)}”`;
     return `${who} changed ${what}${fields.length ? `: ${fields.map((k) => k.replaceAll('_', ' ')).join(', ')}` : ''}`;
   }
   return null;
@@ -168,7 +212,16 @@ function setupSentence(r: AuditRow, current: string | null): string | null {
 
 /** A time in the clinic's zone, named: "26 Nov 2026, 20:31:05 Europe/London" (the portal's Time component writes the same). */
 export function clinicTime(iso: string, zone: string): string {
-  const f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const f = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   return `${f.format(new Date(iso))} ${zone}`;
 }
 
@@ -190,7 +243,8 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
         const access = c.access === 'read_only' ? 'read-only' : 'read and write';
         return `${who} created ${key} (${access}, ${at(c.expires_at) ? `expires ${at(c.expires_at)}` : 'never expires'})`;
       }
-      if (r.action === 'rotated') return `${who} rotated ${key}${until ? `; the previous secret works until ${until}` : ''}`;
+      if (r.action === 'rotated')
+        return `${who} rotated ${key}${until ? `; the previous secret works until ${until}` : ''}`;
       if (r.action === 'revoked') return `${who} revoked ${key}`;
       break;
     }
@@ -199,7 +253,8 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       break;
     case 'users': {
       const member = subject ?? text(c.name) ?? `member #${r.entity_id}`;
-      if (r.action === 'created') return `${who} added ${member}${text(c.email) ? ` (${text(c.email)})` : ''}${text(c.role) ? ` as ${text(c.role)}` : ''}`;
+      if (r.action === 'created')
+        return `${who} added ${member}${text(c.email) ? ` (${text(c.email)})` : ''}${text(c.role) ? ` as ${text(c.role)}` : ''}`;
       if (r.action === 'role_changed') {
         const role = (c.role ?? {}) as { from?: unknown; to?: unknown };
         return `${who} changed the role of ${member} from ${String(role.from)} to ${String(role.to)}`;
@@ -222,20 +277,25 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       const endpoint = `the webhook endpoint ${subject ?? text(c.url) ?? `#${r.entity_id}`}`;
       const reason = text(c.reason) ? ` (${text(c.reason)})` : '';
       if (r.action === 'created') return `${who} added ${endpoint}${list(c.events) ? ` for ${list(c.events)}` : ''}`;
-      if (r.action === 'updated') return `${who} updated ${endpoint}${list(c.events) ? `; it now receives ${list(c.events)}` : ''}`;
-      if (r.action === 'secret_rotated') return `${who} rotated the signing secret of ${endpoint}${until ? `; the previous secret works until ${until}` : ''}`;
+      if (r.action === 'updated')
+        return `${who} updated ${endpoint}${list(c.events) ? `; it now receives ${list(c.events)}` : ''}`;
+      if (r.action === 'secret_rotated')
+        return `${who} rotated the signing secret of ${endpoint}${until ? `; the previous secret works until ${until}` : ''}`;
       if (r.action === 'enabled') return `${who} enabled ${endpoint}${reason}`;
       if (r.action === 'disabled') return `${who} disabled ${endpoint}${reason}`;
       if (r.action === 'deleted') return `${who} deleted ${endpoint}`;
       if (r.action === 'test_sent') return `${who} sent a test event to ${endpoint}`;
-      if (r.action === 'replayed') return `${who} replayed event ${String(c.event_id)}${r.entity_id ? ` to ${endpoint}` : ''} (${String(c.messages)} messages)`;
-      if (r.action === 'recovered') return `${who} resent ${String(c.messages)} failed messages to ${endpoint}${at(c.since) ? ` since ${at(c.since)}` : ''}`;
+      if (r.action === 'replayed')
+        return `${who} replayed event ${String(c.event_id)}${r.entity_id ? ` to ${endpoint}` : ''} (${String(c.messages)} messages)`;
+      if (r.action === 'recovered')
+        return `${who} resent ${String(c.messages)} failed messages to ${endpoint}${at(c.since) ? ` since ${at(c.since)}` : ''}`;
       break;
     }
     case 'connectors': {
       const app = `the AI app ${quoted(connector?.client, `#${r.entity_id}`)}`;
       if (r.action === 'approved') return `${who} connected ${app}`;
-      if (r.action === 'revoked') return `${who} disconnected ${app}${connector?.member ? ` of ${connector.member}` : ''}${text(c.reason) ? ` (${text(c.reason)})` : ''}`;
+      if (r.action === 'revoked')
+        return `${who} disconnected ${app}${connector?.member ? ` of ${connector.member}` : ''}${text(c.reason) ? ` (${text(c.reason)})` : ''}`;
       break;
     }
   }
@@ -266,7 +326,11 @@ async function entries(db: Db, accountId: number, zone: string, q: ActivityQuery
     .orderBy(desc(auditLog.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const [connectors, names, setup] = await Promise.all([connectorNames(db, accountId, page), entityNames(db, accountId, page), setupNames(db, accountId, page)]);
+  const [connectors, names, setup] = await Promise.all([
+    connectorNames(db, accountId, page),
+    entityNames(db, accountId, page),
+    setupNames(db, accountId, page),
+  ]);
   return {
     more: rows.length > limit,
     data: page.map((r) => {
@@ -302,12 +366,28 @@ const cell = (v: string) => {
 export async function exportActivity(db: Db, accountId: number, zone: string, q: Omit<ActivityQuery, 'before'>) {
   const { data, more } = await entries(db, accountId, zone, q, EXPORT_LIMIT);
   const head = ['id', 'time (UTC)', `time (${zone})`, 'who', 'kind', 'action', 'what'];
-  const lines = data.map((e) => [String(e.id), e.created_at, clinicTime(e.created_at, zone).replace(` ${zone}`, ''), e.actor.name, e.kind ?? '', e.action, e.summary].map(cell).join(','));
+  const lines = data.map((e) =>
+    [
+      String(e.id),
+      e.created_at,
+      clinicTime(e.created_at, zone).replace(` ${zone}`, ''),
+      e.actor.name,
+      e.kind ?? '',
+      e.action,
+      e.summary,
+    ]
+      .map(cell)
+      .join(','),
+  );
   return { csv: `${[head.join(','), ...lines].join('\r\n')}\r\n`, rows: data.length, truncated: more };
 }
 
 /** Everyone who can appear as "who" in the member filter: the account's members, the deactivated ones too. */
 export async function activityMembers(db: Db, accountId: number) {
-  const rows = await db.select({ id: users.id, name: users.name, active: users.active }).from(users).where(eq(users.account_id, accountId)).orderBy(users.name);
+  const rows = await db
+    .select({ id: users.id, name: users.name, active: users.active })
+    .from(users)
+    .where(eq(users.account_id, accountId))
+    .orderBy(users.name);
   return rows;
 }

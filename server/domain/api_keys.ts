@@ -27,8 +27,14 @@ export interface IssuedKey {
   previous_valid_until?: string;
 }
 
-const activity = (db: DbHandle['db'], account: Account, actor: Actor, action: string, keyId: number, changes?: Record<string, unknown>) =>
-  recordActivity(db, account.id, actor, 'api_keys', keyId, action, changes);
+const activity = (
+  db: DbHandle['db'],
+  account: Account,
+  actor: Actor,
+  action: string,
+  keyId: number,
+  changes?: Record<string, unknown>,
+) => recordActivity(db, account.id, actor, 'api_keys', keyId, action, changes);
 
 export async function createKey(
   db: DbHandle,
@@ -60,7 +66,11 @@ export async function createKey(
         updated_at: now.toISOString(),
       })
       .returning({ id: apiKeys.id });
-    await activity(tx, account, actor, 'created', row.id, { name: opts.name, access: opts.access, expires_at: expires });
+    await activity(tx, account, actor, 'created', row.id, {
+      name: opts.name,
+      access: opts.access,
+      expires_at: expires,
+    });
     return { id: row.id, secret: format === 'bare' ? secret : `${row.id}|${secret}` };
   });
 }
@@ -82,11 +92,18 @@ async function liveKey(db: DbHandle['db'], account: Account, keyId: number) {
  * at once, a grace the person was shown.
  */
 /** `grace` 'now' ends the previous secret at once (a leaked key), leaving nothing in grace to refuse the next rotation. */
-export async function rotateKey(db: DbHandle, account: Account, actor: Actor, keyId: number, grace: RotationGrace = '24h'): Promise<IssuedKey> {
+export async function rotateKey(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  keyId: number,
+  grace: RotationGrace = '24h',
+): Promise<IssuedKey> {
   const issued = await db.transaction(async (tx) => {
     const row = await liveKey(tx, account, keyId);
     const now = new Date();
-    if (row.expires_at && row.expires_at <= now.toISOString()) throw new KeyError(`API key ${keyId} has expired and cannot be rotated`);
+    if (row.expires_at && row.expires_at <= now.toISOString())
+      throw new KeyError(`API key ${keyId} has expired and cannot be rotated`);
     if (row.previous_expires_at && row.previous_expires_at > now.toISOString()) {
       throw new KeyError(
         `API key ${keyId} is already rotating: its previous secret keeps working until ${row.previous_expires_at}. Rotate it again after that time, or revoke the key to stop every secret now`,
@@ -108,9 +125,17 @@ export async function rotateKey(db: DbHandle, account: Account, actor: Actor, ke
         rotated_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
-      .where(and(eq(apiKeys.account_id, account.id), eq(apiKeys.id, row.id), eq(apiKeys.hash, row.hash), isNull(apiKeys.revoked_at)))
+      .where(
+        and(
+          eq(apiKeys.account_id, account.id),
+          eq(apiKeys.id, row.id),
+          eq(apiKeys.hash, row.hash),
+          isNull(apiKeys.revoked_at),
+        ),
+      )
       .returning({ id: apiKeys.id });
-    if (!replaced.length) throw new KeyError(`API key ${keyId} was rotated or revoked at the same moment; list the keys to see its state`);
+    if (!replaced.length)
+      throw new KeyError(`API key ${keyId} was rotated or revoked at the same moment; list the keys to see its state`);
     await activity(tx, account, actor, 'rotated', row.id, { previous_secret_valid_until: graceEnd });
     return { id: row.id, secret: fresh, previous_valid_until: graceEnd };
   });
@@ -123,7 +148,10 @@ export async function revokeKey(db: DbHandle, account: Account, actor: Actor, ke
   await db.transaction(async (tx) => {
     const row = await liveKey(tx, account, keyId);
     const now = new Date().toISOString();
-    await tx.update(apiKeys).set({ revoked_at: now, previous_hash: null, previous_expires_at: null, updated_at: now }).where(and(eq(apiKeys.account_id, account.id), eq(apiKeys.id, row.id)));
+    await tx
+      .update(apiKeys)
+      .set({ revoked_at: now, previous_hash: null, previous_expires_at: null, updated_at: now })
+      .where(and(eq(apiKeys.account_id, account.id), eq(apiKeys.id, row.id)));
     await activity(tx, account, actor, 'revoked', row.id);
   });
   // After the commit: a lookup from before it must not be cached as current.
@@ -143,7 +171,13 @@ export async function listKeys(db: DbHandle, account: Account, now = Date.now())
     name: r.name,
     access: r.access,
     start: r.start,
-    status: r.revoked_at ? 'revoked' : r.expires_at && r.expires_at <= at ? 'expired' : r.previous_expires_at && r.previous_expires_at > at ? 'rotating' : 'active',
+    status: r.revoked_at
+      ? 'revoked'
+      : r.expires_at && r.expires_at <= at
+        ? 'expired'
+        : r.previous_expires_at && r.previous_expires_at > at
+          ? 'rotating'
+          : 'active',
     /** While rotating: until when the previous secret still works. */
     previous_valid_until: r.previous_expires_at && r.previous_expires_at > at ? r.previous_expires_at : null,
     expires_at: r.expires_at,

@@ -7,14 +7,14 @@ import { assertLivePatient } from './references';
 import { loadPractitioner } from './scheduling/calendar';
 import type { WriteContext } from './write-context';
 
-
 /** A note on a live patient; `created_at`, when sent, imports a historical note and must be in the past. */
 export function createClinicalNote(w: WriteContext, input: CreateInput<typeof clinicalNotes>) {
   return createRecord(w, clinicalNotes, input, {
     check: async (tx) => {
       await assertLivePatient(tx, w.account.id, input.patient_id);
       if (input.practitioner_id != null) await loadPractitioner(tx, w.account.id, input.practitioner_id);
-      if (input.created_at && Date.parse(input.created_at) > Date.now()) throw invalid('created_at', 'must be in the past (it imports a historical note)', 'invalid_input');
+      if (input.created_at && Date.parse(input.created_at) > Date.now())
+        throw invalid('created_at', 'must be in the past (it imports a historical note)', 'invalid_input');
     },
     defaults: { created_by: w.actor.actor_name },
   });

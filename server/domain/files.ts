@@ -53,7 +53,13 @@ export async function uploadFile(w: WriteContext, store: FileStore, u: Upload) {
         })
         .returning({ id: files.id });
       const { file, ...fields } = u;
-      await recordWrite(tx, { ...recorded(w), entity: 'files', entityId: row.id, action: 'created', changes: { ...fields, file_name: file.name, size: file.bytes.length, mime_type: mime } });
+      await recordWrite(tx, {
+        ...recorded(w),
+        entity: 'files',
+        entityId: row.id,
+        action: 'created',
+        changes: { ...fields, file_name: file.name, size: file.bytes.length, mime_type: mime },
+      });
       return row.id;
     });
   } catch (err) {
@@ -74,7 +80,11 @@ async function checkUpload(tx: WriteContext['db']['db'], acc: number, u: Upload)
             .from(patientLogs)
             .where(and(eq(patientLogs.account_id, acc), eq(patientLogs.id, u.patient_log_id)));
     if (u.file_type !== 'patient_log' || !log || log.patient_id !== u.patient_id) {
-      throw invalid('patient_log_id', 'file_type patient_log needs patient_log_id of a timeline entry of the same patient', 'patient_log_mismatch');
+      throw invalid(
+        'patient_log_id',
+        'file_type patient_log needs patient_log_id of a timeline entry of the same patient',
+        'patient_log_mismatch',
+      );
     }
   }
 }
@@ -83,8 +93,16 @@ export async function updateFile(w: WriteContext, id: number, input: UpdateInput
   const acc = w.account.id;
   await w.db.transaction(async (tx) => {
     const before = await loadFile(tx, acc, id);
-    if (input.file_type !== undefined && input.file_type !== before.file_type && (!MOVABLE.includes(before.file_type) || !MOVABLE.includes(input.file_type))) {
-      throw invalid('file_type', `the category moves only among ${MOVABLE.join(', ')}; patient_profile and patient_log are fixed at upload`, 'file_type_not_allowed');
+    if (
+      input.file_type !== undefined &&
+      input.file_type !== before.file_type &&
+      (!MOVABLE.includes(before.file_type) || !MOVABLE.includes(input.file_type))
+    ) {
+      throw invalid(
+        'file_type',
+        `the category moves only among ${MOVABLE.join(', ')}; patient_profile and patient_log are fixed at upload`,
+        'file_type_not_allowed',
+      );
     }
     const set = { ...storedValues(resource, input), updated_at: stamp(w) };
     if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
@@ -95,7 +113,13 @@ export async function updateFile(w: WriteContext, id: number, input: UpdateInput
     const after = await loadFile(tx, acc, id);
     // The change history calls the category `type`.
     const { file_type: category, ...changes } = changedFields(resource.toRecord(before), resource.toRecord(after));
-    await recordWrite(tx, { ...recorded(w), entity: 'files', entityId: id, action: 'updated', changes: category ? { ...changes, type: category } : changes });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'files',
+      entityId: id,
+      action: 'updated',
+      changes: category ? { ...changes, type: category } : changes,
+    });
   });
   return resource.toRecord(await getRow(w.db.db, resource, acc, id));
 }
@@ -107,7 +131,10 @@ export async function deleteFile(w: WriteContext, store: FileStore, id: number) 
   try {
     await store.delete(row.storage_key);
   } catch {
-    throw new ApiError('file_delete_failed', 'The file could not be removed from storage; the record is kept. Retry later.');
+    throw new ApiError(
+      'file_delete_failed',
+      'The file could not be removed from storage; the record is kept. Retry later.',
+    );
   }
   await w.db.transaction(async (tx) => {
     await tx.delete(files).where(and(eq(files.account_id, acc), eq(files.id, id)));
@@ -128,4 +155,3 @@ async function loadFile(tx: WriteContext['db']['db'], acc: number, id: number) {
   if (!row) throw notFound('File');
   return row;
 }
-

@@ -5,7 +5,6 @@ import { createRecord } from './records';
 import { assertLivePatient } from './references';
 import type { WriteContext } from './write-context';
 
-
 /** A timeline entry on a live patient, marked as coming from the API. */
 export function createPatientLog(w: WriteContext, input: CreateInput<typeof patientLogs>) {
   return createRecord(w, patientLogs, input, {

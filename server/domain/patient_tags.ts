@@ -20,11 +20,28 @@ export async function addPatientTag(w: WriteContext, input: { patient_id: number
     const now = stamp(w);
     const [created] = await tx
       .insert(patientTags)
-      .values({ account_id: acc, patient_id: input.patient_id, tag_id: input.tag_id, editable: true, created_at: now, updated_at: now })
+      .values({
+        account_id: acc,
+        patient_id: input.patient_id,
+        tag_id: input.tag_id,
+        editable: true,
+        created_at: now,
+        updated_at: now,
+      })
       .onConflictDoNothing()
       .returning();
-    if (!created) throw new ApiError('conflict', 'This tag is already on the patient', { tag_id: ['is already on this patient'] });
-    await recordWrite(tx, { ...recorded(w), entity: 'patient_tags', entityId: created.id, action: 'created', changes: input, eventType: 'patients.updated', eventEntity: 'patients', eventEntityId: input.patient_id });
+    if (!created)
+      throw new ApiError('conflict', 'This tag is already on the patient', { tag_id: ['is already on this patient'] });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'patient_tags',
+      entityId: created.id,
+      action: 'created',
+      changes: input,
+      eventType: 'patients.updated',
+      eventEntity: 'patients',
+      eventEntityId: input.patient_id,
+    });
     return created;
   });
   return resource.toRecord(row);
@@ -41,7 +58,15 @@ export async function removePatientTag(w: WriteContext, id: number) {
     if (!row.editable) throw new ApiError('tag_locked', 'This tag was placed by a care plan and cannot be removed');
     await tx.delete(patientTags).where(and(eq(patientTags.account_id, acc), eq(patientTags.id, id)));
     // Announced as an update of the patient; the placement itself is not a polled resource.
-    await recordWrite(tx, { ...recorded(w), entity: 'patient_tags', entityId: id, action: 'removed', changes: { patient_id: row.patient_id, tag_id: row.tag_id }, eventType: 'patients.updated', eventEntity: 'patients', eventEntityId: row.patient_id });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'patient_tags',
+      entityId: id,
+      action: 'removed',
+      changes: { patient_id: row.patient_id, tag_id: row.tag_id },
+      eventType: 'patients.updated',
+      eventEntity: 'patients',
+      eventEntityId: row.patient_id,
+    });
   });
 }
-

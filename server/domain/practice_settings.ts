@@ -22,7 +22,9 @@ export const MARK_MISSED_HOURS = { min: 1, max: 168 } as const;
 
 export async function practiceSettingsOf(db: Db, accountId: number): Promise<PracticeSettings> {
   const [row] = await db.select().from(practiceSettings).where(eq(practiceSettings.account_id, accountId));
-  return row ? { mark_missed: row.mark_missed, mark_missed_after_hours: row.mark_missed_after_hours } : { ...PRACTICE_DEFAULTS };
+  return row
+    ? { mark_missed: row.mark_missed, mark_missed_after_hours: row.mark_missed_after_hours }
+    : { ...PRACTICE_DEFAULTS };
 }
 
 const hoursRule = `a whole number of hours from ${MARK_MISSED_HOURS.min} to ${MARK_MISSED_HOURS.max}`;
@@ -39,22 +41,37 @@ export const practiceSettingsInput = z.strictObject({
 });
 
 /** Changes some settings; the others keep their value. The activity log records what changed. */
-export async function updatePracticeSettings(db: DbHandle, account: Account, actor: Actor, patch: Partial<PracticeSettings>, at = new Date().toISOString()): Promise<PracticeSettings> {
+export async function updatePracticeSettings(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  patch: Partial<PracticeSettings>,
+  at = new Date().toISOString(),
+): Promise<PracticeSettings> {
   const hours = patch.mark_missed_after_hours;
-  if (hours !== undefined && (!Number.isInteger(hours) || hours < MARK_MISSED_HOURS.min || hours > MARK_MISSED_HOURS.max)) {
+  if (
+    hours !== undefined &&
+    (!Number.isInteger(hours) || hours < MARK_MISSED_HOURS.min || hours > MARK_MISSED_HOURS.max)
+  ) {
     throw invalid('mark_missed_after_hours', `must be ${hoursRule}`);
   }
   return db.transaction(async (tx) => {
     const before = await practiceSettingsOf(tx, account.id);
-    const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as PracticeSettings;
+    const after = {
+      ...before,
+      ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+    } as PracticeSettings;
     await tx
       .insert(practiceSettings)
       .values({ account_id: account.id, ...after, updated_at: at })
       .onConflictDoUpdate({ target: practiceSettings.account_id, set: { ...after, updated_at: at } });
     const changes = Object.fromEntries(
-      (Object.keys(after) as (keyof PracticeSettings)[]).filter((k) => before[k] !== after[k]).map((k) => [k, { from: before[k], to: after[k] }]),
+      (Object.keys(after) as (keyof PracticeSettings)[])
+        .filter((k) => before[k] !== after[k])
+        .map((k) => [k, { from: before[k], to: after[k] }]),
     );
-    if (Object.keys(changes).length) await recordActivity(tx, account.id, actor, PRACTICE_SETTINGS_ENTITY, account.id, 'updated', changes);
+    if (Object.keys(changes).length)
+      await recordActivity(tx, account.id, actor, PRACTICE_SETTINGS_ENTITY, account.id, 'updated', changes);
     return after;
   });
 }

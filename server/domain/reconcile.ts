@@ -8,7 +8,12 @@
 import { invalid } from '../errors';
 
 /** Checks the entries against the stored ids; returns the stored ids the entries leave out. */
-export function reconcileById(storedIds: readonly number[], entries: readonly { id?: number }[], attribute: string, child: string): number[] {
+export function reconcileById(
+  storedIds: readonly number[],
+  entries: readonly { id?: number }[],
+  attribute: string,
+  child: string,
+): number[] {
   const stored = new Set(storedIds);
   const listed = new Set<number>();
   entries.forEach((e, i) => {

@@ -6,7 +6,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { changedFields, eventTypeOf, recordWrite } from '../events/record';
-import { storedValues, type AnyResource, type AnyTable, type CreateInput, type RowType, type UpdateInput } from '../resources/define';
+import {
+  storedValues,
+  type AnyResource,
+  type AnyTable,
+  type CreateInput,
+  type RowType,
+  type UpdateInput,
+} from '../resources/define';
 import { findRow, getRow } from '../resources/queries';
 import { notFound } from '../errors';
 import { recorded, stamp, type WriteContext } from './write-context';
@@ -18,7 +25,12 @@ export interface WriteHooks<R extends AnyResource> {
   defaults?: Partial<R['table']['$inferInsert']>;
 }
 
-export async function createRecord<R extends AnyResource>(w: WriteContext, resource: R, input: CreateInput<R>, hooks: WriteHooks<R> = {}) {
+export async function createRecord<R extends AnyResource>(
+  w: WriteContext,
+  resource: R,
+  input: CreateInput<R>,
+  hooks: WriteHooks<R> = {},
+) {
   const table: AnyTable = resource.table;
   const id = await w.db.transaction(async (tx) => {
     await hooks.check?.(tx, null);
@@ -28,13 +40,26 @@ export async function createRecord<R extends AnyResource>(w: WriteContext, resou
     const createdAt = typeof sent.created_at === 'string' ? new Date(sent.created_at).toISOString() : now;
     const values = { ...hooks.defaults, ...sent, account_id: w.account.id, created_at: createdAt, updated_at: now };
     const [row] = await tx.insert(table).values(values).returning({ id: table.id });
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input, eventType: eventTypeOf(resource.name, 'created') });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: resource.name,
+      entityId: Number(row.id),
+      action: 'created',
+      changes: input,
+      eventType: eventTypeOf(resource.name, 'created'),
+    });
     return Number(row.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id));
 }
 
-export async function updateRecord<R extends AnyResource>(w: WriteContext, resource: R, id: number, input: UpdateInput<R>, hooks: WriteHooks<R> = {}) {
+export async function updateRecord<R extends AnyResource>(
+  w: WriteContext,
+  resource: R,
+  id: number,
+  input: UpdateInput<R>,
+  hooks: WriteHooks<R> = {},
+) {
   const table: AnyTable = resource.table;
   await w.db.transaction(async (tx) => {
     const before = await findRow(tx, resource, w.account.id, id);

@@ -8,7 +8,12 @@ import { patients } from '../../db/schema';
 import { invalid } from '../errors';
 
 /** A reference to a patient must name a live (not deleted) patient of the account: else 422 patient_not_found. */
-export async function assertLivePatient(tx: Db, accountId: number, id: number, attribute = 'patient_id'): Promise<void> {
+export async function assertLivePatient(
+  tx: Db,
+  accountId: number,
+  id: number,
+  attribute = 'patient_id',
+): Promise<void> {
   const [p] = await tx
     .select({ id: patients.id })
     .from(patients)

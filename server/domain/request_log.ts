@@ -103,7 +103,11 @@ export async function listRequests(db: Db, accountId: number, zone: string, q: R
   if (q.requestId) {
     const arrived = arrivalOf(q.requestId);
     if (arrived === null) return { data: [], next_before: null };
-    where.push(eq(t.request_id, q.requestId), gte(t.created_at, new Date(arrived).toISOString()), lt(t.created_at, new Date(arrived + ANSWERED_WITHIN_MS).toISOString()));
+    where.push(
+      eq(t.request_id, q.requestId),
+      gte(t.created_at, new Date(arrived).toISOString()),
+      lt(t.created_at, new Date(arrived + ANSWERED_WITHIN_MS).toISOString()),
+    );
   }
   if (q.from || q.to) {
     const clock = clockFor(zone);

@@ -21,57 +21,105 @@ export interface NewMember {
   password: string;
 }
 
-const activity = (tx: Db, account: Account, actor: Actor, entity: 'users' | 'roles', id: number, action: string, changes?: Record<string, unknown>) =>
-  recordActivity(tx, account.id, actor, entity, id, action, changes);
+const activity = (
+  tx: Db,
+  account: Account,
+  actor: Actor,
+  entity: 'users' | 'roles',
+  id: number,
+  action: string,
+  changes?: Record<string, unknown>,
+) => recordActivity(tx, account.id, actor, entity, id, action, changes);
 
 export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /** The roles every account starts with; safe to call again (existing roles are kept as edited). */
 export async function ensureRoles(tx: Db, accountId: number): Promise<void> {
   const now = new Date().toISOString();
-  const rows = Object.entries(DEFAULT_ROLES).map(([key, r]) => ({ account_id: accountId, key: key as RoleKey, name: r.name, permissions: r.permissions, record_scope: r.record_scope, created_at: now, updated_at: now }));
+  const rows = Object.entries(DEFAULT_ROLES).map(([key, r]) => ({
+    account_id: accountId,
+    key: key as RoleKey,
+    name: r.name,
+    permissions: r.permissions,
+    record_scope: r.record_scope,
+    created_at: now,
+    updated_at: now,
+  }));
   await tx.insert(roles).values(rows).onConflictDoNothing();
 }
 
 export async function listRoles(db: Db, accountId: number) {
   const rows = await db.select().from(roles).where(eq(roles.account_id, accountId)).orderBy(asc(roles.id));
-  return rows.map((r) => ({ key: r.key, name: r.name, permissions: r.key === 'owner' ? PERMISSION_KEYS : r.permissions, record_scope: r.record_scope, editable: r.key !== 'owner' }));
+  return rows.map((r) => ({
+    key: r.key,
+    name: r.name,
+    permissions: r.key === 'owner' ? PERMISSION_KEYS : r.permissions,
+    record_scope: r.record_scope,
+    editable: r.key !== 'owner',
+  }));
 }
 
 /** What a member's role grants right now (roles change in the portal; a session sees the change at once). */
 export async function grantOf(db: Db, accountId: number, role: RoleKey): Promise<MemberGrant> {
-  const [row] = await db.select({ permissions: roles.permissions, record_scope: roles.record_scope }).from(roles).where(and(eq(roles.account_id, accountId), eq(roles.key, role)));
+  const [row] = await db
+    .select({ permissions: roles.permissions, record_scope: roles.record_scope })
+    .from(roles)
+    .where(and(eq(roles.account_id, accountId), eq(roles.key, role)));
   const fallback = DEFAULT_ROLES[role];
-  return { role, permissions: row?.permissions ?? fallback.permissions, record_scope: row?.record_scope ?? fallback.record_scope };
+  return {
+    role,
+    permissions: row?.permissions ?? fallback.permissions,
+    record_scope: row?.record_scope ?? fallback.record_scope,
+  };
 }
 
 export function checkPassword(password: string, attribute = 'password'): void {
-  if (password.length < PASSWORD_MIN) throw invalid(attribute, `must be at least ${PASSWORD_MIN} characters`, 'validation_failed');
-  if (password.length > PASSWORD_MAX) throw invalid(attribute, `must be at most ${PASSWORD_MAX} characters`, 'validation_failed');
+  if (password.length < PASSWORD_MIN)
+    throw invalid(attribute, `must be at least ${PASSWORD_MIN} characters`, 'validation_failed');
+  if (password.length > PASSWORD_MAX)
+    throw invalid(attribute, `must be at most ${PASSWORD_MAX} characters`, 'validation_failed');
 }
 
 async function checkPractitioner(tx: Db, accountId: number, practitionerId: number | null | undefined) {
   if (practitionerId == null) return;
-  const [p] = await tx.select({ id: practitioners.id }).from(practitioners).where(and(eq(practitioners.account_id, accountId), eq(practitioners.id, practitionerId)));
+  const [p] = await tx
+    .select({ id: practitioners.id })
+    .from(practitioners)
+    .where(and(eq(practitioners.account_id, accountId), eq(practitioners.id, practitionerId)));
   if (!p) throw invalid('practitioner_id', 'is not a practitioner of this account', 'practitioner_not_found');
 }
 
 export async function createMember(db: DbHandle, account: Account, actor: Actor, m: NewMember) {
   const email = normalEmail(m.email);
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255) throw invalid('email', 'must be an email address', 'validation_failed');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255)
+    throw invalid('email', 'must be an email address', 'validation_failed');
   if (!m.name.trim() || m.name.length > 255) throw invalid('name', 'must be 1 to 255 characters', 'validation_failed');
   checkPassword(m.password);
   const passwordHash = await hashPassword(m.password);
   return db.transaction(async (tx) => {
     await ensureRoles(tx, account.id);
-    const [taken] = await tx.select({ id: users.id }).from(users).where(and(eq(users.account_id, account.id), eq(users.email, email)));
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.account_id, account.id), eq(users.email, email)));
     if (taken) throw invalid('email', 'is already a member of this account', 'invalid_input');
-    if (m.role === 'owner' && (await ownerOf(tx, account.id))) throw invalid('role', 'the account has an owner: transfer ownership instead', 'invalid_input');
+    if (m.role === 'owner' && (await ownerOf(tx, account.id)))
+      throw invalid('role', 'the account has an owner: transfer ownership instead', 'invalid_input');
     await checkPractitioner(tx, account.id, m.practitioner_id);
     const now = new Date().toISOString();
     const [row] = await tx
       .insert(users)
-      .values({ account_id: account.id, name: m.name.trim(), email, role: m.role, practitioner_id: m.practitioner_id ?? null, active: true, password_hash: passwordHash, created_at: now, updated_at: now })
+      .values({
+        account_id: account.id,
+        name: m.name.trim(),
+        email,
+        role: m.role,
+        practitioner_id: m.practitioner_id ?? null,
+        active: true,
+        password_hash: passwordHash,
+        created_at: now,
+        updated_at: now,
+      })
       .returning();
     await activity(tx, account, actor, 'users', row.id, 'created', { name: row.name, email, role: m.role });
     return memberView(row);
@@ -79,7 +127,10 @@ export async function createMember(db: DbHandle, account: Account, actor: Actor,
 }
 
 async function ownerOf(tx: Db, accountId: number) {
-  const [row] = await tx.select({ id: users.id }).from(users).where(and(eq(users.account_id, accountId), eq(users.role, 'owner')));
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.account_id, accountId), eq(users.role, 'owner')));
   return row;
 }
 
@@ -104,7 +155,14 @@ export async function listMembers(db: Db, accountId: number): Promise<Member[]> 
 /** A member as the permission checks see them: who they are and what their role grants. */
 export async function memberPrincipal(db: Db, accountId: number, user: UserRow): Promise<MemberPrincipal> {
   const grant = await grantOf(db, accountId, user.role);
-  return { type: 'user', id: user.id, name: user.name, email: user.email, practitioner_id: user.practitioner_id, ...grant };
+  return {
+    type: 'user',
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    practitioner_id: user.practitioner_id,
+    ...grant,
+  };
 }
 
 /** The member by id if they are still active (connectors act as them at every call), else null. */
@@ -113,11 +171,17 @@ export async function activeMember(db: Db, accountId: number, userId: number): P
   return user?.active ? memberPrincipal(db, accountId, user) : null;
 }
 
-export async function findMember(db: Db, accountId: number, by: { id: number } | { email: string }): Promise<UserRow | undefined> {
+export async function findMember(
+  db: Db,
+  accountId: number,
+  by: { id: number } | { email: string },
+): Promise<UserRow | undefined> {
   const [row] = await db
     .select()
     .from(users)
-    .where(and(eq(users.account_id, accountId), 'id' in by ? eq(users.id, by.id) : eq(users.email, normalEmail(by.email))));
+    .where(
+      and(eq(users.account_id, accountId), 'id' in by ? eq(users.id, by.id) : eq(users.email, normalEmail(by.email))),
+    );
   return row;
 }
 
@@ -131,10 +195,15 @@ async function memberOrFail(tx: Db, accountId: number, id: number) {
 export async function setRole(db: DbHandle, account: Account, actor: Actor, userId: number, role: RoleKey) {
   return db.transaction(async (tx) => {
     const before = await memberOrFail(tx, account.id, userId);
-    if (before.role === 'owner') throw new ApiError('conflict', 'The owner keeps the owner role: transfer ownership to another member first');
+    if (before.role === 'owner')
+      throw new ApiError('conflict', 'The owner keeps the owner role: transfer ownership to another member first');
     if (role === 'owner') throw invalid('role', 'ownership is transferred, not assigned', 'invalid_input');
     if (before.role === role) return memberView(before);
-    const [row] = await tx.update(users).set({ role, updated_at: new Date().toISOString() }).where(and(eq(users.account_id, account.id), eq(users.id, userId))).returning();
+    const [row] = await tx
+      .update(users)
+      .set({ role, updated_at: new Date().toISOString() })
+      .where(and(eq(users.account_id, account.id), eq(users.id, userId)))
+      .returning();
     await activity(tx, account, actor, 'users', userId, 'role_changed', { role: { from: before.role, to: role } });
     return memberView(row);
   });
@@ -148,7 +217,8 @@ export async function setRole(db: DbHandle, account: Account, actor: Actor, user
 export async function setActive(db: DbHandle, account: Account, actor: Actor, userId: number, active: boolean) {
   return db.transaction(async (tx) => {
     const before = await memberOrFail(tx, account.id, userId);
-    if (!active && before.role === 'owner') throw new ApiError('conflict', 'The owner cannot be deactivated: transfer ownership first');
+    if (!active && before.role === 'owner')
+      throw new ApiError('conflict', 'The owner cannot be deactivated: transfer ownership first');
     if (before.active === active) return memberView(before);
     const now = new Date().toISOString();
     const [row] = await tx
@@ -156,7 +226,8 @@ export async function setActive(db: DbHandle, account: Account, actor: Actor, us
       .set({ active, deactivated_at: active ? null : now, updated_at: now })
       .where(and(eq(users.account_id, account.id), eq(users.id, userId)))
       .returning();
-    if (!active) await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
+    if (!active)
+      await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
     await revokeMemberGrants(tx, account.id, actor, userId, active ? MEMBER_REACTIVATED : MEMBER_DEACTIVATED, now);
     await activity(tx, account, actor, 'users', userId, active ? 'reactivated' : 'deactivated');
     return memberView(row);
@@ -172,18 +243,33 @@ export async function transferOwnership(db: DbHandle, account: Account, actor: A
     if (!to.active) throw invalid('user_id', 'is deactivated: reactivate them first', 'invalid_input');
     if (from.id === to.id) return;
     const now = new Date().toISOString();
-    await tx.update(users).set({ role: 'admin', updated_at: now }).where(and(eq(users.account_id, account.id), eq(users.id, from.id)));
-    await tx.update(users).set({ role: 'owner', updated_at: now }).where(and(eq(users.account_id, account.id), eq(users.id, to.id)));
+    await tx
+      .update(users)
+      .set({ role: 'admin', updated_at: now })
+      .where(and(eq(users.account_id, account.id), eq(users.id, from.id)));
+    await tx
+      .update(users)
+      .set({ role: 'owner', updated_at: now })
+      .where(and(eq(users.account_id, account.id), eq(users.id, to.id)));
     await activity(tx, account, actor, 'users', to.id, 'ownership_transferred', { from: from.email, to: to.email });
   });
 }
 
 /** An admin edits what a role may do; the owner role always has everything. */
-export async function updateRole(db: DbHandle, account: Account, actor: Actor, key: RoleKey, change: { permissions: Permission[]; record_scope: RecordScope }) {
+export async function updateRole(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  key: RoleKey,
+  change: { permissions: Permission[]; record_scope: RecordScope },
+) {
   if (key === 'owner') throw new ApiError('conflict', 'The owner role always has every permission');
   return db.transaction(async (tx) => {
     await ensureRoles(tx, account.id);
-    const [before] = await tx.select().from(roles).where(and(eq(roles.account_id, account.id), eq(roles.key, key)));
+    const [before] = await tx
+      .select()
+      .from(roles)
+      .where(and(eq(roles.account_id, account.id), eq(roles.key, key)));
     const permissions = PERMISSION_KEYS.filter((p) => change.permissions.includes(p));
     const [row] = await tx
       .update(roles)
@@ -192,8 +278,19 @@ export async function updateRole(db: DbHandle, account: Account, actor: Actor, k
       .returning();
     const added = permissions.filter((p) => !before.permissions.includes(p));
     const removed = before.permissions.filter((p) => !permissions.includes(p as Permission));
-    await activity(tx, account, actor, 'roles', row.id, 'updated', { role: key, added, removed, record_scope: { from: before.record_scope, to: row.record_scope } });
-    return { key: row.key, name: row.name, permissions: row.permissions, record_scope: row.record_scope, editable: true };
+    await activity(tx, account, actor, 'roles', row.id, 'updated', {
+      role: key,
+      added,
+      removed,
+      record_scope: { from: before.record_scope, to: row.record_scope },
+    });
+    return {
+      key: row.key,
+      name: row.name,
+      permissions: row.permissions,
+      record_scope: row.record_scope,
+      editable: true,
+    };
   });
 }
 
@@ -203,7 +300,10 @@ export async function resetPassword(db: DbHandle, account: Account, actor: Actor
   const hash = await hashPassword(password);
   await db.transaction(async (tx) => {
     await memberOrFail(tx, account.id, userId);
-    await tx.update(users).set({ password_hash: hash, updated_at: new Date().toISOString() }).where(and(eq(users.account_id, account.id), eq(users.id, userId)));
+    await tx
+      .update(users)
+      .set({ password_hash: hash, updated_at: new Date().toISOString() })
+      .where(and(eq(users.account_id, account.id), eq(users.id, userId)));
     await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
     await activity(tx, account, actor, 'users', userId, 'password_reset');
   });

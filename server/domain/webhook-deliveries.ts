@@ -16,7 +16,10 @@ export const MESSAGE_STATUSES = ['pending', 'waiting', 'delivered', 'failed'] as
 export type MessageView = (typeof MESSAGE_STATUSES)[number];
 
 /** The chart's two ranges: their length and the width of one bar. */
-export const STATS_RANGES = { '24h': { span: 24 * 3_600_000, step: 3_600_000 }, '7d': { span: 7 * 86_400_000, step: 86_400_000 } } as const;
+export const STATS_RANGES = {
+  '24h': { span: 24 * 3_600_000, step: 3_600_000 },
+  '7d': { span: 7 * 86_400_000, step: 86_400_000 },
+} as const;
 export type StatsRange = keyof typeof STATS_RANGES;
 
 const ok = (status: number | null) => status !== null && status >= 200 && status < 300;
@@ -32,12 +35,19 @@ export async function lastAttempts(db: Db, accountId: number, endpointIds: numbe
   const rows = await Promise.all(
     endpointIds.map(async (id) => {
       const [a] = await db
-        .select({ status_code: webhookAttempts.status_code, error: webhookAttempts.error, created_at: webhookAttempts.created_at })
+        .select({
+          status_code: webhookAttempts.status_code,
+          error: webhookAttempts.error,
+          created_at: webhookAttempts.created_at,
+        })
         .from(webhookAttempts)
         .where(and(eq(webhookAttempts.account_id, accountId), eq(webhookAttempts.endpoint_id, id)))
         .orderBy(desc(webhookAttempts.created_at))
         .limit(1);
-      return [id, a ? { at: a.created_at, ok: ok(a.status_code), status_code: a.status_code, error: a.error } : null] as const;
+      return [
+        id,
+        a ? { at: a.created_at, ok: ok(a.status_code), status_code: a.status_code, error: a.error } : null,
+      ] as const;
     }),
   );
   return new Map(rows);
@@ -52,9 +62,13 @@ export async function deliveryStats(db: Db, accountId: number, endpointId: numbe
   const { span, step } = STATS_RANGES[range];
   // Bars end on the hour (or the day, UTC) after now: a bar is a whole hour or day, the last one still filling.
   const end = Math.ceil((now + 1) / step) * step;
-  const bars = Array.from({ length: span / step }, (_, i) => ({ from: new Date(end - span + i * step).toISOString(), to: new Date(end - span + (i + 1) * step).toISOString() }));
+  const bars = Array.from({ length: span / step }, (_, i) => ({
+    from: new Date(end - span + i * step).toISOString(),
+    to: new Date(end - span + (i + 1) * step).toISOString(),
+  }));
   const succeeded = sql`${webhookAttempts.status_code} between 200 and 299`;
-  const within = (b: { from: string; to: string }) => sql`${webhookAttempts.created_at} >= ${b.from} and ${webhookAttempts.created_at} < ${b.to}`;
+  const within = (b: { from: string; to: string }) =>
+    sql`${webhookAttempts.created_at} >= ${b.from} and ${webhookAttempts.created_at} < ${b.to}`;
   const columns: Record<string, SQL<number>> = {};
   bars.forEach((b, i) => {
     columns[`ok${i}`] = sql<number>`sum(case when ${within(b)} and ${succeeded} then 1 else 0 end)`;
@@ -63,7 +77,13 @@ export async function deliveryStats(db: Db, accountId: number, endpointId: numbe
   const [row] = await db
     .select(columns)
     .from(webhookAttempts)
-    .where(and(eq(webhookAttempts.account_id, accountId), eq(webhookAttempts.endpoint_id, endpointId), sql`${webhookAttempts.created_at} >= ${bars[0].from}`));
+    .where(
+      and(
+        eq(webhookAttempts.account_id, accountId),
+        eq(webhookAttempts.endpoint_id, endpointId),
+        sql`${webhookAttempts.created_at} >= ${bars[0].from}`,
+      ),
+    );
   return {
     range,
     bars: bars.map((b, i) => {
@@ -90,8 +110,10 @@ function statusCondition(status: MessageView, enabled: boolean): SQL | undefined
   return enabled ? and(pending, isNotNull(webhookMessages.next_attempt_at)) : sql`false`;
 }
 
-const viewOf = (m: Pick<typeof webhookMessages.$inferSelect, 'status' | 'next_attempt_at'>, enabled: boolean): MessageView =>
-  isHeld(m) || (m.status === 'pending' && !enabled) ? 'waiting' : m.status;
+const viewOf = (
+  m: Pick<typeof webhookMessages.$inferSelect, 'status' | 'next_attempt_at'>,
+  enabled: boolean,
+): MessageView => (isHeld(m) || (m.status === 'pending' && !enabled) ? 'waiting' : m.status);
 
 /** A page of an endpoint's messages, newest first, and the cursor of the next page (null on the last). */
 export async function messagePage(db: Db, accountId: number, endpointId: number, q: MessageQuery) {
@@ -135,7 +157,13 @@ export async function messageDetail(db: Db, accountId: number, endpointId: numbe
   const [m] = await db
     .select()
     .from(webhookMessages)
-    .where(and(eq(webhookMessages.account_id, accountId), eq(webhookMessages.endpoint_id, endpointId), eq(webhookMessages.id, messageId)));
+    .where(
+      and(
+        eq(webhookMessages.account_id, accountId),
+        eq(webhookMessages.endpoint_id, endpointId),
+        eq(webhookMessages.id, messageId),
+      ),
+    );
   if (!m) throw new ApiError('not_found', `No message ${messageId} for webhook endpoint ${endpointId}`);
   const attempts = await db
     .select()
@@ -169,6 +197,9 @@ export async function messageDetail(db: Db, accountId: number, endpointId: numbe
 /** How many messages `recoverSince` would send again now: the same condition, counted. */
 export async function recoverCount(db: Db, accountId: number, endpointId: number, since: string) {
   await endpointOrNotFound(db, accountId, endpointId);
-  const [row] = await db.select({ n: count() }).from(webhookMessages).where(recoverable(accountId, endpointId, since));
+  const [row] = await db
+    .select({ n: count() })
+    .from(webhookMessages)
+    .where(recoverable(accountId, endpointId, since));
   return { messages: Number(row?.n ?? 0) };
 }

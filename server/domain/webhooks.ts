@@ -26,8 +26,14 @@ export interface EndpointInput {
   events: 'all' | string[];
 }
 
-const activity = (tx: Db, account: Account, actor: Actor, id: number, action: string, changes?: Record<string, unknown>) =>
-  recordActivity(tx, account.id, actor, 'webhook_endpoints', id, action, changes);
+const activity = (
+  tx: Db,
+  account: Account,
+  actor: Actor,
+  id: number,
+  action: string,
+  changes?: Record<string, unknown>,
+) => recordActivity(tx, account.id, actor, 'webhook_endpoints', id, action, changes);
 
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
@@ -54,32 +60,60 @@ const endpointView = (e: typeof webhookEndpoints.$inferSelect) => ({
   enabled: e.enabled,
   disabled_reason: e.disabled_reason,
   failing_since: e.failing_since,
-  rotating_until: e.previous_expires_at && e.previous_expires_at > new Date().toISOString() ? e.previous_expires_at : null,
+  rotating_until:
+    e.previous_expires_at && e.previous_expires_at > new Date().toISOString() ? e.previous_expires_at : null,
   created_at: e.created_at,
 });
 export type Endpoint = ReturnType<typeof endpointView>;
 
-export async function createEndpoint(db: DbHandle, account: Account, actor: Actor, input: EndpointInput, allowPrivate: boolean) {
+export async function createEndpoint(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  input: EndpointInput,
+  allowPrivate: boolean,
+) {
   await checkInput(input, allowPrivate);
   const secret = newSigningSecret();
   const now = new Date().toISOString();
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(webhookEndpoints)
-      .values({ account_id: account.id, url: input.url, description: input.description ?? null, event_types: input.events === 'all' ? null : input.events, enabled: true, secret: seal(secret), created_at: now, updated_at: now })
+      .values({
+        account_id: account.id,
+        url: input.url,
+        description: input.description ?? null,
+        event_types: input.events === 'all' ? null : input.events,
+        enabled: true,
+        secret: seal(secret),
+        created_at: now,
+        updated_at: now,
+      })
       .returning();
     await activity(tx, account, actor, row.id, 'created', { url: row.url, events: input.events });
     return { endpoint: endpointView(row), secret };
   });
 }
 
-export async function updateEndpoint(db: DbHandle, account: Account, actor: Actor, id: number, input: EndpointInput, allowPrivate: boolean) {
+export async function updateEndpoint(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  id: number,
+  input: EndpointInput,
+  allowPrivate: boolean,
+) {
   await checkInput(input, allowPrivate);
   return db.transaction(async (tx) => {
     await endpointOrFail(tx, account.id, id);
     const [row] = await tx
       .update(webhookEndpoints)
-      .set({ url: input.url, description: input.description ?? null, event_types: input.events === 'all' ? null : input.events, updated_at: new Date().toISOString() })
+      .set({
+        url: input.url,
+        description: input.description ?? null,
+        event_types: input.events === 'all' ? null : input.events,
+        updated_at: new Date().toISOString(),
+      })
       .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)))
       .returning();
     await activity(tx, account, actor, id, 'updated', { url: row.url, events: input.events });
@@ -88,13 +122,20 @@ export async function updateEndpoint(db: DbHandle, account: Account, actor: Acto
 }
 
 async function endpointOrFail(tx: Db, accountId: number, id: number) {
-  const [row] = await tx.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, accountId), eq(webhookEndpoints.id, id)));
+  const [row] = await tx
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.account_id, accountId), eq(webhookEndpoints.id, id)));
   if (!row) throw new ApiError('not_found', `No webhook endpoint ${id} on this account`);
   return row;
 }
 
 export async function listEndpoints(db: Db, accountId: number) {
-  const rows = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.account_id, accountId)).orderBy(asc(webhookEndpoints.id));
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.account_id, accountId))
+    .orderBy(asc(webhookEndpoints.id));
   return rows.map(endpointView);
 }
 
@@ -111,7 +152,12 @@ export async function rotateSecret(db: DbHandle, account: Account, actor: Actor,
     const until = new Date(Date.now() + SECRET_GRACE_MS).toISOString();
     await tx
       .update(webhookEndpoints)
-      .set({ secret: seal(secret), previous_secret: row.secret, previous_expires_at: until, updated_at: new Date().toISOString() })
+      .set({
+        secret: seal(secret),
+        previous_secret: row.secret,
+        previous_expires_at: until,
+        updated_at: new Date().toISOString(),
+      })
       .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)));
     await activity(tx, account, actor, id, 'secret_rotated', { previous_secret_valid_until: until });
     return { secret, previous_valid_until: until };
@@ -119,7 +165,14 @@ export async function rotateSecret(db: DbHandle, account: Account, actor: Actor,
 }
 
 /** Enabling clears the failure streak and sends the held messages; disabling holds the pending ones until then. */
-export async function setEndpointEnabled(db: DbHandle, account: Account, actor: Actor, id: number, enabled: boolean, reason: string | null = null) {
+export async function setEndpointEnabled(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  id: number,
+  enabled: boolean,
+  reason: string | null = null,
+) {
   return db.transaction(async (tx) => {
     const before = await endpointOrFail(tx, account.id, id);
     if (before.enabled === enabled) return endpointView(before);
@@ -133,24 +186,56 @@ export async function setEndpointEnabled(db: DbHandle, account: Account, actor: 
  * Disabling holds its pending messages (those in flight end as their attempt decides); enabling makes
  * the held ones due at once, all at the same time, so the worker claims them by id: oldest first.
  */
-export async function switchEndpoint(tx: Db, actor: Actor, endpoint: typeof webhookEndpoints.$inferSelect, enabled: boolean, reason: string | null, at: string) {
+export async function switchEndpoint(
+  tx: Db,
+  actor: Actor,
+  endpoint: typeof webhookEndpoints.$inferSelect,
+  enabled: boolean,
+  reason: string | null,
+  at: string,
+) {
   const [row] = await tx
     .update(webhookEndpoints)
-    .set({ enabled, disabled_reason: enabled ? null : reason, ...(enabled ? { failing_since: null } : {}), updated_at: at })
+    .set({
+      enabled,
+      disabled_reason: enabled ? null : reason,
+      ...(enabled ? { failing_since: null } : {}),
+      updated_at: at,
+    })
     .where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)))
     .returning();
-  const ofEndpoint = and(eq(webhookMessages.account_id, endpoint.account_id), eq(webhookMessages.endpoint_id, endpoint.id));
-  if (enabled) await tx.update(webhookMessages).set({ next_attempt_at: at, updated_at: at }).where(and(ofEndpoint, heldMessages));
-  else await tx.update(webhookMessages).set({ ...HELD, updated_at: at }).where(and(ofEndpoint, eq(webhookMessages.status, 'pending')));
-  await recordActivity(tx, endpoint.account_id, actor, 'webhook_endpoints', endpoint.id, enabled ? 'enabled' : 'disabled', reason ? { reason } : undefined);
+  const ofEndpoint = and(
+    eq(webhookMessages.account_id, endpoint.account_id),
+    eq(webhookMessages.endpoint_id, endpoint.id),
+  );
+  if (enabled)
+    await tx.update(webhookMessages).set({ next_attempt_at: at, updated_at: at }).where(and(ofEndpoint, heldMessages));
+  else
+    await tx
+      .update(webhookMessages)
+      .set({ ...HELD, updated_at: at })
+      .where(and(ofEndpoint, eq(webhookMessages.status, 'pending')));
+  await recordActivity(
+    tx,
+    endpoint.account_id,
+    actor,
+    'webhook_endpoints',
+    endpoint.id,
+    enabled ? 'enabled' : 'disabled',
+    reason ? { reason } : undefined,
+  );
   return row;
 }
 
 export async function deleteEndpoint(db: DbHandle, account: Account, actor: Actor, id: number) {
   await db.transaction(async (tx) => {
     await endpointOrFail(tx, account.id, id);
-    await tx.delete(webhookMessages).where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.endpoint_id, id)));
-    await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)));
+    await tx
+      .delete(webhookMessages)
+      .where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.endpoint_id, id)));
+    await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.id, id)));
     await activity(tx, account, actor, id, 'deleted');
   });
 }
@@ -161,20 +246,50 @@ export async function deleteEndpoint(db: DbHandle, account: Account, actor: Acto
  */
 export async function replayEvent(db: DbHandle, account: Account, actor: Actor, eventId: string, endpointId?: number) {
   return db.transaction(async (tx) => {
-    const [event] = await tx.select().from(events).where(and(eq(events.account_id, account.id), eq(events.event_id, eventId)));
+    const [event] = await tx
+      .select()
+      .from(events)
+      .where(and(eq(events.account_id, account.id), eq(events.event_id, eventId)));
     const existing = await tx
       .select()
       .from(webhookMessages)
-      .where(and(eq(webhookMessages.account_id, account.id), eq(webhookMessages.event_id, eventId), endpointId ? eq(webhookMessages.endpoint_id, endpointId) : undefined));
+      .where(
+        and(
+          eq(webhookMessages.account_id, account.id),
+          eq(webhookMessages.event_id, eventId),
+          endpointId ? eq(webhookMessages.endpoint_id, endpointId) : undefined,
+        ),
+      );
     if (!event && !existing.length) throw new ApiError('not_found', `No event ${eventId} on this account`);
     const now = new Date().toISOString();
     const ids = existing.map((m) => m.id);
     if (ids.length) {
       // Due now; held instead where the endpoint is disabled (sent when it is enabled).
-      const enabled = tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.enabled, true)));
+      const enabled = tx
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.account_id, account.id), eq(webhookEndpoints.enabled, true)));
       const again = { status: 'pending' as const, lease_until: null, next_trigger: 'manual' as const, updated_at: now };
-      await tx.update(webhookMessages).set({ ...again, next_attempt_at: now }).where(and(eq(webhookMessages.account_id, account.id), inArray(webhookMessages.id, ids), inArray(webhookMessages.endpoint_id, enabled)));
-      await tx.update(webhookMessages).set({ ...again, ...HELD }).where(and(eq(webhookMessages.account_id, account.id), inArray(webhookMessages.id, ids), notInArray(webhookMessages.endpoint_id, enabled)));
+      await tx
+        .update(webhookMessages)
+        .set({ ...again, next_attempt_at: now })
+        .where(
+          and(
+            eq(webhookMessages.account_id, account.id),
+            inArray(webhookMessages.id, ids),
+            inArray(webhookMessages.endpoint_id, enabled),
+          ),
+        );
+      await tx
+        .update(webhookMessages)
+        .set({ ...again, ...HELD })
+        .where(
+          and(
+            eq(webhookMessages.account_id, account.id),
+            inArray(webhookMessages.id, ids),
+            notInArray(webhookMessages.endpoint_id, enabled),
+          ),
+        );
     }
     if (!ids.length && endpointId && event) {
       const endpoint = await endpointOrFail(tx, account.id, endpointId);
@@ -184,7 +299,8 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
         .returning({ id: webhookMessages.id });
       ids.push(m.id);
     }
-    if (!ids.length) throw new ApiError('not_found', `Event ${eventId} was sent to no endpoint: name one with --endpoint-id`);
+    if (!ids.length)
+      throw new ApiError('not_found', `Event ${eventId} was sent to no endpoint: name one with --endpoint-id`);
     await activity(tx, account, actor, endpointId ?? 0, 'replayed', { event_id: eventId, messages: ids.length });
     return { messages: ids.length };
   });
@@ -192,7 +308,12 @@ export async function replayEvent(db: DbHandle, account: Account, actor: Actor, 
 
 /** The messages a recovery sends again: the endpoint's failed ones created since the time (the portal counts them first). */
 export const recoverable = (accountId: number, endpointId: number, since: string) =>
-  and(eq(webhookMessages.account_id, accountId), eq(webhookMessages.endpoint_id, endpointId), eq(webhookMessages.status, 'failed'), gte(webhookMessages.created_at, since));
+  and(
+    eq(webhookMessages.account_id, accountId),
+    eq(webhookMessages.endpoint_id, endpointId),
+    eq(webhookMessages.status, 'failed'),
+    gte(webhookMessages.created_at, since),
+  );
 
 /**
  * Failed messages of an endpoint since a time are queued again (after an outage, on re-enabling): due
@@ -204,7 +325,14 @@ export async function recoverSince(db: DbHandle, account: Account, actor: Actor,
     const now = new Date().toISOString();
     const rows = await tx
       .update(webhookMessages)
-      .set({ status: 'pending', attempts: 0, next_attempt_at: dueAt(endpoint, now), lease_until: null, next_trigger: 'manual', updated_at: now })
+      .set({
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: dueAt(endpoint, now),
+        lease_until: null,
+        next_trigger: 'manual',
+        updated_at: now,
+      })
       .where(recoverable(account.id, endpointId, since))
       .returning({ id: webhookMessages.id });
     await activity(tx, account, actor, endpointId, 'recovered', { since, messages: rows.length });
@@ -220,7 +348,22 @@ export async function sendTestEvent(db: DbHandle, account: Account, actor: Actor
     const eventId = randomUUID();
     const [m] = await tx
       .insert(webhookMessages)
-      .values(pendingMessage(account.id, endpointId, { event_id: eventId, type: TEST_EVENT_TYPE, occurred_at: now, entity: 'webhook_endpoints', entity_id: endpointId }, now, null, dueAt(endpoint, now)))
+      .values(
+        pendingMessage(
+          account.id,
+          endpointId,
+          {
+            event_id: eventId,
+            type: TEST_EVENT_TYPE,
+            occurred_at: now,
+            entity: 'webhook_endpoints',
+            entity_id: endpointId,
+          },
+          now,
+          null,
+          dueAt(endpoint, now),
+        ),
+      )
       .returning({ id: webhookMessages.id });
     await activity(tx, account, actor, endpointId, 'test_sent', { event_id: eventId });
     return { event_id: eventId, message_id: m.id };
@@ -251,7 +394,19 @@ export async function listMessages(db: Db, accountId: number, endpointId: number
     .orderBy(desc(webhookMessages.id))
     .limit(limit);
   const attempts = messages.length
-    ? await db.select().from(webhookAttempts).where(and(eq(webhookAttempts.account_id, accountId), inArray(webhookAttempts.message_id, messages.map((m) => m.id)))).orderBy(asc(webhookAttempts.id))
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          and(
+            eq(webhookAttempts.account_id, accountId),
+            inArray(
+              webhookAttempts.message_id,
+              messages.map((m) => m.id),
+            ),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.id))
     : [];
   return messages.map((m) => {
     const waiting = isHeld(m) || (m.status === 'pending' && !endpoint.enabled);
@@ -260,7 +415,17 @@ export async function listMessages(db: Db, accountId: number, endpointId: number
       event_id: m.event_id,
       event_type: m.event_type,
       status: waiting ? ('waiting' as const) : m.status,
-      attempts: attempts.filter((a) => a.message_id === m.id).map(({ id, trigger, status_code, duration_ms, response_body, error, created_at }) => ({ id, trigger, status_code, duration_ms, response_body, error, created_at })),
+      attempts: attempts
+        .filter((a) => a.message_id === m.id)
+        .map(({ id, trigger, status_code, duration_ms, response_body, error, created_at }) => ({
+          id,
+          trigger,
+          status_code,
+          duration_ms,
+          response_body,
+          error,
+          created_at,
+        })),
       next_attempt_at: m.status === 'pending' && !waiting ? m.next_attempt_at : null,
       created_at: m.created_at,
     };

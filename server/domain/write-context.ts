@@ -30,7 +30,13 @@ export const stamp = (w: Pick<WriteContext, 'now'>): string => new Date(w.now?.(
  * pause hook (createApp's `pause` option), which holds requests there to prove that the section's lock
  * lets only one through (server/test/locks.test.ts).
  */
-export const checkpoint = (w: Pick<WriteContext, 'pause'>, section: CriticalSection): Promise<void> | undefined => w.pause?.(section);
+export const checkpoint = (w: Pick<WriteContext, 'pause'>, section: CriticalSection): Promise<void> | undefined =>
+  w.pause?.(section);
 
 /** Who and which request, as every recordWrite of this context needs them. */
-export const recorded = (w: WriteContext) => ({ accountId: w.account.id, actor: w.actor, requestId: w.requestId, at: stamp(w) });
+export const recorded = (w: WriteContext) => ({
+  accountId: w.account.id,
+  actor: w.actor,
+  requestId: w.requestId,
+  at: stamp(w),
+});

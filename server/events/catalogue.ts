@@ -34,17 +34,20 @@ const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
  * verb's (spec: Events; `deleted` is a soft delete or a void for some resources). Written once here.
  */
 const SAID: { readonly [T in EventType]?: string } = {
-  'appointments.updated': 'An appointment changed other than in its time or its status (notes, type, practitioner, location …).',
+  'appointments.updated':
+    'An appointment changed other than in its time or its status (notes, type, practitioner, location …).',
   'appointments.rescheduled': 'An appointment’s start or end changed (sent instead of appointments.updated).',
   'appointments.cancelled': 'An appointment was cancelled: its slot is free again.',
-  'appointments.missed': 'An appointment was marked missed (the patient did not arrive), by a person or by the clinic’s missed-appointment job.',
+  'appointments.missed':
+    'An appointment was marked missed (the patient did not arrive), by a person or by the clinic’s missed-appointment job.',
   'appointments.arrived': 'The patient of an appointment arrived.',
   'appointments.reinstated': 'A cancelled or missed appointment was booked again in its slot.',
   'patients.updated': 'A patient changed, a tag added to or removed from them included.',
   'patients.deleted': 'A patient was soft-deleted: the record is no longer returned.',
   'payments.updated': 'A payment changed, a refund of it or a change to its allocations included.',
   'payments.deleted': 'A payment was voided: the record is no longer returned and its allocations are released.',
-  'invoices.updated': 'An invoice changed, its line items and the payments allocated to it or released from it included.',
+  'invoices.updated':
+    'An invoice changed, its line items and the payments allocated to it or released from it included.',
   'invoices.deleted': 'An invoice was voided and its allocations released.',
   'numbers.created': 'A phone number was added to a patient (saved with the patient).',
   'numbers.updated': 'A patient’s phone number changed (saved with the patient).',
@@ -78,7 +81,12 @@ function describeEvent(info: EventTypeInfo): EventDescription {
   const declared = RESOURCES[resource];
   if (!declared) throw new Error(`${info.type}: no resource named ${resource}`);
   // Parsed with the declaration, so an example can never drift from what the feed and the webhooks carry.
-  const example = webhookPayloadSchema.parse({ id: exampleId(info.type), type: info.type, occurred_at: EXAMPLE_AT, data: { entity: resource, id: 1 } });
+  const example = webhookPayloadSchema.parse({
+    id: exampleId(info.type),
+    type: info.type,
+    occurred_at: EXAMPLE_AT,
+    data: { entity: resource, id: 1 },
+  });
   return { ...info, resource, description: sentence(info.type, declared.singular, info.type.slice(dot + 1)), example };
 }
 

@@ -19,7 +19,12 @@ export interface OutboxEvent {
 
 /** The thin payload of the specification: never the record itself. */
 const payloadOf = (e: OutboxEvent) =>
-  JSON.stringify({ id: e.event_id, type: e.type, occurred_at: e.occurred_at, data: { entity: e.entity, id: e.entity_id } });
+  JSON.stringify({
+    id: e.event_id,
+    type: e.type,
+    occurred_at: e.occurred_at,
+    data: { entity: e.entity, id: e.entity_id },
+  });
 
 /**
  * A held message: pending, but due at no time, so no worker claims it (the claim asks for a due time
@@ -28,13 +33,21 @@ const payloadOf = (e: OutboxEvent) =>
 export const HELD = { status: 'pending' as const, next_attempt_at: null };
 /** The condition of held messages, in SQL. */
 export const heldMessages = and(eq(webhookMessages.status, HELD.status), isNull(webhookMessages.next_attempt_at));
-export const isHeld = (m: { status: string; next_attempt_at: string | null }) => m.status === HELD.status && m.next_attempt_at === null;
+export const isHeld = (m: { status: string; next_attempt_at: string | null }) =>
+  m.status === HELD.status && m.next_attempt_at === null;
 
 /** When a message for an endpoint is due: at `at`, or never while the endpoint is disabled (held). */
 export const dueAt = (endpoint: { enabled: boolean }, at: string) => (endpoint.enabled ? at : HELD.next_attempt_at);
 
 /** A pending message of an event for one endpoint, due at `due` (held when null; replays and tests are `manual`). */
-export const pendingMessage = (accountId: number, endpointId: number, event: OutboxEvent, at: string, trigger: 'manual' | null = null, due: string | null = at) => ({
+export const pendingMessage = (
+  accountId: number,
+  endpointId: number,
+  event: OutboxEvent,
+  at: string,
+  trigger: 'manual' | null = null,
+  due: string | null = at,
+) => ({
   account_id: accountId,
   endpoint_id: endpointId,
   event_id: event.event_id,
@@ -56,5 +69,11 @@ export async function fanOut(tx: Db, accountId: number, event: OutboxEvent) {
     .where(eq(webhookEndpoints.account_id, accountId));
   const subscribed = endpoints.filter((e) => e.types === null || e.types.includes(event.type));
   if (!subscribed.length) return;
-  await tx.insert(webhookMessages).values(subscribed.map((e) => pendingMessage(accountId, e.id, event, event.occurred_at, null, dueAt(e, event.occurred_at))));
+  await tx
+    .insert(webhookMessages)
+    .values(
+      subscribed.map((e) =>
+        pendingMessage(accountId, e.id, event, event.occurred_at, null, dueAt(e, event.occurred_at)),
+      ),
+    );
 }

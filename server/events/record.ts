@@ -34,7 +34,9 @@ export interface WriteRecord<E extends string = string, A extends string = strin
 }
 
 /** A write whose `${entity}.${action}` is not a catalogued type must name its event (or null): else it does not compile. */
-type NamesItsEvent<E extends string, A extends string> = `${E}.${A}` extends EventType ? unknown : { eventType: EventType | null };
+type NamesItsEvent<E extends string, A extends string> = `${E}.${A}` extends EventType
+  ? unknown
+  : { eventType: EventType | null };
 
 /**
  * The catalogued type `${entity}.${action}`, for writes generic over resources (server/domain/records.ts),
@@ -47,7 +49,10 @@ export function eventTypeOf(entity: string, action: string): EventType {
   return type;
 }
 
-export async function recordWrite<E extends string, A extends string>(tx: Db, w: WriteRecord<E, A> & NamesItsEvent<E, A>): Promise<void> {
+export async function recordWrite<E extends string, A extends string>(
+  tx: Db,
+  w: WriteRecord<E, A> & NamesItsEvent<E, A>,
+): Promise<void> {
   const now = w.at ?? new Date().toISOString();
   await tx.insert(auditLog).values({
     account_id: w.accountId,
@@ -61,7 +66,14 @@ export async function recordWrite<E extends string, A extends string>(tx: Db, w:
   });
   if (w.eventType !== null) {
     // Without eventType, `${entity}.${action}` is a catalogued type: NamesItsEvent made sure of it.
-    await announce(tx, w.accountId, w.eventType ?? (`${w.entity}.${w.action}` as EventType), w.eventEntity ?? w.entity, w.eventEntityId ?? w.entityId, now);
+    await announce(
+      tx,
+      w.accountId,
+      w.eventType ?? (`${w.entity}.${w.action}` as EventType),
+      w.eventEntity ?? w.entity,
+      w.eventEntityId ?? w.entityId,
+      now,
+    );
   }
   if (w.action === 'deleted') await markDeleted(tx, w.accountId, w.entity, w.entityId, now);
 }
@@ -70,12 +82,27 @@ export async function recordWrite<E extends string, A extends string>(tx: Db, w:
  * An entry of the account activity log with no outbox event: changes to the people side of the account
  * (keys, members, roles, sign-ins, webhook endpoints), which are not records of the API's resources.
  */
-export function recordActivity(tx: Db, accountId: number, actor: Actor, entity: string, entityId: number, action: string, changes?: Record<string, unknown>): Promise<void> {
+export function recordActivity(
+  tx: Db,
+  accountId: number,
+  actor: Actor,
+  entity: string,
+  entityId: number,
+  action: string,
+  changes?: Record<string, unknown>,
+): Promise<void> {
   return recordWrite(tx, { accountId, actor, entity, entityId, action, changes, eventType: null });
 }
 
 /** An outbox event alone, for records saved as part of another record's operation (a patient's numbers). */
-export async function announce(tx: Db, accountId: number, type: EventType, entity: string, entityId: number, at = new Date().toISOString()) {
+export async function announce(
+  tx: Db,
+  accountId: number,
+  type: EventType,
+  entity: string,
+  entityId: number,
+  at = new Date().toISOString(),
+) {
   const event = { event_id: randomUUID(), type, entity, entity_id: entityId, occurred_at: at };
   await tx.insert(events).values({ ...event, account_id: accountId });
   await fanOut(tx, accountId, event);
@@ -85,20 +112,36 @@ export async function announce(tx: Db, accountId: number, type: EventType, entit
 type DeletedEntity = { [E in EventEntity]: `${E}.deleted` extends EventType ? E : never }[EventEntity];
 
 /** A record removed as part of another record's operation (a released allocation): tombstone and event. */
-export async function announceDeleted(tx: Db, accountId: number, entity: DeletedEntity, entityId: number, at = new Date().toISOString()) {
+export async function announceDeleted(
+  tx: Db,
+  accountId: number,
+  entity: DeletedEntity,
+  entityId: number,
+  at = new Date().toISOString(),
+) {
   await markDeleted(tx, accountId, entity, entityId, at);
   await announce(tx, accountId, `${entity}.deleted`, entity, entityId, at);
 }
 
-export async function markDeleted(tx: Db, accountId: number, entity: string, entityId: number, at = new Date().toISOString()) {
+export async function markDeleted(
+  tx: Db,
+  accountId: number,
+  entity: string,
+  entityId: number,
+  at = new Date().toISOString(),
+) {
   await tx.insert(deletedEntities).values({ account_id: accountId, entity, entity_id: entityId, deleted_at: at });
 }
 
 /** The attributes whose values differ between two records, for the audit trail. */
-export function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, { from: unknown; to: unknown }> {
   const out: Record<string, { from: unknown; to: unknown }> = {};
   for (const k of Object.keys(after)) {
-    if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = { from: before[k] ?? null, to: after[k] ?? null };
+    if (JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+      out[k] = { from: before[k] ?? null, to: after[k] ?? null };
   }
   return out;
 }

@@ -16,7 +16,12 @@ export const DELETED_ENTITIES_KEPT_DAYS = 365;
 
 /** One batch of the events sweep: at most `limit` events older than the feed's window, oldest first, by events_sweep_idx. */
 export function expiredEventsBatch(tx: Db, now: number, limit: number) {
-  const expired = tx.select(keyOf(events)).from(events).where(lt(events.occurred_at, sweepCutoff(events, now, EVENTS_KEPT_DAYS))).orderBy(asc(events.occurred_at)).limit(limit);
+  const expired = tx
+    .select(keyOf(events))
+    .from(events)
+    .where(lt(events.occurred_at, sweepCutoff(events, now, EVENTS_KEPT_DAYS)))
+    .orderBy(asc(events.occurred_at))
+    .limit(limit);
   return tx.delete(events).where(keyIn(events, expired)).returning({ id: events.id });
 }
 
@@ -30,7 +35,12 @@ export const sweepEvents = (db: DbHandle, now = Date.now(), run?: JobRun): Promi
 /** One batch of the deleted_entities sweep, oldest first, by deleted_entities_sweep_idx. */
 export function expiredDeletionsBatch(tx: Db, now: number, limit: number) {
   const t = deletedEntities;
-  const expired = tx.select(keyOf(t)).from(t).where(lt(t.deleted_at, cutoffOf(now, DELETED_ENTITIES_KEPT_DAYS))).orderBy(asc(t.deleted_at)).limit(limit);
+  const expired = tx
+    .select(keyOf(t))
+    .from(t)
+    .where(lt(t.deleted_at, cutoffOf(now, DELETED_ENTITIES_KEPT_DAYS)))
+    .orderBy(asc(t.deleted_at))
+    .limit(limit);
   return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 

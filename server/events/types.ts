@@ -4,7 +4,8 @@
  * a type outside this list does not compile; the feed's `type` filter, endpoint subscriptions, the
  * portal's chooser and /schema all read this list.
  */
-const crud = <R extends string>(resource: R) => [`${resource}.created`, `${resource}.updated`, `${resource}.deleted`] as const;
+const crud = <R extends string>(resource: R) =>
+  [`${resource}.created`, `${resource}.updated`, `${resource}.deleted`] as const;
 
 export const EVENT_TYPES = [
   ...crud('appointments'),
@@ -43,13 +44,21 @@ type EntityOf<T extends EventType> = T extends `${infer E}.${string}` ? E : neve
 export type ActionOf<E extends EventEntity, T extends EventType = EventType> = T extends `${E}.${infer A}` ? A : never;
 
 /** Tags on timeline entries: no surface places them (POST /patient_logs writes an entry without tags). */
-const LOG_TAGS = 'tags on timeline entries are placed in the clinic software; the API and the portal write timeline entries without tags';
+const LOG_TAGS =
+  'tags on timeline entries are placed in the clinic software; the API and the portal write timeline entries without tags';
 
 /**
  * Resources the API keeps read-only whose changes staff make in the portal's Practice pages
  * (server/routers/portal/practice): their created/updated/deleted events fire from the portal only.
  */
-export const PORTAL_SETUP_RESOURCES = ['locations', 'practitioners', 'appointment_types', 'practitioner_availabilities', 'modalities', 'payment_methods'] as const satisfies readonly EventEntity[];
+export const PORTAL_SETUP_RESOURCES = [
+  'locations',
+  'practitioners',
+  'appointment_types',
+  'practitioner_availabilities',
+  'modalities',
+  'payment_methods',
+] as const satisfies readonly EventEntity[];
 
 /**
  * The types no operation of the API causes yet, and why: endpoints may subscribe to them (they are the
@@ -73,12 +82,19 @@ export interface EventTypeInfo {
 }
 
 /** The catalogue as data, in its order: for the portal's chooser and GET /schema/events. */
-export const EVENT_CATALOGUE: readonly EventTypeInfo[] = EVENT_TYPES.map((type) => ({ type, fires: SILENT[type] === undefined, reason: SILENT[type] ?? null }));
+export const EVENT_CATALOGUE: readonly EventTypeInfo[] = EVENT_TYPES.map((type) => ({
+  type,
+  fires: SILENT[type] === undefined,
+  reason: SILENT[type] ?? null,
+}));
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
 /** The resources events name (`data.entity`), in the catalogue's order. */
-export const EVENT_ENTITIES = [...new Set(EVENT_TYPES.map((t) => t.slice(0, t.indexOf('.')) as EventEntity))] as [EventEntity, ...EventEntity[]];
+export const EVENT_ENTITIES = [...new Set(EVENT_TYPES.map((t) => t.slice(0, t.indexOf('.')) as EventEntity))] as [
+  EventEntity,
+  ...EventEntity[],
+];
 
 /** The type of the test event an admin sends from the portal or the CLI (not an event of the outbox). */
 export const TEST_EVENT_TYPE = 'webhook.test';

@@ -33,7 +33,9 @@ export class DatabaseStore implements FileStore {
     // that it exists for get().
     await this.db.transaction(async (tx) => {
       for (let seq = 0, at = 0; seq === 0 || at < bytes.length; seq++, at += CHUNK_BYTES) {
-        await tx.insert(fileChunks).values({ account_id: accountId, file_key: key, seq, data: bytes.subarray(at, at + CHUNK_BYTES) });
+        await tx
+          .insert(fileChunks)
+          .values({ account_id: accountId, file_key: key, seq, data: bytes.subarray(at, at + CHUNK_BYTES) });
       }
     });
     return key;
@@ -58,7 +60,7 @@ export class DatabaseStore implements FileStore {
    */
   async *stream(key: string): AsyncIterable<Buffer> {
     const account = accountOfKey(key);
-    for (let next = 0; ; ) {
+    for (let next = 0; ;) {
       const rows = await this.db.db
         .select({ seq: fileChunks.seq, data: fileChunks.data })
         .from(fileChunks)

@@ -34,16 +34,37 @@ export function serverJobs(db: DbHandle, opts: ServerJobsOptions = {}): (Job | C
     // Due with the sweeps, it runs before them (by name): a day partition past retention is dropped whole
     // before a sweep would delete its rows.
     keepPartitionsJob(db),
-    { name: 'sweep.idempotency_keys', everyMs: HOURLY, run: async (r) => asJobResult(await sweepIdempotencyKeys(db, r.now(), r)) },
+    {
+      name: 'sweep.idempotency_keys',
+      everyMs: HOURLY,
+      run: async (r) => asJobResult(await sweepIdempotencyKeys(db, r.now(), r)),
+    },
     { name: 'sweep.events', everyMs: HOURLY, run: async (r) => asJobResult(await sweepEvents(db, r.now(), r)) },
     { name: 'sweep.oauth', everyMs: HOURLY, run: async (r) => asJobResult(await sweepOAuth(db, r.now(), r)) },
-    { name: 'sweep.webhook_attempts', everyMs: HOURLY, run: async (r) => asJobResult(await sweepWebhookAttempts(db, r.now(), r)) },
-    { name: 'sweep.webhook_messages', everyMs: HOURLY, run: async (r) => asJobResult(await sweepWebhookMessages(db, r.now(), r)) },
-    { name: 'sweep.request_log', everyMs: HOURLY, run: async (r) => asJobResult(await sweepRequestLog(db, r.now(), r)) },
-    { name: 'sweep.deleted_entities', everyMs: HOURLY, run: async (r) => asJobResult(await sweepDeletedEntities(db, r.now(), r)) },
+    {
+      name: 'sweep.webhook_attempts',
+      everyMs: HOURLY,
+      run: async (r) => asJobResult(await sweepWebhookAttempts(db, r.now(), r)),
+    },
+    {
+      name: 'sweep.webhook_messages',
+      everyMs: HOURLY,
+      run: async (r) => asJobResult(await sweepWebhookMessages(db, r.now(), r)),
+    },
+    {
+      name: 'sweep.request_log',
+      everyMs: HOURLY,
+      run: async (r) => asJobResult(await sweepRequestLog(db, r.now(), r)),
+    },
+    {
+      name: 'sweep.deleted_entities',
+      everyMs: HOURLY,
+      run: async (r) => asJobResult(await sweepDeletedEntities(db, r.now(), r)),
+    },
     markMissedJob(db),
     ...(opts.webhooks ? [{ name: WEBHOOK_DELIVERY, continuous: opts.webhooks }] : []),
   ];
 }
 
-export const createScheduler = (db: DbHandle, opts: SchedulerOptions & ServerJobsOptions = {}) => new Scheduler(db, serverJobs(db, opts), opts);
+export const createScheduler = (db: DbHandle, opts: SchedulerOptions & ServerJobsOptions = {}) =>
+  new Scheduler(db, serverJobs(db, opts), opts);

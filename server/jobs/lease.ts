@@ -27,7 +27,13 @@ export async function ensureLeases(db: DbHandle, names: readonly string[], now: 
 }
 
 /** Takes the lease of each of `names` that is due and held by nobody (released, or expired): the names taken. */
-export async function takeDue(db: DbHandle, holder: string, names: readonly string[], now: number, leaseMs: number): Promise<string[]> {
+export async function takeDue(
+  db: DbHandle,
+  holder: string,
+  names: readonly string[],
+  now: number,
+  leaseMs: number,
+): Promise<string[]> {
   if (!names.length) return [];
   const at = iso(now);
   return db.transaction(async (tx) => {
@@ -52,7 +58,13 @@ export async function takeDue(db: DbHandle, holder: string, names: readonly stri
  * Extends a lease its holder still has. False when it has been taken by another (it expired meanwhile):
  * the job must stop, whatever it was doing is finished by the new holder.
  */
-export async function renewLease(db: DbHandle, holder: string, name: string, now: number, leaseMs: number): Promise<boolean> {
+export async function renewLease(
+  db: DbHandle,
+  holder: string,
+  name: string,
+  now: number,
+  leaseMs: number,
+): Promise<boolean> {
   const renewed = await db.transaction((tx) =>
     tx
       .update(jobLeases)
@@ -64,7 +76,13 @@ export async function renewLease(db: DbHandle, holder: string, name: string, now
 }
 
 /** Gives the lease back, the job due again at `dueAt`. Nothing if another holder has it by now. */
-export async function releaseLease(db: DbHandle, holder: string, name: string, now: number, dueAt: number): Promise<boolean> {
+export async function releaseLease(
+  db: DbHandle,
+  holder: string,
+  name: string,
+  now: number,
+  dueAt: number,
+): Promise<boolean> {
   const released = await db.transaction((tx) =>
     tx
       .update(jobLeases)

@@ -45,7 +45,11 @@ export function unarrived(db: DbHandle, accountId: number, endedBy: string, limi
     .limit(limit);
 }
 
-export async function markMissed(db: DbHandle, run: Pick<JobRun, 'now' | 'renew'>, perClinic = MISSED_PER_CLINIC): Promise<MissedRun> {
+export async function markMissed(
+  db: DbHandle,
+  run: Pick<JobRun, 'now' | 'renew'>,
+  perClinic = MISSED_PER_CLINIC,
+): Promise<MissedRun> {
   const clinics = await db.db
     .select({ account_id: practiceSettings.account_id, hours: practiceSettings.mark_missed_after_hours })
     .from(practiceSettings)
@@ -55,7 +59,10 @@ export async function markMissed(db: DbHandle, run: Pick<JobRun, 'now' | 'renew'
   let more = false;
   for (const clinic of clinics) {
     if (!(await run.renew())) return { marked, more: true };
-    const [account] = await db.db.select().from(accounts).where(inArray(accounts.id, [clinic.account_id]));
+    const [account] = await db.db
+      .select()
+      .from(accounts)
+      .where(inArray(accounts.id, [clinic.account_id]));
     if (!account) continue;
     const endedBy = new Date(run.now() - clinic.hours * 3_600_000).toISOString();
     const due = await unarrived(db, account.id, endedBy, perClinic + 1);

@@ -35,7 +35,8 @@ export const PARTITIONED = [
   { table: webhookAttempts, keepDays: ATTEMPTS_KEPT_DAYS },
 ] as const;
 
-const dayName = (table: string, day: number) => `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
+const dayName = (table: string, day: number) =>
+  `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
 
 interface Partition {
   name: string;
@@ -91,10 +92,17 @@ export async function keepPartitions(db: DbHandle, now = Date.now()): Promise<Pa
     }
     // Day partitions from the last range's end (or the oldest day kept) to DAYS_AHEAD days from today.
     const ends = parts.map((p) => p.to).filter((to): to is number => to !== null);
-    for (let day = Math.max(ends.length ? Math.max(...ends) : today, from); day <= today + DAYS_AHEAD * DAY; day += DAY) {
+    for (
+      let day = Math.max(ends.length ? Math.max(...ends) : today, from);
+      day <= today + DAYS_AHEAD * DAY;
+      day += DAY
+    ) {
       const partition = dayName(name, day);
       try {
-        await ddl(db, `CREATE TABLE IF NOT EXISTS "${partition}" PARTITION OF "${name}" FOR VALUES FROM ('${new Date(day).toISOString()}') TO ('${new Date(day + DAY).toISOString()}')`);
+        await ddl(
+          db,
+          `CREATE TABLE IF NOT EXISTS "${partition}" PARTITION OF "${name}" FOR VALUES FROM ('${new Date(day).toISOString()}') TO ('${new Date(day + DAY).toISOString()}')`,
+        );
         kept.created.push(partition);
       } catch {
         // Rows of that day in the default partition (or no lock): they stay there, the row sweep takes them.
@@ -117,6 +125,7 @@ export const keepPartitionsJob = (db: DbHandle): Job => ({
     if (db.dialect !== 'pg') return;
     const [clock] = await db.all<{ ms: number }>(sql`select (extract(epoch from now()) * 1000)::float8 as ms`);
     const kept = await keepPartitions(db, Number(clock.ms));
-    if (kept.failed.length) throw new Error(`partitions not kept this time (tried again at the next tick): ${kept.failed.join(', ')}`);
+    if (kept.failed.length)
+      throw new Error(`partitions not kept this time (tried again at the next tick): ${kept.failed.join(', ')}`);
   },
 });

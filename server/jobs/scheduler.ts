@@ -127,7 +127,10 @@ export class Scheduler {
    * jobs (`keep()`) meanwhile. Never two ticks at once.
    */
   tick(): Promise<string[]> {
-    if (!this.running) this.running = Promise.all([this.round(), this.keep().catch((err) => this.onError(err, 'scheduler'))]).then(([ran]) => ran).finally(() => (this.running = null));
+    if (!this.running)
+      this.running = Promise.all([this.round(), this.keep().catch((err) => this.onError(err, 'scheduler'))])
+        .then(([ran]) => ran)
+        .finally(() => (this.running = null));
     return this.running;
   }
 
@@ -254,7 +257,9 @@ export class Scheduler {
       const again = ranIt ? await this.runOne(job) : true;
       if (ranIt) ran.push(name);
       const at = this.now();
-      await releaseLease(this.db, this.holder, name, at, again ? at : at + job.everyMs).catch((err) => this.onError(err, name));
+      await releaseLease(this.db, this.holder, name, at, again ? at : at + job.everyMs).catch((err) =>
+        this.onError(err, name),
+      );
     }
     return ran;
   }

@@ -78,7 +78,12 @@ export type BatchResult = number | { deleted: number; more: boolean };
  * the run's bound is reached, or the lease is lost. `bound`: the rows left to the run, when a sweep runs
  * several of these one after another (server/oauth/sweep.ts).
  */
-export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, deleteBatch: (tx: Db, limit: number) => Promise<BatchResult>, bound?: number): Promise<SweepOutcome> {
+export async function sweepInBatches(
+  db: DbHandle,
+  run: JobRun | undefined,
+  deleteBatch: (tx: Db, limit: number) => Promise<BatchResult>,
+  bound?: number,
+): Promise<SweepOutcome> {
   const pace = paceOf(db);
   const rowsPerRun = bound ?? pace.rowsPerRun;
   let deleted = 0;
@@ -92,7 +97,11 @@ export async function sweepInBatches(db: DbHandle, run: JobRun | undefined, dele
     if (!(typeof result === 'number' ? n >= rows : result.more)) return { deleted, again: false };
     const took = performance.now() - started;
     // Halved at most, doubled at most: one slow batch (a checkpoint, the machine busy) does not swing it.
-    if (pace.batchMs > 0) rows = Math.max(Math.min(MIN_ROWS, pace.batch), Math.min(pace.batch, Math.round(rows * Math.min(2, Math.max(0.5, pace.batchMs / Math.max(took, 0.01))))));
+    if (pace.batchMs > 0)
+      rows = Math.max(
+        Math.min(MIN_ROWS, pace.batch),
+        Math.min(pace.batch, Math.round(rows * Math.min(2, Math.max(0.5, pace.batchMs / Math.max(took, 0.01))))),
+      );
     if (pace.pauseFactor > 0) await sleep(Math.min(took * pace.pauseFactor, 1_000));
     else await yieldLoop();
     // The lease lost (another process took over, or the scheduler stops): leave, what is done is committed.

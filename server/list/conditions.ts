@@ -64,7 +64,11 @@ function metadataCondition(b: Binder, table: Resource['table'], key: string, op:
   const k = () => b.bind(isPg ? key : jsonPath(key));
   if (op === 'null') return isPg ? sql`(${col} -> ${k()}) IS NULL` : sql`json_type(${col}, ${k()}) IS NULL`;
   if (op === 'not-null') return isPg ? sql`(${col} -> ${k()}) IS NOT NULL` : sql`json_type(${col}, ${k()}) IS NOT NULL`;
-  const kind = values.every((x) => typeof x === 'number') ? 'number' : values.every((x) => typeof x === 'boolean') ? 'boolean' : 'text';
+  const kind = values.every((x) => typeof x === 'number')
+    ? 'number'
+    : values.every((x) => typeof x === 'boolean')
+      ? 'boolean'
+      : 'text';
   const operands = kind === 'text' ? values.map(String) : values;
   let target: SQL;
   if (isPg) {
@@ -72,9 +76,16 @@ function metadataCondition(b: Binder, table: Resource['table'], key: string, op:
     const cast = kind === 'number' ? sql`::numeric` : kind === 'boolean' ? sql`::boolean` : sql``;
     target = sql`(CASE WHEN jsonb_typeof(${col} -> ${k()}) = ${sql.raw(`'${jsonType}'`)} THEN (${col} ->> ${k()})${cast} END)`;
   } else {
-    const types = kind === 'number' ? sql`('integer', 'real')` : kind === 'boolean' ? sql`('true', 'false')` : sql`('text')`;
+    const types =
+      kind === 'number' ? sql`('integer', 'real')` : kind === 'boolean' ? sql`('true', 'false')` : sql`('text')`;
     target = sql`(CASE WHEN json_type(${col}, ${k()}) IN ${types} THEN json_extract(${col}, ${k()}) END)`;
-    if (kind === 'boolean') return compare(b, target, op, operands.map((x) => (x ? 1 : 0)));
+    if (kind === 'boolean')
+      return compare(
+        b,
+        target,
+        op,
+        operands.map((x) => (x ? 1 : 0)),
+      );
   }
   if (op === 'ne') return distinctFrom(target, b.bind(operands[0]));
   return compare(b, target, op, operands);
@@ -88,7 +99,14 @@ const jsonPath = (key: string) => `$."${key.replace(/["\\]/g, (c) => `\\${c}`)}"
  * characters taken literally). Trigrams need three characters: shorter values fall back to LIKE.
  */
 export function usesSearchIndex(resource: Resource, f: Filter): boolean {
-  return !isPg && f.kind === 'field' && f.op === 'contains' && !!f.field.searchable && !!resource.searchTable && [...String(f.values[0])].length >= 3;
+  return (
+    !isPg &&
+    f.kind === 'field' &&
+    f.op === 'contains' &&
+    !!f.field.searchable &&
+    !!resource.searchTable &&
+    [...String(f.values[0])].length >= 3
+  );
 }
 
 function searchCondition(b: Binder, resource: Resource, attribute: string, value: string): SQL {

@@ -18,9 +18,13 @@ function key(): Buffer {
 }
 
 const invalidCursor = () =>
-  new ApiError('validation_failed', 'Invalid cursor: start with cursor= (empty) and follow links.next with the same filters, sort and page_size', {
-    cursor: ['invalid or does not belong to this query'],
-  });
+  new ApiError(
+    'validation_failed',
+    'Invalid cursor: start with cursor= (empty) and follow links.next with the same filters, sort and page_size',
+    {
+      cursor: ['invalid or does not belong to this query'],
+    },
+  );
 
 export function queryDigest(resource: string, binding: unknown): string {
   return createHash('sha256').update(resource).update(JSON.stringify(binding)).digest('base64url').slice(0, 16);
@@ -36,7 +40,8 @@ export function decodeCursor(token: string, digest: string): CursorValues {
   const [body, sig, extra] = token.split('.');
   if (!body || !sig || extra !== undefined) throw invalidCursor();
   const expected = createHmac('sha256', key()).update(body).digest('base64url').slice(0, 22);
-  if (sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected))) throw invalidCursor();
+  if (sig.length !== expected.length || !timingSafeEqual(Buffer.from(sig), Buffer.from(expected)))
+    throw invalidCursor();
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(body, 'base64url').toString());

@@ -20,7 +20,12 @@ export async function loadEmbeds(db: Db, resource: Resource, accountId: number, 
   }
   // Per embed (by position), the items of each owner.
   const found = embeds.map(() => new Map<number, unknown[]>());
-  const query = prepared(db, `embeds:${resource.name}`, () => embedBatch(db, embeds.map(([, e]) => e)));
+  const query = prepared(db, `embeds:${resource.name}`, () =>
+    embedBatch(
+      db,
+      embeds.map(([, e]) => e),
+    ),
+  );
   for (const { embed, owner, item } of await query.execute(placeholders)) {
     const byOwner = found[embed];
     const items = byOwner.get(owner);

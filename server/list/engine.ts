@@ -53,7 +53,9 @@ export interface ListScope {
 export interface ListResult {
   data: Record<string, unknown>[];
   links: { first: string | null; prev: string | null; next: string | null };
-  meta: { current_page: number; per_page: number; total: number; last_page: number; total_estimated: boolean } | { per_page: number; has_more: boolean };
+  meta:
+    | { current_page: number; per_page: number; total: number; last_page: number; total_estimated: boolean }
+    | { per_page: number; has_more: boolean };
 }
 
 function intParam(name: string, raw: string | string[] | undefined, min: number, fallback: number): number {
@@ -75,7 +77,11 @@ function single(name: string, raw: string | string[] | undefined): string | unde
  * 1M rows count in 17 ms instead of 43 ms).
  */
 export function baseConditions(resource: Resource, accountId: number | Placeholder, searchDriven = false): SQL[] {
-  const conds = [searchDriven && !isPg ? sql`+${resource.table.account_id} = ${accountId}` : eq(resource.table.account_id, accountId)];
+  const conds = [
+    searchDriven && !isPg
+      ? sql`+${resource.table.account_id} = ${accountId}`
+      : eq(resource.table.account_id, accountId),
+  ];
   if (resource.scope) conds.push(resource.scope(resource.table));
   return conds;
 }
@@ -108,7 +114,15 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const where = [...base, ...filterConditions(b, resource, filters)];
   if (scope.restrict) where.push(scope.restrict.condition);
   const order = orderColumns(resource, sortKeys);
-  const digest = cursor === undefined ? '' : queryDigest(resource.name, { q: Object.entries(query).filter(([k]) => k !== 'cursor').sort(([x], [y]) => (x < y ? -1 : 1)), pageSize });
+  const digest =
+    cursor === undefined
+      ? ''
+      : queryDigest(resource.name, {
+          q: Object.entries(query)
+            .filter(([k]) => k !== 'cursor')
+            .sort(([x], [y]) => (x < y ? -1 : 1)),
+          pageSize,
+        });
   let keysetValues: CursorValues | null = null;
   if (cursor) {
     keysetValues = decodeCursor(cursor, digest);
@@ -119,21 +133,30 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const offset = b.bind(cursor === undefined ? (page - 1) * pageSize : 0);
   const shape = JSON.stringify([
     resource.name,
-    filters.map((f) => [f.kind, f.kind === 'field' ? f.attribute : '', f.op, f.values.map((v) => typeof v), usesSearchIndex(resource, f)]),
+    filters.map((f) => [
+      f.kind,
+      f.kind === 'field' ? f.attribute : '',
+      f.op,
+      f.values.map((v) => typeof v),
+      usesSearchIndex(resource, f),
+    ]),
     sortKeys,
     keysetValues?.map((v) => v === null) ?? null,
     scope.restrict?.key ?? null,
   ]);
   // Text searches and ranges are planned with their values each time on PostgreSQL (db/prepared.ts).
   const plannedEachTime = isPg && filters.some((f) => CUSTOM_PLAN_OPS.has(f.op));
-  const rowsQuery = prepared(scope.db, `list:${shape}`, () =>
-    scope.db
-      .select(resource.columns as never)
-      .from(resource.table)
-      .where(and(...where))
-      .orderBy(...order.map(orderBy))
-      .limit(limit)
-      .offset(offset),
+  const rowsQuery = prepared(
+    scope.db,
+    `list:${shape}`,
+    () =>
+      scope.db
+        .select(resource.columns as never)
+        .from(resource.table)
+        .where(and(...where))
+        .orderBy(...order.map(orderBy))
+        .limit(limit)
+        .offset(offset),
     { plannedEachTime },
   );
 
@@ -143,7 +166,13 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     if (hasMore) rows.pop();
     await loadEmbeds(scope.db, resource, scope.accountId, rows);
     const last = rows[rows.length - 1];
-    const next = hasMore && last ? encodeCursor(digest, order.map(({ key }) => (last[key] ?? null) as CursorValues[number])) : null;
+    const next =
+      hasMore && last
+        ? encodeCursor(
+            digest,
+            order.map(({ key }) => (last[key] ?? null) as CursorValues[number]),
+          )
+        : null;
     return {
       data: rows.map(resource.toRecord),
       links: { first: null, prev: null, next: next ? linkWith(scope.url, query, { cursor: next }) : null },
@@ -157,12 +186,19 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     await loadEmbeds(scope.db, resource, scope.accountId, rows);
     return rows;
   };
-  const [rows, { total, estimated }] = await Promise.all([pageRows(), listTotal(scope.db, resource.table, where, shape, b.values, plannedEachTime)]);
+  const [rows, { total, estimated }] = await Promise.all([
+    pageRows(),
+    listTotal(scope.db, resource.table, where, shape, b.values, plannedEachTime),
+  ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
   return {
     data: rows.map(resource.toRecord),
-    links: { first: link(1), prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null, next: page < lastPage ? link(page + 1) : null },
+    links: {
+      first: link(1),
+      prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null,
+      next: page < lastPage ? link(page + 1) : null,
+    },
     meta: { current_page: page, per_page: pageSize, total, last_page: lastPage, total_estimated: estimated },
   };
 }
@@ -195,7 +231,12 @@ function orderColumns(resource: Resource, keys: SortKey[]): OrderColumn[] {
       return { key: col.name, col, desc: k.desc, nullable: !col.notNull };
     });
   const idKey = keys.find((k) => k.attribute === 'id');
-  cols.push({ key: 'id', col: resource.table.id, desc: idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false), nullable: false });
+  cols.push({
+    key: 'id',
+    col: resource.table.id,
+    desc: idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false),
+    nullable: false,
+  });
   return cols;
 }
 

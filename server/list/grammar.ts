@@ -7,7 +7,21 @@ import type { Resource } from '../resources/define';
 import type { Field } from '../resources/fields';
 import { parseOperand } from './values';
 
-export const OPERATORS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'null', 'not-null', 'like', 'contains', 'in', 'not-in', 'between'] as const;
+export const OPERATORS = [
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'null',
+  'not-null',
+  'like',
+  'contains',
+  'in',
+  'not-in',
+  'between',
+] as const;
 export type Operator = (typeof OPERATORS)[number];
 export type Operand = string | number | boolean;
 
@@ -58,7 +72,8 @@ function operandsFor(attribute: string, op: Operator, rest: string, parse: (s: s
   if (op === 'in' || op === 'not-in' || op === 'between') {
     const parts = rest.split(',');
     if (parts.some((p) => p === '')) throw fail(attribute, `${op} takes comma-separated values`);
-    if (op === 'between' && parts.length !== 2) throw fail(attribute, 'between takes exactly two comma-separated values');
+    if (op === 'between' && parts.length !== 2)
+      throw fail(attribute, 'between takes exactly two comma-separated values');
     if (parts.length > 100) throw fail(attribute, `${op} takes at most 100 values`);
     return parts.map(parse);
   }
@@ -73,14 +88,19 @@ function metadataOperand(raw: string): Operand {
 }
 
 /** `region`: the account's, for filter values read in the account's terms (a field's `operand`). */
-export function parseFilters(resource: Resource, query: Record<string, string | string[] | undefined>, region = ''): Filter[] {
+export function parseFilters(
+  resource: Resource,
+  query: Record<string, string | string[] | undefined>,
+  region = '',
+): Filter[] {
   const filters: Filter[] = [];
   for (const [param, rawValue] of Object.entries(query)) {
     if (RESERVED_PARAMS.has(param) || rawValue === undefined) continue;
     const raws = Array.isArray(rawValue) ? rawValue : [rawValue];
     const meta = METADATA_PARAM.exec(param);
     if (meta) {
-      if (!Object.hasOwn(resource.fields, 'metadata')) throw fail(param, `${resource.name} have no metadata to filter on`);
+      if (!Object.hasOwn(resource.fields, 'metadata'))
+        throw fail(param, `${resource.name} have no metadata to filter on`);
       const key = meta[1];
       if (key.length > 255) throw fail(param, 'metadata key too long');
       for (const raw of raws) {
@@ -90,14 +110,27 @@ export function parseFilters(resource: Resource, query: Record<string, string | 
       continue;
     }
     const fld = Object.hasOwn(resource.filters, param) ? resource.filters[param] : undefined;
-    if (!fld) throw fail(param, Object.hasOwn(resource.fields, param) ? `Attribute "${param}" is not filterable` : `Unknown attribute "${param}" on ${resource.name}`);
+    if (!fld)
+      throw fail(
+        param,
+        Object.hasOwn(resource.fields, param)
+          ? `Attribute "${param}" is not filterable`
+          : `Unknown attribute "${param}" on ${resource.name}`,
+      );
     for (const raw of raws) {
       const { op, rest } = splitOperator(raw);
-      if ((op === 'like' || op === 'contains') && !TEXT_KINDS.has(fld.kind)) throw fail(param, `${op} applies to text attributes only`);
-      if (['gt', 'gte', 'lt', 'lte', 'between'].includes(op) && !ORDERED_KINDS.has(fld.kind)) throw fail(param, `${op} does not apply to ${fld.kind} attributes`);
+      if ((op === 'like' || op === 'contains') && !TEXT_KINDS.has(fld.kind))
+        throw fail(param, `${op} applies to text attributes only`);
+      if (['gt', 'gte', 'lt', 'lte', 'between'].includes(op) && !ORDERED_KINDS.has(fld.kind))
+        throw fail(param, `${op} does not apply to ${fld.kind} attributes`);
       if ((op === 'null' || op === 'not-null') && !fld.nullable) throw fail(param, `${param} is never null`);
       const read = fld.operand;
-      const parse = op === 'like' || op === 'contains' ? (s: string) => s : read ? (s: string) => read(s, region) : (s: string) => parseOperand(param, fld, s);
+      const parse =
+        op === 'like' || op === 'contains'
+          ? (s: string) => s
+          : read
+            ? (s: string) => read(s, region)
+            : (s: string) => parseOperand(param, fld, s);
       filters.push({ kind: 'field', attribute: param, field: fld, op, values: operandsFor(param, op, rest, parse) });
     }
   }
@@ -115,11 +148,13 @@ export function parseSort(resource: Resource, raw: string | string[] | undefined
   let pending: string[] = [];
   for (const part of raw.split(',')) {
     const [attribute, dir, extra] = part.split(':');
-    if (extra !== undefined || (dir !== undefined && dir !== 'asc' && dir !== 'desc')) throw fail('sort', `Invalid sort "${part}": use attr[:asc|desc]`);
+    if (extra !== undefined || (dir !== undefined && dir !== 'asc' && dir !== 'desc'))
+      throw fail('sort', `Invalid sort "${part}": use attr[:asc|desc]`);
     const fld = Object.hasOwn(resource.fields, attribute) ? resource.fields[attribute] : undefined;
     if (!fld) throw fail('sort', `Unknown attribute "${attribute}" on ${resource.name}`);
     if (!fld.sortable) throw fail('sort', `Attribute "${attribute}" is not sortable`);
-    if (keys.some((k) => k.attribute === attribute) || pending.includes(attribute)) throw fail('sort', `Attribute "${attribute}" appears twice`);
+    if (keys.some((k) => k.attribute === attribute) || pending.includes(attribute))
+      throw fail('sort', `Attribute "${attribute}" appears twice`);
     pending.push(attribute);
     if (dir) {
       keys.push(...pending.map((a) => ({ attribute: a, desc: dir === 'desc' })));

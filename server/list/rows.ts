@@ -29,7 +29,9 @@ function decoderOf(selection: Selection): (values: unknown[]) => Row {
   const columns = Object.entries(selection).map(([key, field]): [string, Decode] => {
     if (is(field, Column)) return [key, (raw) => field.mapFromDriverValue(raw)];
     // sql`…`.mapWith(…) sets a decoder drizzle does not type as public.
-    const decoder = is(field, SQL) ? (field as unknown as { decoder?: { mapFromDriverValue(raw: unknown): unknown } }).decoder : undefined;
+    const decoder = is(field, SQL)
+      ? (field as unknown as { decoder?: { mapFromDriverValue(raw: unknown): unknown } }).decoder
+      : undefined;
     if (is(field, SQL) && !decoder) fallbacks.seen?.('drizzle-sql-decoder', key);
     return [key, decoder ? (raw) => decoder.mapFromDriverValue(raw) : (raw) => raw];
   });
@@ -46,7 +48,11 @@ function decoderOf(selection: Selection): (values: unknown[]) => Row {
 }
 
 /** The rows a prepared select of `selection` returns, as objects keyed like drizzle's. */
-export async function selectedRows(selection: Selection, query: Prepared, placeholders: Record<string, unknown>): Promise<Row[]> {
+export async function selectedRows(
+  selection: Selection,
+  query: Prepared,
+  placeholders: Record<string, unknown>,
+): Promise<Row[]> {
   if (!isPg && query.values) return (query.values(placeholders) as unknown[][]).map(decoderOf(selection));
   if (isPg && query.client && query.queryConfig?.rowMode === 'array' && query.params) {
     const { rows } = await query.client.query(query.queryConfig, fillPlaceholders(query.params, placeholders));

@@ -62,7 +62,9 @@ const columnOf = (resource: AnyResource, attribute: string): string | undefined 
 export function hasFilterIndex(resource: AnyResource, attribute: string): boolean {
   const col = columnOf(resource, attribute);
   if (!col) return false;
-  return indexesOf(resource.table).some((i) => (i.columns[0] === 'account_id' && i.columns[1] === col) || (i.unique && i.columns[0] === col));
+  return indexesOf(resource.table).some(
+    (i) => (i.columns[0] === 'account_id' && i.columns[1] === col) || (i.unique && i.columns[0] === col),
+  );
 }
 
 /** Whether a filter with this operator reads every one of the clinic's rows. */
@@ -72,33 +74,55 @@ export function filterScans(resource: AnyResource, attribute: string, field: Fie
 }
 
 /** The operators of `operators` that scan, for the documents (/schema, OpenAPI, MCP). */
-export const scanningOperators = (resource: AnyResource, attribute: string, field: Field, operators: string[]): string[] =>
-  operators.filter((op) => filterScans(resource, attribute, field, op));
+export const scanningOperators = (
+  resource: AnyResource,
+  attribute: string,
+  field: Field,
+  operators: string[],
+): string[] => operators.filter((op) => filterScans(resource, attribute, field, op));
 
 /** What happens to a list whose filters all scan, for the documents. */
 export const scanRefusal = (): string =>
   `alone, it is refused (422 invalid_input) on clinics with more than ${SCAN_LIMIT.rows.toLocaleString('en')} of these records; combine it with a filter an index serves.`;
 
 /** The sentence the documents give a filter with scanning operators. */
-export const scanSentence = (ops: string[]): string => (ops.length ? `With ${ops.join(', ')} this filter scans the clinic's rows (no index serves it): ${scanRefusal()}` : '');
+export const scanSentence = (ops: string[]): string =>
+  ops.length ? `With ${ops.join(', ')} this filter scans the clinic's rows (no index serves it): ${scanRefusal()}` : '';
 
 /** The filter parameters an index serves with eq, for the refusal's suggestion. */
 export const indexedFilters = (resource: AnyResource): string[] =>
-  Object.entries(resource.filters as Record<string, Field>).filter(([k, f]) => !filterScans(resource, k, f, 'eq')).map(([k]) => k);
+  Object.entries(resource.filters as Record<string, Field>)
+    .filter(([k, f]) => !filterScans(resource, k, f, 'eq'))
+    .map(([k]) => k);
 
 /** At request time: trigrams need three characters, so a shorter `contains` scans even on a searchable attribute. */
 const filterScansOf = (resource: AnyResource, f: Filter) =>
-  f.kind === 'metadata' || filterScans(resource, f.attribute, f.field, f.op) || (f.op === 'contains' && [...String(f.values[0])].length < 3);
+  f.kind === 'metadata' ||
+  filterScans(resource, f.attribute, f.field, f.op) ||
+  (f.op === 'contains' && [...String(f.values[0])].length < 3);
 
 /**
  * Refuses a list whose filters all scan, on a clinic with more than SCAN_LIMIT.rows records of the
  * resource (counted up to the limit only). `base`: the account and scope conditions; `values` their bound values.
  */
-export async function refuseScanningFilters(db: Db, resource: AnyResource, filters: Filter[], base: SQL[], values: Record<string, unknown>): Promise<void> {
+export async function refuseScanningFilters(
+  db: Db,
+  resource: AnyResource,
+  filters: Filter[],
+  base: SQL[],
+  values: Record<string, unknown>,
+): Promise<void> {
   if (filters.length === 0 || !filters.every((f) => filterScansOf(resource, f))) return;
   const limit = SCAN_LIMIT.rows;
   const capped = prepared(db, `scan-limit:${resource.name}:${limit}`, () =>
-    db.select({ n: count() }).from(db.select({ one: sql`1` }).from(resource.table).where(and(...base)).limit(limit + 1).as('clinic_rows')),
+    db.select({ n: count() }).from(
+      db
+        .select({ one: sql`1` })
+        .from(resource.table)
+        .where(and(...base))
+        .limit(limit + 1)
+        .as('clinic_rows'),
+    ),
   );
   const [{ n }] = await capped.execute(values);
   if (n <= limit) return;
@@ -109,6 +133,8 @@ export async function refuseScanningFilters(db: Db, resource: AnyResource, filte
   const message =
     `The ${how} scans all of this clinic's ${resource.name} (more than ${limit.toLocaleString('en')}); combine it with a filter an index serves` +
     (indexed.length ? ` (eq, in or a range on ${indexed.join(', ')})` : '') +
-    '. GET /schema/' + resource.name + ' lists which filters scan.';
+    '. GET /schema/' +
+    resource.name +
+    ' lists which filters scan.';
   throw new ApiError('invalid_input', message, { [param]: [message] });
 }

@@ -23,20 +23,62 @@ export interface ListTotal {
   estimated: boolean;
 }
 
-export async function listTotal(db: Db, table: PgTable, where: SQL[], shape: string, values: Record<string, unknown>, plannedEachTime: boolean): Promise<ListTotal> {
-  const matching = () => db.select({ one: sql`1` }).from(table).where(and(...where));
-  const capped = prepared(db, `count:${shape}`, () => db.select({ total: count() }).from(matching().limit(EXACT_TOTAL_UP_TO + 1).as('capped')), { plannedEachTime });
+export async function listTotal(
+  db: Db,
+  table: PgTable,
+  where: SQL[],
+  shape: string,
+  values: Record<string, unknown>,
+  plannedEachTime: boolean,
+): Promise<ListTotal> {
+  const matching = () =>
+    db
+      .select({ one: sql`1` })
+      .from(table)
+      .where(and(...where));
+  const capped = prepared(
+    db,
+    `count:${shape}`,
+    () =>
+      db.select({ total: count() }).from(
+        matching()
+          .limit(EXACT_TOTAL_UP_TO + 1)
+          .as('capped'),
+      ),
+    { plannedEachTime },
+  );
   const [{ total }] = await capped.execute(values);
   if (total <= EXACT_TOTAL_UP_TO) return { total, estimated: false };
-  const estimate = isPg ? await estimatedRows(db, matching(), values) : await fromIdDensity(db, table, where, shape, values, plannedEachTime);
+  const estimate = isPg
+    ? await estimatedRows(db, matching(), values)
+    : await fromIdDensity(db, table, where, shape, values, plannedEachTime);
   return { total: Math.max(EXACT_TOTAL_UP_TO + 1, estimate), estimated: true };
 }
 
 /** SQLite: (EXACT_TOTAL_UP_TO + 1) matching rows span ids lo…nth; the rows up to hi are as dense. */
-async function fromIdDensity(db: Db, table: PgTable, where: SQL[], shape: string, values: Record<string, unknown>, plannedEachTime: boolean): Promise<number> {
+async function fromIdDensity(
+  db: Db,
+  table: PgTable,
+  where: SQL[],
+  shape: string,
+  values: Record<string, unknown>,
+  plannedEachTime: boolean,
+): Promise<number> {
   const id = (table as unknown as { id: PgColumn }).id;
   const idAt = async (name: string, order: SQL, offset: number) => {
-    const q = prepared(db, `count-${name}:${shape}`, () => db.select({ id }).from(table).where(and(...where)).orderBy(order).limit(1).offset(offset), { plannedEachTime });
+    const q = prepared(
+      db,
+      `count-${name}:${shape}`,
+      () =>
+        db
+          .select({ id })
+          .from(table)
+          .where(and(...where))
+          .orderBy(order)
+          .limit(1)
+          .offset(offset),
+      { plannedEachTime },
+    );
     const [row] = (await q.execute(values)) as { id: number }[];
     return row ? Number(row.id) : null;
   };

@@ -45,7 +45,8 @@ export function parseOperand(attribute: string, fld: Field, raw: string): string
       if (!MONEY_PATTERN.test(raw)) throw bad('an amount such as 12.50');
       return parseMoney(raw);
     case 'walltime':
-      if (!isWallTime(raw)) throw bad('a clinic wall time such as 2026-01-31T09:00:00 (account timezone, no zone suffix)');
+      if (!isWallTime(raw))
+        throw bad('a clinic wall time such as 2026-01-31T09:00:00 (account timezone, no zone suffix)');
       return raw;
     case 'enum':
       if (!fld.values!.includes(raw)) throw bad(`one of ${fld.values!.join(', ')}`);

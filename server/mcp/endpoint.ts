@@ -44,10 +44,12 @@ const ALLOW = 'POST, OPTIONS';
  */
 const CORS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id',
+  'Access-Control-Expose-Headers':
+    'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id',
 };
 /** What a preflight allows when it names no headers (the ones MCP clients send, both revisions). */
-const PREFLIGHT_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
+const PREFLIGHT_HEADERS =
+  'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
 /**
@@ -55,8 +57,17 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
  * arguments in Mcp-Param-* headers, whose names depend on the tool), for a day.
  */
 function preflight(req: IncomingMessage, res: ServerResponse) {
-  const asked = (req.headers['access-control-request-headers'] ?? '').split(',').map((h) => h.trim()).filter((h) => HEADER_NAME.test(h));
-  res.writeHead(204, { Allow: ALLOW, 'Access-Control-Allow-Methods': ALLOW, 'Access-Control-Allow-Headers': asked.length ? asked.join(', ') : PREFLIGHT_HEADERS, 'Access-Control-Max-Age': '86400', 'Cache-Control': 'no-store' });
+  const asked = (req.headers['access-control-request-headers'] ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => HEADER_NAME.test(h));
+  res.writeHead(204, {
+    Allow: ALLOW,
+    'Access-Control-Allow-Methods': ALLOW,
+    'Access-Control-Allow-Headers': asked.length ? asked.join(', ') : PREFLIGHT_HEADERS,
+    'Access-Control-Max-Age': '86400',
+    'Cache-Control': 'no-store',
+  });
   res.end();
 }
 
@@ -75,11 +86,21 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger; tenants: TenantResolver; limiter: RateLimiter }): McpEndpoint {
+export function createMcpEndpoint(opts: {
+  db: DbHandle;
+  env: Env;
+  logger: Logger;
+  tenants: TenantResolver;
+  limiter: RateLimiter;
+}): McpEndpoint {
   const { db, env, logger, tenants, limiter } = opts;
   const info = requestInfo(env.TRUST_PROXY);
   const onerror = (err: Error) => logger.warn({ err }, 'mcp request refused or failed');
-  const mcp = createMcpHandler(({ authInfo }) => buildServer(authInfo!.extra!.connector as Connector, (err) => logger.error({ err }, 'mcp tool failed')), { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
+  const mcp = createMcpHandler(
+    ({ authInfo }) =>
+      buildServer(authInfo!.extra!.connector as Connector, (err) => logger.error({ err }, 'mcp tool failed')),
+    { onerror, maxRequestBodySize: env.MAX_BODY_BYTES },
+  );
   const node = toNodeHandler(mcp, { onerror, maxRequestBodySize: env.MAX_BODY_BYTES });
   const touched = new Map<number, number>();
 
@@ -89,7 +110,12 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
    * budget) takes from the address's unauthenticated budget, so that every refusal shows a budget; a 5xx
    * is the server's fault and costs nothing. Never rejects.
    */
-  async function refuse(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): Promise<void> {
+  async function refuse(
+    res: ServerResponse,
+    code: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
     let error = new ApiError(code, message, undefined, { headers });
     if (error.status < 500 && !res.hasHeader('X-RateLimit-Limit')) {
       try {
@@ -110,7 +136,13 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
     const rate = await limiter.take(`unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
     res.setHeader('X-RateLimit-Limit', String(rate.limit));
     res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
-    if (!rate.allowed) refuse(res, 'rate_limited', `Rate limit of ${rate.limit} unauthenticated requests per minute exceeded; retry after ${rate.retryAfter} s`, { 'Retry-After': String(rate.retryAfter) });
+    if (!rate.allowed)
+      refuse(
+        res,
+        'rate_limited',
+        `Rate limit of ${rate.limit} unauthenticated requests per minute exceeded; retry after ${rate.retryAfter} s`,
+        { 'Retry-After': String(rate.retryAfter) },
+      );
     return rate.allowed;
   }
 
@@ -118,7 +150,9 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
   const challenge = (urls: OAuthUrls, error?: string) =>
     `Bearer resource_metadata="${urls.resourceMetadata}", scope="${SCOPES.join(' ')}"${error ? `, error="${error}"` : ''}`;
   const inactive = (res: ServerResponse, urls: OAuthUrls) =>
-    refuse(res, 'user_inactive', 'The team member who connected this app was deactivated', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
+    refuse(res, 'user_inactive', 'The team member who connected this app was deactivated', {
+      'WWW-Authenticate': challenge(urls, 'invalid_token'),
+    });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Request-Id', randomUUID());
@@ -136,7 +170,13 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
       }
       const urls = oauthUrls(self);
       // Stateless: no SSE stream to GET, no session to DELETE.
-      if (req.method !== 'POST') return refuse(res, 'method_not_allowed', `${(req.method ?? '').slice(0, 20)} is not valid for the MCP server: send JSON-RPC messages with POST`, { Allow: ALLOW });
+      if (req.method !== 'POST')
+        return refuse(
+          res,
+          'method_not_allowed',
+          `${(req.method ?? '').slice(0, 20)} is not valid for the MCP server: send JSON-RPC messages with POST`,
+          { Allow: ALLOW },
+        );
 
       const token = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(req.headers.authorization ?? '')?.[1];
       // Browsers send Origin. Without a bearer token, only the clinic's own pages may call (DNS
@@ -145,42 +185,90 @@ export function createMcpEndpoint(opts: { db: DbHandle; env: Env; logger: Logger
       // clinic), and it is checked below like any other. Clients that are not browsers send no Origin.
       const origin = req.headers.origin;
       if (origin !== undefined && originOf(origin) !== self && !token) {
-        return refuse(res, 'permission_denied', `Origin not allowed: ${origin.slice(0, 200)}. Requests from other origins must carry an OAuth access token (Authorization: Bearer)`);
+        return refuse(
+          res,
+          'permission_denied',
+          `Origin not allowed: ${origin.slice(0, 200)}. Requests from other origins must carry an OAuth access token (Authorization: Bearer)`,
+        );
       }
       if (!token) {
         if (!(await unauthenticatedBudget(req, res))) return;
-        return refuse(res, 'unauthenticated', 'Send an OAuth access token for this MCP server: Authorization: Bearer <token> (API keys are not accepted here)', { 'WWW-Authenticate': challenge(urls) });
+        return refuse(
+          res,
+          'unauthenticated',
+          'Send an OAuth access token for this MCP server: Authorization: Bearer <token> (API keys are not accepted here)',
+          { 'WWW-Authenticate': challenge(urls) },
+        );
       }
-      const found = await traced('auth oauth_token', () => lookupAccessToken(db, account.id, token), (f) => ({ 'clinic.auth.outcome': f.connection ? 'accepted' : 'refused' }));
+      const found = await traced(
+        'auth oauth_token',
+        () => lookupAccessToken(db, account.id, token),
+        (f) => ({ 'clinic.auth.outcome': f.connection ? 'accepted' : 'refused' }),
+      );
       const conn = found.connection;
       if (!conn || canonicalResource(conn.resource) !== canonicalResource(urls.resource)) {
         if (!(await unauthenticatedBudget(req, res))) return;
         // Deactivation revoked the grant; while the member stays inactive, say so (after reactivation the token is simply dead).
-        if (found.deactivatedUserId !== null && !(await activeMember(db.db, account.id, found.deactivatedUserId))) return inactive(res, urls);
-        return refuse(res, 'unauthenticated', 'The access token is invalid, expired or revoked, or was issued for another resource', { 'WWW-Authenticate': challenge(urls, 'invalid_token') });
+        if (found.deactivatedUserId !== null && !(await activeMember(db.db, account.id, found.deactivatedUserId)))
+          return inactive(res, urls);
+        return refuse(
+          res,
+          'unauthenticated',
+          'The access token is invalid, expired or revoked, or was issued for another resource',
+          { 'WWW-Authenticate': challenge(urls, 'invalid_token') },
+        );
       }
       if (!SCOPES.every((s) => conn.scope.includes(s))) {
-        return refuse(res, 'insufficient_scope', `The token lacks the scope ${SCOPES.join(' ')}`, { 'WWW-Authenticate': `${challenge(urls, 'insufficient_scope')}` });
+        return refuse(res, 'insufficient_scope', `The token lacks the scope ${SCOPES.join(' ')}`, {
+          'WWW-Authenticate': `${challenge(urls, 'insufficient_scope')}`,
+        });
       }
       const member = await activeMember(db.db, account.id, conn.userId);
       if (!member) {
         if (!(await unauthenticatedBudget(req, res))) return;
         return inactive(res, urls);
       }
-      if (!mayConnect(member)) return refuse(res, 'connector_not_permitted', 'The team member who connected this app no longer has the permission "Connect AI apps"');
+      if (!mayConnect(member))
+        return refuse(
+          res,
+          'connector_not_permitted',
+          'The team member who connected this app no longer has the permission "Connect AI apps"',
+        );
 
       const rate = await limiter.take(`mcp:${account.id}`, env.RATE_LIMIT_MCP_PER_MINUTE);
       res.setHeader('X-RateLimit-Limit', String(rate.limit));
       res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
-      if (!rate.allowed) return refuse(res, 'rate_limited', `The MCP budget of ${rate.limit} requests per minute is spent; retry after ${rate.retryAfter} s`, { 'Retry-After': String(rate.retryAfter) });
+      if (!rate.allowed)
+        return refuse(
+          res,
+          'rate_limited',
+          `The MCP budget of ${rate.limit} requests per minute is spent; retry after ${rate.retryAfter} s`,
+          { 'Retry-After': String(rate.retryAfter) },
+        );
 
       const now = Date.now();
       if (now - (touched.get(conn.grantId) ?? 0) > TOUCH_EVERY_MS) {
         touched.set(conn.grantId, now);
-        touchGrant(db, account.id, conn.grantId, now).catch((err) => logger.warn({ err }, 'connector last-used update failed'));
+        touchGrant(db, account.id, conn.grantId, now).catch((err) =>
+          logger.warn({ err }, 'connector last-used update failed'),
+        );
       }
-      const connector: Connector = { db, account, member, baseUrl: `${urls.issuer}/v3/api`, grantId: conn.grantId, clientId: conn.clientId };
-      const auth: AuthInfo = { token, clientId: conn.clientId, scopes: conn.scope, expiresAt: Math.floor(conn.expiresAt / 1000), resource: new URL(urls.resource), extra: { connector } };
+      const connector: Connector = {
+        db,
+        account,
+        member,
+        baseUrl: `${urls.issuer}/v3/api`,
+        grantId: conn.grantId,
+        clientId: conn.clientId,
+      };
+      const auth: AuthInfo = {
+        token,
+        clientId: conn.clientId,
+        scopes: conn.scope,
+        expiresAt: Math.floor(conn.expiresAt / 1000),
+        resource: new URL(urls.resource),
+        extra: { connector },
+      };
       await node(Object.assign(req, { auth }), res);
     } catch (err) {
       const { error, internal } = toApiError(err);

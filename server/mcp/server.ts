@@ -23,15 +23,28 @@ function errorResult(err: unknown, onInternal: (err: unknown) => void): CallTool
 export function buildServer(connector: Connector, onInternal: (err: unknown) => void): McpServer {
   const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   for (const t of TOOLS) {
-    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.input, outputSchema: t.output, annotations: t.annotations }, async (input: unknown) => {
-      try {
-        refuseNul(input);
-        const result = await t.run(connector, t.input.parse(input));
-        return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
-      } catch (err) {
-        return errorResult(err, onInternal);
-      }
-    });
+    server.registerTool(
+      t.name,
+      {
+        title: t.title,
+        description: t.description,
+        inputSchema: t.input,
+        outputSchema: t.output,
+        annotations: t.annotations,
+      },
+      async (input: unknown) => {
+        try {
+          refuseNul(input);
+          const result = await t.run(connector, t.input.parse(input));
+          return {
+            content: [{ type: 'text', text: JSON.stringify(result) }],
+            structuredContent: result as Record<string, unknown>,
+          };
+        } catch (err) {
+          return errorResult(err, onInternal);
+        }
+      },
+    );
   }
   return server;
 }

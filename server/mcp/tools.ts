@@ -42,11 +42,18 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
   run(c: Connector, input: z.output<I>): Promise<z.output<O>>;
 }
 
-const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 const tool = <I extends z.ZodObject, O extends z.ZodType>(t: Tool<I, O>): Tool => t as unknown as Tool;
 
 const LISTED = Object.values(RESOURCES).filter((r) => r.list);
-const entityType = z.enum(LISTED.map((r) => r.name) as [string, ...string[]]).describe('A resource name from list_entity_types, e.g. patients');
+const entityType = z
+  .enum(LISTED.map((r) => r.name) as [string, ...string[]])
+  .describe('A resource name from list_entity_types, e.g. patients');
 const record = z.record(z.string(), z.unknown());
 const id = recordId;
 
@@ -64,11 +71,25 @@ function resourceOf(name: string): AnyResource {
 async function query(c: Connector, resource: AnyResource, params: Record<string, string | string[]>) {
   const restrict = readRestriction(resource, c.member, c.account.id);
   const sorted = typeof params.sort === 'string' ? params.sort.split(',').map((s) => s.split(':')[0].trim()) : [];
-  const named = withheldFields(resource, c.member).find(({ field }) => Object.hasOwn(params, field) || sorted.includes(field));
-  if (named) throw new ApiError('permission_denied', `Your role does not allow filtering or sorting ${resource.name} by ${named.field}: it needs the permission "${named.permission}"`);
-  const result: ListResult = await listRecords(resource, { db: c.db.db, accountId: c.account.id, region: c.account.region, url: `${c.baseUrl}/${resource.name}`, restrict }, rawQuery(params));
+  const named = withheldFields(resource, c.member).find(
+    ({ field }) => Object.hasOwn(params, field) || sorted.includes(field),
+  );
+  if (named)
+    throw new ApiError(
+      'permission_denied',
+      `Your role does not allow filtering or sorting ${resource.name} by ${named.field}: it needs the permission "${named.permission}"`,
+    );
+  const result: ListResult = await listRecords(
+    resource,
+    { db: c.db.db, accountId: c.account.id, region: c.account.region, url: `${c.baseUrl}/${resource.name}`, restrict },
+    rawQuery(params),
+  );
   const next = result.links.next ? new URL(result.links.next).searchParams.get('cursor') : null;
-  return { data: result.data.map((r) => redactRecord(resource, c.member, r)), next_cursor: next, has_more: next !== null };
+  return {
+    data: result.data.map((r) => redactRecord(resource, c.member, r)),
+    next_cursor: next,
+    has_more: next !== null,
+  };
 }
 
 /** Every record of a list, page after page, as the member may see it. */
@@ -105,7 +126,11 @@ async function getOne(c: Connector, resource: AnyResource, recordId: number | st
   const { data } = await query(c, resource, one);
   if (data[0]) return data[0];
   if (readRestriction(resource, c.member, c.account.id)) {
-    const whole = await listRecords(resource, { db: c.db.db, accountId: c.account.id, url: `${c.baseUrl}/${resource.name}` }, rawQuery(one));
+    const whole = await listRecords(
+      resource,
+      { db: c.db.db, accountId: c.account.id, url: `${c.baseUrl}/${resource.name}` },
+      rawQuery(one),
+    );
     if (whole.data.length) throw new ApiError('permission_denied', outsideScopeMessage(c.member, resource.singular));
   }
   throw notFound(resource.singular[0].toUpperCase() + resource.singular.slice(1));
@@ -115,7 +140,8 @@ async function getOne(c: Connector, resource: AnyResource, recordId: number | st
 function calendarPractitioner(c: Connector, asked: number | undefined): number | undefined {
   if (c.member.record_scope !== 'own_calendar') return asked;
   const own = c.member.practitioner_id;
-  if (!own || (asked !== undefined && asked !== own)) throw new ApiError('permission_denied', "Your role sees only its own practitioner's calendar");
+  if (!own || (asked !== undefined && asked !== own))
+    throw new ApiError('permission_denied', "Your role sees only its own practitioner's calendar");
   return own;
 }
 
@@ -130,7 +156,17 @@ export const TOOLS: Tool[] = [
     input: z.object({}),
     output: z.object({
       entity_types: z.array(
-        z.object({ name: z.string(), description: z.string(), readable: z.boolean(), attributes: z.array(z.object({ name: z.string(), type: z.string(), nullable: z.boolean(), description: z.string().optional() })), filters: z.record(z.string(), z.array(z.string())), scans: z.record(z.string(), z.array(z.string())), sorts: z.array(z.string()) }),
+        z.object({
+          name: z.string(),
+          description: z.string(),
+          readable: z.boolean(),
+          attributes: z.array(
+            z.object({ name: z.string(), type: z.string(), nullable: z.boolean(), description: z.string().optional() }),
+          ),
+          filters: z.record(z.string(), z.array(z.string())),
+          scans: z.record(z.string(), z.array(z.string())),
+          sorts: z.array(z.string()),
+        }),
       ),
       filter_syntax: z.string(),
     }),
@@ -140,7 +176,9 @@ export const TOOLS: Tool[] = [
         entity_types: LISTED.map((r) => {
           const withheld = new Map(withheldFields(r, c.member).map((w) => [w.field, w.permission]));
           const describe = (name: string, description: string | undefined) => {
-            const why = withheld.has(name) ? `Always null for you: your role lacks the permission "${withheld.get(name)}".` : undefined;
+            const why = withheld.has(name)
+              ? `Always null for you: your role lacks the permission "${withheld.get(name)}".`
+              : undefined;
             const text = [description, why].filter(Boolean).join(' ');
             return text ? { description: text } : {};
           };
@@ -148,14 +186,23 @@ export const TOOLS: Tool[] = [
             name: r.name,
             description: r.description,
             readable: mayRead(c, r),
-            attributes: Object.entries(r.fields).map(([name, f]) => ({ name, type: f.kind, nullable: f.nullable || withheld.has(name), ...describe(name, f.description) })),
+            attributes: Object.entries(r.fields).map(([name, f]) => ({
+              name,
+              type: f.kind,
+              nullable: f.nullable || withheld.has(name),
+              ...describe(name, f.description),
+            })),
             filters: Object.fromEntries(Object.entries(r.filters).map(([name, f]) => [name, filterOperators(f)])),
             // The operators no index serves, per attribute (server/list/scans.ts), as /schema and OpenAPI state them.
-            scans: Object.fromEntries(Object.entries(r.filters).flatMap(([name, f]) => {
-              const ops = scanningOperators(r, name, f, filterOperators(f));
-              return ops.length ? [[name, ops]] : [];
-            })),
-            sorts: Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k),
+            scans: Object.fromEntries(
+              Object.entries(r.filters).flatMap(([name, f]) => {
+                const ops = scanningOperators(r, name, f, filterOperators(f));
+                return ops.length ? [[name, ops]] : [];
+              }),
+            ),
+            sorts: Object.entries(r.fields)
+              .filter(([, f]) => f.sortable)
+              .map(([k]) => k),
           };
         }),
         filter_syntax:
@@ -171,7 +218,10 @@ export const TOOLS: Tool[] = [
       'Lists records of one entity type with filters, sorting and paging, exactly like the REST list endpoints. Example: entity_type "appointments", filters {"practitioner_id": "eq:3", "starts_at": "gte:2026-12-01T00:00:00"}, sort "starts_at". Continue with next_cursor while has_more is true.',
     input: z.object({
       entity_type: entityType,
-      filters: z.record(z.string(), z.union([z.string(), z.array(z.string()).max(10)])).optional().describe('attribute → "operator:value" (or an array of them, ANDed)'),
+      filters: z
+        .record(z.string(), z.union([z.string(), z.array(z.string()).max(10)]))
+        .optional()
+        .describe('attribute → "operator:value" (or an array of them, ANDed)'),
       sort: z.string().max(200).optional().describe('attr[:asc|desc][,attr[:asc|desc]]'),
       page_size: z.number().int().min(1).max(PAGE_SIZE_MAX).default(25),
       cursor: z.string().max(2000).optional().describe('next_cursor of the previous page'),
@@ -181,8 +231,18 @@ export const TOOLS: Tool[] = [
     run(c, input) {
       const filters = input.filters ?? {};
       const reserved = Object.keys(filters).find((k) => RESERVED_PARAMS.has(k));
-      if (reserved) throw new ApiError('validation_failed', `${reserved} is not a filter: use the tool's own ${reserved === 'page' ? 'cursor' : reserved} argument`, { filters: [`${reserved} is reserved`] });
-      return query(c, resourceOf(input.entity_type), { ...filters, ...(input.sort ? { sort: input.sort } : {}), page_size: String(input.page_size), cursor: input.cursor ?? '' });
+      if (reserved)
+        throw new ApiError(
+          'validation_failed',
+          `${reserved} is not a filter: use the tool's own ${reserved === 'page' ? 'cursor' : reserved} argument`,
+          { filters: [`${reserved} is reserved`] },
+        );
+      return query(c, resourceOf(input.entity_type), {
+        ...filters,
+        ...(input.sort ? { sort: input.sort } : {}),
+        page_size: String(input.page_size),
+        cursor: input.cursor ?? '',
+      });
     },
   }),
   tool({
@@ -199,18 +259,28 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'write_entity',
     title: 'Write a record (not available)',
-    description: 'Creates, updates or deletes a record. The MCP server is read-only at present: every call returns an error saying so. Use the REST API with a read & write key for writes.',
-    input: z.object({ entity_type: entityType, operation: z.enum(['create', 'update', 'delete']), id: id.optional(), attributes: record.optional() }),
+    description:
+      'Creates, updates or deletes a record. The MCP server is read-only at present: every call returns an error saying so. Use the REST API with a read & write key for writes.',
+    input: z.object({
+      entity_type: entityType,
+      operation: z.enum(['create', 'update', 'delete']),
+      id: id.optional(),
+      attributes: record.optional(),
+    }),
     output: z.object({ data: record }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async run() {
-      throw new ApiError('unsupported_operation', 'The MCP server is read-only at present: no record was written. Writes go through the REST API with a read & write key.');
+      throw new ApiError(
+        'unsupported_operation',
+        'The MCP server is read-only at present: no record was written. Writes go through the REST API with a read & write key.',
+      );
     },
   }),
   tool({
     name: 'check_availability',
     title: 'Check availability',
-    description: 'Free bookable slots of one appointment type at one location over up to 31 days (the REST GET /availability search). Times are clinic wall times in the account timezone.',
+    description:
+      'Free bookable slots of one appointment type at one location over up to 31 days (the REST GET /availability search). Times are clinic wall times in the account timezone.',
     input: z.object({
       location_id: id,
       appointment_type_id: id,
@@ -219,20 +289,32 @@ export const TOOLS: Tool[] = [
       to: z.iso.date().optional().describe('Last day, inclusive; at most 31 days after from'),
       limit: z.number().int().min(1).max(500).default(50),
     }),
-    output: z.object({ data: z.array(slotSchema), meta: z.object({ from: z.string(), to: z.string(), timezone: z.string(), total: z.number().int() }) }),
+    output: z.object({
+      data: z.array(slotSchema),
+      meta: z.object({ from: z.string(), to: z.string(), timezone: z.string(), total: z.number().int() }),
+    }),
     annotations: READ,
     async run(c, input) {
       authorize(c.member, 'appointments.read');
       const q = availabilityQuery.parse({ ...input, practitioner_id: calendarPractitioner(c, input.practitioner_id) });
       const found = await findAvailability(c.db.db, c.account, q);
-      return { data: found.data, meta: { from: found.meta.from, to: found.meta.to, timezone: found.meta.timezone, total: found.meta.total } };
+      return {
+        data: found.data,
+        meta: { from: found.meta.from, to: found.meta.to, timezone: found.meta.timezone, total: found.meta.total },
+      };
     },
   }),
   tool({
     name: 'find_patient',
     title: 'Find a patient',
-    description: 'Finds patients by name (part of a first or last name, or "first last"), email, phone number or date of birth. Give at least one. Returns up to 20 matches.',
-    input: z.object({ name: z.string().min(2).max(100).optional(), email: z.string().max(255).optional(), phone: z.string().max(40).optional(), dob: z.iso.date().optional() }),
+    description:
+      'Finds patients by name (part of a first or last name, or "first last"), email, phone number or date of birth. Give at least one. Returns up to 20 matches.',
+    input: z.object({
+      name: z.string().min(2).max(100).optional(),
+      email: z.string().max(255).optional(),
+      phone: z.string().max(40).optional(),
+      dob: z.iso.date().optional(),
+    }),
     output: z.object({ data: z.array(record) }),
     annotations: READ,
     async run(c, input) {
@@ -242,21 +324,42 @@ export const TOOLS: Tool[] = [
       if (input.dob) base.dob = `eq:${input.dob}`;
       if (input.phone) {
         const digits = input.phone.replace(/\D/g, '');
-        if (digits.length < 4) throw new ApiError('validation_failed', 'phone needs at least 4 digits', { phone: ['at least 4 digits'] });
+        if (digits.length < 4)
+          throw new ApiError('validation_failed', 'phone needs at least 4 digits', { phone: ['at least 4 digits'] });
         // Stored numbers are searched by their key (E.164 in the account's country, else the digits): the
         // phone asked for is read the same way, so any spelling of a number finds it, through the index.
-        const numbers = await query(c, RESOURCES.numbers, { phone: `eq:${searchKeyIn(input.phone, accountCountry(c.account))}`, page_size: '100' });
+        const numbers = await query(c, RESOURCES.numbers, {
+          phone: `eq:${searchKeyIn(input.phone, accountCountry(c.account))}`,
+          page_size: '100',
+        });
         const ids = [...new Set(numbers.data.map((n) => Number(n.patient_id)))];
         if (!ids.length) return { data: [] };
         base.id = `in:${ids.slice(0, 100).join(',')}`;
       }
       const words = input.name?.trim().split(/\s+/) ?? [];
-      if (!words.length && Object.keys(base).length === 2) throw new ApiError('validation_failed', 'Give a name, email, phone or dob', { name: ['give at least one of name, email, phone, dob'] });
-      if (words.length >= 2) return { data: (await query(c, patients, { ...base, first_name: `contains:${words[0]}`, last_name: `contains:${words.slice(1).join(' ')}` })).data };
+      if (!words.length && Object.keys(base).length === 2)
+        throw new ApiError('validation_failed', 'Give a name, email, phone or dob', {
+          name: ['give at least one of name, email, phone, dob'],
+        });
+      if (words.length >= 2)
+        return {
+          data: (
+            await query(c, patients, {
+              ...base,
+              first_name: `contains:${words[0]}`,
+              last_name: `contains:${words.slice(1).join(' ')}`,
+            })
+          ).data,
+        };
       if (words.length === 1) {
-        const [byLast, byFirst] = [await query(c, patients, { ...base, last_name: `contains:${words[0]}` }), await query(c, patients, { ...base, first_name: `contains:${words[0]}` })];
+        const [byLast, byFirst] = [
+          await query(c, patients, { ...base, last_name: `contains:${words[0]}` }),
+          await query(c, patients, { ...base, first_name: `contains:${words[0]}` }),
+        ];
         const seen = new Set<unknown>();
-        return { data: [...byLast.data, ...byFirst.data].filter((p) => !seen.has(p.id) && seen.add(p.id)).slice(0, 20) };
+        return {
+          data: [...byLast.data, ...byFirst.data].filter((p) => !seen.has(p.id) && seen.add(p.id)).slice(0, 20),
+        };
       }
       return { data: (await query(c, patients, base)).data };
     },
@@ -283,12 +386,20 @@ export const TOOLS: Tool[] = [
       const now = clockFor(c.account.timezone).toWall(Date.now());
       const appts = RESOURCES.appointments;
       const forPatient = { patient_id: `eq:${input.patient_id}`, page_size: '5' };
-      const upcoming = mayRead(c, appts) ? (await query(c, appts, { ...forPatient, starts_at: `gte:${now}`, sort: 'starts_at' })).data : null;
-      const recent = mayRead(c, appts) ? (await query(c, appts, { ...forPatient, starts_at: `lt:${now}`, sort: 'starts_at:desc' })).data : null;
+      const upcoming = mayRead(c, appts)
+        ? (await query(c, appts, { ...forPatient, starts_at: `gte:${now}`, sort: 'starts_at' })).data
+        : null;
+      const recent = mayRead(c, appts)
+        ? (await query(c, appts, { ...forPatient, starts_at: `lt:${now}`, sort: 'starts_at:desc' })).data
+        : null;
       let balance: string | null = null;
       let openInvoices: number | null = null;
       if (mayRead(c, RESOURCES.invoices)) {
-        const invoices = await queryAll(c, RESOURCES.invoices, { patient_id: `eq:${input.patient_id}`, state: 'in:open,partially_paid', sort: 'id' });
+        const invoices = await queryAll(c, RESOURCES.invoices, {
+          patient_id: `eq:${input.patient_id}`,
+          state: 'in:open,partially_paid',
+          sort: 'id',
+        });
         const minor = invoices.reduce((sum, inv) => sum + Math.round(Number(inv.balance) * 100), 0);
         balance = (minor / 100).toFixed(2);
         openInvoices = invoices.length;
@@ -304,7 +415,13 @@ export const TOOLS: Tool[] = [
         const ids = [...new Set(memberships.map((m) => m.plan))].sort((a, b) => a - b);
         plans = [];
         for (let i = 0; i < ids.length; i += 100) {
-          plans.push(...(await queryAll(c, RESOURCES.care_plans, { id: `in:${ids.slice(i, i + 100).join(',')}`, status: 'eq:active', sort: 'id' })));
+          plans.push(
+            ...(await queryAll(c, RESOURCES.care_plans, {
+              id: `in:${ids.slice(i, i + 100).join(',')}`,
+              status: 'eq:active',
+              sort: 'id',
+            })),
+          );
         }
       }
       return {
@@ -320,34 +437,71 @@ export const TOOLS: Tool[] = [
   tool({
     name: 'practitioner_schedule',
     title: "A practitioner's schedule",
-    description: "A practitioner's appointments for a day or a week from a date (default today), in start order, cancelled ones included with their status. Members limited to their own calendar see only their own.",
-    input: z.object({ practitioner_id: id.optional().describe("Default: the member's own practitioner"), date: z.iso.date().optional(), days: z.union([z.literal(1), z.literal(7)]).default(1) }),
-    output: z.object({ practitioner_id: z.number().int(), from: z.string(), to: z.string(), appointments: z.array(record), truncated: z.boolean() }),
+    description:
+      "A practitioner's appointments for a day or a week from a date (default today), in start order, cancelled ones included with their status. Members limited to their own calendar see only their own.",
+    input: z.object({
+      practitioner_id: id.optional().describe("Default: the member's own practitioner"),
+      date: z.iso.date().optional(),
+      days: z.union([z.literal(1), z.literal(7)]).default(1),
+    }),
+    output: z.object({
+      practitioner_id: z.number().int(),
+      from: z.string(),
+      to: z.string(),
+      appointments: z.array(record),
+      truncated: z.boolean(),
+    }),
     annotations: READ,
     async run(c, input) {
       const practitioner = calendarPractitioner(c, input.practitioner_id) ?? c.member.practitioner_id;
-      if (!practitioner) throw new ApiError('validation_failed', 'practitioner_id is required (you are not linked to a practitioner)', { practitioner_id: ['required'] });
+      if (!practitioner)
+        throw new ApiError('validation_failed', 'practitioner_id is required (you are not linked to a practitioner)', {
+          practitioner_id: ['required'],
+        });
       const from = input.date ?? clockFor(c.account.timezone).today();
       const to = addDays(from, input.days);
-      const page = await query(c, RESOURCES.appointments, { practitioner_id: `eq:${practitioner}`, starts_at: [`gte:${from}T00:00:00`, `lt:${to}T00:00:00`], sort: 'starts_at', page_size: String(PAGE_SIZE_MAX), cursor: '' });
-      return { practitioner_id: practitioner, from, to: addDays(to, -1), appointments: page.data, truncated: page.has_more };
+      const page = await query(c, RESOURCES.appointments, {
+        practitioner_id: `eq:${practitioner}`,
+        starts_at: [`gte:${from}T00:00:00`, `lt:${to}T00:00:00`],
+        sort: 'starts_at',
+        page_size: String(PAGE_SIZE_MAX),
+        cursor: '',
+      });
+      return {
+        practitioner_id: practitioner,
+        from,
+        to: addDays(to, -1),
+        appointments: page.data,
+        truncated: page.has_more,
+      };
     },
   }),
   tool({
     name: 'next_available_slot',
     title: 'Next available slot',
     description: `The first free slot of an appointment type at a location (optionally with one practitioner), searching ${MAX_RANGE_DAYS} days from a date (default today). null when nothing is free in that range.`,
-    input: z.object({ location_id: id, appointment_type_id: id, practitioner_id: id.optional(), from: z.iso.date().optional() }),
+    input: z.object({
+      location_id: id,
+      appointment_type_id: id,
+      practitioner_id: id.optional(),
+      from: z.iso.date().optional(),
+    }),
     output: z.object({ slot: slotSchema.nullable(), searched_from: z.string(), searched_to: z.string() }),
     annotations: READ,
     async run(c, input) {
       authorize(c.member, 'appointments.read');
       const from = input.from ?? clockFor(c.account.timezone).today();
       const to = addDays(from, MAX_RANGE_DAYS - 1);
-      const q = availabilityQuery.parse({ location_id: input.location_id, appointment_type_id: input.appointment_type_id, practitioner_id: calendarPractitioner(c, input.practitioner_id), from, to, limit: 1 });
+      const q = availabilityQuery.parse({
+        location_id: input.location_id,
+        appointment_type_id: input.appointment_type_id,
+        practitioner_id: calendarPractitioner(c, input.practitioner_id),
+        from,
+        to,
+        limit: 1,
+      });
       const found = await findAvailability(c.db.db, c.account, q);
       return { slot: found.data[0] ?? null, searched_from: from, searched_to: to };
     },
   }),
 ];
-

@@ -26,8 +26,23 @@ import { RateLimiter, type RateDecision } from '../rest/ratelimit';
 import type { TenantResolver } from '../tenancy';
 import { authenticateClient, registerClient, type ClientLog } from './clients';
 import { OAuthFailure } from './errors';
-import { checkAuthorizationRequest, exchangeCode, RedirectedError, redirectWith, refreshTokens, revokeToken, UntrustedRequest } from './grants';
-import { authorizationServerMetadata, MCP_PATH, OAUTH_PREFIX, oauthUrls, protectedResourceMetadata, type OAuthUrls } from './urls';
+import {
+  checkAuthorizationRequest,
+  exchangeCode,
+  RedirectedError,
+  redirectWith,
+  refreshTokens,
+  revokeToken,
+  UntrustedRequest,
+} from './grants';
+import {
+  authorizationServerMetadata,
+  MCP_PATH,
+  OAUTH_PREFIX,
+  oauthUrls,
+  protectedResourceMetadata,
+  type OAuthUrls,
+} from './urls';
 
 /** Where the consent screen lives (a portal page: the member signs in there). */
 export const CONSENT_PAGE = '/developers/connect';
@@ -44,7 +59,8 @@ const CORS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, MCP-Protocol-Version',
-  'Access-Control-Expose-Headers': 'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id',
+  'Access-Control-Expose-Headers':
+    'WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id',
   'Access-Control-Max-Age': '86400',
 };
 
@@ -74,18 +90,30 @@ export interface OAuthServer {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger; tenants: TenantResolver; limiter: RateLimiter }): OAuthServer {
+export function createOAuthServer(opts: {
+  db: DbHandle;
+  env: Env;
+  logger: Logger;
+  tenants: TenantResolver;
+  limiter: RateLimiter;
+}): OAuthServer {
   const { db, env, logger, tenants, limiter } = opts;
   const info = requestInfo(env.TRUST_PROXY);
   const allowPrivate = env.WEBHOOKS_ALLOW_PRIVATE;
 
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({ status, body, headers });
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({
+    status,
+    body,
+    headers,
+  });
   const failure = (f: OAuthFailure): Answer => json(f.status, f.body(), f.headers);
   // Why a client metadata document was refused: for the operator, never in the answer (an oracle).
   const clientLog: ClientLog = (detail, message) => logger.warn(detail, message);
 
   const overBudget = (limit: number, retryAfter: number) =>
-    new OAuthFailure('rate_limited', `Rate limit of ${limit} per minute exceeded; retry after ${retryAfter} s`, 429, { 'Retry-After': String(retryAfter) });
+    new OAuthFailure('rate_limited', `Rate limit of ${limit} per minute exceeded; retry after ${retryAfter} s`, 429, {
+      'Retry-After': String(retryAfter),
+    });
 
   /** The budget decisions of requests in progress, for their answer's headers. */
   const budgets = new WeakMap<IncomingMessage, RateDecision>();
@@ -141,24 +169,38 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
 
   async function form(req: IncomingMessage): Promise<URLSearchParams> {
     const type = req.headers['content-type'] ?? '';
-    if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new OAuthFailure('invalid_request', 'Send the body as application/x-www-form-urlencoded');
+    if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+      throw new OAuthFailure('invalid_request', 'Send the body as application/x-www-form-urlencoded');
     return new URLSearchParams(await readBody(req, env.MAX_BODY_BYTES));
   }
 
-  async function route(req: IncomingMessage, account: Account, urls: OAuthUrls, path: string, query: URLSearchParams): Promise<Answer> {
+  async function route(
+    req: IncomingMessage,
+    account: Account,
+    urls: OAuthUrls,
+    path: string,
+    query: URLSearchParams,
+  ): Promise<Answer> {
     const method = req.method ?? 'GET';
     if (Object.hasOwn(DOCUMENTS, path)) {
-      if (method !== 'GET' && method !== 'HEAD') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET, HEAD, OPTIONS' });
+      if (method !== 'GET' && method !== 'HEAD')
+        return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET, HEAD, OPTIONS' });
       return json(200, DOCUMENTS[path](urls), { 'Cache-Control': 'public, max-age=3600' });
     }
-    const post = (work: () => Promise<Answer>) => (method === 'POST' ? work() : Promise.resolve(json(405, { error: 'invalid_request', error_description: 'POST only' }, { Allow: 'POST, OPTIONS' })));
+    const post = (work: () => Promise<Answer>) =>
+      method === 'POST'
+        ? work()
+        : Promise.resolve(
+            json(405, { error: 'invalid_request', error_description: 'POST only' }, { Allow: 'POST, OPTIONS' }),
+          );
     switch (path) {
       case `${OAUTH_PREFIX}/register`:
         return post(async () => {
           await takeBudget(req, `oauth_register:${account.id}:${info.clientIp(req)}`, REGISTER_PER_IP_PER_MINUTE);
           await takeBudget(req, `oauth_register:${account.id}`, REGISTER_PER_ACCOUNT_PER_MINUTE);
           const text = await readBody(req, env.MAX_BODY_BYTES);
-          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new OAuthFailure('invalid_client_metadata', 'Send the client metadata as application/json');
+          if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+            throw new OAuthFailure('invalid_client_metadata', 'Send the client metadata as application/json');
           let body: unknown;
           try {
             body = JSON.parse(text);
@@ -171,7 +213,9 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
         return post(() =>
           unauthenticatedCall(req, async () => {
             const params = await form(req);
-            const client = await traced('auth oauth_client', () => authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog));
+            const client = await traced('auth oauth_client', () =>
+              authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog),
+            );
             const grant = params.get('grant_type');
             if (grant === 'authorization_code') return json(200, await exchangeCode(db, account, client, params, urls));
             if (grant === 'refresh_token') return json(200, await refreshTokens(db, account, client, params));
@@ -182,7 +226,9 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
         return post(() =>
           unauthenticatedCall(req, async () => {
             const params = await form(req);
-            const client = await traced('auth oauth_client', () => authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog));
+            const client = await traced('auth oauth_client', () =>
+              authenticateClient(db, account, params, req.headers.authorization, allowPrivate, clientLog),
+            );
             const presented = params.get('token');
             if (!presented) throw new OAuthFailure('invalid_request', 'token is required');
             await revokeToken(db, account, client, presented);
@@ -190,9 +236,15 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
           }),
         );
       case `${OAUTH_PREFIX}/authorize`:
-        if (method !== 'GET') return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET' });
+        if (method !== 'GET')
+          return json(405, { error: 'invalid_request', error_description: 'GET only' }, { Allow: 'GET' });
         // A URL-shaped client_id may make the server fetch it (a client metadata document): bounded per address.
-        if (/^https?:\/\//i.test(query.get('client_id') ?? '')) await takeBudget(req, `oauth_metadata:${account.id}:${info.clientIp(req)}`, METADATA_AUTHORIZE_PER_IP_PER_MINUTE);
+        if (/^https?:\/\//i.test(query.get('client_id') ?? ''))
+          await takeBudget(
+            req,
+            `oauth_metadata:${account.id}:${info.clientIp(req)}`,
+            METADATA_AUTHORIZE_PER_IP_PER_MINUTE,
+          );
         // Errors go back to the client only at a redirect the request named, of a client someone here has
         // approved (checkAuthorizationRequest); any other is this 400, never a redirect.
         try {
@@ -202,12 +254,22 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
           let refusal = err;
           if (err instanceof RedirectedError) {
             try {
-              return { status: 302, headers: { Location: redirectWith(err.redirectUri, { error: err.error, error_description: err.description, state: query.get('state') }, urls) } };
+              return {
+                status: 302,
+                headers: {
+                  Location: redirectWith(
+                    err.redirectUri,
+                    { error: err.error, error_description: err.description, state: query.get('state') },
+                    urls,
+                  ),
+                },
+              };
             } catch (unusable) {
               refusal = unusable;
             }
           }
-          if (refusal instanceof UntrustedRequest) return { status: 400, body: { error: 'invalid_request', error_description: refusal.message } };
+          if (refusal instanceof UntrustedRequest)
+            return { status: 400, body: { error: 'invalid_request', error_description: refusal.message } };
           throw refusal;
         }
       default:
@@ -229,17 +291,27 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       if (req.method === 'OPTIONS') answer = { status: 204, headers: {} };
       else {
         // Before the clinic is looked up: any host, known or not, spends the same budget.
-        if (path.startsWith('/.well-known/')) await takeBudget(req, `discovery:${info.clientIp(req)}`, DISCOVERY_PER_MINUTE);
+        if (path.startsWith('/.well-known/'))
+          await takeBudget(req, `discovery:${info.clientIp(req)}`, DISCOVERY_PER_MINUTE);
         const account = await tenants.resolve(info.host(req));
         if (!account) {
-          if (!path.startsWith('/.well-known/')) await takeBudget(req, `unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+          if (!path.startsWith('/.well-known/'))
+            await takeBudget(req, `unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
           answer = json(404, { error: 'not_found', error_description: 'No clinic at this address' });
-        } else answer = await route(req, account, oauthUrls(`${info.proto(req)}://${info.host(req)}`), path, url.searchParams);
+        } else
+          answer = await route(
+            req,
+            account,
+            oauthUrls(`${info.proto(req)}://${info.host(req)}`),
+            path,
+            url.searchParams,
+          );
       }
     } catch (err) {
       if (err instanceof OAuthFailure) answer = failure(err);
       else if (err instanceof ApiError && err.code === 'wrong_region') answer = json(err.status, err.toBody());
-      else if (err instanceof ApiError && err.status < 500) answer = json(err.status, { error: 'invalid_request', error_description: err.message });
+      else if (err instanceof ApiError && err.status < 500)
+        answer = json(err.status, { error: 'invalid_request', error_description: err.message });
       else {
         logger.error({ err }, 'oauth request failed');
         answer = json(500, { error: 'server_error', error_description: 'Internal error' });
@@ -253,7 +325,9 @@ export function createOAuthServer(opts: { db: DbHandle; env: Env; logger: Logger
       ...(rate ? addRateHeaders({}, rate) : {}),
       'Cache-Control': 'no-store',
       ...cors,
-      ...(body !== undefined ? { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) } : {}),
+      ...(body !== undefined
+        ? { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) }
+        : {}),
       ...answer.headers,
     });
     res.end(req.method === 'HEAD' ? undefined : body);

@@ -16,9 +16,17 @@ export const MEMBER_DEACTIVATED = 'member deactivated';
 export const MEMBER_REACTIVATED = 'member reactivated';
 
 /** Who the activity log names when the server revokes a grant whose code or refresh token came back. */
-export const REUSE_DETECTION: Actor = { actor_type: 'system', actor_id: null, actor_name: 'OAuth token reuse detection' };
+export const REUSE_DETECTION: Actor = {
+  actor_type: 'system',
+  actor_id: null,
+  actor_name: 'OAuth token reuse detection',
+};
 /** Who the activity log names when an app revokes its own token (RFC 7009). */
-export const clientActor = (client: { name: string }): Actor => ({ actor_type: 'connector', actor_id: null, actor_name: client.name });
+export const clientActor = (client: { name: string }): Actor => ({
+  actor_type: 'connector',
+  actor_id: null,
+  actor_name: client.name,
+});
 
 /**
  * The activity-log entries of grants that just ended, with the app's and the member's names: the grant
@@ -26,17 +34,40 @@ export const clientActor = (client: { name: string }): Actor => ({ actor_type: '
  */
 async function recordRevoked(tx: Db, accountId: number, actor: Actor, grantIds: number[], reason: string) {
   const ended = await tx
-    .select({ id: oauthGrants.id, client_id: oauthGrants.client_id, client: oauthClients.name, member_id: oauthGrants.user_id, member: users.name })
+    .select({
+      id: oauthGrants.id,
+      client_id: oauthGrants.client_id,
+      client: oauthClients.name,
+      member_id: oauthGrants.user_id,
+      member: users.name,
+    })
     .from(oauthGrants)
-    .leftJoin(oauthClients, and(eq(oauthClients.account_id, oauthGrants.account_id), eq(oauthClients.client_id, oauthGrants.client_id)))
+    .leftJoin(
+      oauthClients,
+      and(eq(oauthClients.account_id, oauthGrants.account_id), eq(oauthClients.client_id, oauthGrants.client_id)),
+    )
     .leftJoin(users, and(eq(users.account_id, oauthGrants.account_id), eq(users.id, oauthGrants.user_id)))
     .where(and(eq(oauthGrants.account_id, accountId), inArray(oauthGrants.id, grantIds)))
     .orderBy(oauthGrants.id);
-  for (const g of ended) await recordActivity(tx, accountId, actor, 'connectors', g.id, 'revoked', { client: g.client, client_id: g.client_id, member: g.member, member_id: g.member_id, reason });
+  for (const g of ended)
+    await recordActivity(tx, accountId, actor, 'connectors', g.id, 'revoked', {
+      client: g.client,
+      client_id: g.client_id,
+      member: g.member,
+      member_id: g.member_id,
+      reason,
+    });
 }
 
 /** One grant ends: every token it issued with it; recorded once, by whoever ended it first. */
-export async function revokeGrantTx(tx: Db, accountId: number, actor: Actor, grantId: number, reason: string, at: string) {
+export async function revokeGrantTx(
+  tx: Db,
+  accountId: number,
+  actor: Actor,
+  grantId: number,
+  reason: string,
+  at: string,
+) {
   const ended = await tx
     .update(oauthGrants)
     .set({ revoked_at: at, revoked_reason: reason })
@@ -52,15 +83,29 @@ export async function revokeGrantTx(tx: Db, accountId: number, actor: Actor, gra
  * (every check reads the grant's revoked_at), so that the MCP server can still answer them with
  * user_inactive rather than a bare invalid token. Returns how many grants ended.
  */
-export async function revokeMemberGrants(tx: Db, accountId: number, actor: Actor, userId: number, reason: string, at: string): Promise<number> {
+export async function revokeMemberGrants(
+  tx: Db,
+  accountId: number,
+  actor: Actor,
+  userId: number,
+  reason: string,
+  at: string,
+): Promise<number> {
   const live = await tx
     .select({ id: oauthGrants.id })
     .from(oauthGrants)
     .where(and(eq(oauthGrants.account_id, accountId), eq(oauthGrants.user_id, userId), isNull(oauthGrants.revoked_at)));
   if (live.length === 0) return 0;
   const ids = live.map((g) => g.id);
-  await tx.update(oauthGrants).set({ revoked_at: at, revoked_reason: reason }).where(and(eq(oauthGrants.account_id, accountId), inArray(oauthGrants.id, ids), isNull(oauthGrants.revoked_at)));
-  await tx.delete(oauthTokens).where(and(eq(oauthTokens.account_id, accountId), inArray(oauthTokens.grant_id, ids), eq(oauthTokens.kind, 'refresh')));
+  await tx
+    .update(oauthGrants)
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where(and(eq(oauthGrants.account_id, accountId), inArray(oauthGrants.id, ids), isNull(oauthGrants.revoked_at)));
+  await tx
+    .delete(oauthTokens)
+    .where(
+      and(eq(oauthTokens.account_id, accountId), inArray(oauthTokens.grant_id, ids), eq(oauthTokens.kind, 'refresh')),
+    );
   await recordRevoked(tx, accountId, actor, ids, reason);
   return live.length;
 }

@@ -35,14 +35,24 @@ export interface OAuthSweep extends SweepOutcome {
 /** One batch of expired tokens, the earliest expired first, by oauth_tokens_expires_idx. */
 export function expiredTokensBatch(tx: Db, now: number, limit: number) {
   const t = oauthTokens;
-  const expired = tx.select(keyOf(t)).from(t).where(lt(t.expires_at, new Date(now).toISOString())).orderBy(asc(t.expires_at)).limit(limit);
+  const expired = tx
+    .select(keyOf(t))
+    .from(t)
+    .where(lt(t.expires_at, new Date(now).toISOString()))
+    .orderBy(asc(t.expires_at))
+    .limit(limit);
   return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
 /** One batch of codes expired a refresh lifetime ago, the earliest first, by oauth_codes_expires_idx. */
 export function expiredCodesBatch(tx: Db, now: number, limit: number) {
   const t = oauthCodes;
-  const expired = tx.select(keyOf(t)).from(t).where(lt(t.expires_at, new Date(now - REFRESH_TOKEN_TTL_S * 1000).toISOString())).orderBy(asc(t.expires_at)).limit(limit);
+  const expired = tx
+    .select(keyOf(t))
+    .from(t)
+    .where(lt(t.expires_at, new Date(now - REFRESH_TOKEN_TTL_S * 1000).toISOString()))
+    .orderBy(asc(t.expires_at))
+    .limit(limit);
   return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
@@ -81,7 +91,12 @@ export async function sweepOAuth(db: DbHandle, now = Date.now(), run?: JobRun): 
         and(
           lt(oauthGrants.created_at, refreshCutoff),
           or(isNull(oauthGrants.revoked_at), lt(oauthGrants.revoked_at, refreshCutoff)),
-          notExists(tx.select({ one }).from(oauthTokens).where(and(eq(oauthTokens.account_id, oauthGrants.account_id), eq(oauthTokens.grant_id, oauthGrants.id)))),
+          notExists(
+            tx
+              .select({ one })
+              .from(oauthTokens)
+              .where(and(eq(oauthTokens.account_id, oauthGrants.account_id), eq(oauthTokens.grant_id, oauthGrants.id))),
+          ),
         ),
       ),
     ],
@@ -92,13 +107,22 @@ export async function sweepOAuth(db: DbHandle, now = Date.now(), run?: JobRun): 
         and(
           or(
             and(eq(oauthClients.kind, 'registered'), lt(oauthClients.created_at, clientCutoff)),
-            and(eq(oauthClients.kind, 'metadata_document'), isNotNull(oauthClients.expires_at), lt(oauthClients.expires_at, at)),
+            and(
+              eq(oauthClients.kind, 'metadata_document'),
+              isNotNull(oauthClients.expires_at),
+              lt(oauthClients.expires_at, at),
+            ),
           ),
           notExists(
             tx
               .select({ one })
               .from(oauthGrants)
-              .where(and(eq(oauthGrants.account_id, oauthClients.account_id), eq(oauthGrants.client_id, oauthClients.client_id))),
+              .where(
+                and(
+                  eq(oauthGrants.account_id, oauthClients.account_id),
+                  eq(oauthGrants.client_id, oauthClients.client_id),
+                ),
+              ),
           ),
         ),
       ),

@@ -20,12 +20,27 @@ export interface Observer {
    * as sent (only to tell /openapi.json apart; never recorded), status, duration, whether a key was
    * accepted, and the request id.
    */
-  request(route: string | undefined, method: string | undefined, path: string, status: number, ms: number, authenticated: boolean, requestId: string): void;
+  request(
+    route: string | undefined,
+    method: string | undefined,
+    path: string,
+    status: number,
+    ms: number,
+    authenticated: boolean,
+    requestId: string,
+  ): void;
   /**
    * A request of another surface answered (MCP, OAuth, the portal's tRPC): `route` is already a
    * template of that surface (never a path as sent), the request id its X-Request-Id if it has one.
    */
-  served(route: string, method: string | undefined, status: number, ms: number, requestId: string | undefined, surface: Surface): void;
+  served(
+    route: string,
+    method: string | undefined,
+    status: number,
+    ms: number,
+    requestId: string | undefined,
+    surface: Surface,
+  ): void;
   /** `fn` inside a span of its own (tracing only), `describe` giving attributes from its result. */
   span?<T>(name: string, fn: () => Promise<T>, describe?: (result: T) => Record<string, string | boolean>): Promise<T>;
   /** A webhook attempt recorded: its outcome, when its message fell due, when the attempt started. */
@@ -58,13 +73,23 @@ export function watch(req: IncomingMessage, res: ServerResponse, route: string, 
   const started = performance.now();
   res.once('finish', () => {
     const id = res.getHeader('x-request-id');
-    any.served(route, req.method, res.statusCode, performance.now() - started, typeof id === 'string' ? id : undefined, surface);
+    any.served(
+      route,
+      req.method,
+      res.statusCode,
+      performance.now() - started,
+      typeof id === 'string' ? id : undefined,
+      surface,
+    );
   });
 }
 
 /** `fn` in a span named `name` while tracing is on; otherwise just `fn()`. For paths off the REST hot path. */
-export const traced = <T>(name: string, fn: () => Promise<T>, describe?: (result: T) => Record<string, string | boolean>): Promise<T> =>
-  observing.tracing?.span ? observing.tracing.span(name, fn, describe) : fn();
+export const traced = <T>(
+  name: string,
+  fn: () => Promise<T>,
+  describe?: (result: T) => Record<string, string | boolean>,
+): Promise<T> => (observing.tracing?.span ? observing.tracing.span(name, fn, describe) : fn());
 
 /** Sets `any` to whichever observers are on (both: each in turn). */
 export function combine(): void {

@@ -77,7 +77,8 @@ function addDatabaseGauges(registry: client.Registry, db: DbHandle) {
         sql`select case when next_attempt_at is null then 'held' when next_attempt_at <= ${now} then 'due' else 'scheduled' end as state, count(*) as n from webhook_messages where status = 'pending' group by 1`,
       );
       this.reset();
-      for (const state of ['due', 'scheduled', 'held']) this.set({ state }, Number(rows.find((r) => r.state === state)?.n ?? 0));
+      for (const state of ['due', 'scheduled', 'held'])
+        this.set({ state }, Number(rows.find((r) => r.state === state)?.n ?? 0));
     },
   });
   const pool = (db as { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
@@ -98,7 +99,8 @@ function addDatabaseGauges(registry: client.Registry, db: DbHandle) {
 
 /** The route template under /v3/api; the OpenAPI document by name; every unmatched path as one. */
 const DOCS = '/v3/api/openapi.json';
-const routeLabel = (route: string | undefined, path: string) => (route !== undefined ? `/v3/api${route}` : path === DOCS ? DOCS : UNMATCHED);
+const routeLabel = (route: string | undefined, path: string) =>
+  route !== undefined ? `/v3/api${route}` : path === DOCS ? DOCS : UNMATCHED;
 
 const statusClass = (status: number) => STATUS_CLASSES[Math.floor(status / 100) - 1] ?? 'other';
 
@@ -158,7 +160,10 @@ function listen(env: Env, scrape: () => Promise<{ body: string; type: string }>)
     }
     scrape().then(
       ({ body, type }) => res.writeHead(200, { 'content-type': type }).end(body),
-      (err: unknown) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`),
+      (err: unknown) =>
+        res
+          .writeHead(503, { 'content-type': 'text/plain' })
+          .end(`metrics unavailable: ${err instanceof Error ? err.message : String(err)}\n`),
     );
   });
   return new Promise((resolve, reject) => {
@@ -202,5 +207,7 @@ export async function startMetrics(env: Env, db: DbHandle): Promise<MetricsListe
 export async function startClusterMetrics(env: Env): Promise<MetricsListener | null> {
   if (env.METRICS_PORT === undefined) return null;
   const aggregated = new client.AggregatorRegistry();
-  return listenerOf(await listen(env, async () => ({ body: await aggregated.clusterMetrics(), type: aggregated.contentType })));
+  return listenerOf(
+    await listen(env, async () => ({ body: await aggregated.clusterMetrics(), type: aggregated.contentType })),
+  );
 }

@@ -25,7 +25,9 @@ import { combine, observing, UNMATCHED, type Observer } from './hooks';
 
 const require = createRequire(import.meta.url);
 
-export const tracingConfigured = (env: NodeJS.ProcessEnv) => !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED?.toLowerCase() !== 'true';
+export const tracingConfigured = (env: NodeJS.ProcessEnv) =>
+  !!(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) &&
+  env.OTEL_SDK_DISABLED?.toLowerCase() !== 'true';
 
 /** A query string as its parameter names only: `last_name=eq:Smith&page_size=2` → `last_name&page_size`. */
 export const queryNames = (search: string) => [...new Set(new URLSearchParams(search).keys())].join('&');
@@ -38,13 +40,19 @@ export interface Tracing {
 }
 
 /** Starts the SDK when the environment asks for it, else null. Tests pass their own span processors (an in-memory exporter). */
-export function startTracing(env: NodeJS.ProcessEnv = process.env, opts: { spanProcessors?: SpanProcessor[] } = {}): Tracing | null {
+export function startTracing(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { spanProcessors?: SpanProcessor[] } = {},
+): Tracing | null {
   if (!tracingConfigured(env)) return null;
   const api = require('@opentelemetry/api') as typeof Api;
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
-  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
-  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { PgInstrumentation } =
+    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { UndiciInstrumentation } =
+    require('@opentelemetry/instrumentation-undici') as typeof import('@opentelemetry/instrumentation-undici');
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'clinic-api' }),
     ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}),
@@ -56,7 +64,9 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env, opts: { spanP
           return q < 0 ? {} : { 'url.query': queryNames((req.url ?? '').slice(q + 1)) };
         },
         // A webhook endpoint's URL without its query string (receivers put tokens there).
-        startOutgoingSpanHook: (options: RequestOptions) => ({ 'url.full': `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port ? `:${options.port}` : ''}${(options.path ?? '/').split('?')[0]}` }),
+        startOutgoingSpanHook: (options: RequestOptions) => ({
+          'url.full': `${options.protocol ?? 'http:'}//${options.hostname ?? options.host ?? 'localhost'}${options.port ? `:${options.port}` : ''}${(options.path ?? '/').split('?')[0]}`,
+        }),
       }),
       // Statement text only (placeholders), never the values bound to it (enhancedDatabaseReporting stays off).
       new PgInstrumentation({ enhancedDatabaseReporting: false }),
@@ -77,7 +87,11 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env, opts: { spanP
   const tracer = api.trace.getTracer('clinic-api');
   observing.tracing = observer(api, tracer);
   combine();
-  const ready = Promise.all([traceSqlite(api, tracer), traceDeliveries(api, tracer), traceTenantAndKeys(api, tracer)]).then(() => undefined);
+  const ready = Promise.all([
+    traceSqlite(api, tracer),
+    traceDeliveries(api, tracer),
+    traceTenantAndKeys(api, tracer),
+  ]).then(() => undefined);
   const shutdown = () => sdk.shutdown();
   observing.stop = () => bounded(shutdown(), STOP_MS);
   return { ready, shutdown };
@@ -100,7 +114,12 @@ const bounded = (work: Promise<void>, ms: number) =>
  * span's status with the error's code or type only (a message can quote what was sent).
  */
 function spanner(api: typeof Api, tracer: Api.Tracer) {
-  return <T>(name: string, attributes: Api.Attributes, fn: () => Promise<T>, describe?: (result: T) => Api.Attributes): Promise<T> =>
+  return <T>(
+    name: string,
+    attributes: Api.Attributes,
+    fn: () => Promise<T>,
+    describe?: (result: T) => Api.Attributes,
+  ): Promise<T> =>
     tracer.startActiveSpan(name, { attributes }, async (span) => {
       try {
         const result = await fn();
@@ -109,7 +128,14 @@ function spanner(api: typeof Api, tracer: Api.Tracer) {
       } catch (err) {
         // The API's `code`, or an OAuth error's `error` (both fixed vocabularies, never a message).
         const e = err as { code?: unknown; error?: unknown; constructor?: { name?: string } };
-        span.setAttribute('error.type', typeof e?.code === 'string' ? e.code : typeof e?.error === 'string' ? e.error : (e?.constructor?.name ?? 'Error'));
+        span.setAttribute(
+          'error.type',
+          typeof e?.code === 'string'
+            ? e.code
+            : typeof e?.error === 'string'
+              ? e.error
+              : (e?.constructor?.name ?? 'Error'),
+        );
         span.setStatus({ code: api.SpanStatusCode.ERROR });
         throw err;
       } finally {
@@ -148,7 +174,10 @@ function observer(api: typeof Api, tracer: Api.Tracer): Observer {
       for (const route of routes) {
         const invoke = route.invoke;
         const name = `procedure ${route.procedurePath}`;
-        route.invoke = (ctx, input) => inSpan(name, { 'clinic.procedure': route.procedurePath, 'clinic.request_id': ctx.requestId }, () => invoke(ctx, input));
+        route.invoke = (ctx, input) =>
+          inSpan(name, { 'clinic.procedure': route.procedurePath, 'clinic.request_id': ctx.requestId }, () =>
+            invoke(ctx, input),
+          );
       }
     },
   };
@@ -168,7 +197,10 @@ async function traceSqlite(api: typeof Api, tracer: Api.Tracer): Promise<void> {
     proto[method] = function (this: { source: string }, ...args: unknown[]) {
       // Only inside a traced request, job or delivery: no root span per statement of start-up or a sweep's inner loop.
       if (!api.trace.getActiveSpan()) return original.apply(this, args);
-      const span = tracer.startSpan(`sqlite ${this.source.trimStart().split(/\s/, 1)[0].toUpperCase()}`, { kind: api.SpanKind.CLIENT, attributes: { 'db.system.name': 'sqlite', 'db.query.text': this.source } });
+      const span = tracer.startSpan(`sqlite ${this.source.trimStart().split(/\s/, 1)[0].toUpperCase()}`, {
+        kind: api.SpanKind.CLIENT,
+        attributes: { 'db.system.name': 'sqlite', 'db.query.text': this.source },
+      });
       try {
         return original.apply(this, args);
       } catch (err) {
@@ -186,16 +218,27 @@ async function traceDeliveries(api: typeof Api, tracer: Api.Tracer): Promise<voi
   const { WebhookWorker } = await import('../webhooks/worker');
   const deliver = WebhookWorker.prototype.deliver;
   WebhookWorker.prototype.deliver = function (m, trigger) {
-    return tracer.startActiveSpan('webhook deliver', { attributes: { 'clinic.webhook.message_id': m.id, 'clinic.webhook.endpoint_id': m.endpoint_id, 'clinic.webhook.event_type': m.event_type, 'clinic.webhook.attempt': m.attempts } }, async (span) => {
-      try {
-        return await deliver.call(this, m, trigger);
-      } catch (err) {
-        span.setStatus({ code: api.SpanStatusCode.ERROR });
-        throw err;
-      } finally {
-        span.end();
-      }
-    });
+    return tracer.startActiveSpan(
+      'webhook deliver',
+      {
+        attributes: {
+          'clinic.webhook.message_id': m.id,
+          'clinic.webhook.endpoint_id': m.endpoint_id,
+          'clinic.webhook.event_type': m.event_type,
+          'clinic.webhook.attempt': m.attempts,
+        },
+      },
+      async (span) => {
+        try {
+          return await deliver.call(this, m, trigger);
+        } catch (err) {
+          span.setStatus({ code: api.SpanStatusCode.ERROR });
+          throw err;
+        } finally {
+          span.end();
+        }
+      },
+    );
   };
 }
 
@@ -207,15 +250,28 @@ async function traceDeliveries(api: typeof Api, tracer: Api.Tracer): Promise<voi
  */
 async function traceTenantAndKeys(api: typeof Api, tracer: Api.Tracer): Promise<void> {
   const inSpan = spanner(api, tracer);
-  const [{ TenantResolver }, { Authenticator }] = await Promise.all([import('../tenancy'), import('../auth/authenticate')]);
+  const [{ TenantResolver }, { Authenticator }] = await Promise.all([
+    import('../tenancy'),
+    import('../auth/authenticate'),
+  ]);
   const resolve = TenantResolver.prototype.resolve;
   TenantResolver.prototype.resolve = function (host) {
     if (!api.trace.getActiveSpan()) return resolve.call(this, host);
-    return inSpan('tenant resolve', {}, () => resolve.call(this, host), (account) => ({ 'clinic.tenant.found': account !== null }));
+    return inSpan(
+      'tenant resolve',
+      {},
+      () => resolve.call(this, host),
+      (account) => ({ 'clinic.tenant.found': account !== null }),
+    );
   };
   const authenticate = Authenticator.prototype.authenticate;
   Authenticator.prototype.authenticate = function (header, accountId) {
     if (!api.trace.getActiveSpan()) return authenticate.call(this, header, accountId);
-    return inSpan('auth api_key', {}, () => authenticate.call(this, header, accountId), (principal) => ({ 'clinic.auth.outcome': principal ? 'accepted' : 'refused' }));
+    return inSpan(
+      'auth api_key',
+      {},
+      () => authenticate.call(this, header, accountId),
+      (principal) => ({ 'clinic.auth.outcome': principal ? 'accepted' : 'refused' }),
+    );
   };
 }

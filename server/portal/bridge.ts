@@ -23,6 +23,7 @@ export function installPortalBridge(bridge: PortalBridge): void {
 
 export function portalBridge(): PortalBridge {
   const bridge = (globalThis as WithBridge)[KEY];
-  if (!bridge) throw new Error('The portal pages are served by server/main.ts (npm start / npm run dev), not by next start');
+  if (!bridge)
+    throw new Error('The portal pages are served by server/main.ts (npm start / npm run dev), not by next start');
   return bridge;
 }

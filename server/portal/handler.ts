@@ -41,11 +41,12 @@ function batchRefusal(url: string): ApiError | null {
   const [path, query = ''] = url.split('?');
   if (!new URLSearchParams(query).has('batch')) return null;
   const calls = path.slice(PORTAL_TRPC.length + 1).split(',');
-  if (calls.length > MAX_BATCH) return new ApiError('invalid_input', `At most ${MAX_BATCH} calls may be batched in one request`);
-  if (calls.some((c) => c.startsWith('session.'))) return new ApiError('invalid_input', 'Session calls (sign-in, sign-out) cannot be batched: send each on its own');
+  if (calls.length > MAX_BATCH)
+    return new ApiError('invalid_input', `At most ${MAX_BATCH} calls may be batched in one request`);
+  if (calls.some((c) => c.startsWith('session.')))
+    return new ApiError('invalid_input', 'Session calls (sign-in, sign-out) cannot be batched: send each on its own');
   return null;
 }
-
 
 export interface PortalOptions {
   db: DbHandle;
@@ -128,12 +129,19 @@ export function createPortal(opts: PortalOptions) {
       const account = await tenants.resolve(host);
       if (!account) return fail(res, new ApiError('not_found', 'No clinic at this address'));
       if (req.method !== 'GET' && req.method !== 'HEAD' && req.headers.origin !== `${proto}://${host}`) {
-        return fail(res, new ApiError('csrf_failed', 'This request did not come from the portal page: reload the page and try again'));
+        return fail(
+          res,
+          new ApiError('csrf_failed', 'This request did not come from the portal page: reload the page and try again'),
+        );
       }
       const refused = batchRefusal(req.url ?? '');
       if (refused) return fail(res, refused);
       const secure = proto === 'https';
-      const { token, session } = await traced('auth session', () => sessionOf(req, account.id, secure), (s) => ({ 'clinic.auth.outcome': s.session ? 'accepted' : s.token ? 'refused' : 'none' }));
+      const { token, session } = await traced(
+        'auth session',
+        () => sessionOf(req, account.id, secure),
+        (s) => ({ 'clinic.auth.outcome': s.session ? 'accepted' : s.token ? 'refused' : 'none' }),
+      );
       const portal: PortalIO = {
         sessionId: session?.sessionId ?? null,
         clientIp: info.clientIp(req),
@@ -142,7 +150,10 @@ export function createPortal(opts: PortalOptions) {
         allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE,
         setSession: (value) => {
           const attrs = ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
-          const cookie = value === null ? `${cookieName(secure)}=; Max-Age=0` : `${cookieName(secure)}=${value}; Max-Age=${Math.floor(policy.maxMs / 1000)}`;
+          const cookie =
+            value === null
+              ? `${cookieName(secure)}=; Max-Age=0`
+              : `${cookieName(secure)}=${value}; Max-Age=${Math.floor(policy.maxMs / 1000)}`;
           res.setHeader('Set-Cookie', [cookie, ...attrs].join('; '));
         },
       };

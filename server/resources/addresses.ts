@@ -29,7 +29,8 @@ export const addresses = defineResource({
   name: 'addresses',
   singular: 'address',
   area: 'patients',
-  description: 'Postal addresses of patients. Read-only: written only nested in patients (address). ' + LIVE_PATIENT_RULE,
+  description:
+    'Postal addresses of patients. Read-only: written only nested in patients (address). ' + LIVE_PATIENT_RULE,
   table: t.addresses,
   scope: () => ofLivePatient('addresses', 'entity_id'),
   fields: {

@@ -18,7 +18,11 @@ export const appointmentTypes = defineResource({
       filterable: true,
       sortable: true,
       staff: 'required',
-      input: z.number('Enter the length in minutes').int('Use whole minutes').min(5, 'Use at least 5 minutes').max(600, 'Use at most 600 minutes (10 hours)'),
+      input: z
+        .number('Enter the length in minutes')
+        .int('Use whole minutes')
+        .min(5, 'Use at least 5 minutes')
+        .max(600, 'Use at most 600 minutes (10 hours)'),
     }),
     color: f.string({ nullable: true, staff: 'optional', input: colourInput }),
     online_booking: f.boolean({ filterable: true, staff: 'optional' }),
@@ -28,9 +32,18 @@ export const appointmentTypes = defineResource({
       filterable: true,
       description: 'Places in a group appointment; null for one-to-one types',
       staff: 'optional',
-      input: z.number().int('Use a whole number').min(2, 'A group has at least 2 places; leave it empty for one-to-one').max(1000).nullable(),
+      input: z
+        .number()
+        .int('Use a whole number')
+        .min(2, 'A group has at least 2 places; leave it empty for one-to-one')
+        .max(1000)
+        .nullable(),
     }),
-    requires_resource: f.boolean({ filterable: true, description: 'Whether a booking must name a resource (room, table...)', staff: 'optional' }),
+    requires_resource: f.boolean({
+      filterable: true,
+      description: 'Whether a booking must name a resource (room, table...)',
+      staff: 'optional',
+    }),
     ...standardFields(),
   },
 });

@@ -36,7 +36,8 @@ export const APPOINTMENT_ACTIONS = {
   },
   arrive: {
     summary: 'Mark the patient arrived',
-    description: 'booked → arrived, from the day of the appointment (409 appointment_rule from any other status, or before that day). Final: an arrival cannot be undone.',
+    description:
+      'booked → arrived, from the day of the appointment (409 appointment_rule from any other status, or before that day). Final: an arrival cannot be undone.',
     input: z.strictObject({}),
   },
   miss: {
@@ -46,7 +47,8 @@ export const APPOINTMENT_ACTIONS = {
   },
   reinstate: {
     summary: 'Reinstate a cancelled or missed appointment',
-    description: 'cancelled | missed → booked, only if the slot is still free (409 slot_unavailable; 409 appointment_rule from booked or arrived).',
+    description:
+      'cancelled | missed → booked, only if the slot is still free (409 slot_unavailable; 409 appointment_rule from booked or arrived).',
     input: z.strictObject({}),
   },
 } satisfies Record<string, ResourceAction>;
@@ -89,19 +91,41 @@ export const appointments = defineResource({
     practitioner_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
     location_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
     appointment_type_id: f.ref({ filterable: true, write: 'required' }),
-    resource_id: f.ref({ nullable: true, filterable: true, write: 'optional', description: 'Room, table or bench (GET /resources)' }),
+    resource_id: f.ref({
+      nullable: true,
+      filterable: true,
+      write: 'optional',
+      description: 'Room, table or bench (GET /resources)',
+    }),
     starts_at: f.wallTime({ filterable: true, sortable: true, write: 'required' }),
     ends_at: f.wallTime({ write: 'optional', description: 'Defaults to starts_at plus the appointment type duration' }),
-    starts_at_utc: f.timestamp({ column: 'starts_utc', description: 'The start as a UTC instant (unambiguous across DST changes)' }),
+    starts_at_utc: f.timestamp({
+      column: 'starts_utc',
+      description: 'The start as a UTC instant (unambiguous across DST changes)',
+    }),
     ends_at_utc: f.timestamp({ column: 'ends_utc', description: 'The end as a UTC instant' }),
-    status: f.enum(t.APPOINTMENT_STATUSES, { filterable: true, description: 'booked, arrived, missed or cancelled; changed by the lifecycle actions only' }),
+    status: f.enum(t.APPOINTMENT_STATUSES, {
+      filterable: true,
+      description: 'booked, arrived, missed or cancelled; changed by the lifecycle actions only',
+    }),
     notes: f.string({ nullable: true, write: 'optional', input: z.string().max(10_000).nullable() }),
-    allow_clash: f.boolean({ write: 'optional', description: 'Booked as a deliberate overbooking: the diary check was skipped' }),
-    group_master_id: f.ref({ nullable: true, filterable: true, write: 'optional', description: 'The first booking of the group session this one joined' }),
+    allow_clash: f.boolean({
+      write: 'optional',
+      description: 'Booked as a deliberate overbooking: the diary check was skipped',
+    }),
+    group_master_id: f.ref({
+      nullable: true,
+      filterable: true,
+      write: 'optional',
+      description: 'The first booking of the group session this one joined',
+    }),
     cancellation_reason: f.string({ nullable: true, description: 'Reason given when cancelled' }),
     cancelled_at: f.timestamp({ nullable: true }),
     arrived_at: f.timestamp({ nullable: true }),
-    patient: f.object(embeddedPatient.nullable(), { column: false, description: 'The patient; null once the patient is deleted (the appointment stays, patient_id still names them)' }),
+    patient: f.object(embeddedPatient.nullable(), {
+      column: false,
+      description: 'The patient; null once the patient is deleted (the appointment stays, patient_id still names them)',
+    }),
     ...standardFields(),
   },
 });

@@ -20,12 +20,29 @@ const day = z.iso.date();
 export const availabilityQuery = z.strictObject({
   location_id: id('Location (required)'),
   appointment_type_id: id('Appointment type (required)'),
-  practitioner_id: id('Only this practitioner; default: every active practitioner who offers the type at the location').optional(),
+  practitioner_id: id(
+    'Only this practitioner; default: every active practitioner who offers the type at the location',
+  ).optional(),
   from: day.optional().describe('First calendar day (account timezone), inclusive; default today'),
-  to: day.optional().describe(`Last calendar day, inclusive; default from + ${DEFAULT_RANGE_DAYS - 1}; at most ${MAX_RANGE_DAYS} days in all`),
-  visibility: z.enum(['all', 'online']).default('all').describe('all: front-desk view; online: patient view (online-bookable windows, practitioners, types and locations only)'),
+  to: day
+    .optional()
+    .describe(
+      `Last calendar day, inclusive; default from + ${DEFAULT_RANGE_DAYS - 1}; at most ${MAX_RANGE_DAYS} days in all`,
+    ),
+  visibility: z
+    .enum(['all', 'online'])
+    .default('all')
+    .describe(
+      'all: front-desk view; online: patient view (online-bookable windows, practitioners, types and locations only)',
+    ),
   rescheduled_appointment_id: id('An appointment being moved: its own time does not count as busy').optional(),
-  limit: z.coerce.number().int().min(1).max(10_000).optional().describe('Return only the first N slots (next available)'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('Return only the first N slots (next available)'),
 });
 
 export const slotSchema = z.object({
@@ -49,12 +66,11 @@ export const availabilityOutput = z.object({
   }),
 });
 
-
 /** How the search decides, as GET /schema/availability states it (details in docs/decisions.md). */
 export const AVAILABILITY_RULES = [
   'working time = weekly open rows and dated custom_availability rows of the practitioner at the location, minus blockout, break and closed rows',
-  "closing rows apply to their practitioner wherever they work, and rows without a practitioner to the whole location; a closing row with resource_id and without span_all_columns closes only that resource",
-  'appt_guide rows neither open nor close time; a resource_id on an opening row puts that window\'s slots in that resource',
+  'closing rows apply to their practitioner wherever they work, and rows without a practitioner to the whole location; a closing row with resource_id and without span_all_columns closes only that resource',
+  "appt_guide rows neither open nor close time; a resource_id on an opening row puts that window's slots in that resource",
   "slots fit the type's duration on a grid of that duration from the start of each stretch of working time; never in the past",
   'a slot clashes with any non-cancelled appointment of the practitioner, or of the resource it would take; a group type stays available while its session has places',
   'visibility=online: only windows with online_booking; a location, type or practitioner not enabled for online booking is 422 not_online_bookable',

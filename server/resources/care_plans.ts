@@ -17,7 +17,12 @@ const member = z.object({
 
 // Members of live patients.
 const MEMBERS: Embed = {
-  fields: { id: 'm.id', patient_id: 'm.patient_id', schedule_override: 'm.schedule_override', visits_used: 'm.visits_used' },
+  fields: {
+    id: 'm.id',
+    patient_id: 'm.patient_id',
+    schedule_override: 'm.schedule_override',
+    visits_used: 'm.visits_used',
+  },
   from: 'care_plan_members m JOIN patients p ON p.account_id = m.account_id AND p.id = m.patient_id AND p.deleted_at IS NULL',
   account: 'm.account_id',
   key: 'm.care_plan_id',
@@ -38,7 +43,11 @@ export const carePlans = defineResource({
     name: f.string({ filterable: true, sortable: true }),
     description: f.string({ nullable: true }),
     status: f.enum(['draft', 'active', 'archived'], { filterable: true }),
-    tag_id: f.ref({ nullable: true, filterable: true, description: 'The tag the plan places on its members (not removable: tag_locked)' }),
+    tag_id: f.ref({
+      nullable: true,
+      filterable: true,
+      description: 'The tag the plan places on its members (not removable: tag_locked)',
+    }),
     billing: f.object(
       z.object({
         type: z.enum(['upfront', 'per_period', 'per_visit']),
@@ -47,7 +56,10 @@ export const carePlans = defineResource({
       }),
       { column: false },
     ),
-    schedules: f.array(z.array(z.object({ id: z.number().int(), name: z.string(), visits_planned: z.number().int() })), { column: false }),
+    schedules: f.array(
+      z.array(z.object({ id: z.number().int(), name: z.string(), visits_planned: z.number().int() })),
+      { column: false },
+    ),
     members: f.array(z.array(member), { column: false }),
     ...standardFields(),
   },
@@ -58,7 +70,11 @@ export const carePlans = defineResource({
     return {
       billing: { type: billing.type, amount: formatMoney(billing.amount_minor), period: billing.period },
       schedules: schedules.map((s) => ({ id: s.id, name: s.name, visits_planned: s.visits_planned })),
-      members: members.map((m) => ({ id: m.id, patient_id: m.patient_id, schedule_override: m.schedule_override ?? null })),
+      members: members.map((m) => ({
+        id: m.id,
+        patient_id: m.patient_id,
+        schedule_override: m.schedule_override ?? null,
+      })),
     };
   },
 });

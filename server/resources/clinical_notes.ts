@@ -8,7 +8,8 @@ export const clinicalNotes = defineResource({
   name: 'clinical_notes',
   singular: 'clinical note',
   area: 'patients',
-  description: 'Clinical notes on a patient file. created_at may be sent to import historical notes. ' + LIVE_PATIENT_RULE,
+  description:
+    'Clinical notes on a patient file. created_at may be sent to import historical notes. ' + LIVE_PATIENT_RULE,
   table: t.clinicalNotes,
   scope: () => ofLivePatient('clinical_notes'),
   write: ['create'],

@@ -22,12 +22,16 @@ type ReadValue<Fl> = Fl extends Field<infer R, infer _I, infer _W> ? R : never;
 type InputValue<Fl> = Fl extends Field<infer _R, infer I, infer _W> ? I : never;
 type WrittenKeys<F extends Fields> = { [K in keyof F]: F[K]['write'] extends WriteMode ? K : never }[keyof F];
 type CreateShape<F extends Fields> = {
-  [K in WrittenKeys<F>]: F[K]['write'] extends 'required' ? z.ZodType<InputValue<F[K]>> : z.ZodOptional<z.ZodType<InputValue<F[K]>>>;
+  [K in WrittenKeys<F>]: F[K]['write'] extends 'required'
+    ? z.ZodType<InputValue<F[K]>>
+    : z.ZodOptional<z.ZodType<InputValue<F[K]>>>;
 };
 type UpdateShape<F extends Fields> = { [K in WrittenKeys<F>]: z.ZodOptional<z.ZodType<InputValue<F[K]>>> };
 type StaffKeys<F extends Fields> = { [K in keyof F]: F[K]['staff'] extends WriteMode ? K : never }[keyof F];
 type StaffCreateShape<F extends Fields> = {
-  [K in StaffKeys<F>]: F[K]['staff'] extends 'required' ? z.ZodType<InputValue<F[K]>> : z.ZodOptional<z.ZodType<InputValue<F[K]>>>;
+  [K in StaffKeys<F>]: F[K]['staff'] extends 'required'
+    ? z.ZodType<InputValue<F[K]>>
+    : z.ZodOptional<z.ZodType<InputValue<F[K]>>>;
 };
 type StaffUpdateShape<F extends Fields> = { [K in StaffKeys<F>]: z.ZodOptional<z.ZodType<InputValue<F[K]>>> };
 
@@ -82,8 +86,11 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
  * A declared resource. Its type parameters carry the declaration's static types: `CreateInput<R>`,
  * `UpdateInput<R>`, `RecordOf`, and the row `findRow`/`getRow` return (`RowType<R>`).
  */
-export interface Resource<F extends Fields = Fields, T extends AnyTable = AnyTable, E extends Embeds = Embeds>
-  extends ResourceOptions<F, T, E> {
+export interface Resource<
+  F extends Fields = Fields,
+  T extends AnyTable = AnyTable,
+  E extends Embeds = Embeds,
+> extends ResourceOptions<F, T, E> {
   read: boolean;
   list: boolean;
   write: readonly WriteOperation[];
@@ -126,9 +133,13 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
   const updateInput = z.strictObject(Object.fromEntries(writable.map(([k, fld]) => [k, fld.input!.optional()])));
   const staffWritable = entries.filter(([, fld]) => fld.staff && fld.input);
   const staffCreateInput = z.strictObject(
-    Object.fromEntries(staffWritable.map(([k, fld]) => [k, fld.staff === 'required' ? fld.input! : fld.input!.optional()])),
+    Object.fromEntries(
+      staffWritable.map(([k, fld]) => [k, fld.staff === 'required' ? fld.input! : fld.input!.optional()]),
+    ),
   );
-  const staffUpdateInput = z.strictObject(Object.fromEntries(staffWritable.map(([k, fld]) => [k, fld.input!.optional()])));
+  const staffUpdateInput = z.strictObject(
+    Object.fromEntries(staffWritable.map(([k, fld]) => [k, fld.input!.optional()])),
+  );
   const columns = new Map<string, PgColumn>();
   const filterOnly = Object.entries(opts.filterOnly ?? {});
   for (const [k, fld] of [...entries, ...filterOnly]) {
@@ -142,7 +153,8 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
   const toRecord = (row: RowOf<T, E>) => {
     const values = row as Row;
     const out: Row = {};
-    for (const [k, col, money] of stored) out[k] = values[col] == null ? null : money ? formatMoney(values[col] as number) : values[col];
+    for (const [k, col, money] of stored)
+      out[k] = values[col] == null ? null : money ? formatMoney(values[col] as number) : values[col];
     if (opts.compute) Object.assign(out, opts.compute(row));
     return out as RecordOf<F>;
   };
@@ -186,7 +198,8 @@ export function storedValues<R extends AnyResource>(
   for (const [k, fld] of Object.entries(resource.fields as Fields)) {
     const v = (input as Row)[k];
     if (fld.kind === 'metadata') {
-      if (before !== undefined && (before === null || v !== undefined)) values[k] = mergedMetadataOrFail(before ? (before as Row)[k] as Metadata : {}, v as MetadataPatch);
+      if (before !== undefined && (before === null || v !== undefined))
+        values[k] = mergedMetadataOrFail(before ? ((before as Row)[k] as Metadata) : {}, v as MetadataPatch);
       continue;
     }
     if (!(by === 'staff' ? fld.staff : fld.write) || fld.column === false || v === undefined) continue;
@@ -196,6 +209,8 @@ export function storedValues<R extends AnyResource>(
 }
 
 /** The create schema of a resource, typed by its input (for code generic over resources). */
-export const createSchema = <R extends AnyResource>(resource: R) => resource.createInput as unknown as z.ZodType<CreateInput<R>>;
+export const createSchema = <R extends AnyResource>(resource: R) =>
+  resource.createInput as unknown as z.ZodType<CreateInput<R>>;
 /** The update schema of a resource, typed by its input (for code generic over resources). */
-export const updateSchema = <R extends AnyResource>(resource: R) => resource.updateInput as unknown as z.ZodType<UpdateInput<R>>;
+export const updateSchema = <R extends AnyResource>(resource: R) =>
+  resource.updateInput as unknown as z.ZodType<UpdateInput<R>>;

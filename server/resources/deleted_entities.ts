@@ -5,7 +5,8 @@ import { f } from './fields';
 export const deletedEntities = defineResource({
   name: 'deleted_entities',
   singular: 'deleted entity',
-  description: 'Deletions and voids, for clients that poll: entity (resource name), entity_id and deleted_at. Read-only.',
+  description:
+    'Deletions and voids, for clients that poll: entity (resource name), entity_id and deleted_at. Read-only.',
   table: t.deletedEntities,
   fields: {
     id: f.id(),

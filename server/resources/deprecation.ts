@@ -33,19 +33,26 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Midnight UTC of a declared day; a malformed day is a mistake in a declaration, refused at once. */
 function dayStart(day: string, what: string): Date {
   const at = new Date(`${day}T00:00:00Z`);
-  if (!DAY.test(day) || Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day) throw new Error(`${what}: ${day} is not a YYYY-MM-DD day`);
+  if (!DAY.test(day) || Number.isNaN(at.getTime()) || at.toISOString().slice(0, 10) !== day)
+    throw new Error(`${what}: ${day} is not a YYYY-MM-DD day`);
   return at;
 }
 
 /** The sentence the document and /schema put before a deprecated thing's own description. */
 export function deprecationText(d: Deprecation): string {
-  return [`Deprecated since ${d.since}`, d.use ? `; use ${d.use} instead` : '', d.sunset ? `; may stop working after ${d.sunset}` : '', `. ${d.note}`].join('');
+  return [
+    `Deprecated since ${d.since}`,
+    d.use ? `; use ${d.use} instead` : '',
+    d.sunset ? `; may stop working after ${d.sunset}` : '',
+    `. ${d.note}`,
+  ].join('');
 }
 
 /** A declared deprecation whose days are days, sunset not before since: a typo would otherwise surface only as a bad header. */
 export function checked(item: DeprecatedItem): DeprecatedItem {
   const since = dayStart(item.since, `${item.name} deprecated.since`);
-  if (item.sunset && dayStart(item.sunset, `${item.name} deprecated.sunset`) < since) throw new Error(`${item.name}: deprecated.sunset is before since`);
+  if (item.sunset && dayStart(item.sunset, `${item.name} deprecated.sunset`) < since)
+    throw new Error(`${item.name}: deprecated.sunset is before since`);
   return item;
 }
 
@@ -53,8 +60,10 @@ export function checked(item: DeprecatedItem): DeprecatedItem {
 export function declaredDeprecations(resources: readonly Resource[]): DeprecatedItem[] {
   const out: DeprecatedItem[] = [];
   for (const r of resources) {
-    for (const [k, f] of Object.entries(r.fields)) if (f.deprecated) out.push({ kind: 'attribute', name: `${r.name}.${k}`, ...f.deprecated });
-    for (const [k, f] of Object.entries(r.filterOnly ?? {})) if (f.deprecated) out.push({ kind: 'filter', name: `${r.name}.${k}`, ...f.deprecated });
+    for (const [k, f] of Object.entries(r.fields))
+      if (f.deprecated) out.push({ kind: 'attribute', name: `${r.name}.${k}`, ...f.deprecated });
+    for (const [k, f] of Object.entries(r.filterOnly ?? {}))
+      if (f.deprecated) out.push({ kind: 'filter', name: `${r.name}.${k}`, ...f.deprecated });
   }
   return out.map(checked);
 }
@@ -62,7 +71,9 @@ export function declaredDeprecations(resources: readonly Resource[]): Deprecated
 /** The attribute names a `sort` value names (`a,b:desc` → a, b), whatever its shape. */
 function sortNames(sort: unknown): string[] {
   const values = Array.isArray(sort) ? sort : [sort];
-  return values.filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(',').map((part) => part.split(':')[0].trim()));
+  return values
+    .filter((v): v is string => typeof v === 'string')
+    .flatMap((v) => v.split(',').map((part) => part.split(':')[0].trim()));
 }
 
 /** What a request is, for finding what it used: its route's own deprecation, the resource and operation it serves. */
@@ -87,10 +98,12 @@ export function usedDeprecations({ route, resource, kind }: Use, input: Record<s
   if (resource && kind === 'list') {
     const filters = resource.filters as Readonly<Record<string, Field>>;
     for (const k of Object.keys(input)) if (Object.hasOwn(filters, k)) used.push(filters[k].deprecated);
-    for (const k of sortNames(input.sort)) if (Object.hasOwn(resource.fields, k)) used.push((resource.fields[k] as Field).deprecated);
+    for (const k of sortNames(input.sort))
+      if (Object.hasOwn(resource.fields, k)) used.push((resource.fields[k] as Field).deprecated);
   }
   if (resource && (kind === 'create' || kind === 'update')) {
-    for (const k of Object.keys(input)) if (Object.hasOwn(resource.fields, k)) used.push((resource.fields[k] as Field).deprecated);
+    for (const k of Object.keys(input))
+      if (Object.hasOwn(resource.fields, k)) used.push((resource.fields[k] as Field).deprecated);
   }
   return used.filter((d): d is Deprecation => d !== undefined);
 }
@@ -119,6 +132,7 @@ export function deprecationsOf({ route, resource, kind }: Use): Deprecation[] {
     for (const f of Object.values(resource.filters as Readonly<Record<string, Field>>)) candidates.push(f.deprecated);
     for (const f of Object.values(fields)) if (f.sortable) candidates.push(f.deprecated);
   }
-  if (kind === 'create' || kind === 'update') for (const f of Object.values(fields)) if (f.write) candidates.push(f.deprecated);
+  if (kind === 'create' || kind === 'update')
+    for (const f of Object.values(fields)) if (f.write) candidates.push(f.deprecated);
   return candidates.filter((d): d is Deprecation => d !== undefined);
 }

@@ -25,10 +25,16 @@ const OPERATORS_BY_KIND: Record<FieldKind, string[]> = {
 };
 
 /** The operators a filter on this attribute takes (null and not-null where it can be null). */
-export const filterOperators = (f: Field): string[] => [...OPERATORS_BY_KIND[f.kind], ...(f.nullable ? ['null', 'not-null'] : [])];
+export const filterOperators = (f: Field): string[] => [
+  ...OPERATORS_BY_KIND[f.kind],
+  ...(f.nullable ? ['null', 'not-null'] : []),
+];
 
 /** The attributes a list sorts by (`sort=`), in declaration order. */
-export const sortableAttributes = (r: Resource): string[] => Object.entries(r.fields).filter(([, f]) => f.sortable).map(([k]) => k);
+export const sortableAttributes = (r: Resource): string[] =>
+  Object.entries(r.fields)
+    .filter(([, f]) => f.sortable)
+    .map(([k]) => k);
 
 /** Whether a list takes `metadata[key]` filters: the resource has metadata (server/list/grammar.ts). */
 export const hasMetadata = (r: Resource): boolean => Object.hasOwn(r.fields, 'metadata');
@@ -45,8 +51,22 @@ export function schemaIndex() {
     operations: operationsOf(r),
     href: `/schema/${r.name}` as string | null,
   }));
-  const searches = [{ name: 'availability', description: AVAILABILITY_DESCRIPTION, available: true, operations: ['search'], href: '/schema/availability' as string | null }];
-  const planned = Object.entries(PLANNED).map(([name, description]) => ({ name, description, available: false, operations: [], href: null }));
+  const searches = [
+    {
+      name: 'availability',
+      description: AVAILABILITY_DESCRIPTION,
+      available: true,
+      operations: ['search'],
+      href: '/schema/availability' as string | null,
+    },
+  ];
+  const planned = Object.entries(PLANNED).map(([name, description]) => ({
+    name,
+    description,
+    available: false,
+    operations: [],
+    href: null,
+  }));
   return [...served, ...searches, ...planned].sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -78,7 +98,9 @@ export function describeResource(name: string) {
         ...(f.values ? { enum: f.values } : {}),
         filterable: f.filterable,
         sortable: f.sortable,
-        ...(f.filterable ? { operators: filterOperators(f), scans: scanningOperators(r, k, f, filterOperators(f)) } : {}),
+        ...(f.filterable
+          ? { operators: filterOperators(f), scans: scanningOperators(r, k, f, filterOperators(f)) }
+          : {}),
         writable: f.write ?? false,
         ...(f.description ? { description: f.description } : {}),
         // { since, sunset?, use?, note }: still served; requests that use it are answered with Deprecation headers.
@@ -87,13 +109,21 @@ export function describeResource(name: string) {
     ]),
   );
   const input = (op: 'create' | 'update') => ({
-    required: op === 'create' ? Object.entries(r.fields).filter(([, f]) => f.write === 'required').map(([k]) => k) : [],
+    required:
+      op === 'create'
+        ? Object.entries(r.fields)
+            .filter(([, f]) => f.write === 'required')
+            .map(([k]) => k)
+        : [],
     optional: Object.entries(r.fields)
       .filter(([, f]) => f.write && (op === 'update' || f.write === 'optional'))
       .map(([k]) => k),
     unknown_attributes: 'rejected (422 validation_failed)',
     rules: r.rules?.[op] ?? [],
-    json_schema: z.toJSONSchema(op === 'create' ? r.createInput : r.updateInput, { io: 'input', unrepresentable: 'any' }),
+    json_schema: z.toJSONSchema(op === 'create' ? r.createInput : r.updateInput, {
+      io: 'input',
+      unrepresentable: 'any',
+    }),
   });
   return {
     name: r.name,
@@ -108,7 +138,13 @@ export function describeResource(name: string) {
           actions: Object.fromEntries(
             Object.entries(r.actions).map(([name, a]) => [
               name,
-              { method: 'POST', path: `/${r.name}/{id}/${name}`, summary: a.summary, description: a.description, json_schema: z.toJSONSchema(a.input, { io: 'input', unrepresentable: 'any' }) },
+              {
+                method: 'POST',
+                path: `/${r.name}/{id}/${name}`,
+                summary: a.summary,
+                description: a.description,
+                json_schema: z.toJSONSchema(a.input, { io: 'input', unrepresentable: 'any' }),
+              },
             ]),
           ),
         }
@@ -120,7 +156,16 @@ export function describeResource(name: string) {
       ...(r.filterOnly
         ? {
             filter_only: Object.fromEntries(
-              Object.entries(r.filterOnly).map(([k, f]) => [k, { type: f.kind, operators: filterOperators(f), scans: scanningOperators(r, k, f, filterOperators(f)), ...(f.description ? { description: f.description } : {}), ...(f.deprecated ? { deprecated: f.deprecated } : {}) }]),
+              Object.entries(r.filterOnly).map(([k, f]) => [
+                k,
+                {
+                  type: f.kind,
+                  operators: filterOperators(f),
+                  scans: scanningOperators(r, k, f, filterOperators(f)),
+                  ...(f.description ? { description: f.description } : {}),
+                  ...(f.deprecated ? { deprecated: f.deprecated } : {}),
+                },
+              ]),
             ),
           }
         : {}),
@@ -134,7 +179,11 @@ export function describeResource(name: string) {
       default: 'id:asc',
       tiebreaker: 'id',
     },
-    paging: { page: `1..${PAGE_MAX} (clamped)`, page_size: `1..${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}`, cursor: 'keyset; send empty to start' },
+    paging: {
+      page: `1..${PAGE_MAX} (clamped)`,
+      page_size: `1..${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}`,
+      cursor: 'keyset; send empty to start',
+    },
     input_rules: {
       ...(r.write.includes('create') ? { create: input('create') } : {}),
       ...(r.write.includes('update') ? { update: input('update') } : {}),

@@ -14,8 +14,16 @@ const windowStart = isPg
   ? sql`now() - make_interval(days => ${sql.raw(String(EVENTS_KEPT_DAYS))})`
   : sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${sql.raw(`'-${EVENTS_KEPT_DAYS} days'`)})`;
 
-const entity = f.enum(EVENT_ENTITIES, { filterable: true, column: 'entity', description: 'The resource the event is about (data.entity)' });
-const entityId = f.ref({ filterable: true, column: 'entity_id', description: 'The id of the record the event is about (data.id)' });
+const entity = f.enum(EVENT_ENTITIES, {
+  filterable: true,
+  column: 'entity',
+  description: 'The resource the event is about (data.entity)',
+});
+const entityId = f.ref({
+  filterable: true,
+  column: 'entity_id',
+  description: 'The id of the record the event is about (data.id)',
+});
 
 export const events = defineResource({
   name: 'events',
@@ -30,10 +38,21 @@ export const events = defineResource({
   scope: (table) => (isPg ? gte(table.occurred_at, windowStart) : sql`+${table.occurred_at} >= ${windowStart}`),
   read: true,
   fields: {
-    id: f.string({ filterable: true, column: 'event_id', description: 'Event id: the webhook-id header of its deliveries, the same on every retry' }),
-    type: f.enum(EVENT_TYPES, { filterable: true, sortable: true, description: 'Event type, e.g. patients.created (GET /schema/events lists which types fire today)' }),
+    id: f.string({
+      filterable: true,
+      column: 'event_id',
+      description: 'Event id: the webhook-id header of its deliveries, the same on every retry',
+    }),
+    type: f.enum(EVENT_TYPES, {
+      filterable: true,
+      sortable: true,
+      description: 'Event type, e.g. patients.created (GET /schema/events lists which types fire today)',
+    }),
     occurred_at: f.timestamp({ filterable: true, sortable: true }),
-    data: f.object(z.object({ entity: z.string(), id: z.number().int() }), { column: false, description: 'The record the event is about: its resource and id' }),
+    data: f.object(z.object({ entity: z.string(), id: z.number().int() }), {
+      column: false,
+      description: 'The record the event is about: its resource and id',
+    }),
   },
   compute: (row) => ({ data: { entity: row.entity, id: row.entity_id } }),
   filterOnly: { 'data.entity': entity, entity, 'data.id': entityId },

@@ -25,14 +25,31 @@ const WALL_TIME_RULE = 'a clinic wall time YYYY-MM-DDTHH:MM:SS in the account ti
 /** The shape of a wall time for JSON Schema (OpenAPI, /schema, MCP): a refinement is not rendered; isWallTime also checks the calendar. */
 const WALL_TIME_SHAPE = { pattern: WALL_TIME.source };
 
-export type FieldKind = 'integer' | 'string' | 'boolean' | 'timestamp' | 'date' | 'walltime' | 'enum' | 'decimal' | 'money' | 'object' | 'array' | 'metadata';
+export type FieldKind =
+  | 'integer'
+  | 'string'
+  | 'boolean'
+  | 'timestamp'
+  | 'date'
+  | 'walltime'
+  | 'enum'
+  | 'decimal'
+  | 'money'
+  | 'object'
+  | 'array'
+  | 'metadata';
 export type WriteMode = 'required' | 'optional';
 
 /**
  * An attribute: R is its value as read, I as written, W how the API writes it (undefined: read-only), S
  * how staff write it in the portal's Practice pages (resources the API keeps read-only, set up by the clinic).
  */
-export interface Field<R = unknown, I = unknown, W extends WriteMode | undefined = WriteMode | undefined, S extends WriteMode | undefined = WriteMode | undefined> {
+export interface Field<
+  R = unknown,
+  I = unknown,
+  W extends WriteMode | undefined = WriteMode | undefined,
+  S extends WriteMode | undefined = WriteMode | undefined,
+> {
   kind: FieldKind;
   nullable: boolean;
   filterable: boolean;
@@ -116,17 +133,40 @@ function field<O extends Opts, R, I = R>(
 
 /* eslint-disable @typescript-eslint/no-empty-object-type -- {} is "no options" in the builders' defaults */
 export const f = {
-  id: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { filterable: true, sortable: true, ...(opts as O) }),
+  id: <const O extends Opts = {}>(opts?: O) =>
+    field<O, number>('integer', z.number().int(), { filterable: true, sortable: true, ...(opts as O) }),
   integer: <const O extends Opts = {}>(opts?: O) =>
-    field<O, number>('integer', z.number().int(), { ...(opts as O) }, z.number().int().min(-INT_MAX - 1).max(INT_MAX)),
+    field<O, number>(
+      'integer',
+      z.number().int(),
+      { ...(opts as O) },
+      z
+        .number()
+        .int()
+        .min(-INT_MAX - 1)
+        .max(INT_MAX),
+    ),
   /** A reference to another record: integer >= 1. */
-  ref: <const O extends Opts = {}>(opts?: O) => field<O, number>('integer', z.number().int(), { ...(opts as O) }, recordId),
+  ref: <const O extends Opts = {}>(opts?: O) =>
+    field<O, number>('integer', z.number().int(), { ...(opts as O) }, recordId),
   string: <const O extends Opts & { maxLength?: number } = {}>(opts?: O) =>
-    field<O, string>('string', z.string(), { ...(opts as O) }, opts?.maxLength ? z.string().max(opts.maxLength) : z.string()),
-  boolean: <const O extends Opts = {}>(opts?: O) => field<O, boolean>('boolean', z.boolean(), { ...(opts as O) }, z.boolean()),
+    field<O, string>(
+      'string',
+      z.string(),
+      { ...(opts as O) },
+      opts?.maxLength ? z.string().max(opts.maxLength) : z.string(),
+    ),
+  boolean: <const O extends Opts = {}>(opts?: O) =>
+    field<O, boolean>('boolean', z.boolean(), { ...(opts as O) }, z.boolean()),
   timestamp: <const O extends Opts = {}>(opts?: O) =>
-    field<O, string>('timestamp', z.string().describe('UTC timestamp, ISO 8601 ending in Z'), { ...(opts as O) }, z.iso.datetime()),
-  date: <const O extends Opts = {}>(opts?: O) => field<O, string>('date', z.iso.date(), { ...(opts as O) }, z.iso.date()),
+    field<O, string>(
+      'timestamp',
+      z.string().describe('UTC timestamp, ISO 8601 ending in Z'),
+      { ...(opts as O) },
+      z.iso.datetime(),
+    ),
+  date: <const O extends Opts = {}>(opts?: O) =>
+    field<O, string>('date', z.iso.date(), { ...(opts as O) }, z.iso.date()),
   /** Clinic wall time in the account timezone (GET /me); a zone suffix is refused. */
   wallTime: <const O extends Opts = {}>(opts?: O) =>
     field<O, string>(
@@ -136,15 +176,27 @@ export const f = {
       z.string().refine(isWallTime, `must be ${WALL_TIME_RULE}`).meta(WALL_TIME_SHAPE),
     ),
   enum: <const T extends readonly [string, ...string[]], const O extends Opts = {}>(values: T, opts?: O) =>
-    field<O, T[number]>('enum', z.enum(values) as z.ZodType<T[number]>, { ...(opts as O), values }, z.enum(values) as z.ZodType<T[number]>),
+    field<O, T[number]>(
+      'enum',
+      z.enum(values) as z.ZodType<T[number]>,
+      { ...(opts as O), values },
+      z.enum(values) as z.ZodType<T[number]>,
+    ),
   decimal: <const O extends Opts = {}>(opts?: O) =>
-    field<O, string>('decimal', z.string().describe('Decimal amount as a string, at the currency precision'), { ...(opts as O) }, z.string().regex(/^-?\d+(\.\d+)?$/)),
+    field<O, string>(
+      'decimal',
+      z.string().describe('Decimal amount as a string, at the currency precision'),
+      { ...(opts as O) },
+      z.string().regex(/^-?\d+(\.\d+)?$/),
+    ),
   /**
    * An amount of the account currency: stored as integer minor units in `column`, read and written as a
    * decimal string ("12.50"), filtered with decimal operands.
    */
   money: <const O extends Opts & { column: string; positive?: boolean }>({ positive, ...opts }: O) => {
-    const amount = z.string().regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"');
+    const amount = z
+      .string()
+      .regex(MONEY_PATTERN, 'must be a non-negative amount with at most two decimals, as a string such as "12.50"');
     return field<O, string>(
       'money',
       z.string().describe('Amount in the account currency, a decimal string with two decimals'),
@@ -152,15 +204,20 @@ export const f = {
       positive ? amount.refine((s) => parseMoney(s) > 0, 'must be greater than 0') : amount,
     );
   },
-  object: <T, const O extends Opts = {}>(read: z.ZodType<T>, opts?: O) => field<O, T>('object', read, { ...(opts as O) }),
+  object: <T, const O extends Opts = {}>(read: z.ZodType<T>, opts?: O) =>
+    field<O, T>('object', read, { ...(opts as O) }),
   array: <T, const O extends Opts = {}>(read: z.ZodType<T>, opts?: O) => field<O, T>('array', read, { ...(opts as O) }),
   metadata: () =>
-    field<{ write: 'optional'; input: typeof metadataInput; description: string }, Metadata, MetadataPatch>('metadata', metadataRead, {
-      write: 'optional',
-      // The key bound is a refinement, which JSON Schema would not show: stated for OpenAPI, /schema and MCP.
-      input: metadataInput.meta({ maxProperties: METADATA_MAX_KEYS }),
-      description: 'Up to 50 keys; values string (≤ 500), number or boolean. Writes merge keys; null removes one.',
-    }),
+    field<{ write: 'optional'; input: typeof metadataInput; description: string }, Metadata, MetadataPatch>(
+      'metadata',
+      metadataRead,
+      {
+        write: 'optional',
+        // The key bound is a refinement, which JSON Schema would not show: stated for OpenAPI, /schema and MCP.
+        input: metadataInput.meta({ maxProperties: METADATA_MAX_KEYS }),
+        description: 'Up to 50 keys; values string (≤ 500), number or boolean. Writes merge keys; null removes one.',
+      },
+    ),
 };
 /* eslint-enable @typescript-eslint/no-empty-object-type */
 

@@ -9,7 +9,8 @@ export const files = defineResource({
   singular: 'file',
   area: 'patients',
   description:
-    'Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes. ' + LIVE_PATIENT_RULE,
+    'Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes. ' +
+    LIVE_PATIENT_RULE,
   table: t.files,
   scope: () => ofLivePatient('files'),
   write: ['create', 'update', 'delete'],
@@ -22,7 +23,9 @@ export const files = defineResource({
       'bytes the store cannot keep: 409 file_store_failed, nothing recorded',
     ],
     delete: ['bytes the store cannot remove: 409 file_delete_failed, the record kept'],
-    update: ['file_type moves only among generic, custom_content and diagnostic_image; patient_profile and patient_log are fixed (422 file_type_not_allowed)'],
+    update: [
+      'file_type moves only among generic, custom_content and diagnostic_image; patient_profile and patient_log are fixed (422 file_type_not_allowed)',
+    ],
   },
   fields: {
     id: f.id(),
@@ -34,7 +37,12 @@ export const files = defineResource({
     description: f.string({ maxLength: 255, nullable: true, filterable: true, write: 'optional' }),
     mime_type: f.string({ filterable: true, description: 'Read from the bytes at upload, not from the client' }),
     size: f.string({ column: false, description: 'Size in bytes, as a string' }),
-    patient_viewable: f.boolean({ filterable: true, write: 'optional', input: z.boolean(), description: 'Whether the patient sees the file in the patient app' }),
+    patient_viewable: f.boolean({
+      filterable: true,
+      write: 'optional',
+      input: z.boolean(),
+      description: 'Whether the patient sees the file in the patient app',
+    }),
     ...standardFields(),
   },
   compute: (row) => ({ size: String(row.size) }),
@@ -48,7 +56,10 @@ export const uploadInput = z.strictObject({
   description: z.string().max(255).optional(),
   patient_viewable: z.stringbool().optional(),
   file: z
-    .custom<{ name: string; bytes: Buffer }>((v) => typeof v === 'object' && v !== null && 'bytes' in v && Buffer.isBuffer(v.bytes), 'a file part named file is required')
+    .custom<{ name: string; bytes: Buffer }>(
+      (v) => typeof v === 'object' && v !== null && 'bytes' in v && Buffer.isBuffer(v.bytes),
+      'a file part named file is required',
+    )
     .describe('The file (binary)'),
 });
 export type Upload = z.output<typeof uploadInput>;

@@ -8,7 +8,18 @@ import { defineResource } from './define';
 import { f, standardFields } from './fields';
 import { lineInput } from './line_items';
 
-const LINE_FIELDS = ['id', 'billable_item_id', 'description', 'quantity', 'unit_price_minor', 'discount_minor', 'tax_rate_bp', 'subtotal_minor', 'tax_minor', 'total_minor'];
+const LINE_FIELDS = [
+  'id',
+  'billable_item_id',
+  'description',
+  'quantity',
+  'unit_price_minor',
+  'discount_minor',
+  'tax_rate_bp',
+  'subtotal_minor',
+  'tax_minor',
+  'total_minor',
+];
 const LINES: Embed = {
   fields: Object.fromEntries(LINE_FIELDS.map((c) => [c, `l.${c}`])),
   from: 'line_items l',
@@ -63,7 +74,8 @@ export const invoices = defineResource({
   embeds: { lines: LINES },
   compute: (row) => ({ line_items: (fromDbJson<StoredLine[] | null>(row.lines) ?? []).map(readLine) }),
   write: ['create', 'update', 'delete'],
-  deleteSemantics: 'voids the invoice and releases its allocations; ?void_payments=true also voids the payments that paid this invoice and nothing else; deleting it again is 409 billing_rule',
+  deleteSemantics:
+    'voids the invoice and releases its allocations; ?void_payments=true also voids the payments that paid this invoice and nothing else; deleting it again is 409 billing_rule',
   rules: {
     create: [
       'line_items: at least one (zero lines is 422 billing_rule); each as in POST /line_items without invoice_id',
@@ -80,30 +92,64 @@ export const invoices = defineResource({
   fields: {
     id: f.id(),
     number: f.integer({ filterable: true, sortable: true, description: 'Sequential per account, never reused' }),
-    state: f.enum(t.INVOICE_READ_STATES, { filterable: true, description: 'open: nothing paid; partially_paid; paid: balance 0' }),
-    type: f.enum(t.INVOICE_TYPES, { filterable: true, description: 'patient: all billed to the patient; split: part to a third party; third_party: all to a third party' }),
+    state: f.enum(t.INVOICE_READ_STATES, {
+      filterable: true,
+      description: 'open: nothing paid; partially_paid; paid: balance 0',
+    }),
+    type: f.enum(t.INVOICE_TYPES, {
+      filterable: true,
+      description:
+        'patient: all billed to the patient; split: part to a third party; third_party: all to a third party',
+    }),
     patient_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
     practitioner_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
     location_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
     appointment_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
-    invoice_date: f.date({ filterable: true, sortable: true, write: 'optional', description: 'Defaults to today in the account timezone' }),
+    invoice_date: f.date({
+      filterable: true,
+      sortable: true,
+      write: 'optional',
+      description: 'Defaults to today in the account timezone',
+    }),
     note: f.string({ nullable: true, filterable: true, write: 'optional', input: z.string().max(10_000).nullable() }),
-    third_party_payer: f.string({ maxLength: 255, nullable: true, write: 'optional', description: 'Who pays the third-party part (an insurer)' }),
-    third_party_amount: f.money({ column: 'third_party_minor', write: 'optional', description: 'The part of the total billed to the third party' }),
-    subtotal: f.money({ column: 'subtotal_minor', ...filtered, description: 'Sum of the lines after discounts, before tax' }),
+    third_party_payer: f.string({
+      maxLength: 255,
+      nullable: true,
+      write: 'optional',
+      description: 'Who pays the third-party part (an insurer)',
+    }),
+    third_party_amount: f.money({
+      column: 'third_party_minor',
+      write: 'optional',
+      description: 'The part of the total billed to the third party',
+    }),
+    subtotal: f.money({
+      column: 'subtotal_minor',
+      ...filtered,
+      description: 'Sum of the lines after discounts, before tax',
+    }),
     discount: f.money({ column: 'discount_minor', description: 'Sum of the line discounts' }),
     tax: f.money({ column: 'tax_minor' }),
     total: f.money({ column: 'total_minor', ...summed, description: 'subtotal + tax' }),
     amount_paid: f.money({ column: 'paid_minor', ...filtered, description: 'Allocated payments' }),
-    balance: f.money({ column: 'balance_minor', ...summed, description: 'total − amount_paid = patient_balance + third_party_balance' }),
+    balance: f.money({
+      column: 'balance_minor',
+      ...summed,
+      description: 'total − amount_paid = patient_balance + third_party_balance',
+    }),
     patient_balance: f.money({ column: 'patient_balance_minor', ...filtered }),
     third_party_balance: f.money({ column: 'third_party_balance_minor', ...filtered }),
     line_items: f.array(z.array(lineRead), {
       column: false,
       write: 'optional',
-      input: z.array(lineInput.extend({ id: z.number().int().min(1).optional().describe('A stored line of this invoice (PATCH)') })).max(500),
+      input: z
+        .array(
+          lineInput.extend({
+            id: z.number().int().min(1).optional().describe('A stored line of this invoice (PATCH)'),
+          }),
+        )
+        .max(500),
     }),
     ...standardFields(),
   },
 });
-

@@ -23,11 +23,23 @@ export const lineItems = defineResource({
   fields: {
     id: f.id(),
     invoice_id: f.ref({ filterable: true, write: 'required' }),
-    billable_item_id: f.ref({ filterable: true, write: 'required', description: 'From GET /billable_items; must be active' }),
+    billable_item_id: f.ref({
+      filterable: true,
+      write: 'required',
+      description: 'From GET /billable_items; must be active',
+    }),
     description: f.string({ maxLength: 500, write: 'optional', description: "Defaults to the billable item's name" }),
     quantity: f.integer({ write: 'required', input: z.number().int().min(1).max(10_000) }),
-    unit_price: f.money({ column: 'unit_price_minor', write: 'optional', description: "Defaults to the billable item's price" }),
-    discount: f.money({ column: 'discount_minor', write: 'optional', description: 'Amount off the line before tax; at most quantity × unit price' }),
+    unit_price: f.money({
+      column: 'unit_price_minor',
+      write: 'optional',
+      description: "Defaults to the billable item's price",
+    }),
+    discount: f.money({
+      column: 'discount_minor',
+      write: 'optional',
+      description: 'Amount off the line before tax; at most quantity × unit price',
+    }),
     tax_rate: f.decimal({ column: false, description: 'Tax rate in percent (e.g. "20.00")' }),
     subtotal: f.money({ column: 'subtotal_minor', description: 'quantity × unit_price − discount' }),
     tax: f.money({ column: 'tax_minor' }),
@@ -44,5 +56,10 @@ export type LineInput = z.output<typeof lineInput>;
 /** POST /line_items: the one-line body, or { invoice_id, lines: [...] } (then no single-line attribute). */
 export const addLinesInput = lineItems.createInput.partial().extend({
   invoice_id: lineItems.createInput.shape.invoice_id,
-  lines: z.array(lineInput).min(1).max(100).optional().describe('Several lines, added all or nothing; then no single-line attributes'),
+  lines: z
+    .array(lineInput)
+    .min(1)
+    .max(100)
+    .optional()
+    .describe('Several lines, added all or nothing; then no single-line attributes'),
 });

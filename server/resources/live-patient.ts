@@ -6,7 +6,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { isPg } from '../../db/dialect';
 
-export const LIVE_PATIENT_RULE = 'Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.';
+export const LIVE_PATIENT_RULE =
+  'Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.';
 
 /**
  * The check looks for the patient among the clinic's deleted ones (`patients_deleted_idx`, a partial index
@@ -23,7 +24,9 @@ const PATIENTS = isPg ? 'patients lp' : 'patients lp INDEXED BY patients_deleted
 
 /** Rows of `table` whose `column` names a patient that is not deleted. */
 export function ofLivePatient(table: string, column = 'patient_id'): SQL {
-  return sql.raw(`NOT EXISTS (SELECT 1 FROM ${PATIENTS} WHERE lp.account_id = "${table}".account_id AND lp.id = "${table}"."${column}" AND ${DELETED})`);
+  return sql.raw(
+    `NOT EXISTS (SELECT 1 FROM ${PATIENTS} WHERE lp.account_id = "${table}".account_id AND lp.id = "${table}"."${column}" AND ${DELETED})`,
+  );
 }
 
 /** Tags of timeline entries: hidden with the entry's patient. */

@@ -14,10 +14,20 @@ export const locations = defineResource({
     line_1: f.string({ nullable: true, staff: 'optional', input: optionalText() }),
     city: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText() }),
     postal_code: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText(20) }),
-    country: f.string({ nullable: true, filterable: true, description: 'ISO 3166-1 alpha-2', staff: 'optional', input: countryInput }),
+    country: f.string({
+      nullable: true,
+      filterable: true,
+      description: 'ISO 3166-1 alpha-2',
+      staff: 'optional',
+      input: countryInput,
+    }),
     phone: f.string({ nullable: true, staff: 'optional', input: optionalText(50) }),
     email: f.string({ nullable: true, staff: 'optional', input: optionalEmail }),
-    online_booking: f.boolean({ filterable: true, description: 'Whether patients can book this location online', staff: 'optional' }),
+    online_booking: f.boolean({
+      filterable: true,
+      description: 'Whether patients can book this location online',
+      staff: 'optional',
+    }),
     ...standardFields(),
   },
 });

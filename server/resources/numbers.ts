@@ -21,8 +21,16 @@ export const numberRead = z.object({
 export const numberInput = z.strictObject({
   id: z.number().int().min(1).optional(),
   number: z.string().min(1).max(50),
-  country_code: z.string().regex(/^\+?\d{1,4}$/).nullable().optional(),
-  iso2: z.string().regex(/^[A-Za-z]{2}$/).nullable().optional(),
+  country_code: z
+    .string()
+    .regex(/^\+?\d{1,4}$/)
+    .nullable()
+    .optional(),
+  iso2: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/)
+    .nullable()
+    .optional(),
   type: numberType,
 });
 
@@ -49,7 +57,8 @@ export const numbers = defineResource({
       column: 'search_key',
       // The value is read as stored numbers were: any spelling of a number meets its stored key.
       operand: (raw: string, region: string) => searchKeyIn(raw, REGION_COUNTRY[region]) ?? raw,
-      description: 'A phone number in any spelling (07700 900101, +447700900101): read in the clinic\'s country unless it starts with + or 00, and matched against stored numbers read the same way.',
+      description:
+        "A phone number in any spelling (07700 900101, +447700900101): read in the clinic's country unless it starts with + or 00, and matched against stored numbers read the same way.",
     }),
   },
 });

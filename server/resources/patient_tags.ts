@@ -8,7 +8,8 @@ export const patientTags = defineResource({
   singular: 'patient tag',
   area: 'patients',
   description:
-    'Places a tag on a patient (write-only: read tags through the patient). Both operations announce patients.updated. A tag placed by a care plan cannot be removed (409 tag_locked). ' + LIVE_PATIENT_RULE,
+    'Places a tag on a patient (write-only: read tags through the patient). Both operations announce patients.updated. A tag placed by a care plan cannot be removed (409 tag_locked). ' +
+    LIVE_PATIENT_RULE,
   table: t.patientTags,
   scope: () => ofLivePatient('patient_tags'),
   list: false,
@@ -16,7 +17,11 @@ export const patientTags = defineResource({
   write: ['create', 'delete'],
   deleteSemantics: 'removes the tag from the patient',
   rules: {
-    create: ['patient_id must be a live patient (422 patient_not_found)', 'tag_id must be a tag of the account (422 invalid_input)', 'the same tag twice on one patient → 409 conflict'],
+    create: [
+      'patient_id must be a live patient (422 patient_not_found)',
+      'tag_id must be a tag of the account (422 invalid_input)',
+      'the same tag twice on one patient → 409 conflict',
+    ],
   },
   fields: {
     id: f.id(),

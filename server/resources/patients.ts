@@ -74,10 +74,18 @@ export const patients = defineResource({
     locale: f.enum(t.LOCALES, { nullable: true, filterable: true, write: 'optional' }),
     note: f.string({ nullable: true, write: 'optional', input: z.string().max(65535).nullable() }),
     custom_reference: f.string({ maxLength: 255, nullable: true, filterable: true, sortable: true, write: 'optional' }),
-    blocked: f.boolean({ filterable: true, write: 'optional', description: 'Block online booking; POST /appointments does not check it' }),
+    blocked: f.boolean({
+      filterable: true,
+      write: 'optional',
+      description: 'Block online booking; POST /appointments does not check it',
+    }),
     default_location_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
     referral_source_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
-    referral_source_type: f.enum(['referral_source', 'patient'], { nullable: true, filterable: true, write: 'optional' }),
+    referral_source_type: f.enum(['referral_source', 'patient'], {
+      nullable: true,
+      filterable: true,
+      write: 'optional',
+    }),
     communication_preferences: f.object(communicationPreferences, { write: 'optional' }),
     numbers: f.array(z.array(numberRead), {
       column: false,

@@ -6,7 +6,8 @@ export const paymentAllocations = defineResource({
   name: 'payment_allocations',
   singular: 'payment allocation',
   area: 'billing',
-  description: 'Parts of payments applied to invoices. DELETE gives the amount back to both the payment and the invoice.',
+  description:
+    'Parts of payments applied to invoices. DELETE gives the amount back to both the payment and the invoice.',
   table: t.paymentAllocations,
   write: ['create', 'delete'],
   deleteSemantics: 'removes the allocation; refused for a refunded payment (409 allocation_remove_failed)',

@@ -20,14 +20,42 @@ export const STAFF_EXCEPTION_TYPES = ['closed', 'custom_availability'] as const;
 export const practitionerAvailabilities = defineResource({
   name: 'practitioner_availabilities',
   singular: 'practitioner availability',
-  description: 'Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only.',
+  description:
+    'Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only.',
   table: t.practitionerAvailabilities,
   fields: {
     id: f.id(),
-    type: f.enum(t.AVAILABILITY_TYPES, { nullable: true, filterable: true, sortable: true, staff: 'required', input: z.enum(STAFF_AVAILABILITY_TYPES) }),
-    starts_at: f.string({ nullable: true, filterable: true, sortable: true, description: 'HH:MM on weekly rows; YYYY-MM-DDTHH:MM:SS on dated rows', staff: 'required', input: clockTime(false) }),
-    ends_at: f.string({ nullable: true, filterable: true, sortable: true, description: 'Same formats as starts_at', staff: 'required', input: clockTime(true) }),
-    day: f.string({ nullable: true, filterable: true, sortable: true, description: '0 = Sunday … 6 = Saturday on weekly rows; null on dated rows', staff: 'required', input: z.enum(WEEKDAYS, 'Choose a day of the week') }),
+    type: f.enum(t.AVAILABILITY_TYPES, {
+      nullable: true,
+      filterable: true,
+      sortable: true,
+      staff: 'required',
+      input: z.enum(STAFF_AVAILABILITY_TYPES),
+    }),
+    starts_at: f.string({
+      nullable: true,
+      filterable: true,
+      sortable: true,
+      description: 'HH:MM on weekly rows; YYYY-MM-DDTHH:MM:SS on dated rows',
+      staff: 'required',
+      input: clockTime(false),
+    }),
+    ends_at: f.string({
+      nullable: true,
+      filterable: true,
+      sortable: true,
+      description: 'Same formats as starts_at',
+      staff: 'required',
+      input: clockTime(true),
+    }),
+    day: f.string({
+      nullable: true,
+      filterable: true,
+      sortable: true,
+      description: '0 = Sunday … 6 = Saturday on weekly rows; null on dated rows',
+      staff: 'required',
+      input: z.enum(WEEKDAYS, 'Choose a day of the week'),
+    }),
     online_booking: f.boolean({ nullable: true, filterable: true, staff: 'optional' }),
     description: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText() }),
     color: f.string({ nullable: true, filterable: true }),
@@ -40,7 +68,9 @@ export const practitionerAvailabilities = defineResource({
 });
 
 /** A calendar date as staff pick it (YYYY-MM-DD, a real day); whether it is past is the domain's check. */
-const dateInput = z.string().refine((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && isWallTime(`${d}T00:00:00`), 'Choose a date such as 2026-12-24');
+const dateInput = z
+  .string()
+  .refine((d) => /^\d{4}-\d{2}-\d{2}$/.test(d) && isWallTime(`${d}T00:00:00`), 'Choose a date such as 2026-12-24');
 
 /**
  * What staff send for a dated exception: the declaration's own staff fields (practitioner, location,
@@ -53,7 +83,14 @@ const exceptionFields = {
   starts_at: clockTime(false).nullable(),
   ends_at: clockTime(true).nullable(),
 };
-export const staffExceptionInput = practitionerAvailabilities.staffCreateInput.omit({ type: true, day: true, starts_at: true, ends_at: true }).extend(exceptionFields);
+export const staffExceptionInput = practitionerAvailabilities.staffCreateInput
+  .omit({ type: true, day: true, starts_at: true, ends_at: true })
+  .extend(exceptionFields);
 export const staffExceptionUpdate = practitionerAvailabilities.staffUpdateInput
   .omit({ type: true, day: true, starts_at: true, ends_at: true, practitioner_id: true, location_id: true })
-  .extend({ type: exceptionFields.type.optional(), date: dateInput.optional(), starts_at: exceptionFields.starts_at.optional(), ends_at: exceptionFields.ends_at.optional() });
+  .extend({
+    type: exceptionFields.type.optional(),
+    date: dateInput.optional(),
+    starts_at: exceptionFields.starts_at.optional(),
+    ends_at: exceptionFields.ends_at.optional(),
+  });

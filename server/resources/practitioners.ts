@@ -17,9 +17,21 @@ export const practitioners = defineResource({
     designation: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText() }),
     email: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalEmail }),
     active: f.boolean({ filterable: true, staff: 'optional' }),
-    online_booking: f.boolean({ filterable: true, description: 'Whether the practitioner takes online bookings', staff: 'optional' }),
-    location_ids: f.array(z.array(z.number().int()), { description: 'Locations the practitioner works at', staff: 'optional', input: idListInput }),
-    appointment_type_ids: f.array(z.array(z.number().int()), { description: 'Appointment types the practitioner offers', staff: 'optional', input: idListInput }),
+    online_booking: f.boolean({
+      filterable: true,
+      description: 'Whether the practitioner takes online bookings',
+      staff: 'optional',
+    }),
+    location_ids: f.array(z.array(z.number().int()), {
+      description: 'Locations the practitioner works at',
+      staff: 'optional',
+      input: idListInput,
+    }),
+    appointment_type_ids: f.array(z.array(z.number().int()), {
+      description: 'Appointment types the practitioner offers',
+      staff: 'optional',
+      input: idListInput,
+    }),
     ...standardFields(),
   },
 });

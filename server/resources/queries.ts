@@ -19,7 +19,12 @@ export const idParam = z.coerce.number().int().min(1).max(ID_MAX).describe('Reco
 const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 /** One stored row of the account, as the resource selects it, or undefined. Usable inside a transaction. */
-export async function findRow<R extends AnyResource>(db: Db, resource: R, accountId: number, id: number): Promise<RowType<R> | undefined> {
+export async function findRow<R extends AnyResource>(
+  db: Db,
+  resource: R,
+  accountId: number,
+  id: number,
+): Promise<RowType<R> | undefined> {
   const [row] = await select(db, resource)
     .from(resource.table)
     .where(and(...baseConditions(resource, accountId), eq(resource.table.id, id)))
@@ -28,7 +33,12 @@ export async function findRow<R extends AnyResource>(db: Db, resource: R, accoun
 }
 
 /** Stored rows of the account by id, in id order (the ids missing from the account are left out). */
-export async function findRows<R extends AnyResource>(db: Db, resource: R, accountId: number, ids: number[]): Promise<RowType<R>[]> {
+export async function findRows<R extends AnyResource>(
+  db: Db,
+  resource: R,
+  accountId: number,
+  ids: number[],
+): Promise<RowType<R>[]> {
   const rows = await select(db, resource)
     .from(resource.table)
     .where(and(...baseConditions(resource, accountId), inArray(resource.table.id, ids)))
@@ -37,24 +47,32 @@ export async function findRows<R extends AnyResource>(db: Db, resource: R, accou
 }
 
 /** The hot single read: a prepared query per resource. Not for use inside a transaction (see db/prepared.ts). */
-export async function getRow<R extends AnyResource>(db: Db, resource: R, accountId: number, id: number): Promise<RowType<R>> {
+export async function getRow<R extends AnyResource>(
+  db: Db,
+  resource: R,
+  accountId: number,
+  id: number,
+): Promise<RowType<R>> {
   const query = prepared(db, `${resource.name}_by_id`, () =>
     select(db, resource)
       .from(resource.table)
       // No .limit(1): the id is unique, and a drizzle prepared query with a literal parameter beside
       // placeholders runs ~8x slower on SQLite (measured: 165 µs against 20 µs).
-      .where(and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id')))),
+      .where(
+        and(...baseConditions(resource, sql.placeholder('account')), eq(resource.table.id, sql.placeholder('id'))),
+      ),
   );
   const [row] = (await selectedRows(resource.selection(), query, { account: accountId, id })) as RowType<R>[];
   if (!row) throw notFound(capitalised(resource.singular));
   return row;
 }
 
-
 const filterParam = z
   .union([z.string(), z.array(z.string())])
   .optional()
-  .describe(`Filter: operator:value (${OPERATORS.join(', ')}); a bare value is eq. Repeat the parameter to AND several.`);
+  .describe(
+    `Filter: operator:value (${OPERATORS.join(', ')}); a bare value is eq. Repeat the parameter to AND several.`,
+  );
 
 /** Query parameters of a list endpoint: paging, sort and one filter parameter per filterable attribute. */
 export function listQuerySchema(resource: Resource) {
@@ -69,22 +87,33 @@ export function listQuerySchema(resource: Resource) {
     sort: z
       .string()
       .optional()
-      .describe(`attr[:asc|desc][,attr[:asc|desc]]; sortable: ${sortable.join(', ')}. The id is always the final tiebreaker.`),
+      .describe(
+        `attr[:asc|desc][,attr[:asc|desc]]; sortable: ${sortable.join(', ')}. The id is always the final tiebreaker.`,
+      ),
     ...Object.fromEntries(filters),
   });
 }
 
-export const linksSchema = z.object({ first: z.string().nullable(), prev: z.string().nullable(), next: z.string().nullable() });
+export const linksSchema = z.object({
+  first: z.string().nullable(),
+  prev: z.string().nullable(),
+  next: z.string().nullable(),
+});
 export const metaSchema = z.union([
   z.object({
     current_page: z.number().int(),
     per_page: z.number().int(),
     total: z.number().int(),
     last_page: z.number().int(),
-    total_estimated: z.boolean().describe(`false: total is exact. Counts are exact up to ${EXACT_TOTAL_UP_TO.toLocaleString('en')} matching records; past that they are estimated (true), and last_page follows the estimate.`),
+    total_estimated: z
+      .boolean()
+      .describe(
+        `false: total is exact. Counts are exact up to ${EXACT_TOTAL_UP_TO.toLocaleString('en')} matching records; past that they are estimated (true), and last_page follows the estimate.`,
+      ),
   }),
   z.object({ per_page: z.number().int(), has_more: z.boolean() }),
 ]);
 
-export const listOutput = (resource: Resource) => z.object({ data: z.array(resource.readSchema), links: linksSchema, meta: metaSchema });
+export const listOutput = (resource: Resource) =>
+  z.object({ data: z.array(resource.readSchema), links: linksSchema, meta: metaSchema });
 export const oneOutput = (resource: Resource) => z.object({ data: resource.readSchema });

@@ -11,9 +11,21 @@ export const referralSources = defineResource({
   write: ['create', 'update'],
   fields: {
     id: f.id(),
-    name: f.string({ maxLength: 255, filterable: true, sortable: true, write: 'required', staff: 'required', input: z.string().trim().min(1).max(255) }),
+    name: f.string({
+      maxLength: 255,
+      filterable: true,
+      sortable: true,
+      write: 'required',
+      staff: 'required',
+      input: z.string().trim().min(1).max(255),
+    }),
     category: f.string({ maxLength: 255, nullable: true, filterable: true, write: 'optional', staff: 'optional' }),
-    active: f.boolean({ filterable: true, write: 'optional', staff: 'optional', description: 'Only active sources can be given as a referral (default true)' }),
+    active: f.boolean({
+      filterable: true,
+      write: 'optional',
+      staff: 'optional',
+      description: 'Only active sources can be given as a referral (default true)',
+    }),
     ...standardFields(),
   },
 });

@@ -10,7 +10,11 @@ export const refunds = defineResource({
   description: 'Money paid back from a payment: at most its unallocated amount.',
   table: t.refunds,
   write: ['create'],
-  rules: { create: ["amount > 0 and at most the payment's unallocated amount (409 billing_rule); deallocate first to refund allocated money"] },
+  rules: {
+    create: [
+      "amount > 0 and at most the payment's unallocated amount (409 billing_rule); deallocate first to refund allocated money",
+    ],
+  },
   fields: {
     id: f.id(),
     payment_id: f.ref({ filterable: true, sortable: true, write: 'required' }),

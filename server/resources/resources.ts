@@ -11,7 +11,12 @@ export const resources = defineResource({
   table: t.resources,
   fields: {
     id: f.id(),
-    location_id: f.ref({ filterable: true, sortable: true, staff: 'required', input: z.number('Choose a location').int().min(1, 'Choose a location').max(ID_MAX) }),
+    location_id: f.ref({
+      filterable: true,
+      sortable: true,
+      staff: 'required',
+      input: z.number('Choose a location').int().min(1, 'Choose a location').max(ID_MAX),
+    }),
     name: f.string({ filterable: true, sortable: true, staff: 'required', input: nameInput() }),
     public_name: f.string({ nullable: true, filterable: true, staff: 'optional', input: optionalText() }),
     description: f.string({ nullable: true, staff: 'optional', input: optionalText(1000) }),
@@ -20,7 +25,11 @@ export const resources = defineResource({
       filterable: true,
       sortable: true,
       staff: 'optional',
-      input: z.number('Enter a whole number').int('Use a whole number').min(0, 'Use 0 or more').max(9999, 'Use at most 9999'),
+      input: z
+        .number('Enter a whole number')
+        .int('Use a whole number')
+        .min(0, 'Use 0 or more')
+        .max(9999, 'Use at most 9999'),
     }),
     status: f.enum(['active', 'inactive', 'archived'], {
       filterable: true,

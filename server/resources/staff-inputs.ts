@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { recordId } from './fields';
 
 /** A required name: trimmed, 1 to 255 characters. */
-export const nameInput = (what = 'a name') => z.string().trim().min(1, `Enter ${what}`).max(255, 'Use at most 255 characters');
+export const nameInput = (what = 'a name') =>
+  z.string().trim().min(1, `Enter ${what}`).max(255, 'Use at most 255 characters');
 
 /** Optional text: trimmed; blank is null (the attribute is cleared). */
 export const optionalText = (max = 255) =>
@@ -19,7 +20,10 @@ export const optionalText = (max = 255) =>
     .nullable();
 
 export const optionalEmail = z
-  .union([z.literal('').transform(() => null), z.email('Enter an email address such as reception@example.com').max(255)])
+  .union([
+    z.literal('').transform(() => null),
+    z.email('Enter an email address such as reception@example.com').max(255),
+  ])
   .nullable();
 
 /** ISO 3166-1 alpha-2, as the declaration says; typed in either case. */
@@ -38,7 +42,11 @@ export const colourInput = z
   .nullable();
 
 /** Where a record comes in its list (lower first). */
-export const sortOrderInput = z.number('Enter a whole number').int('Use a whole number').min(0, 'Use 0 or more').max(10_000, 'Use at most 10000');
+export const sortOrderInput = z
+  .number('Enter a whole number')
+  .int('Use a whole number')
+  .min(0, 'Use 0 or more')
+  .max(10_000, 'Use at most 10000');
 
 /** Ids of other records, each once (their existence is the domain's check). */
 export const idListInput = z
@@ -48,7 +56,12 @@ export const idListInput = z
 
 /** HH:MM on the 24-hour clock; 24:00 only where a day ends. */
 export const clockTime = (endOfDay: boolean) =>
-  z.string().regex(endOfDay ? /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/ : /^([01]\d|2[0-3]):[0-5]\d$/, 'Use the 24-hour time HH:MM, such as 09:00');
+  z
+    .string()
+    .regex(
+      endOfDay ? /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/ : /^([01]\d|2[0-3]):[0-5]\d$/,
+      'Use the 24-hour time HH:MM, such as 09:00',
+    );
 
 /** 0 = Sunday … 6 = Saturday, as weekly availability rows store it. */
 export const WEEKDAYS = ['0', '1', '2', '3', '4', '5', '6'] as const;

@@ -67,9 +67,16 @@ export function parseJsonObject(text: string, contentType: string | undefined): 
   } catch (err) {
     throw invalid('body', `malformed JSON: ${(err as Error).message}`, 'validation_failed', 'Malformed JSON body');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid('body', 'must be a JSON object', 'validation_failed', 'The body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid('body', 'must be a JSON object', 'validation_failed', 'The body must be a JSON object');
   const reserved = reservedKeyPath(value, '');
-  if (reserved) throw invalid(reserved, 'is a reserved name, not an attribute', 'validation_failed', `${reserved} is a reserved name, not an attribute`);
+  if (reserved)
+    throw invalid(
+      reserved,
+      'is a reserved name, not an attribute',
+      'validation_failed',
+      `${reserved} is a reserved name, not an attribute`,
+    );
   return value as Record<string, unknown>;
 }
 

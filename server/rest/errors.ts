@@ -45,7 +45,8 @@ const TRPC_REFUSALS: Partial<Record<TRPCError['code'], () => ApiError>> = {
   NOT_FOUND: () => new ApiError('not_found', 'No such procedure'),
   METHOD_NOT_SUPPORTED: () => new ApiError('method_not_allowed', 'Queries are GET and mutations POST'),
   PAYLOAD_TOO_LARGE: () => new ApiError('payload_too_large', 'The request body is too large'),
-  UNSUPPORTED_MEDIA_TYPE: () => new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json'),
+  UNSUPPORTED_MEDIA_TYPE: () =>
+    new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json'),
   UNPROCESSABLE_CONTENT: () => new ApiError('validation_failed', 'The request is malformed'),
 };
 
@@ -57,7 +58,10 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
   if (cause instanceof ZodError) {
     const errors = zodErrors(cause);
     const first = Object.entries(errors)[0];
-    return { error: new ApiError('validation_failed', first ? `${first[0]}: ${first[1][0]}` : 'Invalid input', errors), internal: false };
+    return {
+      error: new ApiError('validation_failed', first ? `${first[0]}: ${first[1][0]}` : 'Invalid input', errors),
+      internal: false,
+    };
   }
   const byDatabase = DATABASE_REFUSALS.get(databaseCode(err) ?? '');
   if (byDatabase) return { error: byDatabase(), internal: false };

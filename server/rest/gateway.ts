@@ -89,13 +89,16 @@ interface Target {
   search: string;
 }
 
-
 export function createGateway(opts: GatewayOptions): Gateway {
   const { db, env, logger } = opts;
   const routes = new RouteTable(appRouter);
   // What each route is, for the deprecated things a request to it uses.
   // Only routes that could use one are checked per request.
-  const uses = new Map<Route, Use>(routes.routes.map((r) => [r, { ...operationOf(r), route: r.deprecated }] as const).filter(([, use]) => mayUseDeprecated(use)));
+  const uses = new Map<Route, Use>(
+    routes.routes
+      .map((r) => [r, { ...operationOf(r), route: r.deprecated }] as const)
+      .filter(([, use]) => mayUseDeprecated(use)),
+  );
   const { tenants } = opts;
   const onError = (err: unknown) => logger.error({ err }, 'background task failed');
   // The line per request (server/logger.ts), or null when info lines are off.
@@ -106,15 +109,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   // Requests still running, swept against REQUEST_TIMEOUT_MS by one timer (no timer per request).
   const pending = new Set<Exchange>();
-  const sweeper = setInterval(() => {
-    const now = Date.now();
-    for (const x of pending) {
-      if (now - x.started < env.REQUEST_TIMEOUT_MS) continue;
-      pending.delete(x);
-      x.answered = true;
-      send(x.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), x.requestId, x.rate);
-    }
-  }, Math.max(25, Math.min(1000, env.REQUEST_TIMEOUT_MS / 4)));
+  const sweeper = setInterval(
+    () => {
+      const now = Date.now();
+      for (const x of pending) {
+        if (now - x.started < env.REQUEST_TIMEOUT_MS) continue;
+        pending.delete(x);
+        x.answered = true;
+        send(x.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), x.requestId, x.rate);
+      }
+    },
+    Math.max(25, Math.min(1000, env.REQUEST_TIMEOUT_MS / 4)),
+  );
   sweeper.unref();
 
   const { clientIp, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
@@ -130,7 +136,17 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const hrStart = process.hrtime.bigint();
     // The id carries the arrival on the app's clock, the one the request log stamps rows with: the log finds
     // a request id within minutes of that time (server/domain/request_log.ts).
-    const x: Exchange = { req, res, requestId: timeOrderedId(opts.now()), started: Date.now(), answered: false, rate: null, principal: null, account: null, deprecation: null };
+    const x: Exchange = {
+      req,
+      res,
+      requestId: timeOrderedId(opts.now()),
+      started: Date.now(),
+      answered: false,
+      rate: null,
+      principal: null,
+      account: null,
+      deprecation: null,
+    };
     pending.add(x);
     let outcome: Outcome;
     try {
@@ -160,12 +176,25 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (requestLine) requestLine(x.requestId, req.method ?? 'GET', path, outcome.status, ms, x.principal?.id);
-    if (observing.any) observing.any.request(x.route?.path, req.method, path, outcome.status, ms, x.principal !== null, x.requestId);
+    if (observing.any)
+      observing.any.request(x.route?.path, req.method, path, outcome.status, ms, x.principal !== null, x.requestId);
     if (x.account && opts.requestLog) {
       const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
       // What the request already holds; the log redacts the query and reads the error when it writes the batch.
       const errorBody = outcome.status >= 400 && typeof outcome.body === 'string' ? outcome.body : null;
-      opts.requestLog.add([x.account.id, keyId, req.method ?? 'GET', path, q < 0 ? null : url.slice(q + 1), outcome.status, errorBody, Math.round(ms), x.requestId, clientIp(req), opts.requestLog.timestamp()]);
+      opts.requestLog.add([
+        x.account.id,
+        keyId,
+        req.method ?? 'GET',
+        path,
+        q < 0 ? null : url.slice(q + 1),
+        outcome.status,
+        errorBody,
+        Math.round(ms),
+        x.requestId,
+        clientIp(req),
+        opts.requestLog.timestamp(),
+      ]);
     }
   }
 
@@ -216,13 +245,20 @@ export function createGateway(opts: GatewayOptions): Gateway {
   async function admit(x: Exchange, account: Account | null, route: Route | null): Promise<void> {
     if (!account || (route && !route.protect && !x.req.headers.authorization)) {
       await takeBudget(x, `unauth:${clientIp(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
-      if (!account) throw new ApiError('not_found', `No clinic at this address: use https://{clinic}.{region}.${env.SERVICE_DOMAIN}${API_PREFIX}`);
+      if (!account)
+        throw new ApiError(
+          'not_found',
+          `No clinic at this address: use https://{clinic}.{region}.${env.SERVICE_DOMAIN}${API_PREFIX}`,
+        );
       return;
     }
     x.principal = await auth.authenticate(x.req.headers.authorization, account.id);
     if (!x.principal) {
       await takeBudget(x, `unauth:${clientIp(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
-      throw new ApiError('unauthenticated', 'Missing, invalid, expired or revoked API key: send Authorization: Bearer <API_KEY>');
+      throw new ApiError(
+        'unauthenticated',
+        'Missing, invalid, expired or revoked API key: send Authorization: Bearer <API_KEY>',
+      );
     }
     await takeBudget(x, `rest:${account.id}`, env.RATE_LIMIT_REST_PER_MINUTE);
   }
@@ -247,13 +283,20 @@ export function createGateway(opts: GatewayOptions): Gateway {
   }
 
   /** The request body as procedure input, and what identifies it for idempotency. */
-  async function readInput(route: Route, req: IncomingMessage): Promise<{ input: Record<string, unknown>; print: string }> {
+  async function readInput(
+    route: Route,
+    req: IncomingMessage,
+  ): Promise<{ input: Record<string, unknown>; print: string }> {
     const type = req.headers['content-type'];
     if (route.multipart) {
-      if (!isMultipart(type)) throw new ApiError('unsupported_media_type', 'Upload with Content-Type: multipart/form-data');
+      if (!isMultipart(type))
+        throw new ApiError('unsupported_media_type', 'Upload with Content-Type: multipart/form-data');
       const { fields, file } = await readMultipart(req, env.FILE_MAX_BYTES);
       const digest = file ? createHash('sha256').update(file.bytes).digest('hex') : null;
-      return { input: { ...fields, ...(file ? { file } : {}) }, print: JSON.stringify({ fields, file: file && { name: file.name, digest } }) };
+      return {
+        input: { ...fields, ...(file ? { file } : {}) },
+        print: JSON.stringify({ fields, file: file && { name: file.name, digest } }),
+      };
     }
     const body = parseJsonObject(await readBody(req, env.MAX_BODY_BYTES), type);
     return { input: body, print: JSON.stringify(body) };
@@ -265,7 +308,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
    * replay, even if the process died before sending it. Refusals that a corrected retry should be able
    * to fix (validation, rate limits, server errors) are not stored.
    */
-  async function idempotent(x: Exchange, target: Target, printable: string, ctx: Ctx, work: (ctx: Ctx) => Promise<Outcome>): Promise<Outcome> {
+  async function idempotent(
+    x: Exchange,
+    target: Target,
+    printable: string,
+    ctx: Ctx,
+    work: (ctx: Ctx) => Promise<Outcome>,
+  ): Promise<Outcome> {
     const header = x.req.headers['idempotency-key'];
     if (target.method !== 'POST' || header === undefined) return work(ctx);
     const key = Array.isArray(header) ? header.join(',') : header;
@@ -275,7 +324,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     // Twice at most: a request that committed the key between the look and the claim is replayed.
     for (let attempt = 0; attempt < 2; attempt++) {
       const replay = await stored(db, account, key, print);
-      if (replay) return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
+      if (replay)
+        return { status: replay.status, body: replay.body || undefined, headers: { 'Idempotent-Replayed': 'true' } };
       let result: Outcome;
       try {
         result = await db.transaction(async (tx) => {
@@ -312,7 +362,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (opts.validateResponses && route.output && !route.binary) {
       const checked = route.output.safeParse(data);
       if (!checked.success) {
-        logger.error({ issues: checked.error.issues, route: route.path }, 'response does not match its documented schema');
+        logger.error(
+          { issues: checked.error.issues, route: route.path },
+          'response does not match its documented schema',
+        );
         throw new Error(`response of ${route.method} ${route.path} does not match its documented schema`);
       }
     }
@@ -348,7 +401,11 @@ function targetOf(req: IncomingMessage): Target {
   const raw = req.url ?? '/';
   const q = raw.indexOf('?');
   const pathname = q < 0 ? raw : raw.slice(0, q);
-  return { method, path: pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/', search: q < 0 ? '' : raw.slice(q) };
+  return {
+    method,
+    path: pathname.slice(API_PREFIX.length).replace(/\/+$/, '') || '/',
+    search: q < 0 ? '' : raw.slice(q),
+  };
 }
 
 /** 404 for an unknown path; 405 for a known path and another method, with Allow. */
@@ -358,8 +415,18 @@ function notRouted({ method, path }: Target, allow: string[]): ApiError {
   const resource = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
   const headers = { Allow: allow.join(', ') };
   return resource && ['GET', 'POST', 'PATCH', 'DELETE'].includes(method)
-    ? new ApiError('unsupported_operation', `${resource.name} does not support ${method} ${path}; see GET /schema/${resource.name} write_operations`, undefined, { headers })
-    : new ApiError('method_not_allowed', `${method} is not valid for ${path}${method === 'PUT' ? '; updates are PATCH' : ''}`, undefined, { headers });
+    ? new ApiError(
+        'unsupported_operation',
+        `${resource.name} does not support ${method} ${path}; see GET /schema/${resource.name} write_operations`,
+        undefined,
+        { headers },
+      )
+    : new ApiError(
+        'method_not_allowed',
+        `${method} is not valid for ${path}${method === 'PUT' ? '; updates are PATCH' : ''}`,
+        undefined,
+        { headers },
+      );
 }
 
 export type { Account };

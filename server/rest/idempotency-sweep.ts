@@ -14,8 +14,16 @@ import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 export function expiredKeysBatch(tx: Db, now: number, limit: number) {
   const t = idempotencyKeys;
   const cutoff = new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString();
-  const expired = tx.select({ account_id: t.account_id, key: t.key }).from(t).where(lt(t.created_at, cutoff)).orderBy(asc(t.created_at)).limit(limit);
-  return tx.delete(t).where(sql`(${t.account_id}, ${t.key}) in (${expired})`).returning({ key: t.key });
+  const expired = tx
+    .select({ account_id: t.account_id, key: t.key })
+    .from(t)
+    .where(lt(t.created_at, cutoff))
+    .orderBy(asc(t.created_at))
+    .limit(limit);
+  return tx
+    .delete(t)
+    .where(sql`(${t.account_id}, ${t.key}) in (${expired})`)
+    .returning({ key: t.key });
 }
 
 export const sweepIdempotencyKeys = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>

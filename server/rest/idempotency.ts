@@ -35,18 +35,26 @@ export interface Claim {
 
 export function checkKey(key: string): void {
   if (key.length === 0 || key.length > 255) {
-    throw new ApiError('idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 characters', { 'Idempotency-Key': ['must be 1 to 255 characters'] });
+    throw new ApiError('idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 characters', {
+      'Idempotency-Key': ['must be 1 to 255 characters'],
+    });
   }
 }
 
-export const fingerprint = (method: string, path: string, body: string) => createHash('sha256').update(`${method}\n${path}\n${body}`).digest('hex');
+export const fingerprint = (method: string, path: string, body: string) =>
+  createHash('sha256').update(`${method}\n${path}\n${body}`).digest('hex');
 
 /**
  * What the key holds before a write: the stored answer to replay, or null (the write runs, and claims the
  * key inside its own transaction: `claimIn`). A record past the window, or a claim left `in_flight` by a
  * process that died, is removed first. Refuses a key used for another request, and one still in flight.
  */
-export async function stored(db: DbHandle, accountId: number, key: string, print: string): Promise<StoredResponse | null> {
+export async function stored(
+  db: DbHandle,
+  accountId: number,
+  key: string,
+  print: string,
+): Promise<StoredResponse | null> {
   const [row] = await db.db
     .select()
     .from(idempotencyKeys)
@@ -57,7 +65,16 @@ export async function stored(db: DbHandle, accountId: number, key: string, print
   if (age > IDEMPOTENCY_WINDOW_MS || abandoned) {
     // Only the row as read: one that changed meanwhile (became `done`) stays.
     await db.transaction((tx) =>
-      tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.created_at, row.created_at), eq(idempotencyKeys.state, row.state))),
+      tx
+        .delete(idempotencyKeys)
+        .where(
+          and(
+            eq(idempotencyKeys.account_id, accountId),
+            eq(idempotencyKeys.key, key),
+            eq(idempotencyKeys.created_at, row.created_at),
+            eq(idempotencyKeys.state, row.state),
+          ),
+        ),
     );
     return null;
   }
@@ -70,7 +87,11 @@ export async function stored(db: DbHandle, accountId: number, key: string, print
   return { status: row.status!, body: row.body! };
 }
 
-export const inFlight = () => new ApiError('idempotency_key_in_flight', 'A request with this Idempotency-Key is still being processed; retry shortly');
+export const inFlight = () =>
+  new ApiError(
+    'idempotency_key_in_flight',
+    'A request with this Idempotency-Key is still being processed; retry shortly',
+  );
 
 /** Thrown by `claimIn` when another request committed the key since `stored` looked: replay its answer. */
 export class KeyTaken extends Error {}
@@ -84,12 +105,21 @@ export class KeyTaken extends Error {}
  */
 export async function claimIn(tx: Db, accountId: number, key: string, print: string): Promise<Claim> {
   if (isPg) {
-    const [lock] = await allIn<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${accountId}:${key}`}, 0)) as ok`);
+    const [lock] = await allIn<{ ok: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${accountId}:${key}`}, 0)) as ok`,
+    );
     if (!lock.ok) throw inFlight();
   }
   const inserted = await tx
     .insert(idempotencyKeys)
-    .values({ account_id: accountId, key, fingerprint: print, state: 'in_flight', created_at: new Date().toISOString() })
+    .values({
+      account_id: accountId,
+      key,
+      fingerprint: print,
+      state: 'in_flight',
+      created_at: new Date().toISOString(),
+    })
     .onConflictDoNothing()
     .returning({ createdAt: idempotencyKeys.created_at });
   if (!inserted.length) throw new KeyTaken();
@@ -97,7 +127,12 @@ export async function claimIn(tx: Db, accountId: number, key: string, print: str
 }
 
 const held = (c: Claim) =>
-  and(eq(idempotencyKeys.account_id, c.accountId), eq(idempotencyKeys.key, c.key), eq(idempotencyKeys.created_at, c.createdAt), eq(idempotencyKeys.state, 'in_flight'));
+  and(
+    eq(idempotencyKeys.account_id, c.accountId),
+    eq(idempotencyKeys.key, c.key),
+    eq(idempotencyKeys.created_at, c.createdAt),
+    eq(idempotencyKeys.state, 'in_flight'),
+  );
 
 /**
  * Stores the answer of a write, in the write's own transaction (`tx`): both commit or neither. A claim
@@ -105,8 +140,16 @@ const held = (c: Claim) =>
  * the request that took it over runs it instead.
  */
 export async function complete(tx: Db, c: Claim, response: StoredResponse): Promise<void> {
-  const updated = await tx.update(idempotencyKeys).set({ state: 'done', status: response.status, body: response.body }).where(held(c)).returning({ key: idempotencyKeys.key });
-  if (updated.length === 0) throw new ApiError('idempotency_key_in_flight', 'Another request with this Idempotency-Key took over while this one ran; retry to get its answer');
+  const updated = await tx
+    .update(idempotencyKeys)
+    .set({ state: 'done', status: response.status, body: response.body })
+    .where(held(c))
+    .returning({ key: idempotencyKeys.key });
+  if (updated.length === 0)
+    throw new ApiError(
+      'idempotency_key_in_flight',
+      'Another request with this Idempotency-Key took over while this one ran; retry to get its answer',
+    );
 }
 
 /**
@@ -114,13 +157,33 @@ export async function complete(tx: Db, c: Claim, response: StoredResponse): Prom
  * Refusals a corrected retry may fix (validation, rate limits, server errors) are not stored, nor a
  * refusal of the key itself (in flight): the key is free again with the rollback.
  */
-export async function storeRefusal(db: DbHandle, accountId: number, key: string, print: string, error: ApiError): Promise<void> {
-  if (error.status >= 500 || error.status === 429 || error.code === 'validation_failed' || error.code === 'idempotency_key_in_flight') return;
+export async function storeRefusal(
+  db: DbHandle,
+  accountId: number,
+  key: string,
+  print: string,
+  error: ApiError,
+): Promise<void> {
+  if (
+    error.status >= 500 ||
+    error.status === 429 ||
+    error.code === 'validation_failed' ||
+    error.code === 'idempotency_key_in_flight'
+  )
+    return;
   const response = { status: error.status, body: JSON.stringify(error.toBody()) };
   await db.transaction((tx) =>
     tx
       .insert(idempotencyKeys)
-      .values({ account_id: accountId, key, fingerprint: print, state: 'done', status: response.status, body: response.body, created_at: new Date().toISOString() })
+      .values({
+        account_id: accountId,
+        key,
+        fingerprint: print,
+        state: 'done',
+        status: response.status,
+        body: response.body,
+        created_at: new Date().toISOString(),
+      })
       .onConflictDoNothing(),
   );
 }

@@ -19,7 +19,10 @@ export function readMultipart(req: IncomingMessage, maxFileBytes: number): Promi
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: maxFileBytes } });
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fields: 20, fieldSize: 64 * 1024, fileSize: maxFileBytes },
+      });
     } catch {
       return reject(fail('body', 'malformed multipart/form-data body'));
     }

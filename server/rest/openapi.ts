@@ -16,10 +16,14 @@ import { EXAMPLES, operationDescription, ruleText, tagsOf } from './openapi/text
 import { addWebhooks } from './openapi/webhooks';
 import type { RouteTable } from './routes';
 
-type Op = Json & { parameters?: Json[]; requestBody?: { required?: boolean; content: Record<string, Json & { schema: Json }> }; responses: Json };
+type Op = Json & {
+  parameters?: Json[];
+  requestBody?: { required?: boolean; content: Record<string, Json & { schema: Json }> };
+  responses: Json;
+};
 
 const INFO_DESCRIPTION =
-  '**Beta** (the specification\'s label, also `x-beta` here): changes within v3 are additive, and each is in the change history (GET /changelog). ' +
+  "**Beta** (the specification's label, also `x-beta` here): changes within v3 are additive, and each is in the change history (GET /changelog). " +
   'Multi-tenant practice-management API. Each clinic is addressed by its own host; authenticate with `Authorization: Bearer <API_KEY>`. ' +
   'Lists take `?attribute=operator:value` filters, `sort`, and offset (`page`, `page_size`) or cursor (`cursor`) paging. See GET /schema/{resource}.\n\n' +
   'The API is additive within a version: new attributes, error codes, event types and optional inputs may appear at any time, so read ' +
@@ -50,7 +54,8 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
   doc.servers = [
     {
       url: 'https://{clinic}.{region}.{domain}/v3/api',
-      description: "A clinic's own host: {clinic} is its subdomain, {region} the region of its login address, {domain} the service domain",
+      description:
+        "A clinic's own host: {clinic} is its subdomain, {region} the region of its login address, {domain} the service domain",
       variables: {
         clinic: { default: 'demo' },
         region: { default: 'neptune', enum: ['neptune', 'mercury', 'vulcan', 'jupiter', 'apollo'] },
@@ -75,14 +80,22 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
     describeBody(op, operation, schemas);
     describeParameters(op, operation);
     const codes = errorCodes(route, ruleText(operation, op.description as string));
-    op.responses = { ...successResponse(op, operation, byRoute.get(route)), ...errorResponses(codes, /\{\w+\}/.test(route.path)) };
+    op.responses = {
+      ...successResponse(op, operation, byRoute.get(route)),
+      ...errorResponses(codes, /\{\w+\}/.test(route.path)),
+    };
   }
   deprecatedProperties(schemas);
   paths['/openapi.json'] = { get: openApiOperation() };
   // The specification's Beta label, where tools read it (title and a flag), besides the description.
   Object.assign(doc.info as Json, { title: 'Clinic API (Beta)', 'x-beta': true });
   doc.tags = tagsOf(paths);
-  doc.components = { ...(doc.components as Json), schemas: sorted(schemas), responses: sharedResponses(), headers: HEADERS };
+  doc.components = {
+    ...(doc.components as Json),
+    schemas: sorted(schemas),
+    responses: sharedResponses(),
+    headers: HEADERS,
+  };
   addWebhooks(doc);
   withoutSafeIntegerBounds(doc);
   return doc;
@@ -96,7 +109,11 @@ function describeBody(op: Op, operation: Operation, schemas: Record<string, Json
   for (const [type, media] of Object.entries(body.content)) {
     if (type === 'multipart/form-data') {
       const properties = (media.schema as { properties: Record<string, Json> }).properties;
-      properties.file = { type: 'string', format: 'binary', description: 'The file; its content type is read from the bytes' };
+      properties.file = {
+        type: 'string',
+        format: 'binary',
+        description: 'The file; its content type is read from the bytes',
+      };
       properties.patient_viewable = { type: 'boolean' };
     }
     // The gateway reads an absent body as {}: a body is needed exactly when something in it is.
@@ -116,7 +133,13 @@ function describeParameters(op: Op, { route, resource, kind }: Operation): void 
   if (route.cacheable) {
     op.parameters = [
       ...(op.parameters ?? []),
-      { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of an answer you hold: 304 with no body while it is current', schema: { type: 'string' } },
+      {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'The ETag of an answer you hold: 304 with no body while it is current',
+        schema: { type: 'string' },
+      },
     ];
   }
   if (route.method === 'POST' && route.protect) {
@@ -135,32 +158,64 @@ function describeParameters(op: Op, { route, resource, kind }: Operation): void 
 
 /** Headers of an answer to a request that used something deprecated (server/resources/deprecation.ts). */
 const DEPRECATION_HEADERS: Json = {
-  Deprecation: { description: 'The request used something deprecated (RFC 9745): @ and the Unix time it was deprecated at', schema: { type: 'string', pattern: '^@-?\\d+$' } },
-  Sunset: { description: 'When what the request used may stop working (RFC 8594), an HTTP-date', schema: { type: 'string' } },
-  Link: { description: 'rel="deprecation": the change history (GET /changelog) that says what to use instead', schema: { type: 'string' } },
+  Deprecation: {
+    description: 'The request used something deprecated (RFC 9745): @ and the Unix time it was deprecated at',
+    schema: { type: 'string', pattern: '^@-?\\d+$' },
+  },
+  Sunset: {
+    description: 'When what the request used may stop working (RFC 8594), an HTTP-date',
+    schema: { type: 'string' },
+  },
+  Link: {
+    description: 'rel="deprecation": the change history (GET /changelog) that says what to use instead',
+    schema: { type: 'string' },
+  },
 };
 
 /** The one success response: 201 for creates, 204 without a body, the bytes of a download. */
 function successResponse(op: Op, operation: Operation, schema: Json | undefined): Json {
   const { route } = operation;
   const generated = (op.responses as Record<string, { description?: string }>)['200'];
-  const headers = { ...commonHeaders(), ...(deprecationsOf({ ...operation, route: route.deprecated }).length ? DEPRECATION_HEADERS : {}) };
+  const headers = {
+    ...commonHeaders(),
+    ...(deprecationsOf({ ...operation, route: route.deprecated }).length ? DEPRECATION_HEADERS : {}),
+  };
   if (route.status === 204) return { 204: { description: generated?.description ?? 'Done; no body', headers } };
   if (route.binary) {
     return {
       200: {
-        description: 'The bytes. Content-Type is the type read from them at upload (the file’s mime_type), application/octet-stream when unknown.',
-        headers: { ...headers, 'Content-Disposition': { description: 'attachment; filename="…"', schema: { type: 'string' } } },
+        description:
+          'The bytes. Content-Type is the type read from them at upload (the file’s mime_type), application/octet-stream when unknown.',
+        headers: {
+          ...headers,
+          'Content-Disposition': { description: 'attachment; filename="…"', schema: { type: 'string' } },
+        },
         content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
       },
     };
   }
-  if (route.method === 'POST' && route.protect) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
-  const success = { [route.status]: { description: generated?.description ?? 'OK', headers, content: { 'application/json': { schema } } } };
+  if (route.method === 'POST' && route.protect)
+    headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
+  const success = {
+    [route.status]: {
+      description: generated?.description ?? 'OK',
+      headers,
+      content: { 'application/json': { schema } },
+    },
+  };
   if (!route.cacheable) return success;
-  const caching = { ETag: { description: 'Strong validator of this body: send it as If-None-Match', schema: { type: 'string' } }, 'Cache-Control': { description: 'public, max-age=300', schema: { type: 'string' } } };
+  const caching = {
+    ETag: { description: 'Strong validator of this body: send it as If-None-Match', schema: { type: 'string' } },
+    'Cache-Control': { description: 'public, max-age=300', schema: { type: 'string' } },
+  };
   Object.assign(headers, caching);
-  return { ...success, 304: { description: 'Not modified: the ETag sent in If-None-Match is current; no body', headers: { ...commonHeaders(), ...caching } } };
+  return {
+    ...success,
+    304: {
+      description: 'Not modified: the ETag sent in If-None-Match is current; no body',
+      headers: { ...commonHeaders(), ...caching },
+    },
+  };
 }
 
 /** GET /openapi.json: public, in a rate-limit bucket of its own (not a route of the table: the gateway serves it before any clinic). */
@@ -176,7 +231,11 @@ function openApiOperation(): Op {
     tags: ['utility'],
     security: [],
     responses: {
-      200: { description: 'The document', headers: commonHeaders(), content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } } },
+      200: {
+        description: 'The document',
+        headers: commonHeaders(),
+        content: { 'application/json': { schema: { type: 'object', description: 'An OpenAPI 3.1 document' } } },
+      },
       ...errorResponses(codes, false),
     },
   };
@@ -184,7 +243,9 @@ function openApiOperation(): Op {
 
 /** Components in name order, the error body first: what a reader and a generator list. */
 function sorted(schemas: Record<string, Json>): Record<string, Json> {
-  const names = Object.keys(schemas).filter((n) => n !== ERROR_MODEL).sort();
+  const names = Object.keys(schemas)
+    .filter((n) => n !== ERROR_MODEL)
+    .sort();
   return Object.fromEntries([ERROR_MODEL, ...names].map((n) => [n, schemas[n]]));
 }
 

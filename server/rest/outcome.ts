@@ -49,7 +49,16 @@ export function binaryOutcome(file: { content_type: string; file_name: string; b
   };
 }
 
-export const timeoutError = (ms: number) => new ApiError('request_timeout', `No answer within ${ms} ms; retry with backoff (an Idempotency-Key makes a retried POST safe)`);
+export const timeoutError = (ms: number) =>
+  new ApiError(
+    'request_timeout',
+    `No answer within ${ms} ms; retry with backoff (an Idempotency-Key makes a retried POST safe)`,
+  );
 
 export const rateLimited = (rate: RateDecision) =>
-  new ApiError('rate_limited', `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.retryAfter} s`, undefined, { headers: { 'Retry-After': String(rate.retryAfter) } });
+  new ApiError(
+    'rate_limited',
+    `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.retryAfter} s`,
+    undefined,
+    { headers: { 'Retry-After': String(rate.retryAfter) } },
+  );

@@ -38,10 +38,35 @@ export const REDACTED = '***';
  * the raw query string (no `?`) or null, status, the error body (status >= 400) or null, duration_ms,
  * request_id, client address, created_at.
  */
-export type RequestLogRow = [number, number | null, string, string, string | null, number, string | null, number, string, string, string];
+export type RequestLogRow = [
+  number,
+  number | null,
+  string,
+  string,
+  string | null,
+  number,
+  string | null,
+  number,
+  string,
+  string,
+  string,
+];
 
 const t = requestLog;
-const COLUMNS = [t.account_id, t.api_key_id, t.method, t.path, t.query, t.status, t.error_code, t.error_message, t.duration_ms, t.request_id, t.client_ip, t.created_at];
+const COLUMNS = [
+  t.account_id,
+  t.api_key_id,
+  t.method,
+  t.path,
+  t.query,
+  t.status,
+  t.error_code,
+  t.error_message,
+  t.duration_ms,
+  t.request_id,
+  t.client_ip,
+  t.created_at,
+];
 
 /**
  * An X-Request-Id that carries its request's arrival (UUIDv7, RFC 9562: 48 bits of milliseconds, then
@@ -108,8 +133,11 @@ export function redactQuery(path: string, search: string): string {
   for (const [param, value] of new URLSearchParams(search)) {
     let kept = REDACTED;
     if (param === 'page' || param === 'page_size') kept = INTEGER.test(value) ? value : REDACTED;
-    else if (param === 'sort') kept = resource && value.split(',').every((s) => Object.hasOwn(resource.fields, s.split(':')[0])) ? value : REDACTED;
-    else if (!RESERVED_PARAMS.has(param) && resource && Object.hasOwn(resource.filters, param)) kept = filterValue(resource.filters[param], value);
+    else if (param === 'sort')
+      kept =
+        resource && value.split(',').every((s) => Object.hasOwn(resource.fields, s.split(':')[0])) ? value : REDACTED;
+    else if (!RESERVED_PARAMS.has(param) && resource && Object.hasOwn(resource.filters, param))
+      kept = filterValue(resource.filters[param], value);
     out.push(`${encodeURIComponent(param).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${kept}`);
   }
   return clip(out.join('&'));
@@ -120,7 +148,10 @@ function errorOf(body: string | null): [string | null, string | null] {
   if (body === null) return [null, null];
   try {
     const parsed = JSON.parse(body) as { code?: unknown; message?: unknown };
-    return [typeof parsed.code === 'string' ? parsed.code.slice(0, 100) : null, typeof parsed.message === 'string' ? clip(parsed.message) : null];
+    return [
+      typeof parsed.code === 'string' ? parsed.code.slice(0, 100) : null,
+      typeof parsed.message === 'string' ? clip(parsed.message) : null,
+    ];
   } catch {
     return [null, null];
   }
@@ -129,7 +160,20 @@ function errorOf(body: string | null): [string | null, string | null] {
 /** A handed-over row as stored. */
 function stored([account, key, method, path, search, status, errorBody, ms, requestId, ip, at]: RequestLogRow) {
   const [code, message] = errorOf(errorBody);
-  return [account, key, method, clip(path), search ? redactQuery(path, search) : null, status, code, message, ms, requestId, ip, at];
+  return [
+    account,
+    key,
+    method,
+    clip(path),
+    search ? redactQuery(path, search) : null,
+    status,
+    code,
+    message,
+    ms,
+    requestId,
+    ip,
+    at,
+  ];
 }
 
 export class RequestLog {

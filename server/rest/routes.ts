@@ -30,7 +30,12 @@ function invoker(procedure: AnyProcedure, path: string, type: 'query' | 'mutatio
   const def = (procedure as unknown as { _def: ProcedureDef })._def;
   const chain = def.middlewares.map((m) => m._type ?? m.name);
   const schema = def.inputs[0] as Partial<ZodLike> | undefined;
-  const plain = def.resolver && def.inputs.length <= 1 && (!schema || typeof schema.parseAsync === 'function') && chain.length === def.inputs.length + 1 && chain.every((m, i) => (i < def.inputs.length ? m === 'input' : m === 'resolveMiddleware'));
+  const plain =
+    def.resolver &&
+    def.inputs.length <= 1 &&
+    (!schema || typeof schema.parseAsync === 'function') &&
+    chain.length === def.inputs.length + 1 &&
+    chain.every((m, i) => (i < def.inputs.length ? m === 'input' : m === 'resolveMiddleware'));
   if (plain) {
     const resolver = def.resolver!;
     return async (ctx, rawInput) => {
@@ -109,7 +114,8 @@ export class RouteTable {
     this.routes.sort((a, b) => a.path.split('{').length - b.path.split('{').length);
     for (const route of this.routes) {
       const key = firstSegment(route.path);
-      if (key.startsWith('{')) throw new Error(`route ${route.path}: a first segment that is a parameter would defeat the buckets`);
+      if (key.startsWith('{'))
+        throw new Error(`route ${route.path}: a first segment that is a parameter would defeat the buckets`);
       const bucket = this.buckets.get(key);
       if (bucket) bucket.push(route);
       else this.buckets.set(key, [route]);

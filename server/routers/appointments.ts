@@ -9,7 +9,13 @@ import { createProcedure, deleteProcedure, updateProcedure } from './write';
 
 const action = (name: LifecycleAction) =>
   writeProcedure.meta({
-    openapi: { method: 'POST', path: `/appointments/{id}/${name}`, tags: ['appointments'], summary: APPOINTMENT_ACTIONS[name].summary, description: APPOINTMENT_ACTIONS[name].description },
+    openapi: {
+      method: 'POST',
+      path: `/appointments/{id}/${name}`,
+      tags: ['appointments'],
+      summary: APPOINTMENT_ACTIONS[name].summary,
+      description: APPOINTMENT_ACTIONS[name].description,
+    },
     status: 200,
   });
 
@@ -30,7 +36,9 @@ export const appointmentsRouter = router({
   cancel: documentOutput(
     action('cancel')
       .input(APPOINTMENT_ACTIONS.cancel.input.extend({ id: idParam }))
-      .mutation(async ({ ctx, input }) => ({ data: await moveAppointment(writeContext(ctx), input.id, 'cancel', input.reason) })),
+      .mutation(async ({ ctx, input }) => ({
+        data: await moveAppointment(writeContext(ctx), input.id, 'cancel', input.reason),
+      })),
     oneOutput(appointments),
   ),
   arrive: lifecycle('arrive'),

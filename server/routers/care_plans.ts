@@ -10,9 +10,22 @@ export const carePlansRouter = router({
   // The single read is richer than a list row (phases, tracking, billing details).
   get: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/care_plans/{id}', tags: ['care_plans'], summary: 'Get one care plan with schedules, tracking and billing details' } })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/care_plans/{id}',
+          tags: ['care_plans'],
+          summary: 'Get one care plan with schedules, tracking and billing details',
+        },
+      })
       .input(z.strictObject({ id: idParam }))
-      .query(async ({ ctx, input }) => ({ data: await carePlanDetail(ctx.db.db, ctx.account.id, await getRow(ctx.db.db, carePlans, ctx.account.id, input.id)) })),
+      .query(async ({ ctx, input }) => ({
+        data: await carePlanDetail(
+          ctx.db.db,
+          ctx.account.id,
+          await getRow(ctx.db.db, carePlans, ctx.account.id, input.id),
+        ),
+      })),
     z.object({ data: carePlanDetailSchema }),
   ),
 });

@@ -11,14 +11,24 @@ import { documentOutput, procedure, router } from '../trpc';
 import { readProcedures } from './read';
 
 const get = procedure
-  .meta({ openapi: { method: 'GET', path: '/events/{id}', tags: ['events'], summary: 'Get one event', description: 'By its id (the webhook-id of its deliveries), while it is in the feed.' } })
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/events/{id}',
+      tags: ['events'],
+      summary: 'Get one event',
+      description: 'By its id (the webhook-id of its deliveries), while it is in the feed.',
+    },
+  })
   .input(z.strictObject({ id: z.string().max(64).describe('Event id') }))
   .query(async ({ ctx, input }) => {
     const db = ctx.db.db;
     const query = prepared(db, 'events_by_event_id', () =>
       select(db, events)
         .from(events.table)
-        .where(and(...baseConditions(events, sql.placeholder('account')), eq(events.table.event_id, sql.placeholder('id')))),
+        .where(
+          and(...baseConditions(events, sql.placeholder('account')), eq(events.table.event_id, sql.placeholder('id'))),
+        ),
     );
     const [row] = (await query.execute({ account: ctx.account.id, id: input.id })) as RowType<typeof events>[];
     if (!row) throw notFound('Event');

@@ -14,7 +14,13 @@ export const filesRouter = router({
   create: documentOutput(
     writeProcedure
       .meta({
-        openapi: { method: 'POST', path: '/files', tags, summary: 'Upload a file (multipart/form-data)', contentTypes: ['multipart/form-data'] },
+        openapi: {
+          method: 'POST',
+          path: '/files',
+          tags,
+          summary: 'Upload a file (multipart/form-data)',
+          contentTypes: ['multipart/form-data'],
+        },
         multipart: true,
       })
       .input(uploadInput)
@@ -29,7 +35,8 @@ export const filesRouter = router({
           path: '/files/{id}/download',
           tags,
           summary: 'The bytes of a file',
-          description: 'The file as uploaded, as an attachment with its file name; Content-Type is the type read from the bytes at upload (mime_type).',
+          description:
+            'The file as uploaded, as an attachment with its file name; Content-Type is the type read from the bytes at upload (mime_type).',
         },
         binary: true,
       })

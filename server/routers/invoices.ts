@@ -25,7 +25,17 @@ export const invoicesRouter = router({
           successDescription: 'Voided (no body)',
         },
       })
-      .input(z.strictObject({ id: idParam, void_payments: z.enum(['true', 'false']).optional().describe('Also void the payments that paid this invoice and nothing else (fully allocated to it, never refunded)') }))
+      .input(
+        z.strictObject({
+          id: idParam,
+          void_payments: z
+            .enum(['true', 'false'])
+            .optional()
+            .describe(
+              'Also void the payments that paid this invoice and nothing else (fully allocated to it, never refunded)',
+            ),
+        }),
+      )
       .mutation(async ({ ctx, input }) => {
         await voidInvoice(writeContext(ctx), input.id, input.void_payments === 'true');
       }),

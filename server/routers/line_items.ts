@@ -11,10 +11,22 @@ export const lineItemsRouter = router({
   ...readProcedures(lineItems),
   create: documentOutput(
     writeProcedure
-      .meta({ openapi: { method: 'POST', path: '/line_items', tags: ['line_items'], summary: 'Add one line, or several (lines: [...]) atomically, to an invoice', successDescription: 'Created' } })
+      .meta({
+        openapi: {
+          method: 'POST',
+          path: '/line_items',
+          tags: ['line_items'],
+          summary: 'Add one line, or several (lines: [...]) atomically, to an invoice',
+          successDescription: 'Created',
+        },
+      })
       .input(addLinesInput)
       .mutation(async ({ ctx, input }) => ({ data: await addLineItems(writeContext(ctx), input) })),
-    z.object({ data: z.union([lineItems.readSchema, z.array(lineItems.readSchema)]).describe('The line, or the lines when lines: [...] was sent') }),
+    z.object({
+      data: z
+        .union([lineItems.readSchema, z.array(lineItems.readSchema)])
+        .describe('The line, or the lines when lines: [...] was sent'),
+    }),
   ),
   update: updateProcedure(lineItems, (ctx, id, input) => updateLine(writeContext(ctx), id, input)),
   delete: deleteProcedure(lineItems, (ctx, id) => deleteLine(writeContext(ctx), id)),

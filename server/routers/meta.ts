@@ -9,14 +9,33 @@ import { documentOutput, procedure, router } from '../trpc';
 export const metaRouter = router({
   ping: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/ping', tags: ['utility'], summary: 'Liveness', description: 'Answers { pong: true } while the process serves requests; needs no key. Readiness (the database) is GET /readyz, outside the API.', protect: false } })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/ping',
+          tags: ['utility'],
+          summary: 'Liveness',
+          description:
+            'Answers { pong: true } while the process serves requests; needs no key. Readiness (the database) is GET /readyz, outside the API.',
+          protect: false,
+        },
+      })
       .input(z.strictObject({}))
       .query(() => ({ pong: true })),
     z.object({ pong: z.boolean() }),
   ),
   me: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/me', tags: ['utility'], summary: 'The calling integration and its account', description: 'The key\'s integration (name, scopes: read, write) and its account, whose timezone every wall time and calendar day of the API is in.' } })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/me',
+          tags: ['utility'],
+          summary: 'The calling integration and its account',
+          description:
+            "The key's integration (name, scopes: read, write) and its account, whose timezone every wall time and calendar day of the API is in.",
+        },
+      })
       .input(z.strictObject({}))
       .query(({ ctx }) => ({
         data: {
@@ -24,7 +43,12 @@ export const metaRouter = router({
           id: ctx.principal.id,
           name: ctx.principal.name,
           scopes: ctx.principal.type === 'api_key' ? ctx.principal.scopes : [],
-          account: { id: ctx.account.id, name: ctx.account.name, timezone: ctx.account.timezone, currency: ctx.account.currency },
+          account: {
+            id: ctx.account.id,
+            name: ctx.account.name,
+            timezone: ctx.account.timezone,
+            currency: ctx.account.currency,
+          },
         },
       })),
     z.object({
@@ -33,13 +57,27 @@ export const metaRouter = router({
         id: z.number().int(),
         name: z.string(),
         scopes: z.array(z.enum(['read', 'write'])),
-        account: z.object({ id: z.number().int(), name: z.string(), timezone: z.string().describe('IANA timezone of all wall times'), currency: z.string() }),
+        account: z.object({
+          id: z.number().int(),
+          name: z.string(),
+          timezone: z.string().describe('IANA timezone of all wall times'),
+          currency: z.string(),
+        }),
       }),
     }),
   ),
   schemaIndex: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/schema', tags: ['utility'], summary: 'Resources of the API', description: 'Every resource with its operations and the path of its description; planned ones are listed with available: false.' } })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/schema',
+          tags: ['utility'],
+          summary: 'Resources of the API',
+          description:
+            'Every resource with its operations and the path of its description; planned ones are listed with available: false.',
+        },
+      })
       .input(z.strictObject({}))
       .query(() => ({ data: schemaIndex() })),
     z.object({
@@ -56,13 +94,25 @@ export const metaRouter = router({
   ),
   schemaResource: documentOutput(
     procedure
-      .meta({ openapi: { method: 'GET', path: '/schema/{resource}', tags: ['utility'], summary: 'Attributes, filters, sorts and write rules of one resource', description: 'One resource described as data: its attributes (type, nullable, filterable with operators, sortable, writable), paging, write operations and input rules with their JSON Schema. 404 not_found for a name that is not a resource.' } })
+      .meta({
+        openapi: {
+          method: 'GET',
+          path: '/schema/{resource}',
+          tags: ['utility'],
+          summary: 'Attributes, filters, sorts and write rules of one resource',
+          description:
+            'One resource described as data: its attributes (type, nullable, filterable with operators, sortable, writable), paging, write operations and input rules with their JSON Schema. 404 not_found for a name that is not a resource.',
+        },
+      })
       .input(z.strictObject({ resource: z.string() }))
       .query(({ input }) => {
         const doc = describeResource(input.resource);
         if (!doc) {
           const planned = Object.hasOwn(PLANNED, input.resource);
-          throw new ApiError('not_found', planned ? `${input.resource} is not served by this version yet` : `No resource named ${input.resource}`);
+          throw new ApiError(
+            'not_found',
+            planned ? `${input.resource} is not served by this version yet` : `No resource named ${input.resource}`,
+          );
         }
         return { data: doc };
       }),

@@ -8,10 +8,22 @@ import { z } from 'zod';
 export function readProcedures(resource: Resource) {
   const name = resource.name;
   const list = procedure
-    .meta({ openapi: { method: 'GET', path: `/${name}`, tags: [name], summary: `List ${name}`, description: resource.description } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: `/${name}`,
+        tags: [name],
+        summary: `List ${name}`,
+        description: resource.description,
+      },
+    })
     .input(listQuerySchema(resource))
     .query(({ ctx, input }) =>
-      listRecords(resource, { db: ctx.db.db, accountId: ctx.account.id, region: ctx.account.region, url: `${ctx.baseUrl}/${name}` }, rawQuery(input)),
+      listRecords(
+        resource,
+        { db: ctx.db.db, accountId: ctx.account.id, region: ctx.account.region, url: `${ctx.baseUrl}/${name}` },
+        rawQuery(input),
+      ),
     );
   const get = procedure
     .meta({ openapi: { method: 'GET', path: `/${name}/{id}`, tags: [name], summary: `Get one of ${name}` } })

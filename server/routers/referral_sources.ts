@@ -7,6 +7,10 @@ import { createProcedure, updateProcedure } from './write';
 
 export const referralSourcesRouter = router({
   ...readProcedures(referralSources),
-  create: createProcedure(referralSources, (ctx, input) => createRecord(writeContext(ctx), referralSources, input, { defaults: { active: true } })),
-  update: updateProcedure(referralSources, (ctx, id, input) => updateRecord(writeContext(ctx), referralSources, id, input)),
+  create: createProcedure(referralSources, (ctx, input) =>
+    createRecord(writeContext(ctx), referralSources, input, { defaults: { active: true } }),
+  ),
+  update: updateProcedure(referralSources, (ctx, id, input) =>
+    updateRecord(writeContext(ctx), referralSources, id, input),
+  ),
 });

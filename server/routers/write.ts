@@ -6,22 +6,45 @@ import { idParam, oneOutput } from '../resources/queries';
 import { documentOutput, parsedBy, writeProcedure } from '../trpc';
 
 /** Handlers get the input typed by the declaration's write schema; they answer the record written. */
-export function createProcedure<R extends AnyResource>(resource: R, handler: (ctx: Ctx, input: CreateInput<R>) => Promise<object>) {
+export function createProcedure<R extends AnyResource>(
+  resource: R,
+  handler: (ctx: Ctx, input: CreateInput<R>) => Promise<object>,
+) {
   return documentOutput(
     writeProcedure
-      .meta({ openapi: { method: 'POST', path: `/${resource.name}`, tags: [resource.name], summary: `Create a ${resource.singular}`, successDescription: 'Created' } })
+      .meta({
+        openapi: {
+          method: 'POST',
+          path: `/${resource.name}`,
+          tags: [resource.name],
+          summary: `Create a ${resource.singular}`,
+          successDescription: 'Created',
+        },
+      })
       .input(resource.createInput)
       .mutation(async ({ ctx, input }) => ({ data: await handler(ctx, parsedBy(createSchema(resource), input)) })),
     oneOutput(resource),
   );
 }
 
-export function updateProcedure<R extends AnyResource>(resource: R, handler: (ctx: Ctx, id: number, input: UpdateInput<R>) => Promise<object>) {
+export function updateProcedure<R extends AnyResource>(
+  resource: R,
+  handler: (ctx: Ctx, id: number, input: UpdateInput<R>) => Promise<object>,
+) {
   return documentOutput(
     writeProcedure
-      .meta({ openapi: { method: 'PATCH', path: `/${resource.name}/{id}`, tags: [resource.name], summary: `Update a ${resource.singular} (partial)` } })
+      .meta({
+        openapi: {
+          method: 'PATCH',
+          path: `/${resource.name}/{id}`,
+          tags: [resource.name],
+          summary: `Update a ${resource.singular} (partial)`,
+        },
+      })
       .input(resource.updateInput.extend({ id: idParam }))
-      .mutation(async ({ ctx, input: { id, ...rest } }) => ({ data: await handler(ctx, parsedBy(idParam, id), parsedBy(updateSchema(resource), rest)) })),
+      .mutation(async ({ ctx, input: { id, ...rest } }) => ({
+        data: await handler(ctx, parsedBy(idParam, id), parsedBy(updateSchema(resource), rest)),
+      })),
     oneOutput(resource),
   );
 }

@@ -15,21 +15,54 @@ export async function seedAppointments(w: WriteContext, patientIds: number[]): P
   const db = w.db.db;
   const acc = w.account.id;
   const ids = async (q: PromiseLike<{ id: number }[]>) => (await q).map((r) => r.id);
-  const [clinic, secondSite] = await ids(db.select({ id: locations.id }).from(locations).where(eq(locations.account_id, acc)).orderBy(asc(locations.id)));
-  const types = await db.select({ id: appointmentTypes.id, name: appointmentTypes.name }).from(appointmentTypes).where(eq(appointmentTypes.account_id, acc));
+  const [clinic, secondSite] = await ids(
+    db.select({ id: locations.id }).from(locations).where(eq(locations.account_id, acc)).orderBy(asc(locations.id)),
+  );
+  const types = await db
+    .select({ id: appointmentTypes.id, name: appointmentTypes.name })
+    .from(appointmentTypes)
+    .where(eq(appointmentTypes.account_id, acc));
   const typeId = (name: string) => types.find((t) => t.name === name)!.id;
-  const [amelia, , priya, tom] = await ids(db.select({ id: practitioners.id }).from(practitioners).where(and(eq(practitioners.account_id, acc))).orderBy(asc(practitioners.id)));
+  const [amelia, , priya, tom] = await ids(
+    db
+      .select({ id: practitioners.id })
+      .from(practitioners)
+      .where(and(eq(practitioners.account_id, acc)))
+      .orderBy(asc(practitioners.id)),
+  );
   let next = 0;
   const patient = () => patientIds[next++ % patientIds.length];
 
   // Upcoming: every fifth free slot of a few diaries over the next fortnight.
   const clock = clockFor(w.account.timezone);
   const from = addDays(clock.today(), 1);
-  const upcoming = async (location_id: number, appointment_type_id: number, practitioner_id: number, every: number, count: number) => {
-    const { data } = await findAvailability(db, w.account, { location_id, appointment_type_id, practitioner_id, from, to: addDays(from, 13), visibility: 'all' });
+  const upcoming = async (
+    location_id: number,
+    appointment_type_id: number,
+    practitioner_id: number,
+    every: number,
+    count: number,
+  ) => {
+    const { data } = await findAvailability(db, w.account, {
+      location_id,
+      appointment_type_id,
+      practitioner_id,
+      from,
+      to: addDays(from, 13),
+      visibility: 'all',
+    });
     const booked = [];
     for (const slot of data.filter((_, i) => i % every === 0).slice(0, count)) {
-      booked.push(await bookAppointment(w, { patient_id: patient(), practitioner_id, location_id, appointment_type_id, starts_at: slot.starts_at, resource_id: slot.resource_id }));
+      booked.push(
+        await bookAppointment(w, {
+          patient_id: patient(),
+          practitioner_id,
+          location_id,
+          appointment_type_id,
+          starts_at: slot.starts_at,
+          resource_id: slot.resource_id,
+        }),
+      );
     }
     return booked;
   };
@@ -54,7 +87,13 @@ export async function seedAppointments(w: WriteContext, patientIds: number[]): P
   for (let d = addDays(clock.today(), -14); d < clock.today(); d = addDays(d, 1)) {
     if (![1, 2, 3].includes(weekday(d))) continue;
     for (const time of ['09:00', '10:00', '11:00']) {
-      const a = await bookAppointment(w, { patient_id: patient(), practitioner_id: amelia, location_id: clinic, appointment_type_id: typeId('Follow-up'), starts_at: `${d}T${time}:00` });
+      const a = await bookAppointment(w, {
+        patient_id: patient(),
+        practitioner_id: amelia,
+        location_id: clinic,
+        appointment_type_id: typeId('Follow-up'),
+        starts_at: `${d}T${time}:00`,
+      });
       await moveAppointment(w, a.id as number, next % 7 === 0 ? 'miss' : 'arrive');
     }
   }

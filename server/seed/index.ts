@@ -50,8 +50,13 @@ export async function seedAccount(db: DbHandle, account: Account, store?: FileSt
   const refs = await db.transaction(async (tx) => {
     // Two seeds racing on PostgreSQL would both see no locations; locking the account row serialises
     // them. SQLite needs nothing: its transactions start with BEGIN IMMEDIATE.
-    if (db.dialect === 'pg') await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account.id)).for('update');
-    const [existing] = await tx.select({ id: locations.id }).from(locations).where(eq(locations.account_id, account.id)).limit(1);
+    if (db.dialect === 'pg')
+      await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, account.id)).for('update');
+    const [existing] = await tx
+      .select({ id: locations.id })
+      .from(locations)
+      .where(eq(locations.account_id, account.id))
+      .limit(1);
     if (existing) return null;
     return insertPractice(tx, base, profile, todayIn(account.timezone));
   });
@@ -75,10 +80,14 @@ export async function seedAccount(db: DbHandle, account: Account, store?: FileSt
         .returning({ id: patientLogs.id }),
     );
     // Every third entry carries a tag, so patient_log_tags has rows to read.
-    const logTags = logIds.filter((_, i) => i % 3 === 0).map((id, i) => ({ ...base, patient_log_id: id, tag_id: refs.tagIds[i % refs.tagIds.length] }));
+    const logTags = logIds
+      .filter((_, i) => i % 3 === 0)
+      .map((id, i) => ({ ...base, patient_log_id: id, tag_id: refs.tagIds[i % refs.tagIds.length] }));
     await tx.insert(patientLogTags).values(logTags);
     await tx.insert(formTemplates).values(FORM_TEMPLATES.map((f) => ({ ...base, ...f })));
-    await tx.insert(clinicalNotes).values(clinicalNoteRows(patientIds, refs.practitionerIds).map((r) => ({ ...base, ...r })));
+    await tx
+      .insert(clinicalNotes)
+      .values(clinicalNoteRows(patientIds, refs.practitionerIds).map((r) => ({ ...base, ...r })));
     await insertCarePlans(tx, base, account.id, patientIds, refs.tagIds[CARE_PLAN_TAG]);
   });
   if (store) await uploadSampleFiles(w, store, patientIds);
@@ -103,7 +112,13 @@ function patientLogRows(patientIds: number[]) {
   return patientIds.slice(0, 10).flatMap((patientId, p) =>
     entries
       .filter((_, e) => (e + p) % 3 !== 0)
-      .map((e) => ({ patient_id: patientId, ...e, source: e.type === 'system' ? ('system' as const) : ('staff' as const), source_entity: e.type === 'historical' ? 'legacy-import' : null, created_by: 'seed' })),
+      .map((e) => ({
+        patient_id: patientId,
+        ...e,
+        source: e.type === 'system' ? ('system' as const) : ('staff' as const),
+        source_entity: e.type === 'historical' ? 'legacy-import' : null,
+        created_by: 'seed',
+      })),
   );
 }
 
@@ -138,7 +153,16 @@ async function insertPractice(tx: Db, base: Base, profile: Profile, today: strin
   const typeIds = await insertedIds(
     tx
       .insert(appointmentTypes)
-      .values(APPOINTMENT_TYPES.map((t) => ({ ...base, max_attendees: 1, requires_resource: false, online_booking: true, active: true, ...t })))
+      .values(
+        APPOINTMENT_TYPES.map((t) => ({
+          ...base,
+          max_attendees: 1,
+          requires_resource: false,
+          online_booking: true,
+          active: true,
+          ...t,
+        })),
+      )
       .returning({ id: appointmentTypes.id }),
   );
 
@@ -160,11 +184,22 @@ async function insertPractice(tx: Db, base: Base, profile: Profile, today: strin
   const resourceIds = await insertedIds(
     tx
       .insert(resources)
-      .values(RESOURCES.map(({ location, ...r }, i) => ({ ...base, status: 'active' as const, locked: false, ...r, location_id: locationIds[location], sort_order: sortOrderWithinLocation(i) })))
+      .values(
+        RESOURCES.map(({ location, ...r }, i) => ({
+          ...base,
+          status: 'active' as const,
+          locked: false,
+          ...r,
+          location_id: locationIds[location],
+          sort_order: sortOrderWithinLocation(i),
+        })),
+      )
       .returning({ id: resources.id }),
   );
 
-  await tx.insert(practitionerAvailabilities).values(availabilityRows(today, practitionerIds, locationIds, resourceIds).map((r) => ({ ...base, ...r })));
+  await tx
+    .insert(practitionerAvailabilities)
+    .values(availabilityRows(today, practitionerIds, locationIds, resourceIds).map((r) => ({ ...base, ...r })));
 
   const tagIds = await insertedIds(
     tx
@@ -173,7 +208,9 @@ async function insertPractice(tx: Db, base: Base, profile: Profile, today: strin
       .returning({ id: tags.id }),
   );
 
-  await tx.insert(paymentMethods).values(PAYMENT_METHODS.map((m, i) => ({ ...base, active: true, ...m, sort_order: i + 1 })));
+  await tx
+    .insert(paymentMethods)
+    .values(PAYMENT_METHODS.map((m, i) => ({ ...base, active: true, ...m, sort_order: i + 1 })));
 
   await tx.insert(billableItems).values(
     BILLABLE_ITEMS.map(({ price, ...item }) => ({
@@ -216,7 +253,16 @@ function scaledPrice(minor: number, scale: number): number {
 
 interface Profile {
   country: string;
-  locations: { name: string; line_1: string; city: string; postal_code: string; country: string; phone: string; email: string; online_booking: boolean }[];
+  locations: {
+    name: string;
+    line_1: string;
+    city: string;
+    postal_code: string;
+    country: string;
+    phone: string;
+    email: string;
+    online_booking: boolean;
+  }[];
   /** Patient home addresses, cycled by patient index; `n` is a house number derived from the index. */
   streets: { line_1: (n: number) => string; city: string; postal_code: string; state?: string }[];
   mobile: (n: number) => string;
@@ -228,7 +274,16 @@ interface Profile {
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-const location = (country: string, name: string, line_1: string, city: string, postal_code: string, phone: string, email: string, online_booking = true) => ({
+const location = (
+  country: string,
+  name: string,
+  line_1: string,
+  city: string,
+  postal_code: string,
+  phone: string,
+  email: string,
+  online_booking = true,
+) => ({
   name,
   line_1,
   city,
@@ -245,9 +300,26 @@ const PROFILES: Record<string, Profile> = {
   neptune: {
     country: 'GB',
     locations: [
-      location('GB', 'Clerkenwell Clinic', '14 Exmouth Market', 'London', 'EC1R 4QE', '020 7946 0100', 'clerkenwell@example.com'),
+      location(
+        'GB',
+        'Clerkenwell Clinic',
+        '14 Exmouth Market',
+        'London',
+        'EC1R 4QE',
+        '020 7946 0100',
+        'clerkenwell@example.com',
+      ),
       location('GB', 'Richmond Clinic', '3 Hill Rise', 'Richmond', 'TW10 6UQ', '020 7946 0200', 'richmond@example.com'),
-      location('GB', 'Hartfield RFC Pitchside', 'Hartfield Rugby Club, Coldharbour Lane', 'London', 'SE5 9NS', '020 7946 0300', 'pitchside@example.com', false),
+      location(
+        'GB',
+        'Hartfield RFC Pitchside',
+        'Hartfield Rugby Club, Coldharbour Lane',
+        'London',
+        'SE5 9NS',
+        '020 7946 0300',
+        'pitchside@example.com',
+        false,
+      ),
     ],
     streets: [
       { line_1: (n) => `${n} Amwell Street`, city: 'London', postal_code: 'EC1R 1UL' },
@@ -266,9 +338,34 @@ const PROFILES: Record<string, Profile> = {
   mercury: {
     country: 'DE',
     locations: [
-      location('DE', 'Praxis Kreuzberg', 'Paul-Lincke-Ufer 21', 'Berlin', '10999', '030 23125100', 'kreuzberg@example.com'),
-      location('DE', 'Praxis Prenzlauer Berg', 'Schönhauser Allee 80', 'Berlin', '10439', '030 23125200', 'prenzlberg@example.com'),
-      location('DE', 'Sportplatz Neukölln', 'Oderstraße 182', 'Berlin', '12051', '030 23125300', 'sportplatz@example.com', false),
+      location(
+        'DE',
+        'Praxis Kreuzberg',
+        'Paul-Lincke-Ufer 21',
+        'Berlin',
+        '10999',
+        '030 23125100',
+        'kreuzberg@example.com',
+      ),
+      location(
+        'DE',
+        'Praxis Prenzlauer Berg',
+        'Schönhauser Allee 80',
+        'Berlin',
+        '10439',
+        '030 23125200',
+        'prenzlberg@example.com',
+      ),
+      location(
+        'DE',
+        'Sportplatz Neukölln',
+        'Oderstraße 182',
+        'Berlin',
+        '12051',
+        '030 23125300',
+        'sportplatz@example.com',
+        false,
+      ),
     ],
     streets: [
       { line_1: (n) => `Oranienstraße ${n}`, city: 'Berlin', postal_code: '10999' },
@@ -287,13 +384,35 @@ const PROFILES: Record<string, Profile> = {
   vulcan: {
     country: 'US',
     locations: [
-      location('US', 'SoMa Clinic', '455 Market St, Suite 200', 'San Francisco', '94105', '(415) 555-0100', 'soma@example.com'),
+      location(
+        'US',
+        'SoMa Clinic',
+        '455 Market St, Suite 200',
+        'San Francisco',
+        '94105',
+        '(415) 555-0100',
+        'soma@example.com',
+      ),
       location('US', 'Oakland Clinic', '1721 Broadway', 'Oakland', '94612', '(510) 555-0100', 'oakland@example.com'),
-      location('US', 'Kezar Stadium Sideline', '670 Kezar Dr', 'San Francisco', '94118', '(415) 555-0199', 'sideline@example.com', false),
+      location(
+        'US',
+        'Kezar Stadium Sideline',
+        '670 Kezar Dr',
+        'San Francisco',
+        '94118',
+        '(415) 555-0199',
+        'sideline@example.com',
+        false,
+      ),
     ],
     streets: [
       { line_1: (n) => `${n} Valencia St`, city: 'San Francisco', state: 'CA', postal_code: '94110' },
-      { line_1: (n) => `${n} Divisadero St, Apt ${(n % 9) + 1}`, city: 'San Francisco', state: 'CA', postal_code: '94117' },
+      {
+        line_1: (n) => `${n} Divisadero St, Apt ${(n % 9) + 1}`,
+        city: 'San Francisco',
+        state: 'CA',
+        postal_code: '94117',
+      },
       { line_1: (n) => `${n} Grand Ave`, city: 'Oakland', state: 'CA', postal_code: '94610' },
       { line_1: (n) => `${n} Shattuck Ave`, city: 'Berkeley', state: 'CA', postal_code: '94704' },
       { line_1: (n) => `${n} Irving St`, city: 'San Francisco', state: 'CA', postal_code: '94122' },
@@ -308,12 +427,41 @@ const PROFILES: Record<string, Profile> = {
   jupiter: {
     country: 'SG',
     locations: [
-      location('SG', 'Novena Clinic', '101 Thomson Road, #05-02', 'Singapore', '307591', '6123 4100', 'novena@example.com'),
-      location('SG', 'Tampines Clinic', '4 Tampines Central 5, #03-11', 'Singapore', '529510', '6123 4200', 'tampines@example.com'),
-      location('SG', 'Kallang Sports Hub', '1 Stadium Drive', 'Singapore', '397629', '6123 4300', 'sportshub@example.com', false),
+      location(
+        'SG',
+        'Novena Clinic',
+        '101 Thomson Road, #05-02',
+        'Singapore',
+        '307591',
+        '6123 4100',
+        'novena@example.com',
+      ),
+      location(
+        'SG',
+        'Tampines Clinic',
+        '4 Tampines Central 5, #03-11',
+        'Singapore',
+        '529510',
+        '6123 4200',
+        'tampines@example.com',
+      ),
+      location(
+        'SG',
+        'Kallang Sports Hub',
+        '1 Stadium Drive',
+        'Singapore',
+        '397629',
+        '6123 4300',
+        'sportshub@example.com',
+        false,
+      ),
     ],
     streets: [
-      { line_1: (n) => `Blk ${100 + n} Ang Mo Kio Ave 3, #0${(n % 9) + 1}-12`, city: 'Singapore', postal_code: '560100' },
+      {
+        line_1: (n) => `Blk ${100 + n} Ang Mo Kio Ave 3, #0${(n % 9) + 1}-12`,
+        city: 'Singapore',
+        postal_code: '560100',
+      },
       { line_1: (n) => `Blk ${200 + n} Tampines St 21, #1${n % 10}-34`, city: 'Singapore', postal_code: '521201' },
       { line_1: (n) => `${n} Jalan Bukit Merah`, city: 'Singapore', postal_code: '150001' },
       { line_1: (n) => `${n} Holland Grove Road`, city: 'Singapore', postal_code: '278801' },
@@ -329,13 +477,43 @@ const PROFILES: Record<string, Profile> = {
   apollo: {
     country: 'AU',
     locations: [
-      location('AU', 'Surry Hills Clinic', '88 Crown Street', 'Surry Hills', '2010', '02 5550 1000', 'surryhills@example.com'),
-      location('AU', 'Bondi Junction Clinic', '500 Oxford Street', 'Bondi Junction', '2022', '02 5550 2000', 'bondi@example.com'),
-      location('AU', 'Moore Park Sideline', 'Driver Avenue', 'Moore Park', '2021', '02 5550 3000', 'sideline@example.com', false),
+      location(
+        'AU',
+        'Surry Hills Clinic',
+        '88 Crown Street',
+        'Surry Hills',
+        '2010',
+        '02 5550 1000',
+        'surryhills@example.com',
+      ),
+      location(
+        'AU',
+        'Bondi Junction Clinic',
+        '500 Oxford Street',
+        'Bondi Junction',
+        '2022',
+        '02 5550 2000',
+        'bondi@example.com',
+      ),
+      location(
+        'AU',
+        'Moore Park Sideline',
+        'Driver Avenue',
+        'Moore Park',
+        '2021',
+        '02 5550 3000',
+        'sideline@example.com',
+        false,
+      ),
     ],
     streets: [
       { line_1: (n) => `${n} Bourke Street`, city: 'Surry Hills', state: 'NSW', postal_code: '2010' },
-      { line_1: (n) => `Unit ${(n % 9) + 1}, ${n} Glenayr Avenue`, city: 'Bondi Beach', state: 'NSW', postal_code: '2026' },
+      {
+        line_1: (n) => `Unit ${(n % 9) + 1}, ${n} Glenayr Avenue`,
+        city: 'Bondi Beach',
+        state: 'NSW',
+        postal_code: '2026',
+      },
       { line_1: (n) => `${n} King Street`, city: 'Newtown', state: 'NSW', postal_code: '2042' },
       { line_1: (n) => `${n} Darling Street`, city: 'Balmain', state: 'NSW', postal_code: '2041' },
       { line_1: (n) => `${n} Belmore Road`, city: 'Randwick', state: 'NSW', postal_code: '2031' },
@@ -361,39 +539,147 @@ const MODALITIES: [string, string][] = [
 ];
 
 /** A row as listed in the tables below: tenant columns come from `base`, and `Defaults` may be left out. */
-type SeedRow<T, Defaults extends keyof T = never, Derived extends keyof T = never> = Omit<T, keyof Base | 'id' | Defaults | Derived> & Partial<Pick<T, Defaults>>;
+type SeedRow<T, Defaults extends keyof T = never, Derived extends keyof T = never> = Omit<
+  T,
+  keyof Base | 'id' | Defaults | Derived
+> &
+  Partial<Pick<T, Defaults>>;
 
-const APPOINTMENT_TYPES: SeedRow<typeof appointmentTypes.$inferInsert, 'online_booking' | 'active' | 'max_attendees' | 'requires_resource'>[] = [
-  { name: 'Initial Assessment', category: 'Physiotherapy', duration_minutes: 60, color: '#2E75B6', description: 'History, examination and a treatment plan.' },
+const APPOINTMENT_TYPES: SeedRow<
+  typeof appointmentTypes.$inferInsert,
+  'online_booking' | 'active' | 'max_attendees' | 'requires_resource'
+>[] = [
+  {
+    name: 'Initial Assessment',
+    category: 'Physiotherapy',
+    duration_minutes: 60,
+    color: '#2E75B6',
+    description: 'History, examination and a treatment plan.',
+  },
   { name: 'Follow-up', category: 'Physiotherapy', duration_minutes: 30, color: '#70AD47' },
   { name: 'Extended Follow-up', category: 'Physiotherapy', duration_minutes: 45, color: '#548235' },
-  { name: 'Sports Massage', category: 'Massage', duration_minutes: 45, color: '#ED7D31', requires_resource: true, description: 'Needs a massage table.' },
-  { name: 'Clinical Pilates Class', category: 'Classes', duration_minutes: 60, color: '#7030A0', max_attendees: 8, description: 'Small-group mat and reformer class.' },
-  { name: 'Workplace Assessment', category: 'Occupational health', duration_minutes: 60, color: '#7F7F7F', online_booking: false, description: 'Booked by employers through reception.' },
-  { name: 'Video Consultation (retired)', category: 'Physiotherapy', duration_minutes: 30, color: '#BFBFBF', online_booking: false, active: false },
+  {
+    name: 'Sports Massage',
+    category: 'Massage',
+    duration_minutes: 45,
+    color: '#ED7D31',
+    requires_resource: true,
+    description: 'Needs a massage table.',
+  },
+  {
+    name: 'Clinical Pilates Class',
+    category: 'Classes',
+    duration_minutes: 60,
+    color: '#7030A0',
+    max_attendees: 8,
+    description: 'Small-group mat and reformer class.',
+  },
+  {
+    name: 'Workplace Assessment',
+    category: 'Occupational health',
+    duration_minutes: 60,
+    color: '#7F7F7F',
+    online_booking: false,
+    description: 'Booked by employers through reception.',
+  },
+  {
+    name: 'Video Consultation (retired)',
+    category: 'Physiotherapy',
+    duration_minutes: 30,
+    color: '#BFBFBF',
+    online_booking: false,
+    active: false,
+  },
 ];
 
 /** `locations` and `types` are indexes into the profile's locations and APPOINTMENT_TYPES. */
 const PRACTITIONERS = [
-  { title: 'Ms', first_name: 'Amelia', last_name: 'Hart', designation: 'Senior Physiotherapist, MSc', active: true, online_booking: true, locations: [0, 1], types: [0, 1, 2, 5] },
-  { title: 'Mr', first_name: 'Daniel', last_name: 'Okafor', designation: 'Sports Physiotherapist, BSc (Hons)', active: true, online_booking: true, locations: [0, 2], types: [0, 1, 2, 3] },
-  { title: 'Ms', first_name: 'Priya', last_name: 'Natarajan', designation: 'Physiotherapist, Clinical Pilates Instructor', active: true, online_booking: true, locations: [1], types: [0, 1, 2, 4] },
+  {
+    title: 'Ms',
+    first_name: 'Amelia',
+    last_name: 'Hart',
+    designation: 'Senior Physiotherapist, MSc',
+    active: true,
+    online_booking: true,
+    locations: [0, 1],
+    types: [0, 1, 2, 5],
+  },
+  {
+    title: 'Mr',
+    first_name: 'Daniel',
+    last_name: 'Okafor',
+    designation: 'Sports Physiotherapist, BSc (Hons)',
+    active: true,
+    online_booking: true,
+    locations: [0, 2],
+    types: [0, 1, 2, 3],
+  },
+  {
+    title: 'Ms',
+    first_name: 'Priya',
+    last_name: 'Natarajan',
+    designation: 'Physiotherapist, Clinical Pilates Instructor',
+    active: true,
+    online_booking: true,
+    locations: [1],
+    types: [0, 1, 2, 4],
+  },
   // Takes bookings by phone only: his diary is managed by reception.
-  { title: 'Mr', first_name: 'Tom', last_name: 'Brennan', designation: 'Sports Massage Therapist', active: true, online_booking: false, locations: [0], types: [3] },
-  { title: 'Dr', first_name: 'Laura', last_name: 'Mendes', designation: 'Osteopath', active: false, online_booking: false, locations: [1], types: [0, 1, 6] },
+  {
+    title: 'Mr',
+    first_name: 'Tom',
+    last_name: 'Brennan',
+    designation: 'Sports Massage Therapist',
+    active: true,
+    online_booking: false,
+    locations: [0],
+    types: [3],
+  },
+  {
+    title: 'Dr',
+    first_name: 'Laura',
+    last_name: 'Mendes',
+    designation: 'Osteopath',
+    active: false,
+    online_booking: false,
+    locations: [1],
+    types: [0, 1, 6],
+  },
 ];
 
 /** `location` is an index into the profile's locations. */
-const RESOURCES: (SeedRow<typeof resources.$inferInsert, 'status' | 'locked', 'location_id' | 'sort_order'> & { location: number })[] = [
+const RESOURCES: (SeedRow<typeof resources.$inferInsert, 'status' | 'locked', 'location_id' | 'sort_order'> & {
+  location: number;
+})[] = [
   { location: 0, name: 'Treatment Room 1', public_name: 'Room 1', color: '#DEEBF7' },
   { location: 0, name: 'Treatment Room 2', public_name: 'Room 2', color: '#E2F0D9' },
-  { location: 0, name: 'Treatment Room 3', public_name: 'Room 3', color: '#FBE5D6', status: 'inactive', description: 'Closed for refurbishment.' },
+  {
+    location: 0,
+    name: 'Treatment Room 3',
+    public_name: 'Room 3',
+    color: '#FBE5D6',
+    status: 'inactive',
+    description: 'Closed for refurbishment.',
+  },
   { location: 0, name: 'Massage Table A', color: '#FFF2CC' },
   // Locked: the gym is shared with the building and must not be renamed or removed from the diary.
-  { location: 0, name: 'Rehab Gym', public_name: 'Gym', color: '#EDEDED', locked: true, description: 'Shared with the building; bookable for rehab sessions.' },
+  {
+    location: 0,
+    name: 'Rehab Gym',
+    public_name: 'Gym',
+    color: '#EDEDED',
+    locked: true,
+    description: 'Shared with the building; bookable for rehab sessions.',
+  },
   { location: 1, name: 'Room A', color: '#DEEBF7' },
   { location: 1, name: 'Room B', color: '#E2F0D9' },
-  { location: 1, name: 'Pilates Studio', public_name: 'Studio', color: '#E4DFEC', description: 'Four reformers and mats for up to eight.' },
+  {
+    location: 1,
+    name: 'Pilates Studio',
+    public_name: 'Studio',
+    color: '#E4DFEC',
+    description: 'Four reformers and mats for up to eight.',
+  },
   { location: 1, name: 'Massage Table B', color: '#FFF2CC' },
   { location: 2, name: 'Pitchside Bench', color: '#E2F0D9' },
 ];
@@ -420,7 +706,9 @@ const PAYMENT_METHODS: SeedRow<typeof paymentMethods.$inferInsert, 'active', 'so
 ];
 
 /** `price` in UK pence; scaled per region. */
-const BILLABLE_ITEMS: (SeedRow<typeof billableItems.$inferInsert, 'active', 'price_minor' | 'tax_rate_bp'> & { price: number })[] = [
+const BILLABLE_ITEMS: (SeedRow<typeof billableItems.$inferInsert, 'active', 'price_minor' | 'tax_rate_bp'> & {
+  price: number;
+})[] = [
   { name: 'Initial Assessment (60 min)', item_code: 'PHY-IA60', item_type: 'service', price: 7500 },
   { name: 'Follow-up (30 min)', item_code: 'PHY-FU30', item_type: 'service', price: 5500 },
   { name: 'Extended Follow-up (45 min)', item_code: 'PHY-FU45', item_type: 'service', price: 6500 },
@@ -453,7 +741,8 @@ type NewAvailability = SeedRow<typeof practitionerAvailabilities.$inferInsert>;
 
 /** A weekly shift: practitioner and location are indexes, day 1 = Monday. */
 type Shift = { p: number; day: number; loc: number; starts: string; ends: string };
-const shifts = (p: number, days: number[], loc: number, starts: string, ends: string): Shift[] => days.map((day) => ({ p, day, loc, starts, ends }));
+const shifts = (p: number, days: number[], loc: number, starts: string, ends: string): Shift[] =>
+  days.map((day) => ({ p, day, loc, starts, ends }));
 
 // Only active practitioners have hours; each works at the sites listed on them in PRACTITIONERS.
 const SHIFTS: Shift[] = [
@@ -473,18 +762,57 @@ function lunchBreak(starts: string, ends: string): [string, string] | null {
   return starts <= '12:30' && ends >= '14:30' ? ['13:00', '13:45'] : null;
 }
 
-function availabilityRows(today: string, practitionerIds: number[], locationIds: number[], resourceIds: number[]): NewAvailability[] {
+function availabilityRows(
+  today: string,
+  practitionerIds: number[],
+  locationIds: number[],
+  resourceIds: number[],
+): NewAvailability[] {
   const rows: NewAvailability[] = [];
   for (const { p, day, loc, starts, ends } of SHIFTS) {
     const at = { practitioner_id: practitionerIds[p], location_id: locationIds[loc], day: String(day) };
-    rows.push({ ...at, type: 'open', starts_at: starts, ends_at: ends, online_booking: PRACTITIONERS[p].online_booking });
+    rows.push({
+      ...at,
+      type: 'open',
+      starts_at: starts,
+      ends_at: ends,
+      online_booking: PRACTITIONERS[p].online_booking,
+    });
     const lunch = lunchBreak(starts, ends);
-    if (lunch) rows.push({ ...at, type: 'break', starts_at: lunch[0], ends_at: lunch[1], description: 'Lunch', online_booking: false });
+    if (lunch)
+      rows.push({
+        ...at,
+        type: 'break',
+        starts_at: lunch[0],
+        ends_at: lunch[1],
+        description: 'Lunch',
+        online_booking: false,
+      });
   }
 
   // Guides steer bookings towards a type within open hours; they do not open time themselves.
-  const guide = (p: number, loc: number, day: number, starts_at: string, ends_at: string, description: string, color: string, resource_id: number | null = null) =>
-    rows.push({ type: 'appt_guide', practitioner_id: practitionerIds[p], location_id: locationIds[loc], day: String(day), starts_at, ends_at, description, color, resource_id, online_booking: true });
+  const guide = (
+    p: number,
+    loc: number,
+    day: number,
+    starts_at: string,
+    ends_at: string,
+    description: string,
+    color: string,
+    resource_id: number | null = null,
+  ) =>
+    rows.push({
+      type: 'appt_guide',
+      practitioner_id: practitionerIds[p],
+      location_id: locationIds[loc],
+      day: String(day),
+      starts_at,
+      ends_at,
+      description,
+      color,
+      resource_id,
+      online_booking: true,
+    });
   guide(0, 0, 1, '08:00', '10:00', 'New patient assessments', '#2E75B6');
   guide(0, 1, 4, '09:00', '11:00', 'New patient assessments', '#2E75B6');
   guide(1, 2, 2, '18:00', '20:00', 'Club players: injury reviews', '#ED7D31');
@@ -492,7 +820,14 @@ function availabilityRows(today: string, practitionerIds: number[], locationIds:
   guide(2, 1, 4, '18:00', '19:00', 'Clinical Pilates class', '#7030A0', resourceIds[7]);
 
   // One-off rows use wall-clock times in the account's time zone, on dates a few weeks ahead.
-  const dated = (p: number | null, loc: number, date: string, starts: string, ends: string, extra: Partial<NewAvailability>) =>
+  const dated = (
+    p: number | null,
+    loc: number,
+    date: string,
+    starts: string,
+    ends: string,
+    extra: Partial<NewAvailability>,
+  ) =>
     rows.push({
       practitioner_id: p === null ? null : practitionerIds[p],
       location_id: locationIds[loc],
@@ -501,22 +836,66 @@ function availabilityRows(today: string, practitionerIds: number[], locationIds:
       ends_at: `${date}T${ends}:00`,
       ...extra,
     });
-  dated(0, 0, upcoming(today, 6, 1), '09:00', '13:00', { type: 'custom_availability', online_booking: true, description: 'Saturday morning clinic', color: '#70AD47' });
-  dated(2, 1, upcoming(today, 3, 2), '17:00', '20:00', { type: 'custom_availability', online_booking: false, description: 'Extra evening session (phone bookings only)', color: '#A9D18E' });
-  dated(1, 0, upcoming(today, 1, 2), '09:00', '17:00', { type: 'blockout', online_booking: false, description: 'CPD course: return-to-sport testing', color: '#C00000' });
-  dated(0, 0, upcoming(today, 3, 1), '08:00', '09:00', { type: 'blockout', online_booking: false, description: 'Team meeting', color: '#7F7F7F', span_all_columns: true });
-  dated(3, 0, upcoming(today, 5, 2), '12:00', '14:00', { type: 'blockout', online_booking: false, description: 'Massage table servicing', color: '#FFC000', resource_id: resourceIds[3] });
-  dated(2, 1, upcoming(today, 2, 3), '12:00', '20:00', { type: 'blockout', online_booking: false, description: 'Annual leave' });
+  dated(0, 0, upcoming(today, 6, 1), '09:00', '13:00', {
+    type: 'custom_availability',
+    online_booking: true,
+    description: 'Saturday morning clinic',
+    color: '#70AD47',
+  });
+  dated(2, 1, upcoming(today, 3, 2), '17:00', '20:00', {
+    type: 'custom_availability',
+    online_booking: false,
+    description: 'Extra evening session (phone bookings only)',
+    color: '#A9D18E',
+  });
+  dated(1, 0, upcoming(today, 1, 2), '09:00', '17:00', {
+    type: 'blockout',
+    online_booking: false,
+    description: 'CPD course: return-to-sport testing',
+    color: '#C00000',
+  });
+  dated(0, 0, upcoming(today, 3, 1), '08:00', '09:00', {
+    type: 'blockout',
+    online_booking: false,
+    description: 'Team meeting',
+    color: '#7F7F7F',
+    span_all_columns: true,
+  });
+  dated(3, 0, upcoming(today, 5, 2), '12:00', '14:00', {
+    type: 'blockout',
+    online_booking: false,
+    description: 'Massage table servicing',
+    color: '#FFC000',
+    resource_id: resourceIds[3],
+  });
+  dated(2, 1, upcoming(today, 2, 3), '12:00', '20:00', {
+    type: 'blockout',
+    online_booking: false,
+    description: 'Annual leave',
+  });
   // A site closure is not one practitioner's: it spans every column of the location.
-  dated(null, 1, upcoming(today, 1, 4), '00:00', '23:59', { type: 'closed', online_booking: false, description: 'Clinic closed: public holiday', color: '#404040', span_all_columns: true });
-  dated(null, 2, upcoming(today, 2, 3), '00:00', '23:59', { type: 'closed', online_booking: false, description: 'Pitch closed: end of season', span_all_columns: true });
+  dated(null, 1, upcoming(today, 1, 4), '00:00', '23:59', {
+    type: 'closed',
+    online_booking: false,
+    description: 'Clinic closed: public holiday',
+    color: '#404040',
+    span_all_columns: true,
+  });
+  dated(null, 2, upcoming(today, 2, 3), '00:00', '23:59', {
+    type: 'closed',
+    online_booking: false,
+    description: 'Pitch closed: end of season',
+    span_all_columns: true,
+  });
   return rows;
 }
 
 /** Today's date in the account's time zone, as YYYY-MM-DD. */
 function todayIn(timeZone: string): string {
   // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(),
+  );
 }
 
 /** The date of `weekday` (0 = Sunday) in the `week`-th week ahead: week 1 is the next such day after today. */
@@ -572,7 +951,12 @@ const PATIENTS: [string, string, Sex, string?][] = [
 
 const EMAIL_DOMAINS = ['example.com', 'example.org', 'example.net'];
 
-function patientInput(i: number, profile: Profile, refs: Refs, earlierPatientIds: number[]): CreateInput<typeof patientResource> {
+function patientInput(
+  i: number,
+  profile: Profile,
+  refs: Refs,
+  earlierPatientIds: number[],
+): CreateInput<typeof patientResource> {
   const [first_name, last_name, sex, preferred_name] = PATIENTS[i];
   const n = i + 1;
   // Spread birthdays over 1944–2013 so the list has children, working-age adults and retirees.
@@ -588,11 +972,23 @@ function patientInput(i: number, profile: Profile, refs: Refs, earlierPatientIds
     preferred_name: preferred_name ?? null,
     dob,
     // Some patients never give an email address.
-    email: i % 7 === 6 ? null : `${first_name}.${last_name}`.toLowerCase().replace(/[^a-z.]/g, '') + `@${EMAIL_DOMAINS[i % 3]}`,
+    email:
+      i % 7 === 6
+        ? null
+        : `${first_name}.${last_name}`.toLowerCase().replace(/[^a-z.]/g, '') + `@${EMAIL_DOMAINS[i % 3]}`,
     sex,
     custom_reference: `PT-${pad(n, 4)}`,
     numbers,
-    address: i % 10 === 9 ? undefined : { line_1: street.line_1(2 + ((i * 7) % 90)), city: street.city, state: street.state ?? null, postal_code: street.postal_code, country: profile.country },
+    address:
+      i % 10 === 9
+        ? undefined
+        : {
+            line_1: street.line_1(2 + ((i * 7) % 90)),
+            city: street.city,
+            state: street.state ?? null,
+            postal_code: street.postal_code,
+            country: profile.country,
+          },
   };
   // Most patients belong to a main site; pitchside patients and walk-ins have none.
   if (i % 4 !== 3) input.default_location_id = refs.locationIds[i % 2];
@@ -604,8 +1000,14 @@ function patientInput(i: number, profile: Profile, refs: Refs, earlierPatientIds
     input.referral_source_type = 'patient';
     input.referral_source_id = earlierPatientIds[i % earlierPatientIds.length];
   }
-  if (i % 6 === 1) input.metadata = { insurer: profile.insurers[i % profile.insurers.length], legacy_id: 1200 + n, policy_verified: i % 12 === 1 };
-  if (i % 8 === 3) input.communication_preferences = { appointment_reminders: true, marketing: false, preferred_channel: 'sms' };
+  if (i % 6 === 1)
+    input.metadata = {
+      insurer: profile.insurers[i % profile.insurers.length],
+      legacy_id: 1200 + n,
+      policy_verified: i % 12 === 1,
+    };
+  if (i % 8 === 3)
+    input.communication_preferences = { appointment_reminders: true, marketing: false, preferred_channel: 'sms' };
   if (i === 13) input.note = 'Prefers morning appointments; hard of hearing on the left side.';
   if (i === 22) {
     input.blocked = true;
@@ -618,7 +1020,10 @@ function patientInput(i: number, profile: Profile, refs: Refs, earlierPatientIds
  * About half the patients carry one or two tags. The care-plan tag is placed on two patients with
  * editable false, as a care plan would, so integrators meet tags they cannot remove.
  */
-function patientTagRows(patientIds: number[], tagIds: number[]): { patient_id: number; tag_id: number; editable: boolean }[] {
+function patientTagRows(
+  patientIds: number[],
+  tagIds: number[],
+): { patient_id: number; tag_id: number; editable: boolean }[] {
   const rows: { patient_id: number; tag_id: number; editable: boolean }[] = [];
   patientIds.forEach((patient_id, i) => {
     if (i % 2 !== 0) return;
@@ -648,7 +1053,9 @@ const FORM_TEMPLATES = [
     description: null,
     category: 'consent' as const,
     active: true,
-    questions: [{ key: 'consent', label: 'I consent to assessment and treatment', type: 'yes_no' as const, required: true }],
+    questions: [
+      { key: 'consent', label: 'I consent to assessment and treatment', type: 'yes_no' as const, required: true },
+    ],
   },
   {
     name: 'Oswestry Disability Index',
@@ -656,11 +1063,29 @@ const FORM_TEMPLATES = [
     category: 'outcome_measure' as const,
     active: true,
     questions: [
-      { key: 'pain_intensity', label: 'Pain intensity', type: 'choice' as const, required: true, options: ['None', 'Mild', 'Moderate', 'Severe'] },
-      { key: 'walking', label: 'Walking', type: 'choice' as const, required: true, options: ['No limit', '1 mile', '1/2 mile', '100 yards'] },
+      {
+        key: 'pain_intensity',
+        label: 'Pain intensity',
+        type: 'choice' as const,
+        required: true,
+        options: ['None', 'Mild', 'Moderate', 'Severe'],
+      },
+      {
+        key: 'walking',
+        label: 'Walking',
+        type: 'choice' as const,
+        required: true,
+        options: ['No limit', '1 mile', '1/2 mile', '100 yards'],
+      },
     ],
   },
-  { name: 'Old intake (retired)', description: 'Replaced by New patient intake.', category: 'intake' as const, active: false, questions: [] },
+  {
+    name: 'Old intake (retired)',
+    description: 'Replaced by New patient intake.',
+    category: 'intake' as const,
+    active: false,
+    questions: [],
+  },
 ];
 
 /** A first-visit note for the first patients, written by the practitioners in turn. */
@@ -669,7 +1094,10 @@ function clinicalNoteRows(patientIds: number[], practitionerIds: number[]) {
     patient_id: patientId,
     practitioner_id: practitionerIds[i % practitionerIds.length],
     title: i % 2 ? 'Follow-up' : 'Initial assessment',
-    body: i % 2 ? 'Progressing well; continue home exercise programme.' : 'Subjective: gradual onset pain. Objective: reduced ROM. Plan: manual therapy, exercises.',
+    body:
+      i % 2
+        ? 'Progressing well; continue home exercise programme.'
+        : 'Subjective: gradual onset pain. Objective: reduced ROM. Plan: manual therapy, exercises.',
     created_by: 'seed',
   }));
 }
@@ -681,8 +1109,16 @@ function clinicalNoteRows(patientIds: number[], practitionerIds: number[]) {
  */
 async function insertCarePlans(tx: Db, base: Base, accountId: number, patientIds: number[], tagId: number) {
   // One after another: a transaction is one connection, and pg refuses overlapping queries on it.
-  const mods = await tx.select({ id: modalities.id }).from(modalities).where(eq(modalities.account_id, accountId)).orderBy(modalities.id);
-  const types = await tx.select({ id: appointmentTypes.id }).from(appointmentTypes).where(eq(appointmentTypes.account_id, accountId)).orderBy(appointmentTypes.id);
+  const mods = await tx
+    .select({ id: modalities.id })
+    .from(modalities)
+    .where(eq(modalities.account_id, accountId))
+    .orderBy(modalities.id);
+  const types = await tx
+    .select({ id: appointmentTypes.id })
+    .from(appointmentTypes)
+    .where(eq(appointmentTypes.account_id, accountId))
+    .orderBy(appointmentTypes.id);
   const items = await tx
     .select({ id: billableItems.id, type: billableItems.item_type })
     .from(billableItems)
@@ -721,10 +1157,23 @@ async function insertCarePlans(tx: Db, base: Base, accountId: number, patientIds
               sync_status: 'synced' as const,
               phases: [
                 { name: 'Acute', weeks: 2, visits_per_week: 2, modality_ids: mods.slice(0, 2).map((m) => m.id) },
-                { name: 'Strengthening', weeks: 6, visits_per_week: 1, modality_ids: mods.slice(1, 3).map((m) => m.id) },
+                {
+                  name: 'Strengthening',
+                  weeks: 6,
+                  visits_per_week: 1,
+                  modality_ids: mods.slice(1, 3).map((m) => m.id),
+                },
               ],
             },
-            { id: 2, name: 'Accelerated', visits_planned: 8, appointment_type_ids: [types[0].id], auto_sync: false, sync_status: 'pending' as const, phases: [] },
+            {
+              id: 2,
+              name: 'Accelerated',
+              visits_planned: 8,
+              appointment_type_ids: [types[0].id],
+              auto_sync: false,
+              sync_status: 'pending' as const,
+              phases: [],
+            },
           ],
           visits_planned: null,
         },
@@ -734,35 +1183,54 @@ async function insertCarePlans(tx: Db, base: Base, accountId: number, patientIds
           description: 'Five sports massage sessions, paid upfront.',
           status: 'active' as const,
           tag_id: tagId,
-          billing: { type: 'upfront' as const, amount_minor: 25000, period: null, periods: [], services: [{ billable_item_id: service, quantity: 5 }], products: [] },
+          billing: {
+            type: 'upfront' as const,
+            amount_minor: 25000,
+            period: null,
+            periods: [],
+            services: [{ billable_item_id: service, quantity: 5 }],
+            products: [],
+          },
           schedules: [],
           visits_planned: 5,
         },
       ])
       .returning({ id: carePlans.id }),
   );
-  const member = (care_plan_id: number, patient_id: number, visits_used: number, schedule_override: { schedule_id?: number; visits_planned?: number } | null = null) => ({
+  const member = (
+    care_plan_id: number,
+    patient_id: number,
+    visits_used: number,
+    schedule_override: { schedule_id?: number; visits_planned?: number } | null = null,
+  ) => ({
     ...base,
     care_plan_id,
     patient_id,
     visits_used,
     schedule_override,
   });
-  await tx.insert(carePlanMembers).values([
-    member(rehab, patientIds[4], 5),
-    member(rehab, patientIds[18], 2, { schedule_id: 2 }),
-    member(pack, patientIds[12], 3),
-    member(pack, patientIds[14], 0, { visits_planned: 10 }),
-  ]);
+  await tx
+    .insert(carePlanMembers)
+    .values([
+      member(rehab, patientIds[4], 5),
+      member(rehab, patientIds[18], 2, { schedule_id: 2 }),
+      member(pack, patientIds[12], 3),
+      member(pack, patientIds[14], 0, { visits_planned: 10 }),
+    ]);
   // Every member carries the plan's tag, locked (editable: false) because the plan placed it.
   await tx
     .insert(patientTags)
-    .values([patientIds[12], patientIds[14]].map((patient_id) => ({ ...base, patient_id, tag_id: tagId, editable: false })))
+    .values(
+      [patientIds[12], patientIds[14]].map((patient_id) => ({ ...base, patient_id, tag_id: tagId, editable: false })),
+    )
     .onConflictDoNothing();
 }
 
 // A 1x1 PNG, so the sample files include an image whose type is sniffed from its bytes.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /** A referral letter and an X-ray on the first patient, through the same upload path as the API. */
 async function uploadSampleFiles(w: WriteContext, store: FileStore, patientIds: number[]) {
@@ -770,7 +1238,16 @@ async function uploadSampleFiles(w: WriteContext, store: FileStore, patientIds: 
     patient_id: patientIds[0],
     file_type: 'generic',
     description: 'GP referral letter',
-    file: { name: 'referral-letter.txt', bytes: Buffer.from('Dear colleague,\nPlease assess this patient for knee pain.\n') },
+    file: {
+      name: 'referral-letter.txt',
+      bytes: Buffer.from('Dear colleague,\nPlease assess this patient for knee pain.\n'),
+    },
   });
-  await uploadFile(w, store, { patient_id: patientIds[0], file_type: 'diagnostic_image', description: 'Knee X-ray', patient_viewable: true, file: { name: 'knee-xray.png', bytes: PNG } });
+  await uploadFile(w, store, {
+    patient_id: patientIds[0],
+    file_type: 'diagnostic_image',
+    description: 'Knee X-ray',
+    patient_viewable: true,
+    file: { name: 'knee-xray.png', bytes: PNG },
+  });
 }

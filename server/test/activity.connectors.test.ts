@@ -17,7 +17,12 @@ const REDIRECT = 'http://127.0.0.1:8765/callback';
 const system = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
 
 const form = (path: string, fields: Record<string, string>) =>
-  request(t.server, 'POST', path, { host: t.clinic.host, key: null, raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  request(t.server, 'POST', path, {
+    host: t.clinic.host,
+    key: null,
+    raw: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
 
 async function register(name: string): Promise<string> {
   const res = await request(t.server, 'POST', '/v3/oauth2/register', {
@@ -47,7 +52,13 @@ async function connect(portal: PortalClient, name: string) {
   const approved = await portal.mutate('connectors.approve', { query: query.toString() });
   expect(approved.status, approved.text).toBe(200);
   const code = new URL(portalData(approved).redirect).searchParams.get('code')!;
-  const exchange = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier };
+  const exchange = {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    client_id: clientId,
+    code_verifier: verifier,
+  };
   const tokens = await form('/v3/oauth2/token', exchange);
   expect(tokens.status, tokens.text).toBe(200);
   return { clientId, exchange, tokens: tokens.body as { access_token: string; refresh_token: string } };
@@ -60,12 +71,25 @@ interface Entry {
   connector: { client: string | null; member: string | null } | null;
   changes: { reason?: string } | null;
 }
-const entries = (res: Res) => (portalData(res).data as Entry[]).map((e) => [e.kind, e.action, e.connector?.client, e.connector?.member, e.actor.name, e.changes?.reason ?? null]);
+const entries = (res: Res) =>
+  (portalData(res).data as Entry[]).map((e) => [
+    e.kind,
+    e.action,
+    e.connector?.client,
+    e.connector?.member,
+    e.actor.name,
+    e.changes?.reason ?? null,
+  ]);
 
 /** An admin of the clinic, by name, signed in to the portal. */
 async function signedInAdmin(name: string) {
   const email = `${uniqueName('admin')}@example.test`;
-  const member = await createMember(t.server.app.db, t.clinic.account, system, { name, email, role: 'admin', password: PASSWORD });
+  const member = await createMember(t.server.app.db, t.clinic.account, system, {
+    name,
+    email,
+    role: 'admin',
+    password: PASSWORD,
+  });
   const portal = portalClient(t.server, t.clinic);
   expect((await portal.signIn(email, PASSWORD)).status).toBe(200);
   return { id: member.id, portal };
@@ -83,10 +107,16 @@ test('approvals and every kind of revocation are in the activity log, filterable
   const member = 'Ada Admin';
   // Revoked by the app itself (RFC 7009, its refresh token).
   const byApp = await connect(admin, 'Revoking App');
-  expect((await form('/v3/oauth2/revoke', { token: byApp.tokens.refresh_token, client_id: byApp.clientId })).status).toBe(200);
+  expect(
+    (await form('/v3/oauth2/revoke', { token: byApp.tokens.refresh_token, client_id: byApp.clientId })).status,
+  ).toBe(200);
   // Revoked by the server: a refresh token presented twice.
   const refreshed = await connect(admin, 'Replayed Refresh');
-  const refresh = { grant_type: 'refresh_token', refresh_token: refreshed.tokens.refresh_token, client_id: refreshed.clientId };
+  const refresh = {
+    grant_type: 'refresh_token',
+    refresh_token: refreshed.tokens.refresh_token,
+    client_id: refreshed.clientId,
+  };
   expect((await form('/v3/oauth2/token', refresh)).status).toBe(200);
   expect((await form('/v3/oauth2/token', refresh)).body.error).toBe('invalid_grant');
   // Revoked by the server: an authorization code exchanged twice.

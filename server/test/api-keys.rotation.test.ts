@@ -20,7 +20,12 @@ const keyRow = async (id: number) => (await t.server.app.db.db.select().from(api
 
 /** The grace ends (as 24 hours passing would end it); this process tells its key cache, as the domain does. */
 async function endGrace(id: number) {
-  await t.server.app.db.transaction((tx) => tx.update(apiKeys).set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, id)));
+  await t.server.app.db.transaction((tx) =>
+    tx
+      .update(apiKeys)
+      .set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(apiKeys.id, id)),
+  );
   forgetCachedKeys();
 }
 
@@ -31,7 +36,9 @@ describe('a second rotation never moves a shown end time earlier', () => {
     const before = await keyRow(issued.id);
     const second = rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
     await expect(second).rejects.toThrow(KeyError);
-    await expect(second).rejects.toThrow(`is already rotating: its previous secret keeps working until ${first.previous_valid_until}`);
+    await expect(second).rejects.toThrow(
+      `is already rotating: its previous secret keeps working until ${first.previous_valid_until}`,
+    );
     expect(await keyRow(issued.id)).toEqual(before);
     expect((await me(issued.secret)).status).toBe(200);
     expect((await me(first.secret)).status).toBe(200);
@@ -45,7 +52,9 @@ describe('a second rotation never moves a shown end time earlier', () => {
 
   it('portal: the second rotate is a 409 conflict naming the end time; the list still shows that time', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const { id, secret } = portalData(await portal.mutate('keys.create', { name: 'Portal twice', access: 'read_write', expires: 'never' }));
+    const { id, secret } = portalData(
+      await portal.mutate('keys.create', { name: 'Portal twice', access: 'read_write', expires: 'never' }),
+    );
     const rotated = portalData(await portal.mutate('keys.rotate', { id }));
     const again = await portal.mutate('keys.rotate', { id });
     expect(again.status).toBe(409);
@@ -61,7 +70,9 @@ describe('a second rotation never moves a shown end time earlier', () => {
 
   it('two rotations at the same moment: one wins, the other is refused, and the original secret keeps its grace', async () => {
     const issued = await issueKey(t.server, t.clinic, { name: 'Raced' });
-    const results = await Promise.allSettled([0, 1].map(() => rotateKey(t.server.app.db, t.clinic.account, actor, issued.id)));
+    const results = await Promise.allSettled(
+      [0, 1].map(() => rotateKey(t.server.app.db, t.clinic.account, actor, issued.id)),
+    );
     const won = results.filter((r) => r.status === 'fulfilled');
     expect(won).toHaveLength(1);
     expect(results.find((r) => r.status === 'rejected')?.reason).toBeInstanceOf(KeyError);
@@ -72,7 +83,11 @@ describe('a second rotation never moves a shown end time earlier', () => {
 
 describe('rotating a key issued as id|secret', () => {
   it('yields a bare cpk_ key that authenticates as the same integration; the old id|secret keeps its 24 h grace, then stops', async () => {
-    const legacy = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Old style', access: 'read_only', format: 'id_pipe' });
+    const legacy = await createKey(t.server.app.db, t.clinic.account, actor, {
+      name: 'Old style',
+      access: 'read_only',
+      format: 'id_pipe',
+    });
     expect((await me(legacy.secret)).status).toBe(200);
     const rotated = await rotateKey(t.server.app.db, t.clinic.account, actor, legacy.id);
     expect(rotated.secret).toMatch(/^cpk_/);
@@ -80,7 +95,11 @@ describe('rotating a key issued as id|secret', () => {
     expect((await me(rotated.secret)).body.data).toMatchObject({ id: legacy.id, name: 'Old style', scopes: ['read'] });
     expect((await me(legacy.secret)).status).toBe(200);
     const row = await keyRow(legacy.id);
-    expect(row).toMatchObject({ format: 'bare', start: displayStart(rotated.secret), previous_expires_at: rotated.previous_valid_until });
+    expect(row).toMatchObject({
+      format: 'bare',
+      start: displayStart(rotated.secret),
+      previous_expires_at: rotated.previous_valid_until,
+    });
 
     await endGrace(legacy.id);
     expectError(await me(legacy.secret), 401, 'unauthenticated');
@@ -91,18 +110,24 @@ describe('rotating a key issued as id|secret', () => {
 describe('the portal rotation lets the person choose how long the previous secret keeps working', () => {
   it('"now" stops the previous secret at once and leaves nothing in grace, so the next rotation is allowed', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const { id, secret } = portalData(await portal.mutate('keys.create', { name: 'Leaked', access: 'read_write', expires: 'never' }));
+    const { id, secret } = portalData(
+      await portal.mutate('keys.create', { name: 'Leaked', access: 'read_write', expires: 'never' }),
+    );
     const rotated = portalData(await portal.mutate('keys.rotate', { id, grace: 'now' }));
     expectError(await me(secret), 401, 'unauthenticated');
     expect((await me(rotated.secret)).status).toBe(200);
     expect(await keyRow(id)).toMatchObject({ previous_hash: null, previous_expires_at: null });
-    expect(portalData(await portal.query('keys.list')).data.find((k: { id: number }) => k.id === id)).toMatchObject({ status: 'active' });
+    expect(portalData(await portal.query('keys.list')).data.find((k: { id: number }) => k.id === id)).toMatchObject({
+      status: 'active',
+    });
     expect((await portal.mutate('keys.rotate', { id, grace: 'now' })).status).toBe(200);
   });
 
   it('"1h" keeps the previous secret working for one hour; no grace given means 24 h; anything else is refused', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const hour = portalData(await portal.mutate('keys.create', { name: 'Hour', access: 'read_write', expires: 'never' }));
+    const hour = portalData(
+      await portal.mutate('keys.create', { name: 'Hour', access: 'read_write', expires: 'never' }),
+    );
     const before = Date.now();
     const rotated = portalData(await portal.mutate('keys.rotate', { id: hour.id, grace: '1h' }));
     const left = Date.parse(rotated.previous_valid_until) - before;

@@ -50,7 +50,12 @@ describe('lifecycle', () => {
     expect(grace).toBeLessThanOrEqual(24 * 3600_000);
     expect(row.expires_at).not.toBeNull();
     // Simulate the end of the grace period.
-    await t.server.app.db.transaction((tx) => tx.update(apiKeys).set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
+    await t.server.app.db.transaction((tx) =>
+      tx
+        .update(apiKeys)
+        .set({ previous_expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where(eq(apiKeys.id, issued.id)),
+    );
     // Written directly (standing in for time passing): this process's key cache is told, as the domain does.
     forgetCachedKeys();
     expectError(await me(issued.secret), 401, 'unauthenticated');
@@ -78,7 +83,12 @@ describe('lifecycle', () => {
 
   it('an expired key stops authenticating and cannot be rotated', async () => {
     const issued = await issueKey(t.server, t.clinic, { expires: '90d' });
-    await t.server.app.db.transaction((tx) => tx.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, issued.id)));
+    await t.server.app.db.transaction((tx) =>
+      tx
+        .update(apiKeys)
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where(eq(apiKeys.id, issued.id)),
+    );
     // Written directly (standing in for time passing): this process's key cache is told, as the domain does.
     forgetCachedKeys();
     expectError(await me(issued.secret), 401, 'unauthenticated');
@@ -86,7 +96,11 @@ describe('lifecycle', () => {
   });
 
   it('keys issued in the older id|secret form keep working', async () => {
-    const legacy = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Old style', access: 'read_write', format: 'id_pipe' });
+    const legacy = await createKey(t.server.app.db, t.clinic.account, actor, {
+      name: 'Old style',
+      access: 'read_write',
+      format: 'id_pipe',
+    });
     expect(legacy.secret).toMatch(/^\d+\|[0-9a-f]{48}$/);
     expect((await me(legacy.secret)).body.data.name).toBe('Old style');
     const wrong = legacy.secret.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'));
@@ -94,7 +108,11 @@ describe('lifecycle', () => {
   });
 
   it('keys of the legacy /api never authenticate here', async () => {
-    const old = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Legacy API', access: 'read_write', api: 'legacy' });
+    const old = await createKey(t.server.app.db, t.clinic.account, actor, {
+      name: 'Legacy API',
+      access: 'read_write',
+      api: 'legacy',
+    });
     expectError(await me(old.secret), 401, 'unauthenticated');
   });
 
@@ -102,15 +120,28 @@ describe('lifecycle', () => {
     const legacyClinic = await newClinic(t.server).catch(() => null);
     expect(legacyClinic).not.toBeNull();
     const { createAccount } = await import('../domain/accounts');
-    const acc = await createAccount(t.server.app.db, { subdomain: `old${Date.now()}`, region: 'vulcan', name: 'Old', timezone: 'America/New_York', currency: 'USD', generation: 'legacy' });
-    await expect(createKey(t.server.app.db, acc, actor, { name: 'x', access: 'read_write' })).rejects.toThrow(/not yet native/);
+    const acc = await createAccount(t.server.app.db, {
+      subdomain: `old${Date.now()}`,
+      region: 'vulcan',
+      name: 'Old',
+      timezone: 'America/New_York',
+      currency: 'USD',
+      generation: 'legacy',
+    });
+    await expect(createKey(t.server.app.db, acc, actor, { name: 'x', access: 'read_write' })).rejects.toThrow(
+      /not yet native/,
+    );
   });
 
   it('creation, rotation and revocation are in the activity log', async () => {
     const issued = await issueKey(t.server, t.clinic, { name: 'Audited' });
     await rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
     await revokeKey(t.server.app.db, t.clinic.account, actor, issued.id);
-    const rows = await t.server.app.db.db.select().from(auditLog).where(eq(auditLog.entity_id, issued.id)).orderBy(asc(auditLog.id));
+    const rows = await t.server.app.db.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entity_id, issued.id))
+      .orderBy(asc(auditLog.id));
     const actions = rows.filter((r) => r.entity === 'api_keys').map((r) => r.action);
     expect(actions).toEqual(['created', 'rotated', 'revoked']);
     expect(JSON.stringify(rows)).not.toContain(issued.secret);

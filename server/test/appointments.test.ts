@@ -12,7 +12,9 @@ let patientId: number;
 
 beforeAll(async () => {
   cal = await calendarFixture(t.server, t.clinic);
-  patientId = (await api.post('/patients', { body: { first_name: 'Elizabeth', last_name: 'Chen', preferred_name: 'Liz' } })).body.data.id;
+  patientId = (
+    await api.post('/patients', { body: { first_name: 'Elizabeth', last_name: 'Chen', preferred_name: 'Liz' } })
+  ).body.data.id;
 });
 
 /** A Monday-to-Friday booking body for practitioner One at Site A. */
@@ -24,7 +26,8 @@ const body = (starts_at: string, extra: Record<string, unknown> = {}) => ({
   starts_at,
   ...extra,
 });
-const book = (starts_at: string, extra: Record<string, unknown> = {}) => api.post('/appointments', { body: body(starts_at, extra) });
+const book = (starts_at: string, extra: Record<string, unknown> = {}) =>
+  api.post('/appointments', { body: body(starts_at, extra) });
 
 const appointmentEvents = (id: number) => eventTypes(t.server, t.clinic, 'appointments', id);
 
@@ -32,7 +35,13 @@ const liveRows = async (starts_at: string) =>
   t.server.app.db.db
     .select({ id: appointments.id })
     .from(appointments)
-    .where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.starts_at, starts_at), eq(appointments.status, 'booked')))
+    .where(
+      and(
+        eq(appointments.account_id, t.clinic.account.id),
+        eq(appointments.starts_at, starts_at),
+        eq(appointments.status, 'booked'),
+      ),
+    )
     .orderBy(asc(appointments.id));
 
 describe('POST /appointments', () => {
@@ -60,14 +69,21 @@ describe('POST /appointments', () => {
     });
     expect((await api.get(`/appointments/${a.id}`)).body.data).toEqual(a);
     expect(await appointmentEvents(a.id)).toEqual(['appointments.created']);
-    const [audit] = await t.server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'appointments'), eq(auditLog.entity_id, a.id)));
+    const [audit] = await t.server.app.db.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'appointments'), eq(auditLog.entity_id, a.id)));
     expect(audit).toMatchObject({ action: 'created', actor_type: 'api_key', actor_name: 'Test integration' });
   });
 
   it('a summer booking reads back at UTC+1 (BST); ends_at can be sent', async () => {
     const res = await book(`${SUMMER_MONDAY}T09:00:00`, { ends_at: `${SUMMER_MONDAY}T09:50:00` });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ ends_at: `${SUMMER_MONDAY}T09:50:00`, starts_at_utc: `${SUMMER_MONDAY}T08:00:00.000Z`, ends_at_utc: `${SUMMER_MONDAY}T08:50:00.000Z` });
+    expect(res.body.data).toMatchObject({
+      ends_at: `${SUMMER_MONDAY}T09:50:00`,
+      starts_at_utc: `${SUMMER_MONDAY}T08:00:00.000Z`,
+      ends_at_utc: `${SUMMER_MONDAY}T08:50:00.000Z`,
+    });
   });
 
   it('across a DST change: a booking keeps its real length, and a wall time in the repeated hour is its later pass', async () => {
@@ -83,10 +99,17 @@ describe('POST /appointments', () => {
     // In October 01:00-02:00 happens twice (BST, then GMT): 01:30 means the later pass, 01:30 UTC.
     const autumn = await book(`${DST.londonAutumn}T01:30:00`);
     expect(autumn.status).toBe(201);
-    expect(autumn.body.data).toMatchObject({ starts_at: `${DST.londonAutumn}T01:30:00`, starts_at_utc: `${DST.londonAutumn}T01:30:00.000Z`, ends_at_utc: `${DST.londonAutumn}T02:00:00.000Z` });
+    expect(autumn.body.data).toMatchObject({
+      starts_at: `${DST.londonAutumn}T01:30:00`,
+      starts_at_utc: `${DST.londonAutumn}T01:30:00.000Z`,
+      ends_at_utc: `${DST.londonAutumn}T02:00:00.000Z`,
+    });
     // An hour from 00:30 BST ends at 01:30 BST, the first pass of the repeated hour: its instants keep the
     // real hour even though its end reads as an ambiguous wall time.
-    const across = await book(`${DST.londonAutumn}T00:30:00`, { appointment_type_id: cal.assessment, allow_clash: true });
+    const across = await book(`${DST.londonAutumn}T00:30:00`, {
+      appointment_type_id: cal.assessment,
+      allow_clash: true,
+    });
     expect(across.status).toBe(201);
     const { starts_at_utc, ends_at_utc } = across.body.data;
     expect(Date.parse(ends_at_utc) - Date.parse(starts_at_utc)).toBe(3_600_000);
@@ -156,7 +179,11 @@ describe('POST /appointments', () => {
     expect(first.status).toBe(201);
     expect(first.body.data.resource_id).toBe(cal.tableA);
     // Two (front desk) cannot take Table A at 09:00 for a follow-up.
-    expectError(await book(`${D(23)}T09:00:00`, { practitioner_id: cal.p2, resource_id: cal.tableA }), 409, 'slot_unavailable');
+    expectError(
+      await book(`${D(23)}T09:00:00`, { practitioner_id: cal.p2, resource_id: cal.tableA }),
+      409,
+      'slot_unavailable',
+    );
     const other = await book(`${D(23)}T09:00:00`, { practitioner_id: cal.p2, resource_id: cal.tableB });
     expect(other.status).toBe(201);
   });
@@ -164,10 +191,18 @@ describe('POST /appointments', () => {
   it('a type that needs a resource at a location with no active one is 422 resource_unavailable, even with allow_clash', async () => {
     const other = await newClinic(t.server);
     const otherCal = await calendarFixture(t.server, other);
-    await t.server.app.db.transaction((tx) => tx.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id)));
+    await t.server.app.db.transaction((tx) =>
+      tx.update(resources).set({ status: 'inactive' }).where(eq(resources.account_id, other.account.id)),
+    );
     const otherApi = client(t.server, other);
     const pid = (await otherApi.post('/patients', { body: { first_name: 'No', last_name: 'Table' } })).body.data.id;
-    const massage = { patient_id: pid, practitioner_id: otherCal.p1, location_id: otherCal.siteA, appointment_type_id: otherCal.massage, starts_at: `${D(23)}T09:00:00` };
+    const massage = {
+      patient_id: pid,
+      practitioner_id: otherCal.p1,
+      location_id: otherCal.siteA,
+      appointment_type_id: otherCal.massage,
+      starts_at: `${D(23)}T09:00:00`,
+    };
     for (const allow_clash of [false, true]) {
       const res = await otherApi.post('/appointments', { body: { ...massage, allow_clash } });
       expectError(res, 422, 'resource_unavailable');
@@ -179,13 +214,24 @@ describe('POST /appointments', () => {
     const first = await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates });
     expect(first.status).toBe(201);
     expect(first.body.data.group_master_id).toBeNull();
-    const second = await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id });
+    const second = await book(`${D(24)}T10:00:00`, {
+      appointment_type_id: cal.pilates,
+      group_master_id: first.body.data.id,
+    });
     expect(second.status).toBe(201);
     expect(second.body.data.group_master_id).toBe(first.body.data.id);
-    expectError(await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }), 409, 'group_full');
+    expectError(
+      await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }),
+      409,
+      'group_full',
+    );
     expectError(await book(`${D(24)}T10:00:00`, { appointment_type_id: cal.pilates }), 409, 'group_full');
     // A session at another time cannot be named.
-    expectError(await book(`${D(24)}T11:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }), 422, 'invalid_input');
+    expectError(
+      await book(`${D(24)}T11:00:00`, { appointment_type_id: cal.pilates, group_master_id: first.body.data.id }),
+      422,
+      'invalid_input',
+    );
     // Without group_master_id, a booking at a running session's time joins it.
     const a = await book(`${D(24)}T14:00:00`, { appointment_type_id: cal.pilates });
     const b = await book(`${D(24)}T14:00:00`, { appointment_type_id: cal.pilates });
@@ -211,17 +257,29 @@ describe('POST /appointments', () => {
   });
 
   it('a read-only key cannot book (403 key_read_only)', async () => {
-    expectError(await api.post('/appointments', { body: body(`${D(29)}T09:00:00`), key: t.clinic.readOnlyKey }), 403, 'key_read_only');
+    expectError(
+      await api.post('/appointments', { body: body(`${D(29)}T09:00:00`), key: t.clinic.readOnlyKey }),
+      403,
+      'key_read_only',
+    );
   });
 });
 
 describe('listing appointments', () => {
   it('filters by practitioner, status and starts_at range, sorted by start', async () => {
-    const res = await api.get(`/appointments?practitioner_id=${cal.p1}&status=booked&starts_at=between:${D(21)}T00:00:00,${D(21)}T23:59:59&sort=starts_at`);
+    const res = await api.get(
+      `/appointments?practitioner_id=${cal.p1}&status=booked&starts_at=between:${D(21)}T00:00:00,${D(21)}T23:59:59&sort=starts_at`,
+    );
     expect(res.status).toBe(200);
-    expect(res.body.data.map((a: { starts_at: string }) => a.starts_at)).toEqual([`${D(21)}T07:00:00`, `${D(21)}T09:00:00`, `${D(21)}T09:15:00`]);
+    expect(res.body.data.map((a: { starts_at: string }) => a.starts_at)).toEqual([
+      `${D(21)}T07:00:00`,
+      `${D(21)}T09:00:00`,
+      `${D(21)}T09:15:00`,
+    ]);
     expect(res.body.data[0].patient.name).toBe('Liz Chen');
-    const byPatient = await api.get(`/appointments?patient_id=${patientId}&location_id=${cal.siteA}&appointment_type_id=${cal.pilates}&page_size=100`);
+    const byPatient = await api.get(
+      `/appointments?patient_id=${patientId}&location_id=${cal.siteA}&appointment_type_id=${cal.pilates}&page_size=100`,
+    );
     expect(byPatient.body.data).toHaveLength(4);
     expectError(await api.get(`/appointments?starts_at=gt:${D(21)}T00:00:00Z`), 422, 'validation_failed');
     expectError(await api.get('/appointments?status=gone'), 422, 'validation_failed');
@@ -234,13 +292,21 @@ describe('appointment lifecycle', () => {
     const a = (await book(`${D(49)}T09:00:00`)).body.data;
     const cancelled = await api.post(`/appointments/${a.id}/cancel`, { body: { reason: 'Feeling better' } });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancellation_reason: 'Feeling better', cancelled_at: expect.any(String) });
+    expect(cancelled.body.data).toMatchObject({
+      status: 'cancelled',
+      cancellation_reason: 'Feeling better',
+      cancelled_at: expect.any(String),
+    });
     expectError(await api.post(`/appointments/${a.id}/cancel`, { body: {} }), 409, 'appointment_rule');
     const reinstated = await api.post(`/appointments/${a.id}/reinstate`);
     expect(reinstated.status).toBe(200);
     expect(reinstated.body.data).toMatchObject({ status: 'booked', cancellation_reason: null, cancelled_at: null });
     expectError(await api.post(`/appointments/${a.id}/reinstate`), 409, 'appointment_rule');
-    expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.cancelled', 'appointments.reinstated']);
+    expect(await appointmentEvents(a.id)).toEqual([
+      'appointments.created',
+      'appointments.cancelled',
+      'appointments.reinstated',
+    ]);
   });
 
   it('concurrent cancels of one appointment: one succeeds, the others are 409 appointment_rule, one event', async () => {
@@ -260,7 +326,11 @@ describe('appointment lifecycle', () => {
   });
 
   it('arrive: not before the day; final once done (no un-arrive, no cancel, no miss)', async () => {
-    expectError(await api.post(`/appointments/${(await book(`${D(49)}T11:00:00`)).body.data.id}/arrive`), 409, 'appointment_rule');
+    expectError(
+      await api.post(`/appointments/${(await book(`${D(49)}T11:00:00`)).body.data.id}/arrive`),
+      409,
+      'appointment_rule',
+    );
     // A past appointment (a Monday last month) can be arrived.
     const lastMonday = new Date(Date.now() - 28 * 86_400_000);
     lastMonday.setUTCDate(lastMonday.getUTCDate() - ((lastMonday.getUTCDay() + 6) % 7));
@@ -269,8 +339,13 @@ describe('appointment lifecycle', () => {
     const arrived = await api.post(`/appointments/${past.id}/arrive`);
     expect(arrived.status).toBe(200);
     expect(arrived.body.data).toMatchObject({ status: 'arrived', arrived_at: expect.any(String) });
-    for (const action of ['miss', 'cancel', 'arrive', 'reinstate']) expectError(await api.post(`/appointments/${past.id}/${action}`), 409, 'appointment_rule');
-    expectError(await api.patch(`/appointments/${past.id}`, { body: { starts_at: `${day}T15:00:00` } }), 409, 'appointment_rule');
+    for (const action of ['miss', 'cancel', 'arrive', 'reinstate'])
+      expectError(await api.post(`/appointments/${past.id}/${action}`), 409, 'appointment_rule');
+    expectError(
+      await api.patch(`/appointments/${past.id}`, { body: { starts_at: `${day}T15:00:00` } }),
+      409,
+      'appointment_rule',
+    );
     // Notes can still change.
     expect((await api.patch(`/appointments/${past.id}`, { body: { notes: 'Arrived late' } })).status).toBe(200);
 
@@ -278,7 +353,11 @@ describe('appointment lifecycle', () => {
     expect((await api.post(`/appointments/${missed.id}/miss`)).body.data.status).toBe('missed');
     expectError(await api.post(`/appointments/${missed.id}/arrive`), 409, 'appointment_rule');
     expect((await api.post(`/appointments/${missed.id}/reinstate`)).body.data.status).toBe('booked');
-    expect(await appointmentEvents(missed.id)).toEqual(['appointments.created', 'appointments.missed', 'appointments.reinstated']);
+    expect(await appointmentEvents(missed.id)).toEqual([
+      'appointments.created',
+      'appointments.missed',
+      'appointments.reinstated',
+    ]);
   });
 
   it('miss: not before it starts', async () => {
@@ -288,7 +367,11 @@ describe('appointment lifecycle', () => {
 
   it('lifecycle actions refuse unknown bodies and unknown ids', async () => {
     const a = (await book(`${D(49)}T13:30:00`)).body.data;
-    expectError(await api.post(`/appointments/${a.id}/cancel`, { body: { reason: 'x'.repeat(501) } }), 422, 'validation_failed');
+    expectError(
+      await api.post(`/appointments/${a.id}/cancel`, { body: { reason: 'x'.repeat(501) } }),
+      422,
+      'validation_failed',
+    );
     expectError(await api.post(`/appointments/${a.id}/arrive`, { body: { when: 'now' } }), 422, 'validation_failed');
     expectError(await api.post('/appointments/999999/cancel'), 404, 'not_found');
   });
@@ -298,8 +381,16 @@ describe('PATCH and DELETE /appointments/{id}', () => {
   it('rescheduling re-checks the diary, keeps the length and announces appointments.rescheduled', async () => {
     const a = (await book(`${D(50)}T09:00:00`, { ends_at: `${D(50)}T09:20:00` })).body.data;
     const blocker = (await book(`${D(50)}T14:00:00`)).body.data;
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T14:00:00` } }), 409, 'slot_unavailable');
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T12:30:00` } }), 409, 'slot_unavailable');
+    expectError(
+      await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T14:00:00` } }),
+      409,
+      'slot_unavailable',
+    );
+    expectError(
+      await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T12:30:00` } }),
+      409,
+      'slot_unavailable',
+    );
     const moved = await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T15:00:00` } });
     expect(moved.status).toBe(200);
     expect(moved.body.data).toMatchObject({ starts_at: `${D(50)}T15:00:00`, ends_at: `${D(50)}T15:20:00` });
@@ -307,17 +398,37 @@ describe('PATCH and DELETE /appointments/{id}', () => {
     expect((await api.patch(`/appointments/${a.id}`, { body: { ends_at: `${D(50)}T15:30:00` } })).status).toBe(200);
     const noted = await api.patch(`/appointments/${a.id}`, { body: { notes: 'Bring scans', metadata: { room: 2 } } });
     expect(noted.body.data).toMatchObject({ notes: 'Bring scans', metadata: { room: 2 } });
-    expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.rescheduled', 'appointments.rescheduled', 'appointments.updated']);
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { group_master_id: blocker.id } }), 422, 'invalid_input');
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T15:00:00+00:00` } }), 422, 'validation_failed');
+    expect(await appointmentEvents(a.id)).toEqual([
+      'appointments.created',
+      'appointments.rescheduled',
+      'appointments.rescheduled',
+      'appointments.updated',
+    ]);
+    expectError(
+      await api.patch(`/appointments/${a.id}`, { body: { group_master_id: blocker.id } }),
+      422,
+      'invalid_input',
+    );
+    expectError(
+      await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T15:00:00+00:00` } }),
+      422,
+      'validation_failed',
+    );
     expectError(await api.patch(`/appointments/${a.id}`, { body: { patient_id: 999999 } }), 422, 'patient_not_found');
-    expect((await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T14:00:00`, allow_clash: true } })).status).toBe(200);
+    expect(
+      (await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(50)}T14:00:00`, allow_clash: true } }))
+        .status,
+    ).toBe(200);
   });
 
   it('a cancelled appointment cannot be rescheduled (409 appointment_rule)', async () => {
     const a = (await book(`${D(51)}T09:00:00`)).body.data;
     await api.post(`/appointments/${a.id}/cancel`);
-    expectError(await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(51)}T10:00:00` } }), 409, 'appointment_rule');
+    expectError(
+      await api.patch(`/appointments/${a.id}`, { body: { starts_at: `${D(51)}T10:00:00` } }),
+      409,
+      'appointment_rule',
+    );
   });
 
   it('DELETE removes it: 204, then 404, listed in deleted_entities, announced once, and its slot is free', async () => {
@@ -327,7 +438,10 @@ describe('PATCH and DELETE /appointments/{id}', () => {
     expectError(await api.get(`/appointments/${a.id}`), 404, 'not_found');
     expectError(await api.delete(`/appointments/${a.id}`), 404, 'not_found');
     expectError(await api.post(`/appointments/${a.id}/cancel`), 404, 'not_found');
-    const gone = await t.server.app.db.db.select().from(deletedEntities).where(and(eq(deletedEntities.entity, 'appointments'), eq(deletedEntities.entity_id, a.id)));
+    const gone = await t.server.app.db.db
+      .select()
+      .from(deletedEntities)
+      .where(and(eq(deletedEntities.entity, 'appointments'), eq(deletedEntities.entity_id, a.id)));
     expect(gone).toHaveLength(1);
     expect(await appointmentEvents(a.id)).toEqual(['appointments.created', 'appointments.deleted']);
     expect((await book(`${D(52)}T09:00:00`)).status).toBe(201);

@@ -27,9 +27,15 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'clinic-backup-'));
 const live = path.join(work, 'live.db');
 
 /** The command line as an operator runs it (`npx clinic …`), on a database of this test's own. */
-async function clinic(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function clinic(
+  databaseUrl: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['bin/clinic.mjs', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, FILES_DIR: path.join(work, 'files') } });
+    const { stdout, stderr } = await run(process.execPath, ['bin/clinic.mjs', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, FILES_DIR: path.join(work, 'files') },
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -40,11 +46,29 @@ async function clinic(databaseUrl: string, ...args: string[]): Promise<{ code: n
 let key: string;
 const host = 'backup.neptune.localhost';
 
-function send(s: Spawned, method: string, p: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+function send(
+  s: Spawned,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: s.port, method, path: `/v3/api${p}`, agent: false, headers: { host, authorization: `Bearer ${key}`, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) } },
+      {
+        host: '127.0.0.1',
+        port: s.port,
+        method,
+        path: `/v3/api${p}`,
+        agent: false,
+        headers: {
+          host,
+          authorization: `Bearer ${key}`,
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }
+            : {}),
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -56,7 +80,12 @@ function send(s: Spawned, method: string, p: string, body?: unknown): Promise<{ 
   });
 }
 
-const serve = (file: string) => spawnServer('bench/app-server.ts', { DATABASE_URL: file, FILES_DIR: path.join(work, 'files'), WEBHOOK_WORKER: 'off' });
+const serve = (file: string) =>
+  spawnServer('bench/app-server.ts', {
+    DATABASE_URL: file,
+    FILES_DIR: path.join(work, 'files'),
+    WEBHOOK_WORKER: 'off',
+  });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 async function stop(s: Spawned) {
@@ -67,8 +96,21 @@ async function stop(s: Spawned) {
 describe.skipIf(onPg)('clinic backup and restore (only on SQLite)', { timeout: BUDGET_MS }, () => {
   beforeAll(async () => {
     const db = await openDb(live, { migrate: true });
-    const account = await createAccount(db, { subdomain: 'backup', region: 'neptune', name: 'Backup Physio', timezone: 'Europe/London', currency: 'GBP' });
-    key = (await createKey(db, account, { actor_type: 'user', actor_id: null, actor_name: 'test' }, { name: 'load', access: 'read_write' })).secret;
+    const account = await createAccount(db, {
+      subdomain: 'backup',
+      region: 'neptune',
+      name: 'Backup Physio',
+      timezone: 'Europe/London',
+      currency: 'GBP',
+    });
+    key = (
+      await createKey(
+        db,
+        account,
+        { actor_type: 'user', actor_id: null, actor_name: 'test' },
+        { name: 'load', access: 'read_write' },
+      )
+    ).secret;
     await db.close();
   }, BUDGET_MS);
 
@@ -82,7 +124,8 @@ describe.skipIf(onPg)('clinic backup and restore (only on SQLite)', { timeout: B
       while (!stopped) {
         const last_name = `Load${n++}`;
         const res = await send(server, 'POST', '/patients', { first_name: 'Backup', last_name });
-        if (res.status === 201) acked.push({ id: (res.body.data as { id: number }).id, last_name, at: performance.now() });
+        if (res.status === 201)
+          acked.push({ id: (res.body.data as { id: number }).id, last_name, at: performance.now() });
         else failures.push(res);
       }
     };
@@ -161,7 +204,9 @@ describe.skipIf(onPg)('clinic backup and restore (only on SQLite)', { timeout: B
     const newer = path.join(work, 'newer.db');
     fs.copyFileSync(path.join(work, 'backup.db'), newer);
     const conn = new Database(newer);
-    conn.prepare('insert into __drizzle_migrations (hash, created_at) values (?, ?)').run('from-the-future', Date.now() + 86_400_000);
+    conn
+      .prepare('insert into __drizzle_migrations (hash, created_at) values (?, ?)')
+      .run('from-the-future', Date.now() + 86_400_000);
     conn.close();
     const refused = await clinic(target, 'restore', '--from', newer);
     expect(refused.code).toBe(2);
@@ -197,14 +242,18 @@ describe.skipIf(onPg)('clinic backup and restore (only on SQLite)', { timeout: B
 });
 
 describe('clinic backup on PostgreSQL', () => {
-  it('names pg_dump and point-in-time recovery, exits 1 and writes nothing', async () => {
-    const to = path.join(work, 'pg-backup.db');
-    const res = await clinic('postgres://clinic@127.0.0.1:1/clinic', 'backup', '--to', to);
-    expect(res.code).toBe(1);
-    expect(res.stdout).toBe('');
-    expect(res.stderr).toContain('pg_dump --format=custom');
-    expect(res.stderr).toContain('pg_restore');
-    expect(res.stderr).toContain('point-in-time recovery');
-    expect(fs.existsSync(to)).toBe(false);
-  }, BUDGET_MS);
+  it(
+    'names pg_dump and point-in-time recovery, exits 1 and writes nothing',
+    async () => {
+      const to = path.join(work, 'pg-backup.db');
+      const res = await clinic('postgres://clinic@127.0.0.1:1/clinic', 'backup', '--to', to);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toContain('pg_dump --format=custom');
+      expect(res.stderr).toContain('pg_restore');
+      expect(res.stderr).toContain('point-in-time recovery');
+      expect(fs.existsSync(to)).toBe(false);
+    },
+    BUDGET_MS,
+  );
 });

@@ -11,9 +11,30 @@ export async function billingFixture(server: TestServer, clinic: Clinic) {
     items: await db
       .insert(billableItems)
       .values([
-        { ...base, name: 'Consultation', item_type: 'service' as const, price_minor: 6000, tax_rate_bp: 0, active: true },
-        { ...base, name: 'Foam roller', item_type: 'product' as const, price_minor: 2250, tax_rate_bp: 2000, active: true },
-        { ...base, name: 'Retired service', item_type: 'service' as const, price_minor: 1000, tax_rate_bp: 0, active: false },
+        {
+          ...base,
+          name: 'Consultation',
+          item_type: 'service' as const,
+          price_minor: 6000,
+          tax_rate_bp: 0,
+          active: true,
+        },
+        {
+          ...base,
+          name: 'Foam roller',
+          item_type: 'product' as const,
+          price_minor: 2250,
+          tax_rate_bp: 2000,
+          active: true,
+        },
+        {
+          ...base,
+          name: 'Retired service',
+          item_type: 'service' as const,
+          price_minor: 1000,
+          tax_rate_bp: 0,
+          active: false,
+        },
       ])
       .returning({ id: billableItems.id }),
     methods: await db
@@ -29,7 +50,8 @@ export async function billingFixture(server: TestServer, clinic: Clinic) {
   const [consultation, roller, retired] = items.map((r) => r.id).sort((a, b) => a - b);
   const [cash, card, insurance, cheque] = methods.map((r) => r.id).sort((a, b) => a - b);
   const api = client(server, clinic);
-  const patient = async (first_name = 'Bill') => (await api.post('/patients', { body: { first_name, last_name: 'Payer' } })).body.data.id as number;
+  const patient = async (first_name = 'Bill') =>
+    (await api.post('/patients', { body: { first_name, last_name: 'Payer' } })).body.data.id as number;
   return { consultation, roller, retired, cash, card, insurance, cheque, patient };
 }
 

@@ -17,7 +17,14 @@ const typesOf = (entity: string, id: number) => eventTypes(t.server, t.clinic, e
 /** An invoice of one consultation (60.00, no tax) and two foam rollers (2 × 22.50 + 20% tax = 54.00). */
 const newInvoice = async (patient_id: number, extra: Record<string, unknown> = {}) => {
   const res = await api.post('/invoices', {
-    body: { patient_id, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }, { billable_item_id: bill.roller, quantity: 2 }], ...extra },
+    body: {
+      patient_id,
+      line_items: [
+        { billable_item_id: bill.consultation, quantity: 1 },
+        { billable_item_id: bill.roller, quantity: 2 },
+      ],
+      ...extra,
+    },
   });
   if (res.status !== 201) throw new Error(res.text);
   return res.body.data;
@@ -46,8 +53,30 @@ describe('invoices', () => {
       third_party_amount: '0.00',
     });
     expect(inv.line_items).toEqual([
-      { id: expect.any(Number), billable_item_id: bill.consultation, description: 'Consultation', quantity: 1, unit_price: '60.00', discount: '0.00', tax_rate: '0.00', subtotal: '60.00', tax: '0.00', total: '60.00' },
-      { id: expect.any(Number), billable_item_id: bill.roller, description: 'Foam roller', quantity: 2, unit_price: '22.50', discount: '0.00', tax_rate: '20.00', subtotal: '45.00', tax: '9.00', total: '54.00' },
+      {
+        id: expect.any(Number),
+        billable_item_id: bill.consultation,
+        description: 'Consultation',
+        quantity: 1,
+        unit_price: '60.00',
+        discount: '0.00',
+        tax_rate: '0.00',
+        subtotal: '60.00',
+        tax: '0.00',
+        total: '60.00',
+      },
+      {
+        id: expect.any(Number),
+        billable_item_id: bill.roller,
+        description: 'Foam roller',
+        quantity: 2,
+        unit_price: '22.50',
+        discount: '0.00',
+        tax_rate: '20.00',
+        subtotal: '45.00',
+        tax: '9.00',
+        total: '54.00',
+      },
     ]);
     const next = await newInvoice(p);
     expect(next.number).toBe(inv.number + 1);
@@ -59,13 +88,29 @@ describe('invoices', () => {
     const p = await bill.patient();
     expectError(await api.post('/invoices', { body: { patient_id: p, line_items: [] } }), 422, 'billing_rule');
     expectError(await api.post('/invoices', { body: { patient_id: p } }), 422, 'billing_rule');
-    const retired = await api.post('/invoices', { body: { patient_id: p, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }, { billable_item_id: bill.retired, quantity: 1 }] } });
+    const retired = await api.post('/invoices', {
+      body: {
+        patient_id: p,
+        line_items: [
+          { billable_item_id: bill.consultation, quantity: 1 },
+          { billable_item_id: bill.retired, quantity: 1 },
+        ],
+      },
+    });
     expectError(retired, 422, 'invalid_input');
     expect(Object.keys(retired.body.errors)).toEqual(['line_items.1.billable_item_id']);
-    const badQty = await api.post('/invoices', { body: { patient_id: p, line_items: [{ billable_item_id: bill.consultation, quantity: 0 }] } });
+    const badQty = await api.post('/invoices', {
+      body: { patient_id: p, line_items: [{ billable_item_id: bill.consultation, quantity: 0 }] },
+    });
     expectError(badQty, 422, 'validation_failed');
     expect(Object.keys(badQty.body.errors)).toEqual(['line_items.0.quantity']);
-    expectError(await api.post('/invoices', { body: { patient_id: 999999, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] } }), 422, 'patient_not_found');
+    expectError(
+      await api.post('/invoices', {
+        body: { patient_id: 999999, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] },
+      }),
+      422,
+      'patient_not_found',
+    );
     expect((await api.get(`/invoices?patient_id=${p}`)).body.meta.total).toBe(0);
   });
 
@@ -96,7 +141,12 @@ describe('invoices', () => {
     const inv = await newInvoice(await bill.patient());
     const [consult, rollers] = inv.line_items;
     const res = await api.patch(`/invoices/${inv.id}`, {
-      body: { line_items: [{ id: rollers.id, billable_item_id: bill.roller, quantity: 1, discount: '2.50' }, { billable_item_id: bill.consultation, quantity: 2, unit_price: '50.00' }] },
+      body: {
+        line_items: [
+          { id: rollers.id, billable_item_id: bill.roller, quantity: 1, discount: '2.50' },
+          { billable_item_id: bill.consultation, quantity: 2, unit_price: '50.00' },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     // Roller: 22.50 − 2.50 = 20.00 + 4.00 tax; two consultations at 50.00. The first consultation line is gone.
@@ -105,12 +155,27 @@ describe('invoices', () => {
       [false, '100.00'],
     ]);
     expect(res.body.data.line_items.some((l: { id: number }) => l.id === consult.id)).toBe(false);
-    expect(res.body.data).toMatchObject({ subtotal: '120.00', discount: '2.50', tax: '4.00', total: '124.00', balance: '124.00' });
+    expect(res.body.data).toMatchObject({
+      subtotal: '120.00',
+      discount: '2.50',
+      tax: '4.00',
+      total: '124.00',
+      balance: '124.00',
+    });
     expectError(await api.patch(`/invoices/${inv.id}`, { body: { line_items: [] } }), 409, 'billing_rule');
-    const foreign = await api.patch(`/invoices/${inv.id}`, { body: { line_items: [{ id: 999999, billable_item_id: bill.roller, quantity: 1 }] } });
+    const foreign = await api.patch(`/invoices/${inv.id}`, {
+      body: { line_items: [{ id: 999999, billable_item_id: bill.roller, quantity: 1 }] },
+    });
     expectError(foreign, 422, 'invalid_input');
     expect(Object.keys(foreign.body.errors)).toEqual(['line_items.0.id']);
-    const twice = await api.patch(`/invoices/${inv.id}`, { body: { line_items: [{ id: rollers.id, billable_item_id: bill.roller, quantity: 1 }, { id: rollers.id, billable_item_id: bill.roller, quantity: 2 }] } });
+    const twice = await api.patch(`/invoices/${inv.id}`, {
+      body: {
+        line_items: [
+          { id: rollers.id, billable_item_id: bill.roller, quantity: 1 },
+          { id: rollers.id, billable_item_id: bill.roller, quantity: 2 },
+        ],
+      },
+    });
     expectError(twice, 422, 'invalid_input');
     expect(Object.keys(twice.body.errors)).toEqual(['line_items.1.id']);
   });
@@ -119,7 +184,13 @@ describe('invoices', () => {
     const p = await bill.patient();
     const inv = await newInvoice(p);
     const [drop, keep] = inv.line_items;
-    expect((await api.patch(`/invoices/${inv.id}`, { body: { line_items: [{ id: keep.id, billable_item_id: bill.roller, quantity: 1 }] } })).status).toBe(200);
+    expect(
+      (
+        await api.patch(`/invoices/${inv.id}`, {
+          body: { line_items: [{ id: keep.id, billable_item_id: bill.roller, quantity: 1 }] },
+        })
+      ).status,
+    ).toBe(200);
     const gone = (await api.get(`/deleted_entities?entity=line_items&entity_id=${drop.id}`)).body.data;
     expect(gone).toHaveLength(1);
     expect((await api.get(`/deleted_entities?entity=line_items&entity_id=${keep.id}`)).body.data).toEqual([]);
@@ -128,21 +199,62 @@ describe('invoices', () => {
   it('a third-party split: allocations by an insurance method pay the third-party part', async () => {
     const p = await bill.patient();
     const inv = await newInvoice(p, { third_party_payer: 'Bupa', third_party_amount: '80.00' });
-    expect(inv).toMatchObject({ type: 'split', third_party_payer: 'Bupa', patient_balance: '34.00', third_party_balance: '80.00', balance: '114.00' });
-    const insurer = await api.post('/payments', { body: { patient_id: p, payment_method_id: bill.insurance, amount: '100.00', allocations: [{ invoice_id: inv.id, amount: '80.00' }] } });
+    expect(inv).toMatchObject({
+      type: 'split',
+      third_party_payer: 'Bupa',
+      patient_balance: '34.00',
+      third_party_balance: '80.00',
+      balance: '114.00',
+    });
+    const insurer = await api.post('/payments', {
+      body: {
+        patient_id: p,
+        payment_method_id: bill.insurance,
+        amount: '100.00',
+        allocations: [{ invoice_id: inv.id, amount: '80.00' }],
+      },
+    });
     expect(insurer.status).toBe(201);
-    expect(insurer.body.data).toMatchObject({ allocated: '80.00', unallocated: '20.00', status: 'partially_allocated' });
-    expect(insurer.body.data.allocations).toEqual([{ id: expect.any(Number), invoice_id: inv.id, amount: '80.00', payer: 'third_party' }]);
+    expect(insurer.body.data).toMatchObject({
+      allocated: '80.00',
+      unallocated: '20.00',
+      status: 'partially_allocated',
+    });
+    expect(insurer.body.data.allocations).toEqual([
+      { id: expect.any(Number), invoice_id: inv.id, amount: '80.00', payer: 'third_party' },
+    ]);
     const after = (await api.get(`/invoices/${inv.id}`)).body.data;
-    expect(after).toMatchObject({ state: 'partially_paid', third_party_balance: '0.00', patient_balance: '34.00', balance: '34.00', amount_paid: '80.00' });
+    expect(after).toMatchObject({
+      state: 'partially_paid',
+      third_party_balance: '0.00',
+      patient_balance: '34.00',
+      balance: '34.00',
+      amount_paid: '80.00',
+    });
     // The insurer cannot pay the patient's part.
-    expectError(await api.post('/payment_allocations', { body: { payment_id: insurer.body.data.id, invoice_id: inv.id, amount: '1.00' } }), 409, 'billing_rule');
+    expectError(
+      await api.post('/payment_allocations', {
+        body: { payment_id: insurer.body.data.id, invoice_id: inv.id, amount: '1.00' },
+      }),
+      409,
+      'billing_rule',
+    );
     const patientPays = await pay(p, '34.00', { allocations: [{ invoice_id: inv.id, amount: '34.00' }] });
     expect(patientPays.status).toBe(201);
     expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({ state: 'paid', balance: '0.00' });
     // A paid invoice cannot shrink below what was paid.
-    expectError(await api.patch(`/invoices/${inv.id}`, { body: { line_items: [{ billable_item_id: bill.roller, quantity: 1 }] } }), 409, 'billing_rule');
-    expectError(await api.patch(`/invoices/${inv.id}`, { body: { third_party_amount: '500.00' } }), 409, 'billing_rule');
+    expectError(
+      await api.patch(`/invoices/${inv.id}`, {
+        body: { line_items: [{ billable_item_id: bill.roller, quantity: 1 }] },
+      }),
+      409,
+      'billing_rule',
+    );
+    expectError(
+      await api.patch(`/invoices/${inv.id}`, { body: { third_party_amount: '500.00' } }),
+      409,
+      'billing_rule',
+    );
   });
 
   it('filters and sorts on number, state, balance and dates; money filters take decimal strings', async () => {
@@ -154,7 +266,9 @@ describe('invoices', () => {
     expect(bal.body.data.map((i: { id: number; balance: string }) => [i.id, i.balance])).toEqual([[b.id, '100.00']]);
     const sorted = await api.get(`/invoices?patient_id=${p}&sort=balance:desc,invoice_date`);
     expect(sorted.body.data.map((i: { id: number }) => i.id)).toEqual([a.id, b.id]);
-    expect((await api.get(`/invoices?patient_id=${p}&state=partially_paid`)).body.data.map((i: { id: number }) => i.id)).toEqual([b.id]);
+    expect(
+      (await api.get(`/invoices?patient_id=${p}&state=partially_paid`)).body.data.map((i: { id: number }) => i.id),
+    ).toEqual([b.id]);
     expectError(await api.get('/invoices?balance=gt:12.345'), 422, 'validation_failed');
     expectError(await api.get('/invoices?balance=gt:abc'), 422, 'validation_failed');
     const page = await api.get(`/invoices?patient_id=${p}&sort=balance&cursor=&page_size=1`);
@@ -171,29 +285,53 @@ describe('invoices', () => {
     expect(res.status).toBe(204);
     expectError(await api.get(`/invoices/${inv.id}`), 404, 'not_found');
     expectError(await api.delete(`/invoices/${inv.id}`), 409, 'billing_rule');
-    expect((await api.get(`/payments/${kept.id}`)).body.data).toMatchObject({ allocated: '0.00', unallocated: '50.00', status: 'unallocated', allocations: [] });
+    expect((await api.get(`/payments/${kept.id}`)).body.data).toMatchObject({
+      allocated: '0.00',
+      unallocated: '50.00',
+      status: 'unallocated',
+      allocations: [],
+    });
     expectError(await api.get(`/payments/${voided.id}`), 404, 'not_found');
-    const gone = await t.server.app.db.db.select().from(deletedEntities).where(eq(deletedEntities.account_id, t.clinic.account.id));
+    const gone = await t.server.app.db.db
+      .select()
+      .from(deletedEntities)
+      .where(eq(deletedEntities.account_id, t.clinic.account.id));
     expect(gone.some((g) => g.entity === 'invoices' && g.entity_id === inv.id)).toBe(true);
     expect(gone.some((g) => g.entity === 'payments' && g.entity_id === voided.id)).toBe(true);
     // Each payment's allocation moved the invoice's balance; the void released them: every record that
     // changed is announced, once per operation.
-    expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.updated', 'invoices.updated', 'invoices.deleted']);
+    expect(await typesOf('invoices', inv.id)).toEqual([
+      'invoices.created',
+      'invoices.updated',
+      'invoices.updated',
+      'invoices.deleted',
+    ]);
     expect(await typesOf('payments', kept.id)).toEqual(['payments.created', 'payments.updated']);
     expect(await typesOf('payments', voided.id)).toEqual(['payments.created', 'payments.deleted']);
     for (const a of [...kept.allocations, ...voided.allocations]) {
-      expect(await typesOf('payment_allocations', a.id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
+      expect(await typesOf('payment_allocations', a.id)).toEqual([
+        'payment_allocations.created',
+        'payment_allocations.deleted',
+      ]);
       expect(gone.some((g) => g.entity === 'payment_allocations' && g.entity_id === a.id)).toBe(true);
     }
     // Lines of a voided invoice cannot change.
     expectError(await api.patch(`/line_items/${inv.line_items[0].id}`, { body: { quantity: 3 } }), 409, 'billing_rule');
-    expectError(await api.post('/line_items', { body: { invoice_id: inv.id, billable_item_id: bill.consultation, quantity: 1 } }), 409, 'billing_rule');
+    expectError(
+      await api.post('/line_items', { body: { invoice_id: inv.id, billable_item_id: bill.consultation, quantity: 1 } }),
+      409,
+      'billing_rule',
+    );
   });
 
   it('numbers are unique and sequential under concurrent creates', async () => {
     const p = await bill.patient();
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => api.post('/invoices', { body: { patient_id: p, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] } })),
+      Array.from({ length: 10 }, () =>
+        api.post('/invoices', {
+          body: { patient_id: p, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] },
+        }),
+      ),
     );
     expect(results.every((r) => r.status === 201)).toBe(true);
     const numbers = results.map((r) => r.body.data.number as number).sort((a, b) => a - b);
@@ -204,22 +342,65 @@ describe('invoices', () => {
 describe('line_items', () => {
   it('adds one line or several atomically, re-totals, and the last line cannot be deleted', async () => {
     const p = await bill.patient();
-    const inv = (await api.post('/invoices', { body: { patient_id: p, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] } })).body.data;
-    const one = await api.post('/line_items', { body: { invoice_id: inv.id, billable_item_id: bill.roller, quantity: 1, description: 'Blue roller' } });
+    const inv = (
+      await api.post('/invoices', {
+        body: { patient_id: p, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] },
+      })
+    ).body.data;
+    const one = await api.post('/line_items', {
+      body: { invoice_id: inv.id, billable_item_id: bill.roller, quantity: 1, description: 'Blue roller' },
+    });
     expect(one.status).toBe(201);
-    expect(one.body.data).toMatchObject({ invoice_id: inv.id, description: 'Blue roller', total: '27.00', tax: '4.50' });
-    const several = await api.post('/line_items', { body: { invoice_id: inv.id, lines: [{ billable_item_id: bill.roller, quantity: 1 }, { billable_item_id: bill.consultation, quantity: 1, discount: '10.00' }] } });
+    expect(one.body.data).toMatchObject({
+      invoice_id: inv.id,
+      description: 'Blue roller',
+      total: '27.00',
+      tax: '4.50',
+    });
+    const several = await api.post('/line_items', {
+      body: {
+        invoice_id: inv.id,
+        lines: [
+          { billable_item_id: bill.roller, quantity: 1 },
+          { billable_item_id: bill.consultation, quantity: 1, discount: '10.00' },
+        ],
+      },
+    });
     expect(several.status).toBe(201);
     expect(several.body.data.map((l: { total: string }) => l.total)).toEqual(['27.00', '50.00']);
     expect((await api.get(`/invoices/${inv.id}`)).body.data.total).toBe('164.00');
-    const bad = await api.post('/line_items', { body: { invoice_id: inv.id, lines: [{ billable_item_id: bill.roller, quantity: 1 }, { billable_item_id: bill.retired, quantity: 1 }] } });
+    const bad = await api.post('/line_items', {
+      body: {
+        invoice_id: inv.id,
+        lines: [
+          { billable_item_id: bill.roller, quantity: 1 },
+          { billable_item_id: bill.retired, quantity: 1 },
+        ],
+      },
+    });
     expectError(bad, 422, 'invalid_input');
     expect(Object.keys(bad.body.errors)).toEqual(['lines.1.billable_item_id']);
     expect((await api.get(`/invoices/${inv.id}`)).body.data.line_items).toHaveLength(4);
-    expectError(await api.post('/line_items', { body: { invoice_id: inv.id, lines: [{ billable_item_id: bill.roller, quantity: 1 }], quantity: 2 } }), 422, 'validation_failed');
+    expectError(
+      await api.post('/line_items', {
+        body: { invoice_id: inv.id, lines: [{ billable_item_id: bill.roller, quantity: 1 }], quantity: 2 },
+      }),
+      422,
+      'validation_failed',
+    );
     expectError(await api.post('/line_items', { body: { invoice_id: inv.id } }), 422, 'validation_failed');
-    expectError(await api.post('/line_items', { body: { invoice_id: 999999, billable_item_id: bill.roller, quantity: 1 } }), 422, 'invalid_input');
-    expectError(await api.post('/line_items', { body: { invoice_id: inv.id, billable_item_id: bill.roller, quantity: 1, discount: '50.00' } }), 422, 'invalid_input');
+    expectError(
+      await api.post('/line_items', { body: { invoice_id: 999999, billable_item_id: bill.roller, quantity: 1 } }),
+      422,
+      'invalid_input',
+    );
+    expectError(
+      await api.post('/line_items', {
+        body: { invoice_id: inv.id, billable_item_id: bill.roller, quantity: 1, discount: '50.00' },
+      }),
+      422,
+      'invalid_input',
+    );
 
     const patched = await api.patch(`/line_items/${one.body.data.id}`, { body: { quantity: 2 } });
     expect(patched.body.data).toMatchObject({ quantity: 2, description: 'Blue roller', total: '54.00' });
@@ -268,21 +449,59 @@ describe('payments, allocations and refunds', () => {
     const other = await bill.patient('Other');
     const inv = await newInvoice(p);
     const payment = (await pay(p, '100.00')).body.data;
-    expect(payment).toMatchObject({ amount: '100.00', allocated: '0.00', unallocated: '100.00', status: 'unallocated', payment_date: expect.any(String) });
-    expectError(await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: inv.id, amount: '100.01' } }), 409, 'billing_rule');
+    expect(payment).toMatchObject({
+      amount: '100.00',
+      allocated: '0.00',
+      unallocated: '100.00',
+      status: 'unallocated',
+      payment_date: expect.any(String),
+    });
+    expectError(
+      await api.post('/payment_allocations', {
+        body: { payment_id: payment.id, invoice_id: inv.id, amount: '100.01' },
+      }),
+      409,
+      'billing_rule',
+    );
     const foreignInvoice = await newInvoice(other);
-    expectError(await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: foreignInvoice.id, amount: '1.00' } }), 409, 'billing_rule');
-    const a = await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: inv.id, amount: '100.00' } });
+    expectError(
+      await api.post('/payment_allocations', {
+        body: { payment_id: payment.id, invoice_id: foreignInvoice.id, amount: '1.00' },
+      }),
+      409,
+      'billing_rule',
+    );
+    const a = await api.post('/payment_allocations', {
+      body: { payment_id: payment.id, invoice_id: inv.id, amount: '100.00' },
+    });
     expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({ payment_id: payment.id, invoice_id: inv.id, amount: '100.00', payer: 'patient' });
+    expect(a.body.data).toMatchObject({
+      payment_id: payment.id,
+      invoice_id: inv.id,
+      amount: '100.00',
+      payer: 'patient',
+    });
     const second = (await pay(p, '50.00')).body.data;
-    expectError(await api.post('/payment_allocations', { body: { payment_id: second.id, invoice_id: inv.id, amount: '14.01' } }), 409, 'billing_rule');
-    expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({ balance: '14.00', state: 'partially_paid' });
+    expectError(
+      await api.post('/payment_allocations', { body: { payment_id: second.id, invoice_id: inv.id, amount: '14.01' } }),
+      409,
+      'billing_rule',
+    );
+    expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({
+      balance: '14.00',
+      state: 'partially_paid',
+    });
     expect((await api.delete(`/payment_allocations/${a.body.data.id}`)).status).toBe(204);
     expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({ balance: '114.00', state: 'open' });
-    expect((await api.get(`/payments/${payment.id}`)).body.data).toMatchObject({ unallocated: '100.00', status: 'unallocated' });
+    expect((await api.get(`/payments/${payment.id}`)).body.data).toMatchObject({
+      unallocated: '100.00',
+      status: 'unallocated',
+    });
     expectError(await api.get(`/payment_allocations/${a.body.data.id}`), 404, 'not_found');
-    expect(await typesOf('payment_allocations', a.body.data.id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
+    expect(await typesOf('payment_allocations', a.body.data.id)).toEqual([
+      'payment_allocations.created',
+      'payment_allocations.deleted',
+    ]);
   });
 
   it('refunds: at most the unallocated amount; a refunded payment keeps its allocations and cannot be voided', async () => {
@@ -290,12 +509,22 @@ describe('payments, allocations and refunds', () => {
     const inv = await newInvoice(p);
     const payment = (await pay(p, '150.00', { allocations: [{ invoice_id: inv.id, amount: '114.00' }] })).body.data;
     expect(payment).toMatchObject({ allocated: '114.00', unallocated: '36.00', status: 'partially_allocated' });
-    expectError(await api.post('/refunds', { body: { payment_id: payment.id, amount: '36.01', reason: 'Overpaid' } }), 409, 'billing_rule');
-    const refund = await api.post('/refunds', { body: { payment_id: payment.id, amount: '36.00', reason: 'Overpaid' } });
+    expectError(
+      await api.post('/refunds', { body: { payment_id: payment.id, amount: '36.01', reason: 'Overpaid' } }),
+      409,
+      'billing_rule',
+    );
+    const refund = await api.post('/refunds', {
+      body: { payment_id: payment.id, amount: '36.00', reason: 'Overpaid' },
+    });
     expect(refund.status).toBe(201);
     expect(refund.body.data).toMatchObject({ payment_id: payment.id, amount: '36.00', reason: 'Overpaid' });
     expect((await api.get(`/refunds?payment_id=${payment.id}`)).body.data).toHaveLength(1);
-    expect((await api.get(`/payments/${payment.id}`)).body.data).toMatchObject({ refunded: '36.00', unallocated: '0.00', status: 'allocated' });
+    expect((await api.get(`/payments/${payment.id}`)).body.data).toMatchObject({
+      refunded: '36.00',
+      unallocated: '0.00',
+      status: 'allocated',
+    });
     expectError(await api.delete(`/payment_allocations/${payment.allocations[0].id}`), 409, 'allocation_remove_failed');
     expectError(await api.delete(`/payments/${payment.id}`), 409, 'billing_rule');
     expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.updated']);
@@ -321,7 +550,13 @@ describe('payments, allocations and refunds', () => {
     const inv = await newInvoice(p);
     const payment = (await pay(p, '14.00', { allocations: [{ invoice_id: inv.id, amount: '14.00' }] })).body.data;
     const results = await Promise.all(Array.from({ length: 5 }, () => api.delete(`/payments/${payment.id}`)));
-    expect(results.map((r) => `${r.status} ${r.body?.code ?? ''}`).sort()).toEqual(['204 ', '409 billing_rule', '409 billing_rule', '409 billing_rule', '409 billing_rule']);
+    expect(results.map((r) => `${r.status} ${r.body?.code ?? ''}`).sort()).toEqual([
+      '204 ',
+      '409 billing_rule',
+      '409 billing_rule',
+      '409 billing_rule',
+      '409 billing_rule',
+    ]);
     expect((await api.get(`/invoices/${inv.id}`)).body.data.balance).toBe('114.00');
     expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.deleted']);
   });
@@ -330,20 +565,28 @@ describe('payments, allocations and refunds', () => {
     const p = await bill.patient();
     const inv = await newInvoice(p);
     const payment = (await pay(p, '30.00')).body.data;
-    const made = await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: inv.id, amount: '30.00' } });
+    const made = await api.post('/payment_allocations', {
+      body: { payment_id: payment.id, invoice_id: inv.id, amount: '30.00' },
+    });
     expect(made.status).toBe(201);
     expect(await typesOf('payment_allocations', made.body.data.id)).toEqual(['payment_allocations.created']);
     expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.updated']);
     expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.updated']);
     expect((await api.delete(`/payment_allocations/${made.body.data.id}`)).status).toBe(204);
-    expect(await typesOf('payment_allocations', made.body.data.id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
+    expect(await typesOf('payment_allocations', made.body.data.id)).toEqual([
+      'payment_allocations.created',
+      'payment_allocations.deleted',
+    ]);
     expect(await typesOf('invoices', inv.id)).toEqual(['invoices.created', 'invoices.updated', 'invoices.updated']);
     expect(await typesOf('payments', payment.id)).toEqual(['payments.created', 'payments.updated', 'payments.updated']);
 
     const paid = (await pay(p, '5.00', { allocations: [{ invoice_id: inv.id, amount: '5.00' }] })).body.data;
     expect((await api.delete(`/payments/${paid.id}`)).status).toBe(204);
     expect(await typesOf('payments', paid.id)).toEqual(['payments.created', 'payments.deleted']);
-    expect(await typesOf('payment_allocations', paid.allocations[0].id)).toEqual(['payment_allocations.created', 'payment_allocations.deleted']);
+    expect(await typesOf('payment_allocations', paid.allocations[0].id)).toEqual([
+      'payment_allocations.created',
+      'payment_allocations.deleted',
+    ]);
     expect((await typesOf('invoices', inv.id)).slice(3)).toEqual(['invoices.updated', 'invoices.updated']);
   });
 
@@ -353,16 +596,25 @@ describe('payments, allocations and refunds', () => {
     const payment = (await pay(p, '10.00')).body.data;
     expect((await api.delete(`/invoices/${inv.id}`)).status).toBe(204);
     expect((await api.delete(`/payments/${(await pay(p, '1.00')).body.data.id}`)).status).toBe(204);
-    const voidedPayment = (await api.get(`/deleted_entities?entity=payments&sort=id:desc&page_size=1`)).body.data[0].entity_id;
+    const voidedPayment = (await api.get(`/deleted_entities?entity=payments&sort=id:desc&page_size=1`)).body.data[0]
+      .entity_id;
     const before = await typesOf('payments', payment.id);
-    const allocation = await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: inv.id, amount: '1.00' } });
+    const allocation = await api.post('/payment_allocations', {
+      body: { payment_id: payment.id, invoice_id: inv.id, amount: '1.00' },
+    });
     expectError(allocation, 409, 'billing_rule');
     const inPayment = await pay(p, '1.00', { allocations: [{ invoice_id: inv.id, amount: '1.00' }] });
     expectError(inPayment, 409, 'billing_rule');
     expectError(await api.delete(`/invoices/${inv.id}`), 409, 'billing_rule');
     expectError(await api.delete(`/payments/${voidedPayment}`), 409, 'billing_rule');
     expectError(await api.delete('/payments/999999999'), 404, 'not_found');
-    expectError(await api.post('/payment_allocations', { body: { payment_id: payment.id, invoice_id: 999999999, amount: '1.00' } }), 422, 'invalid_input');
+    expectError(
+      await api.post('/payment_allocations', {
+        body: { payment_id: payment.id, invoice_id: 999999999, amount: '1.00' },
+      }),
+      422,
+      'invalid_input',
+    );
     expect(await typesOf('payments', payment.id)).toEqual(before);
     expect((await api.get(`/payments/${payment.id}`)).body.data.unallocated).toBe('10.00');
   });
@@ -371,7 +623,11 @@ describe('payments, allocations and refunds', () => {
     const p = await bill.patient();
     const inv = await newInvoice(p);
     const payments = await Promise.all(Array.from({ length: 6 }, () => pay(p, '50.00')));
-    const results = await Promise.all(payments.map((r) => api.post('/payment_allocations', { body: { payment_id: r.body.data.id, invoice_id: inv.id, amount: '40.00' } })));
+    const results = await Promise.all(
+      payments.map((r) =>
+        api.post('/payment_allocations', { body: { payment_id: r.body.data.id, invoice_id: inv.id, amount: '40.00' } }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(2);
     for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'billing_rule');
     expect((await api.get(`/invoices/${inv.id}`)).body.data).toMatchObject({ amount_paid: '80.00', balance: '34.00' });

@@ -30,7 +30,11 @@ describe('care_plans', () => {
     expect(rehab.schedules[1].tracking).toEqual({ members: 1, visits_planned: 8, visits_used: 2, visits_remaining: 6 });
     expect(rehab.billing.periods).toHaveLength(2);
     expect(rehab.billing.periods[0]).toEqual({ starts_on: '2026-11-01', ends_on: '2026-11-30', amount: '120.00' });
-    expect(rehab.billing.services[0]).toMatchObject({ quantity: 12, name: expect.any(String), unit_price: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(rehab.billing.services[0]).toMatchObject({
+      quantity: 12,
+      name: expect.any(String),
+      unit_price: expect.stringMatching(/^\d+\.\d{2}$/),
+    });
     expect(rehab.billing.products).toHaveLength(1);
     expect(rehab.tracking).toBeNull();
 
@@ -42,7 +46,9 @@ describe('care_plans', () => {
   it("members carry the plan's tag, locked", async () => {
     const plan = (await api.get('/care_plans?sort=name')).body.data[0];
     for (const m of plan.members) {
-      const tag = (await api.get(`/patients/${m.patient_id}`)).body.data.tags.find((t: { id: number }) => t.id === plan.tag_id);
+      const tag = (await api.get(`/patients/${m.patient_id}`)).body.data.tags.find(
+        (t: { id: number }) => t.id === plan.tag_id,
+      );
       expect(tag.editable).toBe(false);
       expectError(await api.delete(`/patient_tags/${tag.patient_tag_id}`), 409, 'tag_locked');
     }

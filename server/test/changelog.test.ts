@@ -70,13 +70,25 @@ describe('the parser', () => {
 
   it.each([
     ['a release heading of another shape', '## Next week\n\n### Added\n- x\n', /not a release/],
-    ['a kind outside the six', '## Unreleased\n\n### Improved\n- x\n', /"### Improved" is not one of Added, Changed, Deprecated, Removed, Fixed, Security/],
+    [
+      'a kind outside the six',
+      '## Unreleased\n\n### Improved\n- x\n',
+      /"### Improved" is not one of Added, Changed, Deprecated, Removed, Fixed, Security/,
+    ],
     ['an entry outside a kind', '## Unreleased\n\n- x\n', /only ### kinds and their lists/],
     ['prose inside a release', '## Unreleased\n\n### Added\n- x\n\nSome prose.\n', /found paragraph "Some prose."/],
     ['a nested list', '## Unreleased\n\n### Added\n- x\n  - y\n', /nested lists/],
     ['releases oldest first', '## 2026-11-25\n\n### Added\n- x\n\n## 2026-11-26\n\n### Added\n- y\n', /newest first/],
-    ['the same release twice', '## 2026-11-25\n\n### Added\n- x\n\n## 2026-11-25\n\n### Added\n- y\n', /each release once/],
-    ['Unreleased after a release', '## 2026-11-25\n\n### Added\n- x\n\n## Unreleased\n\n### Added\n- y\n', /Unreleased comes first/],
+    [
+      'the same release twice',
+      '## 2026-11-25\n\n### Added\n- x\n\n## 2026-11-25\n\n### Added\n- y\n',
+      /each release once/,
+    ],
+    [
+      'Unreleased after a release',
+      '## 2026-11-25\n\n### Added\n- x\n\n## Unreleased\n\n### Added\n- y\n',
+      /Unreleased comes first/,
+    ],
   ])('refuses %s', (_, markdown, message) => {
     expect(() => parseChangelog(markdown)).toThrow(message);
   });
@@ -99,7 +111,10 @@ describe('GET /changelog', () => {
     const res = await request(t.server, 'GET', '/changelog', { host: t.clinic.host });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(res.body).toEqual({ data: parseChangelog(file), deprecations: [] });
-    expect(res.body.data.at(-1).changes).toContainEqual({ kind: 'added', text: expect.stringMatching(/^First release of `v3`/) });
+    expect(res.body.data.at(-1).changes).toContainEqual({
+      kind: 'added',
+      text: expect.stringMatching(/^First release of `v3`/),
+    });
     // With a key it answers the same (a public route authenticates a key it is sent, as /ping does).
     expect((await t.api.get('/changelog')).text).toBe(res.text);
   });
@@ -110,10 +125,16 @@ describe('GET /changelog', () => {
     expect(etag).toMatch(/^"[\w-]{27}"$/);
     expect(first.headers['cache-control']).toBe('public, max-age=300');
     for (const held of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-      const again = await request(t.server, 'GET', '/changelog', { host: t.clinic.host, headers: { 'if-none-match': held } });
+      const again = await request(t.server, 'GET', '/changelog', {
+        host: t.clinic.host,
+        headers: { 'if-none-match': held },
+      });
       expect([again.status, again.text, again.headers.etag], held).toEqual([304, '', etag]);
     }
-    const stale = await request(t.server, 'GET', '/changelog', { host: t.clinic.host, headers: { 'if-none-match': '"stale"' } });
+    const stale = await request(t.server, 'GET', '/changelog', {
+      host: t.clinic.host,
+      headers: { 'if-none-match': '"stale"' },
+    });
     expect([stale.status, stale.headers.etag, stale.text]).toEqual([200, etag, first.text]);
     // Other routes are not cached: their answers depend on the clinic's data.
     expect((await t.api.get('/me')).headers).toMatchObject({ 'cache-control': 'no-store' });
@@ -121,7 +142,11 @@ describe('GET /changelog', () => {
   });
 
   it('refuses an unknown parameter and an unknown clinic like every route', async () => {
-    expectError(await request(t.server, 'GET', '/changelog?since=2026-01-01', { host: t.clinic.host }), 422, 'validation_failed');
+    expectError(
+      await request(t.server, 'GET', '/changelog?since=2026-01-01', { host: t.clinic.host }),
+      422,
+      'validation_failed',
+    );
     expectError(await request(t.server, 'GET', '/changelog', { host: 'nobody.neptune.localhost' }), 404, 'not_found');
   });
 
@@ -129,10 +154,15 @@ describe('GET /changelog', () => {
     const doc = new OpenApiDoc((await request(t.server, 'GET', '/openapi.json')).body as Doc);
     const op = doc.op('GET /changelog');
     expect(op.security).toEqual([]);
-    expect(op.responses['200']).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/Changelog' } } }, headers: { ETag: expect.any(Object) } });
+    expect(op.responses['200']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Changelog' } } },
+      headers: { ETag: expect.any(Object) },
+    });
     expect(op.responses['304']).toBeDefined();
     expect(op.parameters?.map((p) => p.name)).toContain('If-None-Match');
-    expect(Object.keys(doc.doc.components.schemas)).toEqual(expect.arrayContaining(['Changelog', 'ChangelogRelease', 'ChangelogChange', 'ChangelogDeprecation']));
+    expect(Object.keys(doc.doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Changelog', 'ChangelogRelease', 'ChangelogChange', 'ChangelogDeprecation']),
+    );
     const served = await request(t.server, 'GET', '/changelog', { host: t.clinic.host });
     expect(doc.problems(doc.responsePointer('GET /changelog', 200)!, served.body)).toEqual([]);
   });

@@ -21,7 +21,10 @@ const BUDGET_MS = 180_000;
 const outdir = path.join(root, 'node_modules', '.cache', `clinic-dist-test-${process.pid}`);
 const doctored = `${outdir}-doctored`;
 
-async function node(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function node(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, args, { cwd: root, env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
@@ -60,11 +63,16 @@ const get = (port: number, p: string) =>
 
 describe('compiled server and command line', { timeout: BUDGET_MS }, () => {
   it('the build holds both entries with source maps and lists its sources', () => {
-    for (const f of ['cli.js', 'server.js', 'cli.js.map', 'server.js.map']) expect(fs.existsSync(path.join(outdir, f)), f).toBe(true);
+    for (const f of ['cli.js', 'server.js', 'cli.js.map', 'server.js.map'])
+      expect(fs.existsSync(path.join(outdir, f)), f).toBe(true);
     const build = JSON.parse(fs.readFileSync(path.join(outdir, 'build.json'), 'utf8'));
-    expect(build.inputs).toEqual(expect.arrayContaining(['server/main.ts', 'server/cli/main.ts', 'server/cli/backup.ts', 'db/client.ts']));
+    expect(build.inputs).toEqual(
+      expect.arrayContaining(['server/main.ts', 'server/cli/main.ts', 'server/cli/backup.ts', 'db/client.ts']),
+    );
     // Packages count through npm's record of the install, not file by file.
-    expect(build.inputs.filter((f: string) => f.includes('node_modules'))).toEqual(fs.existsSync(path.join(root, 'node_modules/.package-lock.json')) ? ['node_modules/.package-lock.json'] : []);
+    expect(build.inputs.filter((f: string) => f.includes('node_modules'))).toEqual(
+      fs.existsSync(path.join(root, 'node_modules/.package-lock.json')) ? ['node_modules/.package-lock.json'] : [],
+    );
   });
 
   it('clinic help answers from the bundle, with the backup commands', async () => {
@@ -82,12 +90,28 @@ describe('compiled server and command line', { timeout: BUDGET_MS }, () => {
     const name = uniqueName('compiled');
     const tenant = ['--clinic', name, '--region', 'neptune'];
     const cli = (...args: string[]) => node([path.join(outdir, 'cli.js'), ...args]);
-    expect((await cli('account', 'create', ...tenant, '--name', 'Compiled Physio', '--timezone', 'Europe/London', '--currency', 'GBP')).code).toBe(0);
+    expect(
+      (
+        await cli(
+          'account',
+          'create',
+          ...tenant,
+          '--name',
+          'Compiled Physio',
+          '--timezone',
+          'Europe/London',
+          '--currency',
+          'GBP',
+        )
+      ).code,
+    ).toBe(0);
     const created = await cli('key', 'create', ...tenant, '--name', 'From dist', '--access', 'read_only');
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^cpk_[0-9A-Za-z]{38}\n$/);
     const listed = JSON.parse((await cli('key', 'list', ...tenant)).stdout);
-    expect(listed).toEqual([expect.objectContaining({ name: 'From dist', access: 'read_only', start: created.stdout.slice(0, 8) })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ name: 'From dist', access: 'read_only', start: created.stdout.slice(0, 8) }),
+    ]);
   });
 
   it('the bundled server (through scripts/start.mjs) answers /healthz and /readyz', async () => {
@@ -95,7 +119,13 @@ describe('compiled server and command line', { timeout: BUDGET_MS }, () => {
     // Next's development mode needs no production build of the portal; the server code is the bundle either way.
     const child = spawn(process.execPath, ['scripts/start.mjs', '--dev'], {
       cwd: root,
-      env: { ...process.env, CLINIC_DIST_DIR: outdir, PORT: String(port), NODE_ENV: 'development', WEBHOOK_WORKER: 'off' },
+      env: {
+        ...process.env,
+        CLINIC_DIST_DIR: outdir,
+        PORT: String(port),
+        NODE_ENV: 'development',
+        WEBHOOK_WORKER: 'off',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -126,7 +156,10 @@ describe('compiled server and command line', { timeout: BUDGET_MS }, () => {
     fs.writeFileSync(path.join(doctored, 'server.js'), 'console.log("the bundle ran");\n');
     const env = { CLINIC_DIST_DIR: doctored };
 
-    fs.writeFileSync(path.join(doctored, 'build.json'), JSON.stringify({ ...build, startedAt: Date.now() + 24 * 3600_000 }));
+    fs.writeFileSync(
+      path.join(doctored, 'build.json'),
+      JSON.stringify({ ...build, startedAt: Date.now() + 24 * 3600_000 }),
+    );
     expect((await node(['bin/clinic.mjs', 'help'], env)).stdout).toBe('the bundle ran\n');
     expect((await node(['scripts/start.mjs'], env)).stdout).toBe('the bundle ran\n');
 
@@ -141,7 +174,14 @@ describe('compiled server and command line', { timeout: BUDGET_MS }, () => {
     expect(start.stderr).toMatch(/^Not starting: \S+ changed after the last build \(npm run build\)\.\n$/);
 
     // A source the build used that is gone: stale too. No build at all: the same.
-    fs.writeFileSync(path.join(doctored, 'build.json'), JSON.stringify({ ...build, startedAt: Date.now() + 24 * 3600_000, inputs: [...build.inputs, 'server/removed.ts'] }));
+    fs.writeFileSync(
+      path.join(doctored, 'build.json'),
+      JSON.stringify({
+        ...build,
+        startedAt: Date.now() + 24 * 3600_000,
+        inputs: [...build.inputs, 'server/removed.ts'],
+      }),
+    );
     expect((await node(['scripts/start.mjs'], env)).stderr).toContain('server/removed.ts changed after the last build');
     fs.rmSync(path.join(doctored, 'build.json'));
     expect(await node(['scripts/start.mjs'], env)).toMatchObject({ code: 1, stdout: '' });

@@ -18,7 +18,10 @@ const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 
 async function clinic(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], { cwd: root, env: process.env });
+    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], {
+      cwd: root,
+      env: process.env,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -58,9 +61,16 @@ describe('clinic practice-settings', { timeout: CLI_BUDGET_MS }, () => {
     expect(on.stderr).toBe('unarrived appointments are marked missed 5 hour(s) after they end\n');
     const off = await clinic('practice-settings', ...at, '--missed-after-hours', 'off');
     expect(off.code, off.stderr).toBe(0);
-    expect(await practiceSettingsOf(server.app.db.db, c.account.id)).toEqual({ mark_missed: false, mark_missed_after_hours: 5 });
+    expect(await practiceSettingsOf(server.app.db.db, c.account.id)).toEqual({
+      mark_missed: false,
+      mark_missed_after_hours: 5,
+    });
     expect(await entries()).toEqual([
-      { actor_type: 'user', actor_name: 'command line', changes: { mark_missed: { from: false, to: true }, mark_missed_after_hours: { from: 2, to: 5 } } },
+      {
+        actor_type: 'user',
+        actor_name: 'command line',
+        changes: { mark_missed: { from: false, to: true }, mark_missed_after_hours: { from: 2, to: 5 } },
+      },
       { actor_type: 'user', actor_name: 'command line', changes: { mark_missed: { from: true, to: false } } },
     ]);
   });
@@ -68,7 +78,10 @@ describe('clinic practice-settings', { timeout: CLI_BUDGET_MS }, () => {
   it('a bad value or clinic is one line on stderr, exit code 2, nothing changed', async () => {
     const before = await entries();
     for (const [args, message] of [
-      [[...at, '--missed-after-hours', '0'], /^clinic: --missed-after-hours: must be a whole number of hours from 1 to 168/],
+      [
+        [...at, '--missed-after-hours', '0'],
+        /^clinic: --missed-after-hours: must be a whole number of hours from 1 to 168/,
+      ],
       [[...at, '--missed-after-hours', '169'], /from 1 to 168/],
       [[...at, '--missed-after-hours', 'soon'], /--missed-after-hours must be a number of hours or off/],
       [['--clinic', 'nosuch', '--region', 'neptune', '--missed-after-hours', '3'], /no account nosuch/],
@@ -79,6 +92,9 @@ describe('clinic practice-settings', { timeout: CLI_BUDGET_MS }, () => {
       expect(res.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(await entries()).toEqual(before);
-    expect(await practiceSettingsOf(server.app.db.db, c.account.id)).toEqual({ mark_missed: false, mark_missed_after_hours: 5 });
+    expect(await practiceSettingsOf(server.app.db.db, c.account.id)).toEqual({
+      mark_missed: false,
+      mark_missed_after_hours: 5,
+    });
   });
 });

@@ -16,7 +16,10 @@ const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
  */
 async function clinic(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], { cwd: root, env: process.env });
+    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], {
+      cwd: root,
+      env: process.env,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -37,7 +40,20 @@ let account: Account;
 
 beforeAll(async () => {
   server = await startServer();
-  const created = await clinic('account', 'create', '--clinic', name, '--region', 'mercury', '--name', 'CLI Physio', '--timezone', 'Europe/Berlin', '--currency', 'EUR');
+  const created = await clinic(
+    'account',
+    'create',
+    '--clinic',
+    name,
+    '--region',
+    'mercury',
+    '--name',
+    'CLI Physio',
+    '--timezone',
+    'Europe/Berlin',
+    '--currency',
+    'EUR',
+  );
   expect(created.code).toBe(0);
   account = (await findAccount(server.app.db, name, 'mercury'))!;
 }, CLI_BUDGET_MS);
@@ -45,11 +61,30 @@ afterAll(() => server.close());
 
 describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
   it('account create makes a tenant that resolves from its host', async () => {
-    expect(account).toMatchObject({ region: 'mercury', name: 'CLI Physio', timezone: 'Europe/Berlin', currency: 'EUR', generation: 'current' });
+    expect(account).toMatchObject({
+      region: 'mercury',
+      name: 'CLI Physio',
+      timezone: 'Europe/Berlin',
+      currency: 'EUR',
+      generation: 'current',
+    });
   });
 
   it('key create prints the secret alone on stdout; the key works; rotate and revoke take effect', async () => {
-    const created = await clinic('key', 'create', '--clinic', name, '--region', 'mercury', '--name', 'Sync job', '--access', 'read_only', '--expires', '90d');
+    const created = await clinic(
+      'key',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--name',
+      'Sync job',
+      '--access',
+      'read_only',
+      '--expires',
+      '90d',
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^cpk_[0-9A-Za-z]{38}\n$/);
     const secret = created.stdout.trim();
@@ -62,26 +97,104 @@ describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
     expect(entry).toMatchObject({ access: 'read_only', status: 'active', start: secret.slice(0, 8) });
     expect(JSON.stringify(listed)).not.toContain(secret);
 
-    const rotated = await clinic('key', 'rotate', '--clinic', name, '--region', 'mercury', '--key-id', String(entry.id));
+    const rotated = await clinic(
+      'key',
+      'rotate',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--key-id',
+      String(entry.id),
+    );
     expect(rotated.code).toBe(0);
     const fresh = rotated.stdout.trim();
     expect(fresh).not.toBe(secret);
     expect((await client(server, { ...c, key: fresh }).get('/me')).status).toBe(200);
 
-    expect((await clinic('key', 'revoke', '--clinic', name, '--region', 'mercury', '--key-id', String(entry.id))).code).toBe(0);
+    expect(
+      (await clinic('key', 'revoke', '--clinic', name, '--region', 'mercury', '--key-id', String(entry.id))).code,
+    ).toBe(0);
     await new Promise((r) => setTimeout(r, 1100));
     expectError(await client(server, { ...c, key: fresh }).get('/me'), 401, 'unauthenticated');
   });
 
   it.each([
     [['account', 'create', '--clinic', 'x'], /missing --region/],
-    [['account', 'create', '--clinic', 'Bad Name', '--region', 'neptune', '--name', 'n', '--timezone', 'Europe/London', '--currency', 'GBP'], /DNS label/],
-    [['account', 'create', '--clinic', 'okname', '--region', 'pluto', '--name', 'n', '--timezone', 'Europe/London', '--currency', 'GBP'], /region/],
-    [['account', 'create', '--clinic', 'okname', '--region', 'neptune', '--name', 'n', '--timezone', 'Mars/Olympus', '--currency', 'GBP'], /timezone/],
+    [
+      [
+        'account',
+        'create',
+        '--clinic',
+        'Bad Name',
+        '--region',
+        'neptune',
+        '--name',
+        'n',
+        '--timezone',
+        'Europe/London',
+        '--currency',
+        'GBP',
+      ],
+      /DNS label/,
+    ],
+    [
+      [
+        'account',
+        'create',
+        '--clinic',
+        'okname',
+        '--region',
+        'pluto',
+        '--name',
+        'n',
+        '--timezone',
+        'Europe/London',
+        '--currency',
+        'GBP',
+      ],
+      /region/,
+    ],
+    [
+      [
+        'account',
+        'create',
+        '--clinic',
+        'okname',
+        '--region',
+        'neptune',
+        '--name',
+        'n',
+        '--timezone',
+        'Mars/Olympus',
+        '--currency',
+        'GBP',
+      ],
+      /timezone/,
+    ],
     [['key', 'create', '--clinic', name, '--region', 'mercury', '--name', 'n', '--access', 'admin'], /--access/],
-    [['key', 'create', '--clinic', name, '--region', 'mercury', '--name', 'n', '--access', 'read_write', '--expires', '2d'], /--expires/],
+    [
+      [
+        'key',
+        'create',
+        '--clinic',
+        name,
+        '--region',
+        'mercury',
+        '--name',
+        'n',
+        '--access',
+        'read_write',
+        '--expires',
+        '2d',
+      ],
+      /--expires/,
+    ],
     [['key', 'rotate', '--clinic', name, '--region', 'mercury', '--key-id', 'abc'], /--key-id/],
-    [['key', 'create', '--clinic', 'nosuch', '--region', 'neptune', '--name', 'n', '--access', 'read_write'], /no account/],
+    [
+      ['key', 'create', '--clinic', 'nosuch', '--region', 'neptune', '--name', 'n', '--access', 'read_write'],
+      /no account/,
+    ],
     [['key', 'list', '--clinic', name, '--region', 'mercury', '--bogus', '1'], /bogus/],
     [['frobnicate'], /unknown command/],
   ])('bad arguments %j → one line on stderr, exit code 2', async (args, message) => {
@@ -94,50 +207,212 @@ describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
 
   it('a legacy-generation account cannot create keys', async () => {
     const legacy = uniqueName('old');
-    expect((await clinic('account', 'create', '--clinic', legacy, '--region', 'vulcan', '--name', 'Old', '--timezone', 'America/Chicago', '--currency', 'USD', '--legacy')).code).toBe(0);
-    const res = await clinic('key', 'create', '--clinic', legacy, '--region', 'vulcan', '--name', 'n', '--access', 'read_write');
+    expect(
+      (
+        await clinic(
+          'account',
+          'create',
+          '--clinic',
+          legacy,
+          '--region',
+          'vulcan',
+          '--name',
+          'Old',
+          '--timezone',
+          'America/Chicago',
+          '--currency',
+          'USD',
+          '--legacy',
+        )
+      ).code,
+    ).toBe(0);
+    const res = await clinic(
+      'key',
+      'create',
+      '--clinic',
+      legacy,
+      '--region',
+      'vulcan',
+      '--name',
+      'n',
+      '--access',
+      'read_write',
+    );
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/not yet native/);
   });
 
   it('user create prints a generated password alone, or reads one from stdin; deactivate, reactivate and list', async () => {
-    const owner = await clinic('user', 'create', '--clinic', name, '--region', 'mercury', '--email', `owner@${name}.test`, '--name', 'Olga', '--role', 'owner');
+    const owner = await clinic(
+      'user',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--email',
+      `owner@${name}.test`,
+      '--name',
+      'Olga',
+      '--role',
+      'owner',
+    );
     expect(owner.code).toBe(0);
     expect(owner.stdout).toMatch(/^[A-Za-z0-9]{20}\n$/);
-    const second = await clinic('user', 'create', '--clinic', name, '--region', 'mercury', '--email', `owner2@${name}.test`, '--name', 'Two', '--role', 'owner');
+    const second = await clinic(
+      'user',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--email',
+      `owner2@${name}.test`,
+      '--name',
+      'Two',
+      '--role',
+      'owner',
+    );
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/transfer ownership/);
-    const badRole = await clinic('user', 'create', '--clinic', name, '--region', 'mercury', '--email', `x@${name}.test`, '--name', 'X', '--role', 'boss');
+    const badRole = await clinic(
+      'user',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--email',
+      `x@${name}.test`,
+      '--name',
+      'X',
+      '--role',
+      'boss',
+    );
     expect(badRole.code).toBe(2);
     expect(badRole.stderr).toMatch(/--role must be one of/);
-    const off = await clinic('user', 'deactivate', '--clinic', name, '--region', 'mercury', '--email', `owner@${name}.test`);
+    const off = await clinic(
+      'user',
+      'deactivate',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--email',
+      `owner@${name}.test`,
+    );
     expect(off.code).toBe(2);
     const listed = JSON.parse((await clinic('user', 'list', '--clinic', name, '--region', 'mercury')).stdout);
     expect(listed).toEqual([expect.objectContaining({ email: `owner@${name}.test`, role: 'owner', active: true })]);
   });
 
   it('webhook create prints the signing secret alone; list, rotate, disable and enable; refusals exit 2', async () => {
-    const created = await clinic('webhook', 'create', '--clinic', name, '--region', 'mercury', '--url', 'https://8.8.8.8/hooks', '--events', 'patients.created,patients.updated', '--description', 'CRM sync');
+    const created = await clinic(
+      'webhook',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--url',
+      'https://8.8.8.8/hooks',
+      '--events',
+      'patients.created,patients.updated',
+      '--description',
+      'CRM sync',
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^whsec_[A-Za-z0-9+/]{43}=\n$/);
     const [endpoint] = JSON.parse((await clinic('webhook', 'list', '--clinic', name, '--region', 'mercury')).stdout);
-    expect(endpoint).toMatchObject({ url: 'https://8.8.8.8/hooks', description: 'CRM sync', events: ['patients.created', 'patients.updated'], enabled: true });
+    expect(endpoint).toMatchObject({
+      url: 'https://8.8.8.8/hooks',
+      description: 'CRM sync',
+      events: ['patients.created', 'patients.updated'],
+      enabled: true,
+    });
     expect(JSON.stringify(endpoint)).not.toContain(created.stdout.trim());
-    const rotated = await clinic('webhook', 'rotate', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id));
+    const rotated = await clinic(
+      'webhook',
+      'rotate',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--endpoint-id',
+      String(endpoint.id),
+    );
     expect(rotated.stdout).toMatch(/^whsec_/);
     expect(rotated.stdout).not.toBe(created.stdout);
-    expect((await clinic('webhook', 'disable', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id))).code).toBe(0);
-    expect(JSON.parse((await clinic('webhook', 'list', '--clinic', name, '--region', 'mercury')).stdout)[0].enabled).toBe(false);
-    expect((await clinic('webhook', 'enable', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id))).code).toBe(0);
-    const privateTarget = await clinic('webhook', 'create', '--clinic', name, '--region', 'mercury', '--url', 'https://10.0.0.1/hooks');
+    expect(
+      (
+        await clinic(
+          'webhook',
+          'disable',
+          '--clinic',
+          name,
+          '--region',
+          'mercury',
+          '--endpoint-id',
+          String(endpoint.id),
+        )
+      ).code,
+    ).toBe(0);
+    expect(
+      JSON.parse((await clinic('webhook', 'list', '--clinic', name, '--region', 'mercury')).stdout)[0].enabled,
+    ).toBe(false);
+    expect(
+      (await clinic('webhook', 'enable', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id)))
+        .code,
+    ).toBe(0);
+    const privateTarget = await clinic(
+      'webhook',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--url',
+      'https://10.0.0.1/hooks',
+    );
     expect(privateTarget.code).toBe(2);
     expect(privateTarget.stderr).toMatch(/url .*non-public/);
-    const unknownType = await clinic('webhook', 'create', '--clinic', name, '--region', 'mercury', '--url', 'https://8.8.8.8/x', '--events', 'patients.exploded');
+    const unknownType = await clinic(
+      'webhook',
+      'create',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--url',
+      'https://8.8.8.8/x',
+      '--events',
+      'patients.exploded',
+    );
     expect(unknownType.code).toBe(2);
-    const replay = await clinic('webhook', 'replay', '--clinic', name, '--region', 'mercury', '--event-id', '00000000-0000-0000-0000-000000000000');
+    const replay = await clinic(
+      'webhook',
+      'replay',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--event-id',
+      '00000000-0000-0000-0000-000000000000',
+    );
     expect(replay.code).toBe(2);
     expect(replay.stderr).toMatch(/No event/);
-    const recover = await clinic('webhook', 'recover', '--clinic', name, '--region', 'mercury', '--endpoint-id', String(endpoint.id), '--since', '2026-01-01T00:00:00Z');
+    const recover = await clinic(
+      'webhook',
+      'recover',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--endpoint-id',
+      String(endpoint.id),
+      '--since',
+      '2026-01-01T00:00:00Z',
+    );
     expect(recover.code).toBe(0);
     expect(recover.stderr).toMatch(/0 failed message/);
   });

@@ -13,8 +13,21 @@ import path from 'node:path';
 import { and, count, eq } from 'drizzle-orm';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClinicClient, paginate, WebhookVerificationError, type ClinicClient, type RetryOptions } from '../../clients/typescript/src';
-import { book, createPatient, createWithBadEmail, firstFreeSlot, patientsNamed, receive } from '../../clients/typescript/examples/tour';
+import {
+  createClinicClient,
+  paginate,
+  WebhookVerificationError,
+  type ClinicClient,
+  type RetryOptions,
+} from '../../clients/typescript/src';
+import {
+  book,
+  createPatient,
+  createWithBadEmail,
+  firstFreeSlot,
+  patientsNamed,
+  receive,
+} from '../../clients/typescript/examples/tour';
 import { generateSchema, SCHEMA_FILE } from '../../clients/typescript/generate';
 import { patients, webhookMessages } from '../../db/schema';
 import { createEndpoint } from '../domain/webhooks';
@@ -43,7 +56,13 @@ function clientOf(server: TestServer, clinic: Clinic, retry?: RetryOptions) {
     retry,
     fetch: async (request) => {
       const response = await send(request);
-      sent.push({ method: request.method, url: new URL(request.url), idempotencyKey: request.headers.get('idempotency-key'), status: response.status, retryAfter: response.headers.get('retry-after') });
+      sent.push({
+        method: request.method,
+        url: new URL(request.url),
+        idempotencyKey: request.headers.get('idempotency-key'),
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+      });
       return response;
     },
   });
@@ -57,7 +76,12 @@ const firstId = (list: { id: number }[]) => {
 };
 
 const rowsNamed = async (server: TestServer, clinic: Clinic, lastName: string) =>
-  (await server.app.db.db.select({ n: count() }).from(patients).where(and(eq(patients.account_id, clinic.account.id), eq(patients.last_name, lastName))))[0].n;
+  (
+    await server.app.db.db
+      .select({ n: count() })
+      .from(patients)
+      .where(and(eq(patients.account_id, clinic.account.id), eq(patients.last_name, lastName)))
+  )[0].n;
 
 describe('against the server', () => {
   let client: ClinicClient;
@@ -67,13 +91,16 @@ describe('against the server', () => {
   it('lists every record through the cursor iterator, one request per page, the filters kept on each', async () => {
     const lastName = uniqueName('Paged');
     const made: number[] = [];
-    for (let i = 0; i < 7; i++) made.push((await createPatient(client, { first_name: `P${i}`, last_name: lastName })).patient.id);
+    for (let i = 0; i < 7; i++)
+      made.push((await createPatient(client, { first_name: `P${i}`, last_name: lastName })).patient.id);
     const before = sent.length;
     const found = await patientsNamed(client, lastName, 3);
     expect(found.map((p) => p.id)).toEqual(made);
     expect(found.map((p) => p.last_name)).toEqual(made.map(() => lastName));
     const pages = sent.slice(before);
-    expect(pages.map((s) => `${s.method} ${s.url.pathname} ${s.status}`)).toEqual(Array(3).fill('GET /v3/api/patients 200'));
+    expect(pages.map((s) => `${s.method} ${s.url.pathname} ${s.status}`)).toEqual(
+      Array(3).fill('GET /v3/api/patients 200'),
+    );
     expect(pages.map((s) => s.url.searchParams.get('last_name'))).toEqual(Array(3).fill(`eq:${lastName}`));
     expect(pages.map((s) => s.url.searchParams.get('page_size'))).toEqual(['3', '3', '3']);
     // Keyset paging: an empty cursor first, then each page's links.next token.
@@ -97,13 +124,21 @@ describe('against the server', () => {
     await createPatient(client, { first_name: 'Two', last_name: lastName });
     const keys = sent.slice(start).map((s) => s.idempotencyKey);
     expect(keys).toHaveLength(2);
-    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    for (const key of keys)
+      expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(keys[0]).not.toBe(keys[1]);
     expect(await rowsNamed(t.server, t.clinic, lastName)).toBe(2);
     // Other writes carry one too (the server honours it on POST today; elsewhere it is ignored, harmlessly).
-    const patched = await client.PATCH('/patients/{id}', { params: { path: { id: firstId(await patientsNamed(client, lastName, 10)) } }, body: { note: 'keyed' } });
+    const patched = await client.PATCH('/patients/{id}', {
+      params: { path: { id: firstId(await patientsNamed(client, lastName, 10)) } },
+      body: { note: 'keyed' },
+    });
     expect(patched.data?.data.note).toBe('keyed');
-    expect(sent.at(-1)).toMatchObject({ method: 'PATCH', status: 200, idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(sent.at(-1)).toMatchObject({
+      method: 'PATCH',
+      status: 200,
+      idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
 
     const replayName = uniqueName('Replay');
     const key = randomUUID();
@@ -185,7 +220,10 @@ describe('429: retried after Retry-After', () => {
     const plain = clientOf(server, clinic, { maxAttempts: 1 });
     for (let i = 0; i < 4 && (await plain.client.GET('/me')).response.status !== 429; i++);
     expect(plain.sent.at(-1)?.status).toBe(429);
-    const capped = clientOf(server, clinic, { maxDelayMs: 10_000, sleep: async () => expect.fail('no wait beyond maxDelayMs') });
+    const capped = clientOf(server, clinic, {
+      maxDelayMs: 10_000,
+      sleep: async () => expect.fail('no wait beyond maxDelayMs'),
+    });
     const refused = await capped.client.GET('/me');
     expect(refused.response.headers.get('retry-after')).toBe('60');
     expect(refused.error?.code).toBe('rate_limited');
@@ -202,7 +240,11 @@ describe('429: retried after Retry-After', () => {
 
 describe('retry policy, with a fetch that answers as the test says', () => {
   /** A client over a fetch that answers each call from `answers` in turn, and records what it was sent. */
-  function scripted(answers: [number, Record<string, string>?, unknown?][], retry: RetryOptions = {}, idempotencyKeys = true) {
+  function scripted(
+    answers: [number, Record<string, string>?, unknown?][],
+    retry: RetryOptions = {},
+    idempotencyKeys = true,
+  ) {
     const calls: { method: string; key: string | null }[] = [];
     const waits: number[] = [];
     const client = createClinicClient({
@@ -213,7 +255,10 @@ describe('retry policy, with a fetch that answers as the test says', () => {
       fetch: async (request) => {
         calls.push({ method: request.method, key: request.headers.get('idempotency-key') });
         const [status, headers, body] = answers[calls.length - 1] ?? [500];
-        return new Response(JSON.stringify(body ?? { message: 'x', code: status === 429 ? 'rate_limited' : 'request_timeout' }), { status, headers: { 'content-type': 'application/json', ...headers } });
+        return new Response(
+          JSON.stringify(body ?? { message: 'x', code: status === 429 ? 'rate_limited' : 'request_timeout' }),
+          { status, headers: { 'content-type': 'application/json', ...headers } },
+        );
       },
     });
     return { client, calls, waits };
@@ -249,12 +294,21 @@ describe('retry policy, with a fetch that answers as the test says', () => {
 
   it('a caller-chosen key is kept; retry: false sends once', async () => {
     const mine = scripted([[429, { 'retry-after': '1' }], ok]);
-    await mine.client.PATCH('/patients/{id}', { params: { path: { id: 1 } }, body: { note: 'x' }, headers: { 'Idempotency-Key': 'mine-1' } });
+    await mine.client.PATCH('/patients/{id}', {
+      params: { path: { id: 1 } },
+      body: { note: 'x' },
+      headers: { 'Idempotency-Key': 'mine-1' },
+    });
     expect(mine.calls).toEqual([
       { method: 'PATCH', key: 'mine-1' },
       { method: 'PATCH', key: 'mine-1' },
     ]);
-    const once = createClinicClient({ baseUrl: 'https://x.example/v3/api', apiKey: 'k', retry: false, fetch: async () => new Response('{}', { status: 429, headers: { 'retry-after': '1' } }) });
+    const once = createClinicClient({
+      baseUrl: 'https://x.example/v3/api',
+      apiKey: 'k',
+      retry: false,
+      fetch: async () => new Response('{}', { status: 429, headers: { 'retry-after': '1' } }),
+    });
     expect((await once.GET('/ping')).response.status).toBe(429);
   });
 
@@ -268,7 +322,10 @@ describe('retry policy, with a fetch that answers as the test says', () => {
         calls++;
         // Aborted once the client has begun waiting its 600 s.
         setImmediate(() => controller.abort(new Error('caller gave up')));
-        return new Response('{"message":"slow down","code":"rate_limited"}', { status: 429, headers: { 'retry-after': '600', 'content-type': 'application/json' } });
+        return new Response('{"message":"slow down","code":"rate_limited"}', {
+          status: 429,
+          headers: { 'retry-after': '600', 'content-type': 'application/json' },
+        });
       },
       retry: { maxDelayMs: 3_600_000 },
     });
@@ -298,70 +355,128 @@ describe('webhooks', () => {
 
   it('a delivery verifies with verifyWebhook and reads as a typed event; a changed body does not verify', async () => {
     const clinic = await newClinic(t.server);
-    const { endpoint, secret } = await createEndpoint(t.server.app.db, clinic.account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, { url, events: 'all' }, true);
-    const { patient } = await createPatient(clientOf(t.server, clinic).client, { first_name: 'Ada', last_name: 'Hook' });
+    const { endpoint, secret } = await createEndpoint(
+      t.server.app.db,
+      clinic.account,
+      { actor_type: 'system', actor_id: null, actor_name: 'test' },
+      { url, events: 'all' },
+      true,
+    );
+    const { patient } = await createPatient(clientOf(t.server, clinic).client, {
+      first_name: 'Ada',
+      last_name: 'Hook',
+    });
     // This endpoint's messages only, through the worker's own send (a drain would take other files' messages too).
-    for (const message of await t.server.app.db.db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpoint.id))) await t.server.app.webhooks.deliver(message, 'scheduled');
-    const verified = received.map((r) => ({ ...receive(secret, r.body, r.headers), webhookId: r.headers['webhook-id'] }));
+    for (const message of await t.server.app.db.db
+      .select()
+      .from(webhookMessages)
+      .where(eq(webhookMessages.endpoint_id, endpoint.id)))
+      await t.server.app.webhooks.deliver(message, 'scheduled');
+    const verified = received.map((r) => ({
+      ...receive(secret, r.body, r.headers),
+      webhookId: r.headers['webhook-id'],
+    }));
     const created = verified.find((v) => v.patientCreated === patient.id);
     expect(created?.event).toMatchObject({ type: 'patients.created', data: { entity: 'patients', id: patient.id } });
     expect(created?.event.id).toBe(created?.webhookId);
     const tampered = received[0].body.replace(/"id":\d+/, '"id":1');
     expect(() => receive(secret, tampered, received[0].headers)).toThrow(WebhookVerificationError);
-    expect(() => receive(`whsec_${Buffer.alloc(24).toString('base64')}`, received[0].body, received[0].headers)).toThrow(WebhookVerificationError);
+    expect(() =>
+      receive(`whsec_${Buffer.alloc(24).toString('base64')}`, received[0].body, received[0].headers),
+    ).toThrow(WebhookVerificationError);
   });
 });
 
 describe('the package', () => {
-  it('the committed src/schema.d.ts is what the OpenAPI document generates now (run `npx tsx clients/typescript/generate.ts`)', { timeout: 60_000 }, async () => {
-    expect(fs.readFileSync(SCHEMA_FILE, 'utf8') === (await generateSchema()), 'clients/typescript/src/schema.d.ts is stale: run npx tsx clients/typescript/generate.ts').toBe(true);
-  });
+  it(
+    'the committed src/schema.d.ts is what the OpenAPI document generates now (run `npx tsx clients/typescript/generate.ts`)',
+    { timeout: 60_000 },
+    async () => {
+      expect(
+        fs.readFileSync(SCHEMA_FILE, 'utf8') === (await generateSchema()),
+        'clients/typescript/src/schema.d.ts is stale: run npx tsx clients/typescript/generate.ts',
+      ).toBe(true);
+    },
+  );
 
-  it('compiles with its own strict tsconfig (no Node types), and the example and this test hold no casts (as, <T>, satisfies, !)', { timeout: 60_000 }, () => {
-    const dir = path.join(root, 'clients', 'typescript');
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(dir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => expect.fail(String(d.messageText)) });
-    if (!config) throw new Error('clients/typescript/tsconfig.json does not parse');
-    expect(config.options.strict).toBe(true);
-    const program = ts.createProgram(config.fileNames, config.options);
-    expect(ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`)).toEqual([]);
-    expect(config.fileNames.some((f) => f.endsWith('examples/tour.ts'))).toBe(true);
-    for (const file of [path.join(dir, 'examples', 'tour.ts'), __filename]) {
-      const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
-      const casts: string[] = [];
-      const visit = (node: ts.Node) => {
-        if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node)) casts.push(node.getText());
-        if (ts.isNonNullExpression(node)) casts.push(node.getText());
-        ts.forEachChild(node, visit);
-      };
-      visit(source);
-      expect(casts, path.relative(root, file)).toEqual([]);
-    }
-  });
+  it(
+    'compiles with its own strict tsconfig (no Node types), and the example and this test hold no casts (as, <T>, satisfies, !)',
+    { timeout: 60_000 },
+    () => {
+      const dir = path.join(root, 'clients', 'typescript');
+      const config = ts.getParsedCommandLineOfConfigFile(
+        path.join(dir, 'tsconfig.json'),
+        {},
+        { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => expect.fail(String(d.messageText)) },
+      );
+      if (!config) throw new Error('clients/typescript/tsconfig.json does not parse');
+      expect(config.options.strict).toBe(true);
+      const program = ts.createProgram(config.fileNames, config.options);
+      expect(
+        ts
+          .getPreEmitDiagnostics(program)
+          .map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`),
+      ).toEqual([]);
+      expect(config.fileNames.some((f) => f.endsWith('examples/tour.ts'))).toBe(true);
+      for (const file of [path.join(dir, 'examples', 'tour.ts'), __filename]) {
+        const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+        const casts: string[] = [];
+        const visit = (node: ts.Node) => {
+          if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isSatisfiesExpression(node))
+            casts.push(node.getText());
+          if (ts.isNonNullExpression(node)) casts.push(node.getText());
+          ts.forEachChild(node, visit);
+        };
+        visit(source);
+        expect(casts, path.relative(root, file)).toEqual([]);
+      }
+    },
+  );
 
-  it('and tells a caller who gets a type wrong: a path that does not page, a filter of the wrong type, an event type that does not exist', { timeout: 60_000 }, () => {
-    const dir = path.join(root, 'node_modules', '.cache', `client-typescript-${process.pid}`);
-    fs.mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, 'wrong.ts');
-    const src = path.join(root, 'clients', 'typescript', 'src');
-    fs.writeFileSync(
-      file,
-      `import { createClinicClient, isEventType, paginate, verifyWebhook } from ${JSON.stringify(src)};
+  it(
+    'and tells a caller who gets a type wrong: a path that does not page, a filter of the wrong type, an event type that does not exist',
+    { timeout: 60_000 },
+    () => {
+      const dir = path.join(root, 'node_modules', '.cache', `client-typescript-${process.pid}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, 'wrong.ts');
+      const src = path.join(root, 'clients', 'typescript', 'src');
+      fs.writeFileSync(
+        file,
+        `import { createClinicClient, isEventType, paginate, verifyWebhook } from ${JSON.stringify(src)};
 const client = createClinicClient({ baseUrl: 'https://demo.neptune.example.com/v3/api', apiKey: 'k' });
 export const a = paginate(client, '/availability');
 export const b = paginate(client, '/patients', { query: { page_size: '3' } });
 const event = verifyWebhook('whsec_x', '{}', {});
 export const c = isEventType(event, 'patients.exploded');
 `,
-    );
-    try {
-      const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true, types: [], lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'] });
-      const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-      expect(errors.filter((e) => e.startsWith('2: ')).join('\n')).toMatch(/'"\/availability"' is not assignable/);
-      expect(errors.filter((e) => e.startsWith('3: ')).join('\n')).toMatch(/'string' is not assignable to type 'number'/);
-      expect(errors.filter((e) => e.startsWith('5: ')).join('\n')).toMatch(/'"patients.exploded"' is not assignable/);
-      expect(errors).toHaveLength(3);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+      );
+      try {
+        const program = ts.createProgram([file], {
+          strict: true,
+          noEmit: true,
+          target: ts.ScriptTarget.ES2022,
+          module: ts.ModuleKind.ESNext,
+          moduleResolution: ts.ModuleResolutionKind.Bundler,
+          skipLibCheck: true,
+          types: [],
+          lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+        });
+        const errors = ts
+          .getPreEmitDiagnostics(program)
+          .map(
+            (d) =>
+              `${d.file?.getLineAndCharacterOfPosition(d.start ?? 0).line}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+          );
+        expect(errors.filter((e) => e.startsWith('2: ')).join('\n')).toMatch(/'"\/availability"' is not assignable/);
+        expect(errors.filter((e) => e.startsWith('3: ')).join('\n')).toMatch(
+          /'string' is not assignable to type 'number'/,
+        );
+        expect(errors.filter((e) => e.startsWith('5: ')).join('\n')).toMatch(/'"patients.exploded"' is not assignable/);
+        expect(errors).toHaveLength(3);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

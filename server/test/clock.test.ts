@@ -11,16 +11,24 @@ let clock = Date.parse('2031-05-05T10:00:00.000Z');
 const t = useClinic({ now: () => clock });
 
 describe("the app's clock", () => {
-  test('a write, its audit entry and its event carry the clock\'s time', async () => {
+  test("a write, its audit entry and its event carry the clock's time", async () => {
     clock = Date.parse('2031-05-05T10:00:00.000Z');
     const created = await t.api.post('/patients', { body: { first_name: 'Clock', last_name: 'Work' } });
     expect(created.status).toBe(201);
     expect(created.body.data.created_at).toBe('2031-05-05T10:00:00.000Z');
     const id = created.body.data.id as number;
     const { db } = t.server.app.db;
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.account_id, t.clinic.account.id), eq(auditLog.entity, 'patients'), eq(auditLog.entity_id, id)));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.account_id, t.clinic.account.id), eq(auditLog.entity, 'patients'), eq(auditLog.entity_id, id)),
+      );
     expect(new Date(audit.created_at).toISOString()).toBe('2031-05-05T10:00:00.000Z');
-    const [event] = await db.select().from(events).where(and(eq(events.account_id, t.clinic.account.id), eq(events.entity, 'patients'), eq(events.entity_id, id)));
+    const [event] = await db
+      .select()
+      .from(events)
+      .where(and(eq(events.account_id, t.clinic.account.id), eq(events.entity, 'patients'), eq(events.entity_id, id)));
     expect(new Date(event.occurred_at).toISOString()).toBe('2031-05-05T10:00:00.000Z');
 
     clock = Date.parse('2031-05-06T08:30:00.000Z');

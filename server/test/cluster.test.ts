@@ -25,8 +25,21 @@ let key: string;
 
 beforeAll(async () => {
   const db = await openDb(url, { migrate: true });
-  account = await createAccount(db, { subdomain: 'cluster', region: 'neptune', name: 'Cluster Physio', timezone: 'Europe/London', currency: 'GBP' });
-  key = (await createKey(db, account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, { name: 'cluster', access: 'read_write' })).secret;
+  account = await createAccount(db, {
+    subdomain: 'cluster',
+    region: 'neptune',
+    name: 'Cluster Physio',
+    timezone: 'Europe/London',
+    currency: 'GBP',
+  });
+  key = (
+    await createKey(
+      db,
+      account,
+      { actor_type: 'system', actor_id: null, actor_name: 'test' },
+      { name: 'cluster', access: 'read_write' },
+    )
+  ).secret;
   await db.close();
   server = await spawnServer('server/test/support/cluster-server.ts', {
     DATABASE_URL: url,
@@ -46,21 +59,44 @@ afterAll(() => {
 
 function call(method: string, p: string, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: server.port, method, path: `/v3/api${p}`, headers: { host: 'cluster.neptune.localhost', authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method,
+        path: `/v3/api${p}`,
+        headers: {
+          host: 'cluster.neptune.localhost',
+          authorization: `Bearer ${key}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
 }
 
-const environOf = (pid: number) => Object.fromEntries(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const environOf = (pid: number) =>
+  Object.fromEntries(
+    fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 
 test('two server processes share the port; exactly one runs the webhook worker', async () => {
   // The primary's children: the two server processes (and tsx's esbuild service, which is not one).
-  const children = execFileSync('pgrep', ['-P', String(server.child.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  const children = execFileSync('pgrep', ['-P', String(server.child.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map(Number);
   const workers = children.filter((pid) => environOf(pid).CLINIC_WORKER_INDEX !== undefined);
   expect(workers).toHaveLength(2);
   expect(workers.map((pid) => environOf(pid).WEBHOOK_WORKER).sort()).toEqual(['off', 'on']);
@@ -72,7 +108,18 @@ test('SIGTERM: the request in flight completes, buffers are flushed, the process
   const body = JSON.stringify({ first_name: 'Graceful', last_name: 'Shutdown' });
   const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: server.port, method: 'POST', path: '/v3/api/patients', headers: { host: 'cluster.neptune.localhost', authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'POST',
+        path: '/v3/api/patients',
+        headers: {
+          host: 'cluster.neptune.localhost',
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -97,7 +144,9 @@ test('SIGTERM: the request in flight completes, buffers are flushed, the process
     expect(saved).toHaveLength(1);
     // Buffered for up to 5 s in normal running: written at the stop.
     const logged = await db.db.select().from(requestLog).where(eq(requestLog.account_id, account.id));
-    expect(logged.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual([...Array(20).fill('GET /v3/api/me 200'), 'POST /v3/api/patients 201'].sort());
+    expect(logged.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual(
+      [...Array(20).fill('GET /v3/api/me 200'), 'POST /v3/api/patients 201'].sort(),
+    );
   } finally {
     await db.close();
   }

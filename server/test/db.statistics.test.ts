@@ -19,18 +19,25 @@ afterAll(async () => {
 });
 
 const analyzed = async (column: string) =>
-  (await db.all<{ n: number }>(sql`select count(*)::int as n from pg_stats where schemaname = current_schema() and tablename = 'stats_probe' and attname = ${column}`))[0]!.n === 1;
+  (
+    await db.all<{ n: number }>(
+      sql`select count(*)::int as n from pg_stats where schemaname = current_schema() and tablename = 'stats_probe' and attname = ${column}`,
+    )
+  )[0]!.n === 1;
 
-test.runIf(isPg)('a column whose type a migration changed is analyzed again when migrations run (only on PostgreSQL)', async () => {
-  await db.all(sql`create table stats_probe (id integer primary key, account_id integer not null)`);
-  await db.all(sql`insert into stats_probe select g, 1 + g % 3 from generate_series(1, 1000) g`);
-  await db.all(sql`analyze stats_probe`);
-  expect(await analyzed('account_id')).toBe(true);
+test.runIf(isPg)(
+  'a column whose type a migration changed is analyzed again when migrations run (only on PostgreSQL)',
+  async () => {
+    await db.all(sql`create table stats_probe (id integer primary key, account_id integer not null)`);
+    await db.all(sql`insert into stats_probe select g, 1 + g % 3 from generate_series(1, 1000) g`);
+    await db.all(sql`analyze stats_probe`);
+    expect(await analyzed('account_id')).toBe(true);
 
-  await db.all(sql`alter table stats_probe alter column account_id type bigint`);
-  expect(await analyzed('account_id')).toBe(false);
+    await db.all(sql`alter table stats_probe alter column account_id type bigint`);
+    expect(await analyzed('account_id')).toBe(false);
 
-  await migrateDb(db);
-  expect(await analyzed('account_id')).toBe(true);
-  expect(await analyzed('id')).toBe(true);
-});
+    await migrateDb(db);
+    expect(await analyzed('account_id')).toBe(true);
+    expect(await analyzed('id')).toBe(true);
+  },
+);

@@ -33,7 +33,17 @@ beforeAll(async () => {
   // Tags are read-only through the API: one is set up as the clinic software would.
   const now = new Date().toISOString();
   const [tag] = await t.server.app.db.transaction((tx) =>
-    tx.insert(tags).values({ account_id: t.clinic.account.id, name: 'Runner', sort_order: 1, metadata: {}, created_at: now, updated_at: now }).returning({ id: tags.id }),
+    tx
+      .insert(tags)
+      .values({
+        account_id: t.clinic.account.id,
+        name: 'Runner',
+        sort_order: 1,
+        metadata: {},
+        created_at: now,
+        updated_at: now,
+      })
+      .returning({ id: tags.id }),
   );
   tagId = tag.id;
   staff = (await signedIn(t.server, t.clinic, 'owner')).portal;
@@ -46,9 +56,22 @@ async function made(res: Promise<Res>, status = 201) {
   return r.body?.data;
 }
 
-const patient = async (extra: Record<string, unknown> = {}) => made(api.post('/patients', { body: { first_name: 'Eve', last_name: 'Event', ...extra } }));
+const patient = async (extra: Record<string, unknown> = {}) =>
+  made(api.post('/patients', { body: { first_name: 'Eve', last_name: 'Event', ...extra } }));
 const book = async (starts_at: string) =>
-  (await made(api.post('/appointments', { body: { patient_id: (await patient()).id, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, starts_at } }))).id as number;
+  (
+    await made(
+      api.post('/appointments', {
+        body: {
+          patient_id: (await patient()).id,
+          practitioner_id: cal.p1,
+          location_id: cal.siteA,
+          appointment_type_id: cal.followUp,
+          starts_at,
+        },
+      }),
+    )
+  ).id as number;
 /** A Monday four weeks back: appointments there can be arrived at or missed. */
 const pastDay = () => {
   const d = new Date(Date.now() - 28 * 86_400_000);
@@ -56,12 +79,26 @@ const pastDay = () => {
   return d.toISOString().slice(0, 10);
 };
 const invoice = async (lines = 1) =>
-  made(api.post('/invoices', { body: { patient_id: (await patient()).id, line_items: Array.from({ length: lines }, () => ({ billable_item_id: bill.consultation, quantity: 1 })) } }));
+  made(
+    api.post('/invoices', {
+      body: {
+        patient_id: (await patient()).id,
+        line_items: Array.from({ length: lines }, () => ({ billable_item_id: bill.consultation, quantity: 1 })),
+      },
+    }),
+  );
 /** A payment of an invoice's patient (allocations go to invoices of the payment's patient only). */
 const payment = async (of: { patient_id: number }, allocations: { invoice_id: number; amount: string }[] = []) =>
-  made(api.post('/payments', { body: { patient_id: of.patient_id, payment_method_id: bill.cash, amount: '80.00', allocations } }));
+  made(
+    api.post('/payments', {
+      body: { patient_id: of.patient_id, payment_method_id: bill.cash, amount: '80.00', allocations },
+    }),
+  );
 const upload = async (patientId?: number) =>
-  multipart({ patient_id: String(patientId ?? (await patient()).id), file_type: 'generic' }, { name: 'note.txt', type: 'text/plain', bytes: Buffer.from('hello') });
+  multipart(
+    { patient_id: String(patientId ?? (await patient()).id), file_type: 'generic' },
+    { name: 'note.txt', type: 'text/plain', bytes: Buffer.from('hello') },
+  );
 
 /** One call of a route: its `{id}`, and a JSON body or a multipart one. */
 interface Input {
@@ -76,10 +113,23 @@ interface Input {
  * cause each of a route's events (a PATCH that adds, changes and then removes a patient's numbers).
  */
 const CALLS: Record<string, () => Promise<Input[]>> = {
-  'POST /appointments': async () => [{ body: { patient_id: (await patient()).id, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, starts_at: `${D(21)}T09:00:00` } }],
+  'POST /appointments': async () => [
+    {
+      body: {
+        patient_id: (await patient()).id,
+        practitioner_id: cal.p1,
+        location_id: cal.siteA,
+        appointment_type_id: cal.followUp,
+        starts_at: `${D(21)}T09:00:00`,
+      },
+    },
+  ],
   'PATCH /appointments/{id}': async () => {
     const id = await book(`${D(22)}T09:00:00`);
-    return [{ id, body: { notes: 'Knee' } }, { id, body: { starts_at: `${D(22)}T10:00:00` } }];
+    return [
+      { id, body: { notes: 'Knee' } },
+      { id, body: { starts_at: `${D(22)}T10:00:00` } },
+    ];
   },
   'DELETE /appointments/{id}': async () => [{ id: await book(`${D(23)}T09:00:00`) }],
   'POST /appointments/{id}/cancel': async () => [{ id: await book(`${D(24)}T09:00:00`), body: { reason: 'Unwell' } }],
@@ -90,33 +140,78 @@ const CALLS: Record<string, () => Promise<Input[]>> = {
     await made(api.post(`/appointments/${id}/cancel`, { body: { reason: 'Unwell' } }), 200);
     return [{ id }];
   },
-  'POST /patients': async () => [{ body: { first_name: 'Eve', last_name: 'Event', numbers: [{ number: '07700 900123', type: 'mobile' }], address: { line_1: '1 High St', city: 'Leeds' } } }],
+  'POST /patients': async () => [
+    {
+      body: {
+        first_name: 'Eve',
+        last_name: 'Event',
+        numbers: [{ number: '07700 900123', type: 'mobile' }],
+        address: { line_1: '1 High St', city: 'Leeds' },
+      },
+    },
+  ],
   'PATCH /patients/{id}': async () => {
-    const p = await patient({ numbers: [{ number: '07700 900123', type: 'mobile' }], address: { line_1: '1 High St', city: 'Leeds' } });
+    const p = await patient({
+      numbers: [{ number: '07700 900123', type: 'mobile' }],
+      address: { line_1: '1 High St', city: 'Leeds' },
+    });
     return [
-      { id: p.id, body: { first_name: 'Evie', numbers: [{ id: p.numbers[0].id, number: '07700 900124', type: 'mobile' }, { number: '07700 900125', type: 'home' }], address: { city: 'York' } } },
+      {
+        id: p.id,
+        body: {
+          first_name: 'Evie',
+          numbers: [
+            { id: p.numbers[0].id, number: '07700 900124', type: 'mobile' },
+            { number: '07700 900125', type: 'home' },
+          ],
+          address: { city: 'York' },
+        },
+      },
       { id: p.id, body: { numbers: [], address: null } },
     ];
   },
   'DELETE /patients/{id}': async () => [{ id: (await patient()).id }],
   'POST /patient_tags': async () => [{ body: { patient_id: (await patient()).id, tag_id: tagId } }],
-  'DELETE /patient_tags/{id}': async () => [{ id: (await made(api.post('/patient_tags', { body: { patient_id: (await patient()).id, tag_id: tagId } }))).id }],
-  'POST /patient_logs': async () => [{ body: { patient_id: (await patient()).id, type: 'note', data: 'Called about the knee' } }],
+  'DELETE /patient_tags/{id}': async () => [
+    { id: (await made(api.post('/patient_tags', { body: { patient_id: (await patient()).id, tag_id: tagId } }))).id },
+  ],
+  'POST /patient_logs': async () => [
+    { body: { patient_id: (await patient()).id, type: 'note', data: 'Called about the knee' } },
+  ],
   'POST /referral_sources': async () => [{ body: { name: 'Gym' } }],
-  'PATCH /referral_sources/{id}': async () => [{ id: (await made(api.post('/referral_sources', { body: { name: 'Gym' } }))).id, body: { name: 'The gym' } }],
-  'POST /clinical_notes': async () => [{ body: { patient_id: (await patient()).id, title: 'Assessment', body: 'Left knee, mild swelling' } }],
+  'PATCH /referral_sources/{id}': async () => [
+    { id: (await made(api.post('/referral_sources', { body: { name: 'Gym' } }))).id, body: { name: 'The gym' } },
+  ],
+  'POST /clinical_notes': async () => [
+    { body: { patient_id: (await patient()).id, title: 'Assessment', body: 'Left knee, mild swelling' } },
+  ],
   'POST /files': async () => [{ form: await upload() }],
-  'PATCH /files/{id}': async () => [{ id: (await made(api.post('/files', await upload()))).id, body: { description: 'A note' } }],
+  'PATCH /files/{id}': async () => [
+    { id: (await made(api.post('/files', await upload()))).id, body: { description: 'A note' } },
+  ],
   'DELETE /files/{id}': async () => [{ id: (await made(api.post('/files', await upload()))).id }],
-  'POST /invoices': async () => [{ body: { patient_id: (await patient()).id, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] } }],
+  'POST /invoices': async () => [
+    { body: { patient_id: (await patient()).id, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] } },
+  ],
   'PATCH /invoices/{id}': async () => [{ id: (await invoice()).id, body: { note: 'Paid in cash' } }],
   'DELETE /invoices/{id}': async () => [{ id: (await invoice()).id }],
-  'POST /line_items': async () => [{ body: { invoice_id: (await invoice()).id, billable_item_id: bill.roller, quantity: 1 } }],
+  'POST /line_items': async () => [
+    { body: { invoice_id: (await invoice()).id, billable_item_id: bill.roller, quantity: 1 } },
+  ],
   'PATCH /line_items/{id}': async () => [{ id: (await invoice()).line_items[0].id, body: { quantity: 2 } }],
   'DELETE /line_items/{id}': async () => [{ id: (await invoice(2)).line_items[1].id }],
   'POST /payments': async () => {
     const due = await invoice();
-    return [{ body: { patient_id: due.patient_id, payment_method_id: bill.cash, amount: '80.00', allocations: [{ invoice_id: due.id, amount: '10.00' }] } }];
+    return [
+      {
+        body: {
+          patient_id: due.patient_id,
+          payment_method_id: bill.cash,
+          amount: '80.00',
+          allocations: [{ invoice_id: due.id, amount: '10.00' }],
+        },
+      },
+    ];
   },
   'DELETE /payments/{id}': async () => [{ id: (await payment({ patient_id: (await patient()).id })).id }],
   'POST /payment_allocations': async () => {
@@ -129,7 +224,9 @@ const CALLS: Record<string, () => Promise<Input[]>> = {
     const [allocation] = await made(api.get(`/payment_allocations?payment_id=${paid.id}`), 200);
     return [{ id: allocation.id }];
   },
-  'POST /refunds': async () => [{ body: { payment_id: (await payment({ patient_id: (await patient()).id })).id, amount: '5.00' } }],
+  'POST /refunds': async () => [
+    { body: { payment_id: (await payment({ patient_id: (await patient()).id })).id, amount: '5.00' } },
+  ],
 };
 
 /** A setup record made through the portal (its own announcement counts too). */
@@ -140,15 +237,34 @@ async function setUp(proc: string, input: unknown): Promise<{ id: number }> {
 }
 const location = () => setUp('practice.locations.create', { name: 'Event site' });
 const appointmentType = () => setUp('practice.appointmentTypes.create', { name: 'Event type', duration_minutes: 30 });
-const practitioner = async () => setUp('practice.practitioners.create', { first_name: 'Eve', last_name: 'Setup', location_ids: [(await location()).id] });
+const practitioner = async () =>
+  setUp('practice.practitioners.create', {
+    first_name: 'Eve',
+    last_name: 'Setup',
+    location_ids: [(await location()).id],
+  });
 const hours = async () => {
   const p = (await practitioner()) as { id: number; location_ids: number[] };
-  return setUp('practice.hours.create', { practitioner_id: p.id, location_id: p.location_ids[0], type: 'open', day: '2', starts_at: '09:00', ends_at: '12:00' });
+  return setUp('practice.hours.create', {
+    practitioner_id: p.id,
+    location_id: p.location_ids[0],
+    type: 'open',
+    day: '2',
+    starts_at: '09:00',
+    ends_at: '12:00',
+  });
 };
 
 const exception = async () => {
   const p = (await practitioner()) as { id: number; location_ids: number[] };
-  return setUp('practice.hours.exceptions.create', { practitioner_id: p.id, location_id: p.location_ids[0], type: 'custom_availability', date: D(31), starts_at: '18:00', ends_at: '20:00' });
+  return setUp('practice.hours.exceptions.create', {
+    practitioner_id: p.id,
+    location_id: p.location_ids[0],
+    type: 'custom_availability',
+    date: D(31),
+    starts_at: '18:00',
+    ends_at: '20:00',
+  });
 };
 
 /** Valid input for every setup mutation of the portal, by procedure path. */
@@ -164,36 +280,84 @@ const SETUP_CALLS: Record<string, () => Promise<unknown[]>> = {
   'practice.practitioners.delete': async () => [{ id: (await practitioner()).id }],
   'practice.hours.create': async () => {
     const p = (await practitioner()) as { id: number; location_ids: number[] };
-    return [{ practitioner_id: p.id, location_id: p.location_ids[0], type: 'open', day: '1', starts_at: '09:00', ends_at: '17:00' }];
+    return [
+      {
+        practitioner_id: p.id,
+        location_id: p.location_ids[0],
+        type: 'open',
+        day: '1',
+        starts_at: '09:00',
+        ends_at: '17:00',
+      },
+    ];
   },
   'practice.hours.update': async () => [{ id: (await hours()).id, ends_at: '13:00' }],
   'practice.hours.delete': async () => [{ id: (await hours()).id }],
   'practice.hours.exceptions.create': async () => {
     const p = (await practitioner()) as { id: number; location_ids: number[] };
-    return [{ practitioner_id: p.id, location_id: p.location_ids[0], type: 'closed', date: D(30), starts_at: null, ends_at: null }];
+    return [
+      {
+        practitioner_id: p.id,
+        location_id: p.location_ids[0],
+        type: 'closed',
+        date: D(30),
+        starts_at: null,
+        ends_at: null,
+      },
+    ];
   },
-  'practice.hours.exceptions.update': async () => [{ id: (await exception()).id, starts_at: '09:00', ends_at: '12:00' }],
+  'practice.hours.exceptions.update': async () => [
+    { id: (await exception()).id, starts_at: '09:00', ends_at: '12:00' },
+  ],
   'practice.hours.exceptions.delete': async () => [{ id: (await exception()).id }],
   'practice.settings.update': async () => [{ mark_missed: true, mark_missed_after_hours: 3 }],
   'practice.modalities.create': async () => [{ name: 'Dry needling', color: '#aa3366' }],
-  'practice.modalities.update': async () => [{ id: (await setUp('practice.modalities.create', { name: 'Massage' })).id, name: 'Sports massage' }],
-  'practice.modalities.delete': async () => [{ id: (await setUp('practice.modalities.create', { name: 'Cupping' })).id }],
+  'practice.modalities.update': async () => [
+    { id: (await setUp('practice.modalities.create', { name: 'Massage' })).id, name: 'Sports massage' },
+  ],
+  'practice.modalities.delete': async () => [
+    { id: (await setUp('practice.modalities.create', { name: 'Cupping' })).id },
+  ],
   'practice.paymentMethods.create': async () => [{ name: 'Voucher', type: 'other' }],
-  'practice.paymentMethods.update': async () => [{ id: (await setUp('practice.paymentMethods.create', { name: 'Cheque', type: 'cheque' })).id, active: false }],
-  'practice.paymentMethods.delete': async () => [{ id: (await setUp('practice.paymentMethods.create', { name: 'Tokens', type: 'other' })).id }],
+  'practice.paymentMethods.update': async () => [
+    { id: (await setUp('practice.paymentMethods.create', { name: 'Cheque', type: 'cheque' })).id, active: false },
+  ],
+  'practice.paymentMethods.delete': async () => [
+    { id: (await setUp('practice.paymentMethods.create', { name: 'Tokens', type: 'other' })).id },
+  ],
   'practice.tags.create': async () => [{ name: 'Swimmer' }],
-  'practice.tags.update': async () => [{ id: (await setUp('practice.tags.create', { name: 'Cyclist' })).id, color: '#3366cc' }],
+  'practice.tags.update': async () => [
+    { id: (await setUp('practice.tags.create', { name: 'Cyclist' })).id, color: '#3366cc' },
+  ],
   'practice.tags.delete': async () => [{ id: (await setUp('practice.tags.create', { name: 'Rower' })).id }],
   'practice.referralSources.create': async () => [{ name: 'Leaflet' }],
-  'practice.referralSources.update': async () => [{ id: (await setUp('practice.referralSources.create', { name: 'Radio' })).id, category: 'Advert' }],
-  'practice.referralSources.delete': async () => [{ id: (await setUp('practice.referralSources.create', { name: 'Poster' })).id }],
+  'practice.referralSources.update': async () => [
+    { id: (await setUp('practice.referralSources.create', { name: 'Radio' })).id, category: 'Advert' },
+  ],
+  'practice.referralSources.delete': async () => [
+    { id: (await setUp('practice.referralSources.create', { name: 'Poster' })).id },
+  ],
   // Billable items and rooms have no event types (the specification lists none): audited, not announced.
   'practice.billableItems.create': async () => [{ name: 'Massage 30', item_type: 'service', price: '35.00' }],
-  'practice.billableItems.update': async () => [{ id: (await setUp('practice.billableItems.create', { name: 'Tape', item_type: 'product', price: '4.50' })).id, price: '5.00' }],
-  'practice.billableItems.delete': async () => [{ id: (await setUp('practice.billableItems.create', { name: 'Gel', item_type: 'product', price: '2.00' })).id }],
+  'practice.billableItems.update': async () => [
+    {
+      id: (await setUp('practice.billableItems.create', { name: 'Tape', item_type: 'product', price: '4.50' })).id,
+      price: '5.00',
+    },
+  ],
+  'practice.billableItems.delete': async () => [
+    { id: (await setUp('practice.billableItems.create', { name: 'Gel', item_type: 'product', price: '2.00' })).id },
+  ],
   'practice.rooms.create': async () => [{ location_id: (await location()).id, name: 'Room 1' }],
-  'practice.rooms.update': async () => [{ id: (await setUp('practice.rooms.create', { location_id: (await location()).id, name: 'Room 2' })).id, status: 'inactive' }],
-  'practice.rooms.delete': async () => [{ id: (await setUp('practice.rooms.create', { location_id: (await location()).id, name: 'Room 3' })).id }],
+  'practice.rooms.update': async () => [
+    {
+      id: (await setUp('practice.rooms.create', { location_id: (await location()).id, name: 'Room 2' })).id,
+      status: 'inactive',
+    },
+  ],
+  'practice.rooms.delete': async () => [
+    { id: (await setUp('practice.rooms.create', { location_id: (await location()).id, name: 'Room 3' })).id },
+  ],
 };
 
 /** The portal's setup writes, read from its router: a new one is held to the catalogue the day it is added. */
@@ -204,16 +368,32 @@ const SETUP = Object.entries(portalRouter._def.procedures)
 const WRITES = new RouteTable(appRouter).routes.filter((r) => r.method !== 'GET');
 const nameOf = (r: Route) => `${r.method} ${r.path}`;
 const outboxSince = async (afterId: number) =>
-  t.server.app.db.db.select({ id: events.id, type: events.type }).from(events).where(and(eq(events.account_id, t.clinic.account.id), gt(events.id, afterId))).orderBy(events.id);
+  t.server.app.db.db
+    .select({ id: events.id, type: events.type })
+    .from(events)
+    .where(and(eq(events.account_id, t.clinic.account.id), gt(events.id, afterId)))
+    .orderBy(events.id);
 const lastEventId = async () => (await outboxSince(0)).at(-1)?.id ?? 0;
 
 test('every write route has valid input declared here', () => {
   expect(WRITES.length).toBeGreaterThan(20);
-  expect(WRITES.map(nameOf).filter((name) => !CALLS[name]), 'write routes with no input in CALLS').toEqual([]);
-  expect(Object.keys(CALLS).filter((name) => !WRITES.some((r) => nameOf(r) === name)), 'CALLS for routes that do not exist').toEqual([]);
+  expect(
+    WRITES.map(nameOf).filter((name) => !CALLS[name]),
+    'write routes with no input in CALLS',
+  ).toEqual([]);
+  expect(
+    Object.keys(CALLS).filter((name) => !WRITES.some((r) => nameOf(r) === name)),
+    'CALLS for routes that do not exist',
+  ).toEqual([]);
   expect(SETUP.length).toBeGreaterThanOrEqual(12);
-  expect(SETUP.filter((path) => !SETUP_CALLS[path]), 'setup procedures with no input in SETUP_CALLS').toEqual([]);
-  expect(Object.keys(SETUP_CALLS).filter((path) => !SETUP.includes(path)), 'SETUP_CALLS for procedures that do not exist').toEqual([]);
+  expect(
+    SETUP.filter((path) => !SETUP_CALLS[path]),
+    'setup procedures with no input in SETUP_CALLS',
+  ).toEqual([]);
+  expect(
+    Object.keys(SETUP_CALLS).filter((path) => !SETUP.includes(path)),
+    'SETUP_CALLS for procedures that do not exist',
+  ).toEqual([]);
 });
 
 test('every write route, called with valid input, announces only catalogued types marked as firing; every firing type is announced', async () => {
@@ -225,7 +405,11 @@ test('every write route, called with valid input, announces only catalogued type
     const before = await lastEventId();
     for (const input of inputs) {
       const path = route.path.replace('{id}', String(input.id));
-      const res = await request(t.server, route.method, path, { host: t.clinic.host, key: t.clinic.key, ...(input.form ?? { body: input.body }) });
+      const res = await request(t.server, route.method, path, {
+        host: t.clinic.host,
+        key: t.clinic.key,
+        ...(input.form ?? { body: input.body }),
+      });
       expect(res.status, `${route.method} ${path} ${res.text}`).toBe(route.status);
     }
     byRoute.set(nameOf(route), new Set((await outboxSince(before)).map((e) => e.type)));
@@ -243,18 +427,34 @@ test('every write route, called with valid input, announces only catalogued type
   const announced = new Set((await outboxSince(start)).map((e) => e.type));
   const firing = new Set(EVENT_CATALOGUE.filter((e) => e.fires).map((e) => e.type));
 
-  const offCatalogue = [...byRoute].flatMap(([route, types]) => [...types].filter((type) => !isEventType(type)).map((type) => `${route} → ${type}`));
+  const offCatalogue = [...byRoute].flatMap(([route, types]) =>
+    [...types].filter((type) => !isEventType(type)).map((type) => `${route} → ${type}`),
+  );
   expect(offCatalogue, 'announced types outside the catalogue').toEqual([]);
-  const saidSilent = [...byRoute].flatMap(([route, types]) => [...types].filter((type) => isEventType(type) && !firing.has(type)).map((type) => `${route} → ${type}`));
+  const saidSilent = [...byRoute].flatMap(([route, types]) =>
+    [...types].filter((type) => isEventType(type) && !firing.has(type)).map((type) => `${route} → ${type}`),
+  );
   expect(saidSilent, 'announced types the catalogue says never fire').toEqual([]);
-  expect([...firing].filter((type) => !announced.has(type)), 'types the catalogue says fire, announced by no route').toEqual([]);
+  expect(
+    [...firing].filter((type) => !announced.has(type)),
+    'types the catalogue says fire, announced by no route',
+  ).toEqual([]);
   expect(byRoute.get('POST /clinical_notes')).toEqual(new Set(['clinical_notes.created']));
   // The setup resources change through the portal only (the API keeps them read-only), each verb from its procedure.
-  const setupTypes = EVENT_CATALOGUE.filter((e) => (PORTAL_SETUP_RESOURCES as readonly string[]).includes(e.type.slice(0, e.type.indexOf('.'))));
-  expect(setupTypes.filter((e) => !e.fires || restTypes.has(e.type)).map((e) => e.type), 'setup types silent or sent by the REST API').toEqual([]);
+  const setupTypes = EVENT_CATALOGUE.filter((e) =>
+    (PORTAL_SETUP_RESOURCES as readonly string[]).includes(e.type.slice(0, e.type.indexOf('.'))),
+  );
+  expect(
+    setupTypes.filter((e) => !e.fires || restTypes.has(e.type)).map((e) => e.type),
+    'setup types silent or sent by the REST API',
+  ).toEqual([]);
   expect(byRoute.get('portal practice.practitioners.delete')).toEqual(new Set(['practitioners.deleted']));
-  for (const path of SETUP.filter((p) => /^practice\.(billableItems|rooms)\./.test(p))) expect(byRoute.get(`portal ${path}`), path).toEqual(new Set());
-  expect(EVENT_CATALOGUE.filter((e) => !e.fires).every((e) => e.reason), 'every type that never fires says why').toBe(true);
+  for (const path of SETUP.filter((p) => /^practice\.(billableItems|rooms)\./.test(p)))
+    expect(byRoute.get(`portal ${path}`), path).toEqual(new Set());
+  expect(
+    EVENT_CATALOGUE.filter((e) => !e.fires).every((e) => e.reason),
+    'every type that never fires says why',
+  ).toBe(true);
 });
 
 /** Compile-time: announce and recordWrite take catalogued types only (tsc checks this function; it never runs). */

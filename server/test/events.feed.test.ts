@@ -21,7 +21,14 @@ const DAY = 86_400_000;
 async function oldEvent(clinic: Clinic, daysAgo: number) {
   const event_id = randomUUID();
   await t.server.app.db.transaction((tx) =>
-    tx.insert(events).values({ event_id, account_id: clinic.account.id, type: 'patients.updated', entity: 'patients', entity_id: patientId, occurred_at: new Date(Date.now() - daysAgo * DAY).toISOString() }),
+    tx.insert(events).values({
+      event_id,
+      account_id: clinic.account.id,
+      type: 'patients.updated',
+      entity: 'patients',
+      entity_id: patientId,
+      occurred_at: new Date(Date.now() - daysAgo * DAY).toISOString(),
+    }),
   );
   return event_id;
 }
@@ -29,7 +36,8 @@ async function oldEvent(clinic: Clinic, daysAgo: number) {
 beforeAll(async () => {
   const created = await api.post('/patients', { body: { first_name: 'Fay', last_name: 'Feed' } });
   patientId = created.body.data.id;
-  for (const name of ['Fae', 'Fey']) expect((await api.patch(`/patients/${patientId}`, { body: { first_name: name } })).status).toBe(200);
+  for (const name of ['Fae', 'Fey'])
+    expect((await api.patch(`/patients/${patientId}`, { body: { first_name: name } })).status).toBe(200);
 });
 
 describe('GET /events', () => {
@@ -37,18 +45,34 @@ describe('GET /events', () => {
     const res = await api.get(`/events?data.entity=patients&data.id=${patientId}`);
     expect(res.status).toBe(200);
     const outbox = await outboxEvents(t.server, t.clinic, 'patients', patientId);
-    expect(res.body.data).toEqual(outbox.map((e) => ({ id: e.event_id, type: e.type, occurred_at: e.occurred_at, data: { entity: 'patients', id: patientId } })));
-    expect(res.body.data.map((e: { type: string }) => e.type)).toEqual(['patients.created', 'patients.updated', 'patients.updated']);
+    expect(res.body.data).toEqual(
+      outbox.map((e) => ({
+        id: e.event_id,
+        type: e.type,
+        occurred_at: e.occurred_at,
+        data: { entity: 'patients', id: patientId },
+      })),
+    );
+    expect(res.body.data.map((e: { type: string }) => e.type)).toEqual([
+      'patients.created',
+      'patients.updated',
+      'patients.updated',
+    ]);
   });
 
   test('filters: type, entity (alias of data.entity), occurred_at, id; combined they AND', async () => {
     const all = (await api.get(`/events?data.id=${patientId}&entity=patients`)).body.data;
     const created = await api.get(`/events?type=patients.created&data.id=${patientId}`);
     expect(created.body.data).toEqual([all[0]]);
-    expect((await api.get(`/events?type=in:patients.created,patients.updated&data.entity=patients&data.id=${patientId}`)).body.data).toEqual(all);
+    expect(
+      (await api.get(`/events?type=in:patients.created,patients.updated&data.entity=patients&data.id=${patientId}`))
+        .body.data,
+    ).toEqual(all);
     expect((await api.get(`/events?id=${all[1].id}`)).body.data).toEqual([all[1]]);
     const since = await api.get(`/events?data.id=${patientId}&occurred_at=gte:${all[1].occurred_at}&entity=patients`);
-    expect(since.body.data.map((e: { id: string }) => e.id)).toEqual(all.filter((e: { occurred_at: string }) => e.occurred_at >= all[1].occurred_at).map((e: { id: string }) => e.id));
+    expect(since.body.data.map((e: { id: string }) => e.id)).toEqual(
+      all.filter((e: { occurred_at: string }) => e.occurred_at >= all[1].occurred_at).map((e: { id: string }) => e.id),
+    );
     expect((await api.get(`/events?data.id=${patientId}&entity=appointments`)).body.data).toEqual([]);
   });
 
@@ -63,7 +87,9 @@ describe('GET /events', () => {
 
   test('cursor paging walks every event once, page by page', async () => {
     for (let i = 0; i < 4; i++) await api.patch(`/patients/${patientId}`, { body: { last_name: `Feed ${i}` } });
-    const expected = (await api.get(`/events?data.id=${patientId}&entity=patients&page_size=100`)).body.data.map((e: { id: string }) => e.id);
+    const expected = (await api.get(`/events?data.id=${patientId}&entity=patients&page_size=100`)).body.data.map(
+      (e: { id: string }) => e.id,
+    );
     const seen: string[] = [];
     let next: string | null = `/events?data.id=${patientId}&entity=patients&page_size=2&cursor=`;
     while (next) {
@@ -98,9 +124,14 @@ describe('GET /events', () => {
     const stale = await oldEvent(t.clinic, 31);
     expect((await api.get(`/events/${recent}`)).status).toBe(200);
     expectError(await api.get(`/events/${stale}`), 404, 'not_found');
-    expect((await api.get(`/events?id=in:${recent},${stale}`)).body.data.map((e: { id: string }) => e.id)).toEqual([recent]);
+    expect((await api.get(`/events?id=in:${recent},${stale}`)).body.data.map((e: { id: string }) => e.id)).toEqual([
+      recent,
+    ]);
     await sweepEvents(t.server.app.db);
-    const left = await t.server.app.db.db.select({ id: events.event_id }).from(events).where(eq(events.account_id, t.clinic.account.id));
+    const left = await t.server.app.db.db
+      .select({ id: events.event_id })
+      .from(events)
+      .where(eq(events.account_id, t.clinic.account.id));
     expect(left.map((e) => e.id)).toContain(recent);
     expect(left.map((e) => e.id)).not.toContain(stale);
   });
@@ -124,27 +155,40 @@ describe('GET /events', () => {
     expect(schema.attributes.type.enum).toContain('patients.created');
     const doc = (await api.get('/openapi.json')).body;
     const params = doc.paths['/events'].get.parameters.map((p: { name: string }) => p.name);
-    expect(params).toEqual(expect.arrayContaining(['type', 'occurred_at', 'data.entity', 'entity', 'data.id', 'cursor']));
+    expect(params).toEqual(
+      expect.arrayContaining(['type', 'occurred_at', 'data.entity', 'entity', 'data.id', 'cursor']),
+    );
   });
 });
 
 describe('the event catalogue', () => {
   test('a clinical note announces clinical_notes.created: in the feed, filterable by type and entity, and an endpoint may subscribe to it', async () => {
-    const note = await api.post('/clinical_notes', { body: { patient_id: patientId, title: 'Assessment', body: 'Left knee' } });
+    const note = await api.post('/clinical_notes', {
+      body: { patient_id: patientId, title: 'Assessment', body: 'Left knee' },
+    });
     expect(note.status).toBe(201);
     const byType = await api.get(`/events?type=clinical_notes.created&data.id=${note.body.data.id}`);
     expect(byType.status).toBe(200);
-    expect(byType.body.data.map((e: { type: string; data: unknown }) => [e.type, e.data])).toEqual([['clinical_notes.created', { entity: 'clinical_notes', id: note.body.data.id }]]);
+    expect(byType.body.data.map((e: { type: string; data: unknown }) => [e.type, e.data])).toEqual([
+      ['clinical_notes.created', { entity: 'clinical_notes', id: note.body.data.id }],
+    ]);
     const byEntity = await api.get(`/events?data.entity=clinical_notes&data.id=${note.body.data.id}`);
     expect(byEntity.body.data).toEqual(byType.body.data);
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const subscribed = await portal.mutate('webhooks.create', { url: 'http://127.0.0.1:9/notes', events: ['clinical_notes.created'] });
+    const subscribed = await portal.mutate('webhooks.create', {
+      url: 'http://127.0.0.1:9/notes',
+      events: ['clinical_notes.created'],
+    });
     expect(subscribed.status, subscribed.text).toBe(200);
     expect(portalData(subscribed).endpoint.events).toEqual(['clinical_notes.created']);
   });
 
   test("/schema/events and the portal's event chooser list every type with whether it fires today, and why not", async () => {
-    const types = (await api.get('/schema/events')).body.data.event_types as { type: string; fires: boolean; reason: string | null }[];
+    const types = (await api.get('/schema/events')).body.data.event_types as {
+      type: string;
+      fires: boolean;
+      reason: string | null;
+    }[];
     expect(types).toHaveLength(57);
     expect(types.filter((e) => !e.fires)).toHaveLength(6);
     expect(types.filter((e) => !e.fires).every((e) => typeof e.reason === 'string' && e.reason.length > 0)).toBe(true);
@@ -152,7 +196,10 @@ describe('the event catalogue', () => {
     const of = (type: string) => types.find((e) => e.type === type);
     expect(of('patients.created')).toMatchObject({ type: 'patients.created', fires: true, reason: null });
     expect(of('clinical_notes.created')?.fires).toBe(true);
-    expect(of('patient_log_tags.created')).toMatchObject({ fires: false, reason: expect.stringMatching(/timeline entries/) });
+    expect(of('patient_log_tags.created')).toMatchObject({
+      fires: false,
+      reason: expect.stringMatching(/timeline entries/),
+    });
     expect(of('locations.created')).toMatchObject({ fires: true, reason: null });
     expect(of('referral_sources.deleted')?.fires).toBe(true);
     const { portal } = await signedIn(t.server, t.clinic, 'admin');

@@ -52,7 +52,9 @@ async function pathFor(route: Route): Promise<string> {
   if (path.includes('{id}')) {
     const collection = route.path.split('/')[1];
     const id = (await api.get(`/${collection}?page_size=1`)).body?.data?.[0]?.id;
-    expect(['number', 'string'], `no ${collection} record in the seeded clinic for ${name(route)}`).toContain(typeof id);
+    expect(['number', 'string'], `no ${collection} record in the seeded clinic for ${name(route)}`).toContain(
+      typeof id,
+    );
     path = path.replace('{id}', String(id));
   }
   if (route.path === '/availability') {
@@ -74,7 +76,10 @@ describe('every GET route is called directly, not through tRPC’s middleware ch
     const path = await pathFor(route);
     const { result, heard } = await fallbacksDuring(() => api.get(path));
     ok(result, route.status);
-    expect(heard, `${name(route)} took a fallback: a changed @trpc/server or drizzle-orm internal (server/shortcuts.ts)`).toEqual([]);
+    expect(
+      heard,
+      `${name(route)} took a fallback: a changed @trpc/server or drizzle-orm internal (server/shortcuts.ts)`,
+    ).toEqual([]);
   });
 });
 
@@ -114,19 +119,26 @@ const pageQuery = (resource: Resource, selection: Record<string, unknown>) =>
 
 describe('rows read as arrays decode exactly as drizzle maps them', () => {
   const resources = Object.values(RESOURCES) as Resource[];
-  it.each(resources.map((r) => [r.name, r] as const))('%s: its columns (lists) and its selection with embeds (single reads)', async (_, resource) => {
-    for (const selection of [resource.columns, resource.selection()]) {
-      const query = pageQuery(resource, selection);
-      const { result: rows, heard } = await fallbacksDuring(() => selectedRows(selection, query, { account: clinic.account.id }));
-      expect(heard).toEqual([]);
-      expect(rows).toEqual(await query.execute({ account: clinic.account.id }));
-    }
-  });
+  it.each(resources.map((r) => [r.name, r] as const))(
+    '%s: its columns (lists) and its selection with embeds (single reads)',
+    async (_, resource) => {
+      for (const selection of [resource.columns, resource.selection()]) {
+        const query = pageQuery(resource, selection);
+        const { result: rows, heard } = await fallbacksDuring(() =>
+          selectedRows(selection, query, { account: clinic.account.id }),
+        );
+        expect(heard).toEqual([]);
+        expect(rows).toEqual(await query.execute({ account: clinic.account.id }));
+      }
+    },
+  );
 });
 
 describe('the observer hears a fallback when one is taken', () => {
   it('a write with middleware of its own runs through tRPC’s chain, and says so', async () => {
-    const { result, heard } = await fallbacksDuring(() => api.post('/patients', { body: { first_name: 'Fast', last_name: 'Path' } }));
+    const { result, heard } = await fallbacksDuring(() =>
+      api.post('/patients', { body: { first_name: 'Fast', last_name: 'Path' } }),
+    );
     ok(result, 201);
     expect(heard).toEqual(['trpc-chain (patients.create)']);
   });
@@ -134,7 +146,9 @@ describe('the observer hears a fallback when one is taken', () => {
     const resource = RESOURCES.patients as unknown as Resource;
     const query = pageQuery(resource, resource.columns);
     const bare = { execute: (p?: Record<string, unknown>) => query.execute(p) };
-    const { result: rows, heard } = await fallbacksDuring(() => selectedRows(resource.columns, bare, { account: clinic.account.id }));
+    const { result: rows, heard } = await fallbacksDuring(() =>
+      selectedRows(resource.columns, bare, { account: clinic.account.id }),
+    );
     expect(rows.length).toBeGreaterThan(0);
     expect(heard).toEqual([`drizzle-row-mapping (${isPg ? 'postgresql' : 'sqlite'})`]);
   });
@@ -143,7 +157,9 @@ describe('the observer hears a fallback when one is taken', () => {
     const undecoded = sql`1`;
     Object.defineProperty(undecoded, 'decoder', { value: undefined });
     const selection = { id: resource.table.id, one: undecoded };
-    const { heard } = await fallbacksDuring(() => selectedRows(selection, pageQuery(resource, selection), { account: clinic.account.id }));
+    const { heard } = await fallbacksDuring(() =>
+      selectedRows(selection, pageQuery(resource, selection), { account: clinic.account.id }),
+    );
     expect(heard).toEqual(['drizzle-sql-decoder (one)']);
   });
 });

@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const chunksOf = (key: string) =>
-  server.app.db.db.select({ seq: fileChunks.seq, data: fileChunks.data }).from(fileChunks).where(eq(fileChunks.file_key, key)).orderBy(asc(fileChunks.seq));
+  server.app.db.db
+    .select({ seq: fileChunks.seq, data: fileChunks.data })
+    .from(fileChunks)
+    .where(eq(fileChunks.file_key, key))
+    .orderBy(asc(fileChunks.seq));
 
 describe('DatabaseStore', () => {
   it('a 600 KiB file round-trips byte for byte, stored as 3 chunks of at most 256 KiB', async () => {
@@ -70,17 +74,31 @@ describe('DatabaseStore', () => {
   });
 
   it('a failed upload leaves no chunk behind', async () => {
-    const before = await server.app.db.db.select({ id: fileChunks.id }).from(fileChunks).where(eq(fileChunks.account_id, accountId));
+    const before = await server.app.db.db
+      .select({ id: fileChunks.id })
+      .from(fileChunks)
+      .where(eq(fileChunks.account_id, accountId));
     // The second chunk's insert fails (a connection lost mid-upload): the first is rolled back with it.
     const failing = new DatabaseStore({
       ...server.app.db,
       transaction: (fn) =>
         server.app.db.transaction((tx) => {
           let inserts = 0;
-          return fn(new Proxy(tx, { get: (target, prop, receiver) => (prop === 'insert' && ++inserts === 2 ? () => { throw new Error('connection lost'); } : Reflect.get(target, prop, receiver)) }));
+          return fn(
+            new Proxy(tx, {
+              get: (target, prop, receiver) =>
+                prop === 'insert' && ++inserts === 2
+                  ? () => {
+                      throw new Error('connection lost');
+                    }
+                  : Reflect.get(target, prop, receiver),
+            }),
+          );
         }),
     });
     await expect(failing.put(accountId, randomBytes(CHUNK_BYTES + 10))).rejects.toThrow();
-    expect(await server.app.db.db.select({ id: fileChunks.id }).from(fileChunks).where(eq(fileChunks.account_id, accountId))).toEqual(before);
+    expect(
+      await server.app.db.db.select({ id: fileChunks.id }).from(fileChunks).where(eq(fileChunks.account_id, accountId)),
+    ).toEqual(before);
   });
 });

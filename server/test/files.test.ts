@@ -7,13 +7,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, fileChunks, files } from '../../db/schema';
 import { DatabaseStore } from '../files/db-store';
 import { LocalDiskStore, type FileStore } from '../files/store';
-import { client, expectError, multipart, newClinic, startServer, type Clinic, type Res, type TestServer, type Upload } from './helpers';
+import {
+  client,
+  expectError,
+  multipart,
+  newClinic,
+  startServer,
+  type Clinic,
+  type Res,
+  type TestServer,
+  type Upload,
+} from './helpers';
 
 const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), 'clinic-files-'));
 afterAll(() => fs.rmSync(filesDir, { recursive: true, force: true }));
 
 // A 1x1 PNG: the server must call it image/png whatever the client says.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 // Every test runs against both stores (FILES_STORE): bytes on local disk, and bytes in the database.
 describe.each([['disk'], ['database']] as const)('with the %s file store', (store) => {
@@ -36,14 +49,27 @@ describe.each([['disk'], ['database']] as const)('with the %s file store', (stor
     return api.post('/files', { raw: body.raw, headers: { ...body.headers, ...headers } });
   }
 
-  function download(id: number, port = server.port): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }> {
+  function download(
+    id: number,
+    port = server.port,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }> {
     return new Promise((resolve, reject) => {
       http
-        .get({ host: '127.0.0.1', port, path: `/v3/api/files/${id}/download`, headers: { host: clinic.host, authorization: `Bearer ${clinic.key}` } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
-        })
+        .get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/v3/api/files/${id}/download`,
+            headers: { host: clinic.host, authorization: `Bearer ${clinic.key}` },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('end', () =>
+              resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }),
+            );
+          },
+        )
         .on('error', reject);
     });
   }
@@ -51,13 +77,28 @@ describe.each([['disk'], ['database']] as const)('with the %s file store', (stor
   /** How many files the store holds bytes of for the clinic. */
   const storedFiles = async () =>
     store === 'disk'
-      ? fs.readdirSync(path.join(filesDir, String(clinic.account.id)), { withFileTypes: true }).filter((d) => d.isFile()).length
-      : (await server.app.db.db.selectDistinct({ key: fileChunks.file_key }).from(fileChunks).where(eq(fileChunks.account_id, clinic.account.id))).length;
+      ? fs
+          .readdirSync(path.join(filesDir, String(clinic.account.id)), { withFileTypes: true })
+          .filter((d) => d.isFile()).length
+      : (
+          await server.app.db.db
+            .selectDistinct({ key: fileChunks.file_key })
+            .from(fileChunks)
+            .where(eq(fileChunks.account_id, clinic.account.id))
+        ).length;
   const fileRows = async () => (await api.get(`/files?patient_id=${patientId}`)).body.meta.total;
 
   describe('files', () => {
     it('upload → 201 with the type sniffed from the bytes; download returns them', async () => {
-      const res = await upload({ patient_id: String(patientId), file_type: 'diagnostic_image', description: 'Knee X-ray', patient_viewable: 'true' }, { name: 'knee.pdf', type: 'application/pdf', bytes: PNG });
+      const res = await upload(
+        {
+          patient_id: String(patientId),
+          file_type: 'diagnostic_image',
+          description: 'Knee X-ray',
+          patient_viewable: 'true',
+        },
+        { name: 'knee.pdf', type: 'application/pdf', bytes: PNG },
+      );
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({
         patient_id: patientId,
@@ -81,42 +122,117 @@ describe.each([['disk'], ['database']] as const)('with the %s file store', (stor
     });
 
     it('plain text is text/plain; unknown bytes are application/octet-stream', async () => {
-      const text = await upload({ patient_id: String(patientId), file_type: 'generic' }, { name: 'notes.txt', type: 'image/png', bytes: Buffer.from('hello, world\n') });
+      const text = await upload(
+        { patient_id: String(patientId), file_type: 'generic' },
+        { name: 'notes.txt', type: 'image/png', bytes: Buffer.from('hello, world\n') },
+      );
       expect(text.body.data.mime_type).toBe('text/plain');
-      const bin = await upload({ patient_id: String(patientId), file_type: 'generic' }, { name: 'blob', type: 'text/plain', bytes: Buffer.from([0, 1, 2, 3, 255, 254]) });
+      const bin = await upload(
+        { patient_id: String(patientId), file_type: 'generic' },
+        { name: 'blob', type: 'text/plain', bytes: Buffer.from([0, 1, 2, 3, 255, 254]) },
+      );
       expect(bin.body.data.mime_type).toBe('application/octet-stream');
     });
 
     it('refusals store nothing: too large, unknown patient, log mismatch, bad type, no file, not multipart', async () => {
       const before = { rows: await fileRows(), bytes: await storedFiles() };
-      const big = await upload({ patient_id: String(patientId), file_type: 'generic' }, { name: 'big.bin', type: 'application/octet-stream', bytes: Buffer.alloc(5000, 1) });
+      const big = await upload(
+        { patient_id: String(patientId), file_type: 'generic' },
+        { name: 'big.bin', type: 'application/octet-stream', bytes: Buffer.alloc(5000, 1) },
+      );
       expectError(big, 422, 'validation_failed');
       expect(Object.keys(big.body.errors)).toEqual(['file']);
-      expectError(await upload({ patient_id: '999999', file_type: 'generic' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') }), 422, 'patient_not_found');
-      expectError(await upload({ patient_id: String(patientId), file_type: 'patient_log' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') }), 422, 'patient_log_mismatch');
+      expectError(
+        await upload(
+          { patient_id: '999999', file_type: 'generic' },
+          { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') },
+        ),
+        422,
+        'patient_not_found',
+      );
+      expectError(
+        await upload(
+          { patient_id: String(patientId), file_type: 'patient_log' },
+          { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') },
+        ),
+        422,
+        'patient_log_mismatch',
+      );
       const other = (await api.post('/patients', { body: { first_name: 'Other', last_name: 'Patient' } })).body.data.id;
-      const log = (await api.post('/patient_logs', { body: { patient_id: other, type: 'note', data: 'x' } })).body.data.id;
-      expectError(await upload({ patient_id: String(patientId), file_type: 'patient_log', patient_log_id: String(log) }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') }), 422, 'patient_log_mismatch');
-      expectError(await upload({ patient_id: String(patientId), file_type: 'selfie' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') }), 422, 'validation_failed');
-      expectError(await upload({ patient_id: String(patientId), file_type: 'generic', description: 'd'.repeat(256) }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') }), 422, 'validation_failed');
+      const log = (await api.post('/patient_logs', { body: { patient_id: other, type: 'note', data: 'x' } })).body.data
+        .id;
+      expectError(
+        await upload(
+          { patient_id: String(patientId), file_type: 'patient_log', patient_log_id: String(log) },
+          { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') },
+        ),
+        422,
+        'patient_log_mismatch',
+      );
+      expectError(
+        await upload(
+          { patient_id: String(patientId), file_type: 'selfie' },
+          { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') },
+        ),
+        422,
+        'validation_failed',
+      );
+      expectError(
+        await upload(
+          { patient_id: String(patientId), file_type: 'generic', description: 'd'.repeat(256) },
+          { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') },
+        ),
+        422,
+        'validation_failed',
+      );
       expectError(await upload({ patient_id: String(patientId), file_type: 'generic' }), 422, 'validation_failed');
-      expectError(await api.post('/files', { body: { patient_id: patientId, file_type: 'generic' } }), 415, 'unsupported_media_type');
+      expectError(
+        await api.post('/files', { body: { patient_id: patientId, file_type: 'generic' } }),
+        415,
+        'unsupported_media_type',
+      );
       expect({ rows: await fileRows(), bytes: await storedFiles() }).toEqual(before);
     });
 
     it('a file on a timeline entry of the same patient is accepted', async () => {
-      const log = (await api.post('/patient_logs', { body: { patient_id: patientId, type: 'note', data: 'scan attached' } })).body.data.id;
-      const res = await upload({ patient_id: String(patientId), file_type: 'patient_log', patient_log_id: String(log) }, { name: 'scan.png', type: 'image/png', bytes: PNG });
+      const log = (
+        await api.post('/patient_logs', { body: { patient_id: patientId, type: 'note', data: 'scan attached' } })
+      ).body.data.id;
+      const res = await upload(
+        { patient_id: String(patientId), file_type: 'patient_log', patient_log_id: String(log) },
+        { name: 'scan.png', type: 'image/png', bytes: PNG },
+      );
       expect(res.status).toBe(201);
       expect(res.body.data).toMatchObject({ file_type: 'patient_log', patient_log_id: log });
-      expectError(await api.patch(`/files/${res.body.data.id}`, { body: { file_type: 'generic' } }), 422, 'file_type_not_allowed');
+      expectError(
+        await api.patch(`/files/${res.body.data.id}`, { body: { file_type: 'generic' } }),
+        422,
+        'file_type_not_allowed',
+      );
     });
 
     it('PATCH: description, visibility, metadata, and the category among the movable ones (history says type)', async () => {
-      const id = (await upload({ patient_id: String(patientId), file_type: 'generic' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('abc') })).body.data.id;
-      const res = await api.patch(`/files/${id}`, { body: { description: 'Referral letter', patient_viewable: true, file_type: 'custom_content', metadata: { source: 'fax' } } });
+      const id = (
+        await upload(
+          { patient_id: String(patientId), file_type: 'generic' },
+          { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('abc') },
+        )
+      ).body.data.id;
+      const res = await api.patch(`/files/${id}`, {
+        body: {
+          description: 'Referral letter',
+          patient_viewable: true,
+          file_type: 'custom_content',
+          metadata: { source: 'fax' },
+        },
+      });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ description: 'Referral letter', patient_viewable: true, file_type: 'custom_content', metadata: { source: 'fax' } });
+      expect(res.body.data).toMatchObject({
+        description: 'Referral letter',
+        patient_viewable: true,
+        file_type: 'custom_content',
+        metadata: { source: 'fax' },
+      });
       const [audit] = await server.app.db.db
         .select()
         .from(auditLog)
@@ -124,14 +240,32 @@ describe.each([['disk'], ['database']] as const)('with the %s file store', (stor
         .orderBy(asc(auditLog.id));
       expect(audit.changes).toHaveProperty('type', { from: 'generic', to: 'custom_content' });
       expect(audit.changes).not.toHaveProperty('file_type');
-      expectError(await api.patch(`/files/${id}`, { body: { file_type: 'patient_profile' } }), 422, 'file_type_not_allowed');
+      expectError(
+        await api.patch(`/files/${id}`, { body: { file_type: 'patient_profile' } }),
+        422,
+        'file_type_not_allowed',
+      );
       expectError(await api.patch(`/files/${id}`, { body: { file_name: 'x.txt' } }), 422, 'validation_failed');
-      const profile = (await upload({ patient_id: String(patientId), file_type: 'patient_profile' }, { name: 'me.png', type: 'image/png', bytes: PNG })).body.data.id;
-      expectError(await api.patch(`/files/${profile}`, { body: { file_type: 'generic' } }), 422, 'file_type_not_allowed');
+      const profile = (
+        await upload(
+          { patient_id: String(patientId), file_type: 'patient_profile' },
+          { name: 'me.png', type: 'image/png', bytes: PNG },
+        )
+      ).body.data.id;
+      expectError(
+        await api.patch(`/files/${profile}`, { body: { file_type: 'generic' } }),
+        422,
+        'file_type_not_allowed',
+      );
     });
 
     it('DELETE removes the record and the bytes; 404 afterwards', async () => {
-      const id = (await upload({ patient_id: String(patientId), file_type: 'generic' }, { name: 'gone.txt', type: 'text/plain', bytes: Buffer.from('bye') })).body.data.id;
+      const id = (
+        await upload(
+          { patient_id: String(patientId), file_type: 'generic' },
+          { name: 'gone.txt', type: 'text/plain', bytes: Buffer.from('bye') },
+        )
+      ).body.data.id;
       const bytesBefore = await storedFiles();
       expect((await api.delete(`/files/${id}`)).status).toBe(204);
       expect(await storedFiles()).toBe(bytesBefore - 1);
@@ -149,21 +283,29 @@ describe.each([['disk'], ['database']] as const)('with the %s file store', (stor
       expect(again.body.data.id).toBe(first.body.data.id);
     });
 
-    it.runIf(store === 'database')('another instance on the same database serves and removes what this one stored (only on the database store)', async () => {
-      const other = await startServer({ FILES_DIR: path.join(filesDir, 'other-instance'), FILES_STORE: 'database' });
-      try {
-        const id = (await upload({ patient_id: String(patientId), file_type: 'generic' }, { name: 'shared.png', type: 'image/png', bytes: PNG })).body.data.id;
-        const got = await download(id, other.port);
-        expect(got.status).toBe(200);
-        expect(got.bytes.equals(PNG)).toBe(true);
-        const bytesBefore = await storedFiles();
-        expect((await client(other, clinic).delete(`/files/${id}`)).status).toBe(204);
-        expect(await storedFiles()).toBe(bytesBefore - 1);
-        expect((await download(id)).status).toBe(404);
-      } finally {
-        await other.close();
-      }
-    });
+    it.runIf(store === 'database')(
+      'another instance on the same database serves and removes what this one stored (only on the database store)',
+      async () => {
+        const other = await startServer({ FILES_DIR: path.join(filesDir, 'other-instance'), FILES_STORE: 'database' });
+        try {
+          const id = (
+            await upload(
+              { patient_id: String(patientId), file_type: 'generic' },
+              { name: 'shared.png', type: 'image/png', bytes: PNG },
+            )
+          ).body.data.id;
+          const got = await download(id, other.port);
+          expect(got.status).toBe(200);
+          expect(got.bytes.equals(PNG)).toBe(true);
+          const bytesBefore = await storedFiles();
+          expect((await client(other, clinic).delete(`/files/${id}`)).status).toBe(204);
+          expect(await storedFiles()).toBe(bytesBefore - 1);
+          expect((await download(id)).status).toBe(404);
+        } finally {
+          await other.close();
+        }
+      },
+    );
   });
 
   describe('a file store that fails', () => {
@@ -181,8 +323,13 @@ describe.each([['disk'], ['database']] as const)('with the %s file store', (stor
         const before = (await c.get(`/files?patient_id=${patientId}`)).body.meta.total;
         const id = (await api.get(`/files?patient_id=${patientId}&page_size=1`)).body.data[0].id;
         failing = true;
-        const payload = Buffer.from(`--b\r\nContent-Disposition: form-data; name="patient_id"\r\n\r\n${patientId}\r\n--b\r\nContent-Disposition: form-data; name="file_type"\r\n\r\ngeneric\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="x.txt"\r\n\r\nx\r\n--b--\r\n`);
-        const res = await c.post('/files', { raw: payload.toString(), headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+        const payload = Buffer.from(
+          `--b\r\nContent-Disposition: form-data; name="patient_id"\r\n\r\n${patientId}\r\n--b\r\nContent-Disposition: form-data; name="file_type"\r\n\r\ngeneric\r\n--b\r\nContent-Disposition: form-data; name="file"; filename="x.txt"\r\n\r\nx\r\n--b--\r\n`,
+        );
+        const res = await c.post('/files', {
+          raw: payload.toString(),
+          headers: { 'content-type': 'multipart/form-data; boundary=b' },
+        });
         expectError(res, 409, 'file_store_failed');
         expectError(await c.delete(`/files/${id}`), 409, 'file_delete_failed');
         expect((await c.get(`/files/${id}`)).status).toBe(200);

@@ -29,7 +29,9 @@ function probe(s: TestServer, method: string, path: string, host: string): Promi
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, text, body: text ? JSON.parse(text) : undefined }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -74,7 +76,12 @@ describe('/healthz and /readyz', () => {
     const rows = await server.app.db.db
       .select({ path: requestLog.path })
       .from(requestLog)
-      .where(and(eq(requestLog.account_id, clinic.account.id), inArray(requestLog.path, ['/healthz', '/readyz', '/v3/api/ping'])));
+      .where(
+        and(
+          eq(requestLog.account_id, clinic.account.id),
+          inArray(requestLog.path, ['/healthz', '/readyz', '/v3/api/ping']),
+        ),
+      );
     expect(rows.map((r) => r.path)).toEqual(['/v3/api/ping']);
   });
 });
@@ -85,7 +92,9 @@ describe('/readyz when the database cannot serve', () => {
     try {
       expectOk(await probe(own, 'GET', '/readyz', 'any.neptune.localhost'));
       const table = isPg ? sql`drizzle.__drizzle_migrations` : sql`__drizzle_migrations`;
-      await own.app.db.transaction((tx) => allIn(tx, sql`delete from ${table} where created_at = (select max(created_at) from ${table}) returning id`));
+      await own.app.db.transaction((tx) =>
+        allIn(tx, sql`delete from ${table} where created_at = (select max(created_at) from ${table}) returning id`),
+      );
       const res = await probe(own, 'GET', '/readyz', 'any.neptune.localhost');
       expect(res.status).toBe(503);
       expect(res.body).toEqual({ message: expect.stringMatching(/migrations/), code: 'not_ready' });

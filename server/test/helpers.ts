@@ -23,7 +23,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(overrides: Record<string, string> = {}, opts: { files?: FileStore; pause?: PauseHook; now?: () => number } = {}): Promise<TestServer> {
+export async function startServer(
+  overrides: Record<string, string> = {},
+  opts: { files?: FileStore; pause?: PauseHook; now?: () => number } = {},
+): Promise<TestServer> {
   const env = loadEnv({
     ...process.env,
     PORT: '0',
@@ -51,7 +54,10 @@ export interface Clinic {
   readOnlyKey: string;
 }
 
-export async function newClinic(server: TestServer, opts: { seed?: boolean } & Partial<NewAccount> = {}): Promise<Clinic> {
+export async function newClinic(
+  server: TestServer,
+  opts: { seed?: boolean } & Partial<NewAccount> = {},
+): Promise<Clinic> {
   const { seed, ...fields } = opts;
   const account = await createAccount(server.app.db, {
     subdomain: uniqueName(),
@@ -63,13 +69,24 @@ export async function newClinic(server: TestServer, opts: { seed?: boolean } & P
   });
   if (seed) await (await import('../seed')).seedAccount(server.app.db, account, server.app.files);
   const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'test' };
-  const key = (await createKey(server.app.db, account, actor, { name: 'Test integration', access: 'read_write' })).secret;
-  const readOnlyKey = (await createKey(server.app.db, account, actor, { name: 'Read only', access: 'read_only' })).secret;
+  const key = (await createKey(server.app.db, account, actor, { name: 'Test integration', access: 'read_write' }))
+    .secret;
+  const readOnlyKey = (await createKey(server.app.db, account, actor, { name: 'Read only', access: 'read_only' }))
+    .secret;
   return { account, host: `${account.subdomain}.${account.region}.localhost`, key, readOnlyKey };
 }
 
-export async function issueKey(server: TestServer, clinic: Clinic, opts: { access?: 'read_write' | 'read_only'; expires?: Expiry; name?: string } = {}) {
-  return createKey(server.app.db, clinic.account, { actor_type: 'user', actor_id: null, actor_name: 'test' }, { name: opts.name ?? 'Another', access: opts.access ?? 'read_write', expires: opts.expires });
+export async function issueKey(
+  server: TestServer,
+  clinic: Clinic,
+  opts: { access?: 'read_write' | 'read_only'; expires?: Expiry; name?: string } = {},
+) {
+  return createKey(
+    server.app.db,
+    clinic.account,
+    { actor_type: 'user', actor_id: null, actor_name: 'test' },
+    { name: opts.name ?? 'Another', access: opts.access ?? 'read_write', expires: opts.expires },
+  );
 }
 
 export interface Res {
@@ -128,12 +145,22 @@ export interface Upload {
 }
 
 /** A multipart/form-data body built by hand, so a test controls every byte: send it as `raw` with `headers`. */
-export function multipart(fields: Record<string, string>, file?: Upload): { raw: Buffer; headers: Record<string, string> } {
+export function multipart(
+  fields: Record<string, string>,
+  file?: Upload,
+): { raw: Buffer; headers: Record<string, string> } {
   const boundary = '----clinic' + randomBytes(8).toString('hex');
   const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.bytes, Buffer.from('\r\n'));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { raw: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -141,15 +168,25 @@ export function multipart(fields: Record<string, string>, file?: Upload): { raw:
 
 /** A client bound to one clinic and key. */
 export function client(server: TestServer, clinic: Clinic, key: string | null = clinic.key) {
-  return lazyClient(() => server, () => clinic, key);
+  return lazyClient(
+    () => server,
+    () => clinic,
+    key,
+  );
 }
 
 export type Api = ReturnType<typeof client>;
 
 /** A client that looks up its server and clinic at each call, so it can exist before they do. */
 function lazyClient(server: () => TestServer, clinic: () => Clinic, key?: string | null) {
-  const call = (method: string) => (path: string, opts: Omit<RequestOptions, 'host' | 'key'> & { key?: string | null } = {}) =>
-    request(server(), method, path, { host: clinic().host, key: opts.key !== undefined ? opts.key : key !== undefined ? key : clinic().key, ...opts });
+  const call =
+    (method: string) =>
+    (path: string, opts: Omit<RequestOptions, 'host' | 'key'> & { key?: string | null } = {}) =>
+      request(server(), method, path, {
+        host: clinic().host,
+        key: opts.key !== undefined ? opts.key : key !== undefined ? key : clinic().key,
+        ...opts,
+      });
   return { get: call('GET'), post: call('POST'), patch: call('PATCH'), put: call('PUT'), delete: call('DELETE') };
 }
 
@@ -165,7 +202,16 @@ export interface ClinicHarness {
  * started before the file's tests and closed after them. `const t = useClinic({ seed: true })`, then
  * `t.api`, `t.server`, `t.clinic` inside tests and hooks.
  */
-export function useClinic(opts: { env?: Record<string, string>; seed?: boolean; files?: FileStore; pause?: PauseHook; now?: () => number; clinic?: Partial<NewAccount> } = {}): ClinicHarness {
+export function useClinic(
+  opts: {
+    env?: Record<string, string>;
+    seed?: boolean;
+    files?: FileStore;
+    pause?: PauseHook;
+    now?: () => number;
+    clinic?: Partial<NewAccount>;
+  } = {},
+): ClinicHarness {
   let server: TestServer | undefined;
   let clinic: Clinic | undefined;
   const ready = <T>(v: T | undefined): T => {
@@ -184,7 +230,10 @@ export function useClinic(opts: { env?: Record<string, string>; seed?: boolean; 
     get clinic() {
       return ready(clinic);
     },
-    api: lazyClient(() => ready(server), () => ready(clinic)),
+    api: lazyClient(
+      () => ready(server),
+      () => ready(clinic),
+    ),
   };
   return h;
 }
@@ -196,7 +245,8 @@ export function expectError(res: Res, status: number, code: string) {
   }
   const keys = Object.keys(res.body).sort();
   const allowed = ['code', 'errors', 'message'];
-  if (!keys.every((k) => allowed.includes(k)) || typeof res.body.message !== 'string') throw new Error(`bad error body: ${res.text}`);
+  if (!keys.every((k) => allowed.includes(k)) || typeof res.body.message !== 'string')
+    throw new Error(`bad error body: ${res.text}`);
   if (res.headers['content-type']?.startsWith('application/json') !== true) throw new Error('error is not JSON');
 }
 

@@ -14,7 +14,10 @@ const t = useClinic();
 const NUL = 'must not contain the NUL character (\\u0000)';
 
 async function patientCount() {
-  const [row] = await t.server.app.db.db.select({ n: count() }).from(patients).where(eq(patients.account_id, t.clinic.account.id));
+  const [row] = await t.server.app.db.db
+    .select({ n: count() })
+    .from(patients)
+    .where(eq(patients.account_id, t.clinic.account.id));
   return Number(row.n);
 }
 
@@ -34,7 +37,9 @@ describe('the NUL character is refused on every input surface, the same on both 
     const named = await t.api.post('/patients', { body: { first_name: 'A\u0000da', last_name: 'Lovelace' } });
     expectError(named, 422, 'validation_failed');
     expect(named.body.errors).toEqual({ first_name: [NUL] });
-    const meta = await t.api.post('/patients', { body: { first_name: 'Ada', last_name: 'Lovelace', metadata: { 'k\u0000': 'v' } } });
+    const meta = await t.api.post('/patients', {
+      body: { first_name: 'Ada', last_name: 'Lovelace', metadata: { 'k\u0000': 'v' } },
+    });
     expectError(meta, 422, 'validation_failed');
     expect(Object.keys(meta.body.errors)).toEqual(['metadata.k\u0000']);
     expect(await patientCount()).toBe(before);
@@ -42,7 +47,15 @@ describe('the NUL character is refused on every input surface, the same on both 
 
   test('in a portal call: 422, and nothing is created', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'owner');
-    const keys = async () => Number((await t.server.app.db.db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.account_id, t.clinic.account.id)))[0].n);
+    const keys = async () =>
+      Number(
+        (
+          await t.server.app.db.db
+            .select({ n: count() })
+            .from(apiKeys)
+            .where(eq(apiKeys.account_id, t.clinic.account.id))
+        )[0].n,
+      );
     const before = await keys();
     const res = await portal.mutate('keys.create', { name: 'Sync\u0000job', access: 'read_write', expires: 'never' });
     expect(res.status).toBe(422);
@@ -63,10 +76,15 @@ describe('malformed transport details are 4xx, not 500', () => {
   });
 
   test('a session cookie with a malformed escape is no session (401), on the transport and the pages alike', async () => {
-    const res = await request(t.server, 'GET', '/developers/trpc/session.me', { host: t.clinic.host, headers: { cookie: 'clinic_session=%' } });
+    const res = await request(t.server, 'GET', '/developers/trpc/session.me', {
+      host: t.clinic.host,
+      headers: { cookie: 'clinic_session=%' },
+    });
     expect(res.status).toBe(401);
     expect(portalCode(res)).toBe('unauthenticated');
-    const page = await t.server.app.portal.contextFor({ headers: { host: t.clinic.host, cookie: 'clinic_session=%E0%A4%A' } });
+    const page = await t.server.app.portal.contextFor({
+      headers: { host: t.clinic.host, cookie: 'clinic_session=%E0%A4%A' },
+    });
     expect(page).toMatchObject({ member: null });
   });
 });
@@ -85,7 +103,9 @@ describe("requests node's parser refuses get the API's answer", () => {
   }
 
   test('a URL over 16 KB: 431 headers_too_large as JSON, with the security headers, connection closed', async () => {
-    const answer = await raw(`GET /v3/api/patients?last_name=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: ${t.clinic.host}\r\n\r\n`);
+    const answer = await raw(
+      `GET /v3/api/patients?last_name=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: ${t.clinic.host}\r\n\r\n`,
+    );
     const [head, body] = answer.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 431 /);
     expect(head).toMatch(/\r\nContent-Type: application\/json/i);
@@ -114,12 +134,15 @@ describe('database refusals of input are 4xx', () => {
     }
   });
 
-  test.runIf(isPg)('should a number past its column reach PostgreSQL, it is 422 validation_failed (only on PostgreSQL)', async () => {
-    const err = await t.server.app.db.all(sql`select ${2_147_483_648}::int4 as n`).then(
-      () => null,
-      (e: unknown) => e,
-    );
-    const { error, internal } = toApiError(err);
-    expect([error.status, error.code, internal]).toEqual([422, 'validation_failed', false]);
-  });
+  test.runIf(isPg)(
+    'should a number past its column reach PostgreSQL, it is 422 validation_failed (only on PostgreSQL)',
+    async () => {
+      const err = await t.server.app.db.all(sql`select ${2_147_483_648}::int4 as n`).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      const { error, internal } = toApiError(err);
+      expect([error.status, error.code, internal]).toEqual([422, 'validation_failed', false]);
+    },
+  );
 });

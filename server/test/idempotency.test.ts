@@ -28,7 +28,10 @@ describe('Idempotency-Key', () => {
     const committed = async (headers: Record<string, string>) => {
       const spy = vi.spyOn(db, 'transaction');
       try {
-        const res = await api.post('/patients', { body: { first_name: 'One', last_name: uniqueName('Commit') }, headers });
+        const res = await api.post('/patients', {
+          body: { first_name: 'One', last_name: uniqueName('Commit') },
+          headers,
+        });
         expect(res.status).toBe(201);
         return spy.mock.calls.length;
       } finally {
@@ -45,19 +48,32 @@ describe('Idempotency-Key', () => {
   it('the same key with a different body → 422 idempotency_key_reused', async () => {
     const headers = { 'Idempotency-Key': uniqueName('key') };
     await api.post('/patients', { body: { first_name: 'A', last_name: 'One' }, headers });
-    expectError(await api.post('/patients', { body: { first_name: 'A', last_name: 'Two' }, headers }), 422, 'idempotency_key_reused');
+    expectError(
+      await api.post('/patients', { body: { first_name: 'A', last_name: 'Two' }, headers }),
+      422,
+      'idempotency_key_reused',
+    );
   });
 
   it('a key over 255 characters → 422 idempotency_key_invalid', async () => {
-    const res = await api.post('/patients', { body: { first_name: 'A', last_name: 'B' }, headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+    const res = await api.post('/patients', {
+      body: { first_name: 'A', last_name: 'B' },
+      headers: { 'Idempotency-Key': 'k'.repeat(256) },
+    });
     expectError(res, 422, 'idempotency_key_invalid');
   });
 
   it('keys are scoped per account', async () => {
     const other = await newClinic(t.server);
     const key = uniqueName('shared');
-    const a = await api.post('/patients', { body: { first_name: 'A', last_name: 'Scoped' }, headers: { 'Idempotency-Key': key } });
-    const b = await client(t.server, other).post('/patients', { body: { first_name: 'A', last_name: 'Scoped' }, headers: { 'Idempotency-Key': key } });
+    const a = await api.post('/patients', {
+      body: { first_name: 'A', last_name: 'Scoped' },
+      headers: { 'Idempotency-Key': key },
+    });
+    const b = await client(t.server, other).post('/patients', {
+      body: { first_name: 'A', last_name: 'Scoped' },
+      headers: { 'Idempotency-Key': key },
+    });
     expect(b.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
     expect(b.body.data.id).not.toBe(a.body.data.id);
@@ -73,7 +89,9 @@ describe('Idempotency-Key', () => {
   it('concurrent retries create exactly one record; the others are replays or 409 in flight', async () => {
     const last = uniqueName('Race');
     const headers = { 'Idempotency-Key': uniqueName('key') };
-    const results = await Promise.all(Array.from({ length: 8 }, () => api.post('/patients', { body: { first_name: 'R', last_name: last }, headers })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => api.post('/patients', { body: { first_name: 'R', last_name: last }, headers })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
     for (const r of results) {
@@ -93,13 +111,34 @@ describe('retention', () => {
     const old = new Date(Date.now() - 25 * 3600_000).toISOString();
     await db.transaction((tx) =>
       tx.insert(idempotencyKeys).values([
-        { account_id: acc, key: 'sweep-old', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: old },
-        { account_id: acc, key: 'sweep-new', fingerprint: 'f', state: 'done', status: 201, body: '{}', created_at: new Date().toISOString() },
+        {
+          account_id: acc,
+          key: 'sweep-old',
+          fingerprint: 'f',
+          state: 'done',
+          status: 201,
+          body: '{}',
+          created_at: old,
+        },
+        {
+          account_id: acc,
+          key: 'sweep-new',
+          fingerprint: 'f',
+          state: 'done',
+          status: 201,
+          body: '{}',
+          created_at: new Date().toISOString(),
+        },
       ]),
     );
     expect((await sweepIdempotencyKeys(db)).deleted).toBeGreaterThanOrEqual(1);
     const left = async (key: string) =>
-      (await db.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, acc), eq(idempotencyKeys.key, key)))).length;
+      (
+        await db.db
+          .select()
+          .from(idempotencyKeys)
+          .where(and(eq(idempotencyKeys.account_id, acc), eq(idempotencyKeys.key, key)))
+      ).length;
     expect(await left('sweep-old')).toBe(0);
     expect(await left('sweep-new')).toBe(1);
   });

@@ -65,7 +65,12 @@ function pair(at: () => number) {
   const errors: unknown[] = [];
   const make = (db: DbHandle, by: string) => {
     const service = recordingService();
-    const scheduler = new Scheduler(db, [{ name, continuous: service }], { holder: `${by}-${uniqueName()}`, now: at, continuousLeaseMs: LEASE_MS, onError: (err) => errors.push(err) });
+    const scheduler = new Scheduler(db, [{ name, continuous: service }], {
+      holder: `${by}-${uniqueName()}`,
+      now: at,
+      continuousLeaseMs: LEASE_MS,
+      onError: (err) => errors.push(err),
+    });
     return { service, scheduler };
   };
   return { name, a: make(dbA, 'a'), b: make(dbB, 'b'), errors };
@@ -81,7 +86,10 @@ describe('a continuous job runs in exactly one process', () => {
     expect(holders).toHaveLength(1);
     expect(holders[0].service.log).toEqual(['start']);
     expect([a, b].find((s) => !s.service.running)!.service.log).toEqual([]);
-    expect(await leaseOf(name)).toMatchObject({ holder: holders[0].scheduler.holder, expires_at: new Date(T0 + LEASE_MS).toISOString() });
+    expect(await leaseOf(name)).toMatchObject({
+      holder: holders[0].scheduler.holder,
+      expires_at: new Date(T0 + LEASE_MS).toISOString(),
+    });
     expect(holders[0].scheduler.holding).toEqual([name]);
     expect(errors).toEqual([]);
     await Promise.all([a.scheduler.stop(), b.scheduler.stop()]);
@@ -96,7 +104,10 @@ describe('a continuous job runs in exactly one process', () => {
       await a.scheduler.tick();
       await b.scheduler.keep();
     }
-    expect(await leaseOf(name)).toMatchObject({ holder: a.scheduler.holder, expires_at: new Date(now + LEASE_MS).toISOString() });
+    expect(await leaseOf(name)).toMatchObject({
+      holder: a.scheduler.holder,
+      expires_at: new Date(now + LEASE_MS).toISOString(),
+    });
     expect(a.service.log).toEqual(['start']);
     expect(b.service.log).toEqual([]);
     await Promise.all([a.scheduler.stop(), b.scheduler.stop()]);
@@ -193,7 +204,10 @@ describe('the webhook delivery loop, webhooks.deliver', () => {
     const server = await startServer({ DATABASE_URL: databaseUrl, WEBHOOK_WORKER: 'on', JOBS: 'off' });
     const other = isPg ? await openDb(databaseUrl) : server.app.db;
     const errors: unknown[] = [];
-    const second = createScheduler(other, { webhooks: new WebhookWorker(other, policy, Date.now, (err) => errors.push(err)), onError: (err) => errors.push(err) });
+    const second = createScheduler(other, {
+      webhooks: new WebhookWorker(other, policy, Date.now, (err) => errors.push(err)),
+      onError: (err) => errors.push(err),
+    });
     try {
       expect(server.app.jobs.jobs).toContain(WEBHOOK_DELIVERY);
       // The server's scheduler started on its own timer; a round of each after it.
@@ -210,7 +224,8 @@ describe('the webhook delivery loop, webhooks.deliver', () => {
         const rows = await db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpoint.id));
         return rows.sort((x, y) => y.id - x.id)[0];
       };
-      const delivered = (id: number) => async () => (await db.select().from(webhookMessages).where(eq(webhookMessages.id, id)))[0]?.status === 'delivered';
+      const delivered = (id: number) => async () =>
+        (await db.select().from(webhookMessages).where(eq(webhookMessages.id, id)))[0]?.status === 'delivered';
 
       // Nobody drains: the holder's loop delivers.
       const first = await message(1);
@@ -227,7 +242,10 @@ describe('the webhook delivery loop, webhooks.deliver', () => {
       expect(second.holding).toEqual([WEBHOOK_DELIVERY]);
       await until(delivered(next.id), "the successor's delivery");
       expect(received).toEqual([first.event_id, next.event_id]);
-      const attempts = await db.select().from(webhookAttempts).where(inArray(webhookAttempts.message_id, [first.id, next.id]));
+      const attempts = await db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.message_id, [first.id, next.id]));
       expect(attempts).toHaveLength(2);
     } finally {
       await second.stop();
@@ -250,7 +268,10 @@ describe('the webhook delivery loop, webhooks.deliver', () => {
       expect(server.app.jobs.holding).toEqual([]);
       expect(await server.app.db.db.select().from(jobLeases).where(eq(jobLeases.name, WEBHOOK_DELIVERY))).toEqual([]);
       // Nothing claimed it: no lease on the message, no attempt (what a delivery records first).
-      const [m] = await server.app.db.db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpoint.id));
+      const [m] = await server.app.db.db
+        .select()
+        .from(webhookMessages)
+        .where(eq(webhookMessages.endpoint_id, endpoint.id));
       expect(m).toMatchObject({ status: 'pending', attempts: 0, lease_until: null });
       // A worker delivers it, as `clinic worker` would.
       expect(await server.app.webhooks.drain()).toBe(1);

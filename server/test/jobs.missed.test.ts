@@ -42,7 +42,14 @@ async function setUp(side: typeof A) {
 
 const book = async (side: typeof A, starts_at: string) => {
   const res = await side.api.post('/appointments', {
-    body: { patient_id: side.patient, practitioner_id: side.cal.p1, location_id: side.cal.siteA, appointment_type_id: side.cal.followUp, starts_at, allow_clash: true },
+    body: {
+      patient_id: side.patient,
+      practitioner_id: side.cal.p1,
+      location_id: side.cal.siteA,
+      appointment_type_id: side.cal.followUp,
+      starts_at,
+      allow_clash: true,
+    },
   });
   expect(res.status, res.text).toBe(201);
   return res.body.data as { id: number; ends_at_utc: string };
@@ -52,7 +59,14 @@ const missedEntries = (side: typeof A, id: number) =>
   server.app.db.db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.account_id, side.clinic.account.id), eq(auditLog.entity, 'appointments'), eq(auditLog.entity_id, id), eq(auditLog.action, 'missed')));
+    .where(
+      and(
+        eq(auditLog.account_id, side.clinic.account.id),
+        eq(auditLog.entity, 'appointments'),
+        eq(auditLog.entity_id, id),
+        eq(auditLog.action, 'missed'),
+      ),
+    );
 
 /** Last Monday's diary of clinic A (and one of B), as the tests below find it. */
 const a = {} as Record<'missed' | 'arrived' | 'cancelled' | 'deleted' | 'recent' | 'future' | 'other', number>;
@@ -80,7 +94,10 @@ afterAll(() => server?.close());
 
 describe('mark unarrived appointments missed', () => {
   test('a new clinic has the setting off: the job runs and marks nothing', async () => {
-    expect(await practiceSettingsOf(server.app.db.db, A.clinic.account.id)).toEqual({ mark_missed: false, mark_missed_after_hours: 2 });
+    expect(await practiceSettingsOf(server.app.db.db, A.clinic.account.id)).toEqual({
+      mark_missed: false,
+      mark_missed_after_hours: 2,
+    });
     // An hour after the 11:00 appointment ended: the 09:00 one ended three hours ago.
     now = recentEnd + HOUR;
     expect(await scheduler.tick()).toEqual([MARK_MISSED_JOB]);
@@ -94,13 +111,26 @@ describe('mark unarrived appointments missed', () => {
     expect(await scheduler.tick()).toEqual([MARK_MISSED_JOB]);
 
     expect(await statusOf(A, a.missed)).toBe('missed');
-    expect(await eventTypes(server, A.clinic, 'appointments', a.missed)).toEqual(['appointments.created', 'appointments.missed']);
+    expect(await eventTypes(server, A.clinic, 'appointments', a.missed)).toEqual([
+      'appointments.created',
+      'appointments.missed',
+    ]);
     const [entry, ...more] = await missedEntries(A, a.missed);
     expect(more).toEqual([]);
-    expect(entry).toMatchObject({ ...MISSED_ACTOR, changes: { status: { from: 'booked', to: 'missed' }, reason: 'Not arrived 2 hours after it ended' }, created_at: new Date(now).toISOString() });
+    expect(entry).toMatchObject({
+      ...MISSED_ACTOR,
+      changes: { status: { from: 'booked', to: 'missed' }, reason: 'Not arrived 2 hours after it ended' },
+      created_at: new Date(now).toISOString(),
+    });
     // The feed an integrator polls shows it, stamped on the job's clock.
     const feed = await A.api.get(`/events?type=appointments.missed&data.id=${a.missed}`);
-    expect(feed.body.data).toEqual([expect.objectContaining({ type: 'appointments.missed', occurred_at: new Date(now).toISOString(), data: { entity: 'appointments', id: a.missed } })]);
+    expect(feed.body.data).toEqual([
+      expect.objectContaining({
+        type: 'appointments.missed',
+        occurred_at: new Date(now).toISOString(),
+        data: { entity: 'appointments', id: a.missed },
+      }),
+    ]);
 
     expect(await statusOf(A, a.arrived)).toBe('arrived');
     expect(await statusOf(A, a.cancelled)).toBe('cancelled');
@@ -108,14 +138,18 @@ describe('mark unarrived appointments missed', () => {
     expect(await statusOf(A, a.recent)).toBe('booked'); // ended an hour ago: not yet 2
     expect(await statusOf(A, a.future)).toBe('booked');
     expect(await statusOf(B, a.other)).toBe('booked'); // another clinic, setting off
-    for (const id of [a.arrived, a.cancelled, a.deleted, a.recent, a.future]) expect(await missedEntries(A, id)).toEqual([]);
+    for (const id of [a.arrived, a.cancelled, a.deleted, a.recent, a.future])
+      expect(await missedEntries(A, id)).toEqual([]);
     expect(await eventTypes(server, B.clinic, 'appointments', a.other)).toEqual(['appointments.created']);
   });
 
   test('idempotent: the next run marks nothing and announces nothing again; a shorter delay setting reaches the later one', async () => {
     now += 10 * 60_000;
     expect(await scheduler.tick()).toEqual([MARK_MISSED_JOB]);
-    expect(await eventTypes(server, A.clinic, 'appointments', a.missed)).toEqual(['appointments.created', 'appointments.missed']);
+    expect(await eventTypes(server, A.clinic, 'appointments', a.missed)).toEqual([
+      'appointments.created',
+      'appointments.missed',
+    ]);
     expect((await missedEntries(A, a.missed)).length).toBe(1);
     expect(await statusOf(A, a.recent)).toBe('booked');
 
@@ -123,14 +157,17 @@ describe('mark unarrived appointments missed', () => {
     now += 10 * 60_000;
     expect(await scheduler.tick()).toEqual([MARK_MISSED_JOB]);
     expect(await statusOf(A, a.recent)).toBe('missed');
-    expect((await missedEntries(A, a.recent))[0].changes).toMatchObject({ reason: 'Not arrived 1 hour after it ended' });
+    expect((await missedEntries(A, a.recent))[0].changes).toMatchObject({
+      reason: 'Not arrived 1 hour after it ended',
+    });
     expect((await missedEntries(A, a.missed)).length).toBe(1);
   });
 
   test('bounded: at most N appointments of a clinic per run, oldest end first; the rest at the next ticks', async () => {
     const tuesday = addDays(MONDAY, 1);
     const backlog: number[] = [];
-    for (const time of ['10:30', '09:00', '10:00', '09:30', '11:00']) backlog.push((await book(A, `${tuesday}T${time}:00`)).id);
+    for (const time of ['10:30', '09:00', '10:00', '09:30', '11:00'])
+      backlog.push((await book(A, `${tuesday}T${time}:00`)).id);
     const byEnd = [backlog[1], backlog[3], backlog[2], backlog[0], backlog[4]];
     const bounded = new Scheduler(server.app.db, [markMissedJob(server.app.db, 2)], { now: () => now });
     now = Date.parse(`${addDays(MONDAY, 2)}T00:00:00Z`); // Wednesday: Tuesday's all ended hours ago, Thursday's to come
@@ -156,9 +193,15 @@ describe('mark unarrived appointments missed', () => {
     const wednesday = addDays(MONDAY, 2);
     const left = (await book(A, `${wednesday}T09:00:00`)).id;
     now = Date.parse(`${THURSDAY}T00:00:00Z`);
-    expect(await markMissed(server.app.db, { now: () => now, renew: async () => false })).toEqual({ marked: 0, more: true });
+    expect(await markMissed(server.app.db, { now: () => now, renew: async () => false })).toEqual({
+      marked: 0,
+      more: true,
+    });
     expect(await statusOf(A, left)).toBe('booked');
-    expect(await markMissed(server.app.db, { now: () => now, renew: async () => true })).toEqual({ marked: 1, more: false });
+    expect(await markMissed(server.app.db, { now: () => now, renew: async () => true })).toEqual({
+      marked: 1,
+      more: false,
+    });
     expect(await statusOf(A, left)).toBe('missed');
   });
 
@@ -176,6 +219,9 @@ describe('mark unarrived appointments missed', () => {
 
   test('the demo seed turns the setting on', async () => {
     const demo = await newClinic(server, { seed: true });
-    expect(await practiceSettingsOf(server.app.db.db, demo.account.id)).toEqual({ mark_missed: true, mark_missed_after_hours: 2 });
+    expect(await practiceSettingsOf(server.app.db.db, demo.account.id)).toEqual({
+      mark_missed: true,
+      mark_missed_after_hours: 2,
+    });
   }, 60_000);
 });

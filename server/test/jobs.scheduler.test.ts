@@ -61,7 +61,13 @@ function recordingJob(name = uniqueName('job'), everyMs = EVERY_MS) {
 /** Two schedulers of the same job on their own connections, each on the clock `at` returns. */
 function pair(jobs: (by: string) => Job[], at: () => number) {
   const errors: unknown[] = [];
-  const make = (db: DbHandle, by: string) => new Scheduler(db, jobs(by), { holder: `${by}-${uniqueName()}`, now: at, leaseMs: LEASE_MS, onError: (err) => errors.push(err) });
+  const make = (db: DbHandle, by: string) =>
+    new Scheduler(db, jobs(by), {
+      holder: `${by}-${uniqueName()}`,
+      now: at,
+      leaseMs: LEASE_MS,
+      onError: (err) => errors.push(err),
+    });
   return { a: make(dbA, 'a'), b: make(dbB, 'b'), errors };
 }
 
@@ -71,7 +77,10 @@ describe('one scheduler runs a job at a time, across connections', () => {
   test('two schedulers ticking together: exactly one runs the job; the other skips it', async () => {
     const j = recordingJob();
     const now = T0;
-    const { a, b, errors } = pair((by) => [j.job(by)], () => now);
+    const { a, b, errors } = pair(
+      (by) => [j.job(by)],
+      () => now,
+    );
     const [ranA, ranB] = await Promise.all([a.tick(), b.tick()]);
     expect([...ranA, ...ranB]).toEqual([j.name]);
     expect(j.runs.length).toBe(1);
@@ -82,7 +91,10 @@ describe('one scheduler runs a job at a time, across connections', () => {
 
   test('many ticks of both, racing, over several jobs: each job runs once', async () => {
     const jobs = [recordingJob(), recordingJob(), recordingJob()];
-    const { a, b } = pair((by) => jobs.map((j) => j.job(by)), () => T0);
+    const { a, b } = pair(
+      (by) => jobs.map((j) => j.job(by)),
+      () => T0,
+    );
     await Promise.all([a.tick(), b.tick(), a.tick(), b.tick(), b.tick(), a.tick()]);
     for (const j of jobs) expect(j.runs.length).toBe(1);
   });
@@ -90,7 +102,10 @@ describe('one scheduler runs a job at a time, across connections', () => {
   test('while one holds the lease (its run in progress), the other does not run the job, due or not', async () => {
     const j = recordingJob();
     let now = T0;
-    const { a, b } = pair((by) => [j.job(by)], () => now);
+    const { a, b } = pair(
+      (by) => [j.job(by)],
+      () => now,
+    );
     j.hold();
     const running = a.tick();
     while (j.runs.length === 0) await new Promise((r) => setImmediate(r));
@@ -105,7 +120,10 @@ describe('one scheduler runs a job at a time, across connections', () => {
   test('due again after its interval, whoever runs it; not before', async () => {
     const j = recordingJob();
     let now = T0;
-    const { a, b } = pair((by) => [j.job(by)], () => now);
+    const { a, b } = pair(
+      (by) => [j.job(by)],
+      () => now,
+    );
     expect(await a.tick()).toEqual([j.name]);
     now = T0 + EVERY_MS - 1;
     expect([...(await a.tick()), ...(await b.tick())]).toEqual([]);
@@ -121,7 +139,10 @@ describe('one scheduler runs a job at a time, across connections', () => {
   test('a crashed holder: its lease is taken once expired, not before; back late, it cannot renew nor reschedule', async () => {
     const j = recordingJob();
     let now = T0;
-    const { a, b } = pair((by) => [j.job(by)], () => now);
+    const { a, b } = pair(
+      (by) => [j.job(by)],
+      () => now,
+    );
     // a takes the job and never finishes (a process that died mid-run holds its lease until it expires).
     j.hold();
     const stuck = a.tick();
@@ -138,14 +159,20 @@ describe('one scheduler runs a job at a time, across connections', () => {
     j.release();
     await Promise.all([stuck, handedOver]);
     // b's release set the schedule; a's (no longer the holder) changed nothing.
-    expect(await leaseOf(j.name)).toMatchObject({ holder: null, due_at: new Date(T0 + LEASE_MS + EVERY_MS).toISOString() });
+    expect(await leaseOf(j.name)).toMatchObject({
+      holder: null,
+      due_at: new Date(T0 + LEASE_MS + EVERY_MS).toISOString(),
+    });
   });
 
   test('a job whose lease expired while an earlier job of the same tick ran is left to whoever took it', async () => {
     const first = recordingJob(`a${uniqueName()}`);
     const second = recordingJob(`b${uniqueName()}`);
     let now = T0;
-    const { a, b } = pair((by) => [first.job(by), second.job(by)], () => now);
+    const { a, b } = pair(
+      (by) => [first.job(by), second.job(by)],
+      () => now,
+    );
     first.hold();
     const late = a.tick();
     while (first.runs.length === 0) await new Promise((r) => setImmediate(r));
@@ -161,7 +188,11 @@ describe('one scheduler runs a job at a time, across connections', () => {
   test('a job asking to run again is due at the next tick; a failing job is reported and waits its interval', async () => {
     let left = 3;
     const drained: number[] = [];
-    const draining: Job = { name: uniqueName('drain'), everyMs: EVERY_MS, run: async () => (drained.push(--left), { again: left > 0 }) };
+    const draining: Job = {
+      name: uniqueName('drain'),
+      everyMs: EVERY_MS,
+      run: async () => (drained.push(--left), { again: left > 0 }),
+    };
     const failing: Job = {
       name: uniqueName('fail'),
       everyMs: EVERY_MS,
@@ -169,7 +200,10 @@ describe('one scheduler runs a job at a time, across connections', () => {
         throw new Error('boom');
       },
     };
-    const { a, b, errors } = pair(() => [draining, failing], () => T0);
+    const { a, b, errors } = pair(
+      () => [draining, failing],
+      () => T0,
+    );
     await a.tick();
     await b.tick();
     await a.tick();
@@ -181,7 +215,10 @@ describe('one scheduler runs a job at a time, across connections', () => {
 
   test('stopping: the running job sees renew() false; its lease is released, the job due after its interval', async () => {
     const j = recordingJob();
-    const { a, b } = pair((by) => [j.job(by)], () => T0);
+    const { a, b } = pair(
+      (by) => [j.job(by)],
+      () => T0,
+    );
     j.hold();
     a.start();
     while (j.runs.length === 0) await new Promise((r) => setImmediate(r));
@@ -200,7 +237,17 @@ describe("the server's scheduler", () => {
     const server = await startServer({ DATABASE_URL: await ownDatabaseUrl() });
     try {
       // partitions.keep too: on SQLite it has nothing to do.
-      const names = ['sweep.idempotency_keys', 'sweep.events', 'sweep.oauth', 'sweep.webhook_attempts', 'sweep.webhook_messages', 'sweep.request_log', 'sweep.deleted_entities', 'appointments.mark_missed', 'partitions.keep'];
+      const names = [
+        'sweep.idempotency_keys',
+        'sweep.events',
+        'sweep.oauth',
+        'sweep.webhook_attempts',
+        'sweep.webhook_messages',
+        'sweep.request_log',
+        'sweep.deleted_entities',
+        'appointments.mark_missed',
+        'partitions.keep',
+      ];
       expect(server.app.jobs.jobs.sort()).toEqual([...names].sort());
       expect((await server.app.jobs.tick()).sort()).toEqual([...names].sort());
       expect(await server.app.jobs.tick()).toEqual([]);

@@ -22,23 +22,29 @@ describe('embedded records on list pages', () => {
     expect(embedding.map((r) => r.name).sort()).toEqual(Object.keys(shown).sort());
   });
 
-  it.each(embedding.map((r) => r.name))('%s: each row of an offset and a cursor page equals its single read', async (name) => {
-    const offset = await t.api.get(`/${name}?page_size=100`);
-    expect(offset.status).toBe(200);
-    const rows: Record<string, unknown>[] = offset.body.data;
-    expect(rows.length).toBeGreaterThan(1);
-    for (const attribute of shown[name]) {
-      expect(rows.some((r) => filled(r[attribute])), `${name}: some row has ${attribute}`).toBe(true);
-    }
-    const cursor = await t.api.get(`/${name}?page_size=100&cursor=`);
-    expect(cursor.body.data).toEqual(rows);
-    for (const row of rows) {
-      const one = await t.api.get(`/${name}/${row.id}`);
-      expect(one.status).toBe(200);
-      // The single read may add detail (a care plan's phases and tracking); it never differs.
-      expect(one.body.data).toMatchObject(row);
-    }
-  });
+  it.each(embedding.map((r) => r.name))(
+    '%s: each row of an offset and a cursor page equals its single read',
+    async (name) => {
+      const offset = await t.api.get(`/${name}?page_size=100`);
+      expect(offset.status).toBe(200);
+      const rows: Record<string, unknown>[] = offset.body.data;
+      expect(rows.length).toBeGreaterThan(1);
+      for (const attribute of shown[name]) {
+        expect(
+          rows.some((r) => filled(r[attribute])),
+          `${name}: some row has ${attribute}`,
+        ).toBe(true);
+      }
+      const cursor = await t.api.get(`/${name}?page_size=100&cursor=`);
+      expect(cursor.body.data).toEqual(rows);
+      for (const row of rows) {
+        const one = await t.api.get(`/${name}/${row.id}`);
+        expect(one.status).toBe(200);
+        // The single read may add detail (a care plan's phases and tracking); it never differs.
+        expect(one.body.data).toMatchObject(row);
+      }
+    },
+  );
 
   it('rows without embedded records read as empty: [] for lists, null for one record', async () => {
     const created = await t.api.post('/patients', { body: { first_name: 'Bare', last_name: 'Embedless' } });
@@ -48,11 +54,17 @@ describe('embedded records on list pages', () => {
     expect(page.body.data[0]).toMatchObject({ numbers: [], address: null, tags: [] });
   });
 
-  it("an appointment of a deleted patient lists with patient null, as its single read", async () => {
-    const list = (await t.api.get('/appointments?page_size=100')).body.data as { id: number; patient_id: number; patient: unknown }[];
+  it('an appointment of a deleted patient lists with patient null, as its single read', async () => {
+    const list = (await t.api.get('/appointments?page_size=100')).body.data as {
+      id: number;
+      patient_id: number;
+      patient: unknown;
+    }[];
     const victim = list.find((a) => a.patient !== null)!;
     expect((await t.api.delete(`/patients/${victim.patient_id}`)).status).toBe(204);
-    const after = (await t.api.get(`/appointments?patient_id=${victim.patient_id}`)).body.data as { patient: unknown }[];
+    const after = (await t.api.get(`/appointments?patient_id=${victim.patient_id}`)).body.data as {
+      patient: unknown;
+    }[];
     expect(after.length).toBeGreaterThan(0);
     for (const a of after) expect(a.patient).toBeNull();
     expect((await t.api.get(`/appointments/${victim.id}`)).body.data.patient).toBeNull();

@@ -6,18 +6,59 @@ const { api } = t;
 const ids: number[] = [];
 
 const people = [
-  { first_name: 'Anna', last_name: 'Smith', dob: '1980-01-01', email: 'anna@example.com', sex: 'female', blocked: false, metadata: { score: 10, tier: 'gold', vip: true } },
-  { first_name: 'Ben', last_name: 'Smith', dob: '1990-05-05', email: null, sex: 'male', blocked: true, metadata: { score: 9, tier: 'silver' } },
-  { first_name: 'Cara', last_name: 'Jones', dob: null, email: 'cara@example.org', sex: null, blocked: false, metadata: { score: 100, tier: 'gold', vip: false } },
-  { first_name: 'dave', last_name: 'Jones_%', dob: '2001-12-31', email: 'DAVE@EXAMPLE.COM', sex: 'other', blocked: false, metadata: { score: '100' } },
-  { first_name: 'Eve', last_name: 'Brown', dob: '1980-01-01', email: 'eve@example.com', sex: 'female', blocked: false, metadata: {} },
+  {
+    first_name: 'Anna',
+    last_name: 'Smith',
+    dob: '1980-01-01',
+    email: 'anna@example.com',
+    sex: 'female',
+    blocked: false,
+    metadata: { score: 10, tier: 'gold', vip: true },
+  },
+  {
+    first_name: 'Ben',
+    last_name: 'Smith',
+    dob: '1990-05-05',
+    email: null,
+    sex: 'male',
+    blocked: true,
+    metadata: { score: 9, tier: 'silver' },
+  },
+  {
+    first_name: 'Cara',
+    last_name: 'Jones',
+    dob: null,
+    email: 'cara@example.org',
+    sex: null,
+    blocked: false,
+    metadata: { score: 100, tier: 'gold', vip: false },
+  },
+  {
+    first_name: 'dave',
+    last_name: 'Jones_%',
+    dob: '2001-12-31',
+    email: 'DAVE@EXAMPLE.COM',
+    sex: 'other',
+    blocked: false,
+    metadata: { score: '100' },
+  },
+  {
+    first_name: 'Eve',
+    last_name: 'Brown',
+    dob: '1980-01-01',
+    email: 'eve@example.com',
+    sex: 'female',
+    blocked: false,
+    metadata: {},
+  },
 ];
 
 beforeAll(async () => {
   for (const p of people) ids.push((await api.post('/patients', { body: p })).body.data.id);
 });
 
-const names = async (query: string) => (await api.get(`/patients?page_size=100&${query}`)).body.data.map((p: { first_name: string }) => p.first_name);
+const names = async (query: string) =>
+  (await api.get(`/patients?page_size=100&${query}`)).body.data.map((p: { first_name: string }) => p.first_name);
 
 describe('filters', () => {
   it.each([
@@ -58,7 +99,9 @@ describe('filters', () => {
     await api.patch(`/patients/${ids[1]}`, { body: { note: 'touched' } });
     const changed = await names(`updated_at=gt:${newest}`);
     expect(changed).toEqual(['Ben']);
-    expect(await names(`created_at=lte:${new Date(Date.now() + 60_000).toISOString().replace('.000', '')}`)).toHaveLength(5);
+    expect(
+      await names(`created_at=lte:${new Date(Date.now() + 60_000).toISOString().replace('.000', '')}`),
+    ).toHaveLength(5);
   });
 });
 
@@ -105,7 +148,9 @@ describe('paging', () => {
         expect(res.body.meta.per_page).toBe(2);
         expect(Object.keys(res.body.meta).sort()).toEqual(['has_more', 'per_page']);
         seen.push(...res.body.data.map((p: { first_name: string }) => p.first_name));
-        url = res.body.links.next ? new URL(res.body.links.next).pathname.replace('/v3/api', '') + new URL(res.body.links.next).search : null;
+        url = res.body.links.next
+          ? new URL(res.body.links.next).pathname.replace('/v3/api', '') + new URL(res.body.links.next).search
+          : null;
         expect(res.body.meta.has_more).toBe(url !== null);
         pages++;
       }

@@ -50,7 +50,9 @@ describe('every list order is served by an index (first page and cursor page)', 
     const next = first.links.next ? new URL(first.links.next).searchParams.get('cursor') : null;
     if (next) await listRecords(r, scope, { ...query, cursor: next });
     // The page's own statement (embeds are loaded by id, apart from it).
-    const ordered = statements.filter((s) => s.sql.includes(`from "${getTableName(r.table)}"`) && / order by /i.test(s.sql));
+    const ordered = statements.filter(
+      (s) => s.sql.includes(`from "${getTableName(r.table)}"`) && / order by /i.test(s.sql),
+    );
     expect(ordered.length).toBeGreaterThan(0);
     for (const statement of ordered) expect(await sortStep(statement, getTableName(r.table)), statement.sql).toBeNull();
   });

@@ -23,29 +23,41 @@ describe.runIf(isPg)('custom plans for value-dependent filters (only on PostgreS
     return statements.filter((s) => s.sql.includes('from "patients"') && !s.sql.includes('"clinic_rows"'));
   };
 
-  test.each([['last_name', 'contains:smi'], ['email', 'like:%example%'], ['created_at', 'gte:2020-01-01T00:00:00Z'], ['dob', 'between:1950-01-01,1990-12-31']])(
-    '%s=%s: page and count are unnamed statements, planned with their values at every run',
-    async (attr, value) => {
-      const statements = await pageOf({ [attr]: value });
-      expect(statements.length).toBe(2);
-      for (const s of statements) expect(s.name ?? '').toBe('');
-    },
-  );
+  test.each([
+    ['last_name', 'contains:smi'],
+    ['email', 'like:%example%'],
+    ['created_at', 'gte:2020-01-01T00:00:00Z'],
+    ['dob', 'between:1950-01-01,1990-12-31'],
+  ])('%s=%s: page and count are unnamed statements, planned with their values at every run', async (attr, value) => {
+    const statements = await pageOf({ [attr]: value });
+    expect(statements.length).toBe(2);
+    for (const s of statements) expect(s.name ?? '').toBe('');
+  });
 
   // Behind a transaction pooler every statement goes unnamed (db/prepared.ts), tested below.
-  test.runIf(!pooled)('equality filters and plain pages stay named prepared statements (only on PostgreSQL without a transaction pooler)', async () => {
-    const queries: Record<string, string>[] = [{}, { last_name: 'eq:Smith' }, { sort: 'last_name' }];
-    for (const query of queries) {
-      const statements = await pageOf(query);
-      expect(statements.length).toBe(2);
-      for (const s of statements) expect(s.name).toMatch(/^q_[0-9a-f]{40}$/);
-    }
-  });
+  test.runIf(!pooled)(
+    'equality filters and plain pages stay named prepared statements (only on PostgreSQL without a transaction pooler)',
+    async () => {
+      const queries: Record<string, string>[] = [{}, { last_name: 'eq:Smith' }, { sort: 'last_name' }];
+      for (const query of queries) {
+        const statements = await pageOf(query);
+        expect(statements.length).toBe(2);
+        for (const s of statements) expect(s.name).toMatch(/^q_[0-9a-f]{40}$/);
+      }
+    },
+  );
 });
 
-test.runIf(isPg && pooled)('behind a transaction pooler every statement goes unnamed (only on PostgreSQL behind PgBouncer)', async () => {
-  const { db, statements } = recordingDb(t.server);
-  await listRecords(RESOURCES.patients, { db, accountId: t.clinic.account.id, url: 'http://x/patients' }, { last_name: 'eq:Smith' });
-  expect(statements.length).toBeGreaterThan(0);
-  for (const s of statements) expect(s.name ?? '').toBe('');
-});
+test.runIf(isPg && pooled)(
+  'behind a transaction pooler every statement goes unnamed (only on PostgreSQL behind PgBouncer)',
+  async () => {
+    const { db, statements } = recordingDb(t.server);
+    await listRecords(
+      RESOURCES.patients,
+      { db, accountId: t.clinic.account.id, url: 'http://x/patients' },
+      { last_name: 'eq:Smith' },
+    );
+    expect(statements.length).toBeGreaterThan(0);
+    for (const s of statements) expect(s.name ?? '').toBe('');
+  },
+);

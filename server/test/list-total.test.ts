@@ -16,9 +16,25 @@ const t = useClinic();
 beforeAll(async () => {
   const { db } = t.server.app;
   const now = new Date().toISOString();
-  const columns = [patients.account_id, patients.created_at, patients.updated_at, patients.first_name, patients.last_name, patients.blocked, patients.communication_preferences, patients.metadata] as const;
-  const row = (i: number) => [t.clinic.account.id, now, now, 'Bulk', i < 3 ? 'Rare' : `Patient${i}`, false, {}, {}].map((v, c) => columns[c]!.mapToDriverValue(v) as string | number | boolean);
-  await db.appendRows(patients, columns, Array.from({ length: MANY }, (_, i) => row(i)));
+  const columns = [
+    patients.account_id,
+    patients.created_at,
+    patients.updated_at,
+    patients.first_name,
+    patients.last_name,
+    patients.blocked,
+    patients.communication_preferences,
+    patients.metadata,
+  ] as const;
+  const row = (i: number) =>
+    [t.clinic.account.id, now, now, 'Bulk', i < 3 ? 'Rare' : `Patient${i}`, false, {}, {}].map(
+      (v, c) => columns[c]!.mapToDriverValue(v) as string | number | boolean,
+    );
+  await db.appendRows(
+    patients,
+    columns,
+    Array.from({ length: MANY }, (_, i) => row(i)),
+  );
 }, 120_000);
 
 it('counts exactly when the matching records are within the bound', async () => {
@@ -37,18 +53,21 @@ it.runIf(isPg)('past the bound, PostgreSQL estimates the total and says so (only
   expect(res.body.data).toHaveLength(100);
 });
 
-it.runIf(!isPg)('past the bound, SQLite estimates from the matching ids, close to the total, and says so (only on SQLite)', async () => {
-  const res = await t.api.get('/patients?page_size=100');
-  expect(res.status).toBe(200);
-  expect(res.body.meta.total_estimated).toBe(true);
-  expect(res.body.meta.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
-  expect(Math.abs(res.body.meta.total - MANY) / MANY).toBeLessThan(0.02);
-  expect(res.body.meta.last_page).toBe(Math.ceil(res.body.meta.total / 100));
-  // A filter over the same rows is estimated the same way; one matching within the bound stays exact.
-  const bulk = await t.api.get('/patients?first_name=eq:Bulk&page_size=100');
-  expect(bulk.body.meta.total_estimated).toBe(true);
-  expect(Math.abs(bulk.body.meta.total - MANY) / MANY).toBeLessThan(0.02);
-});
+it.runIf(!isPg)(
+  'past the bound, SQLite estimates from the matching ids, close to the total, and says so (only on SQLite)',
+  async () => {
+    const res = await t.api.get('/patients?page_size=100');
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total_estimated).toBe(true);
+    expect(res.body.meta.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
+    expect(Math.abs(res.body.meta.total - MANY) / MANY).toBeLessThan(0.02);
+    expect(res.body.meta.last_page).toBe(Math.ceil(res.body.meta.total / 100));
+    // A filter over the same rows is estimated the same way; one matching within the bound stays exact.
+    const bulk = await t.api.get('/patients?first_name=eq:Bulk&page_size=100');
+    expect(bulk.body.meta.total_estimated).toBe(true);
+    expect(Math.abs(bulk.body.meta.total - MANY) / MANY).toBeLessThan(0.02);
+  },
+);
 
 it('another clinic counts only its own records', async () => {
   const other = await newClinic(t.server);

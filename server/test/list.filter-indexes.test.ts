@@ -79,14 +79,22 @@ const served = Object.values(RESOURCES)
 let session: pg.PoolClient | undefined;
 const copied = new Set<string>();
 
-async function planWithIndexesOn(statement: Captured, table: string, column: string, op: string, accountId: number): Promise<string> {
+async function planWithIndexesOn(
+  statement: Captured,
+  table: string,
+  column: string,
+  op: string,
+  accountId: number,
+): Promise<string> {
   session ??= await (t.server.app.db as unknown as { pool: pg.Pool }).pool.connect();
   const client = session;
   if (!copied.has(table)) {
     await client.query(`create temp table "${table}" (like public."${table}")`);
     const { rows: counted } = await client.query<{ n: number }>(`select count(*)::int as n from public."${table}"`);
     const times = Math.min(500, Math.ceil(10_000 / Math.max(1, counted[0].n)));
-    await client.query(`insert into pg_temp."${table}" select c.* from public."${table}" c, generate_series(1, ${times})`);
+    await client.query(
+      `insert into pg_temp."${table}" select c.* from public."${table}" c, generate_series(1, ${times})`,
+    );
     await client.query(`update pg_temp."${table}" set account_id = $1`, [accountId]);
     await client.query(`analyze pg_temp."${table}"`);
     copied.add(table);
@@ -100,7 +108,10 @@ async function planWithIndexesOn(statement: Captured, table: string, column: str
     for (const { def, cols } of rows) {
       const candidate = (op !== 'contains' && cols[0] === 'account_id' && cols[1] === column) || cols[0] === column;
       // Not unique: the copy holds each row many times.
-      if (candidate) await client.query(def.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON (ONLY )?public\./, 'CREATE INDEX copy_$2 ON pg_temp.'));
+      if (candidate)
+        await client.query(
+          def.replace(/^CREATE (UNIQUE )?INDEX (\S+) ON (ONLY )?public\./, 'CREATE INDEX copy_$2 ON pg_temp.'),
+        );
     }
     await client.query('set local enable_seqscan = off');
     const { rows: plan } = await client.query(`explain (format json) ${statement.sql}`, statement.params);
@@ -116,26 +127,39 @@ async function planWithIndexesOn(statement: Captured, table: string, column: str
  * database's, the same with or without the pooler.
  */
 const pooled = process.env.DATABASE_POOLER === 'transaction';
-describe.runIf(isPg && !pooled)('filters declared served are read from an index (only on PostgreSQL without a transaction pooler)', () => {
-  // The connection goes with its copies (temporary tables end with the session).
-  afterAll(() => session?.release(true));
+describe.runIf(isPg && !pooled)(
+  'filters declared served are read from an index (only on PostgreSQL without a transaction pooler)',
+  () => {
+    // The connection goes with its copies (temporary tables end with the session).
+    afterAll(() => session?.release(true));
 
-  test.each(served)('%s ?%s=%s', async (_name, attr, op, resource) => {
-    const r = resource as Resource;
-    const f = r.filters[attr];
-    const { db, statements } = recordingDb(t.server);
-    const value = attr === 'phone' ? `${op === 'in' ? 'in:+15550100,+15550101' : op === 'between' ? 'between:+15550100,+15550101' : op === 'null' ? 'null' : `${op}:+15550100`}` : operand(f, op);
-    await listRecords(r, { db, accountId: t.clinic.account.id, url: 'http://x/', region: 'US' }, { [attr]: value, page_size: '1' });
-    const table = getTableName(r.table);
-    const counted = statements.find((s) => s.sql.includes(`from "${table}"`) && /count\(/i.test(s.sql));
-    expect(counted, 'the count statement').toBeDefined();
-    const column = r.column(attr)!.name;
-    const plan = await planWithIndexesOn(counted!, table, column, op, t.clinic.account.id);
-    // The column inside an index scan's condition: the index narrows the rows to the filter's.
-    const conds = [...plan.matchAll(/"Index Cond":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
-    expect(conds.some((c) => new RegExp(`\\b${column}\\b`).test(c)), plan).toBe(true);
-  });
-});
+    test.each(served)('%s ?%s=%s', async (_name, attr, op, resource) => {
+      const r = resource as Resource;
+      const f = r.filters[attr];
+      const { db, statements } = recordingDb(t.server);
+      const value =
+        attr === 'phone'
+          ? `${op === 'in' ? 'in:+15550100,+15550101' : op === 'between' ? 'between:+15550100,+15550101' : op === 'null' ? 'null' : `${op}:+15550100`}`
+          : operand(f, op);
+      await listRecords(
+        r,
+        { db, accountId: t.clinic.account.id, url: 'http://x/', region: 'US' },
+        { [attr]: value, page_size: '1' },
+      );
+      const table = getTableName(r.table);
+      const counted = statements.find((s) => s.sql.includes(`from "${table}"`) && /count\(/i.test(s.sql));
+      expect(counted, 'the count statement').toBeDefined();
+      const column = r.column(attr)!.name;
+      const plan = await planWithIndexesOn(counted!, table, column, op, t.clinic.account.id);
+      // The column inside an index scan's condition: the index narrows the rows to the filter's.
+      const conds = [...plan.matchAll(/"Index Cond":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+      expect(
+        conds.some((c) => new RegExp(`\\b${column}\\b`).test(c)),
+        plan,
+      ).toBe(true);
+    });
+  },
+);
 
 describe('filters that scan are refused on big clinics only', () => {
   const limit = SCAN_LIMIT.rows;
@@ -188,7 +212,11 @@ describe('the documents state which filters scan', () => {
     expect(schema.status).toBe(200);
     const doc = await t.api.get('/openapi.json');
     expect(doc.status).toBe(200);
-    const params = doc.body.paths['/patients'].get.parameters as { name: string; description: string; 'x-scans'?: string[] }[];
+    const params = doc.body.paths['/patients'].get.parameters as {
+      name: string;
+      description: string;
+      'x-scans'?: string[];
+    }[];
     const r = RESOURCES.patients as Resource;
     for (const [attr, f] of Object.entries(r.filters)) {
       const scans = filterOperators(f).filter((op) => filterScans(r, attr, f, op));
@@ -202,7 +230,13 @@ describe('the documents state which filters scan', () => {
   });
 
   test('MCP list_entity_types states the same scanning operators', async () => {
-    const member = await memberWith(t, 'receptionist', ['patients.read', 'appointments.read', 'billing.read'], 'all', null);
+    const member = await memberWith(
+      t,
+      'receptionist',
+      ['patients.read', 'appointments.read', 'billing.read'],
+      'all',
+      null,
+    );
     const out = await ok(connectorCall(t, member), 'list_entity_types', {});
     const types = out.entity_types as { name: string; scans: Record<string, string[]> }[];
     for (const r of Object.values(RESOURCES).filter((x) => x.list) as Resource[]) {

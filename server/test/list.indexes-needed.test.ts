@@ -33,16 +33,24 @@ interface Shape {
 /** The table's indexes, its primary key among them (on PostgreSQL `(account_id, id)`: db/dialect.ts `table`). */
 function indexes(table: Resource['table']): Shape[] {
   const config = isPg ? pgTableConfig(table as PgTable) : sqliteTableConfig(table as unknown as SQLiteTable);
-  const keys = config.primaryKeys.map((k) => ({ name: k.getName(), columns: (k.columns as { name: string }[]).map((c) => c.name), unique: true, where: 'null' }));
-  return [...keys, ...config.indexes.map((i) => {
-    const where = i.config.where as unknown as { queryChunks?: { value?: string[] }[] } | undefined;
-    return {
-      name: i.config.name!,
-      columns: (i.config.columns as unknown as { name?: string }[]).map((c) => c.name ?? '?'),
-      unique: !!i.config.unique,
-      where: JSON.stringify(where?.queryChunks?.map((c) => c.value ?? null) ?? null),
-    };
-  })];
+  const keys = config.primaryKeys.map((k) => ({
+    name: k.getName(),
+    columns: (k.columns as { name: string }[]).map((c) => c.name),
+    unique: true,
+    where: 'null',
+  }));
+  return [
+    ...keys,
+    ...config.indexes.map((i) => {
+      const where = i.config.where as unknown as { queryChunks?: { value?: string[] }[] } | undefined;
+      return {
+        name: i.config.name!,
+        columns: (i.config.columns as unknown as { name?: string }[]).map((c) => c.name ?? '?'),
+        unique: !!i.config.unique,
+        where: JSON.stringify(where?.queryChunks?.map((c) => c.value ?? null) ?? null),
+      };
+    }),
+  ];
 }
 
 const listed = Object.values(RESOURCES).filter((r) => r.list) as Resource[];
@@ -53,15 +61,27 @@ describe('every index is used by a declared sort, filter or domain query', () =>
   test.each(tables)('%s', (_table, r) => {
     const declared = new Set(
       Object.keys({ ...r.fields, ...r.filters })
-        .filter((k) => (r.fields[k]?.sortable || Object.hasOwn(r.filters, k)))
+        .filter((k) => r.fields[k]?.sortable || Object.hasOwn(r.filters, k))
         .map((k) => r.column(k)?.name)
         .filter((c): c is string => !!c),
     );
     const all = indexes(r.table);
-    const unused = all.filter((i) => !(i.name in DOMAIN_INDEXES) && !(i.columns[0] === 'account_id' && (i.columns[1] === 'id' || declared.has(i.columns[1]))));
+    const unused = all.filter(
+      (i) =>
+        !(i.name in DOMAIN_INDEXES) &&
+        !(i.columns[0] === 'account_id' && (i.columns[1] === 'id' || declared.has(i.columns[1]))),
+    );
     expect(unused.map((i) => `${i.name}(${i.columns.join(', ')})`)).toEqual([]);
     const redundant = all.filter(
-      (i) => !i.unique && all.some((o) => o !== i && o.where === i.where && o.columns.length > i.columns.length && i.columns.every((c, n) => o.columns[n] === c)),
+      (i) =>
+        !i.unique &&
+        all.some(
+          (o) =>
+            o !== i &&
+            o.where === i.where &&
+            o.columns.length > i.columns.length &&
+            i.columns.every((c, n) => o.columns[n] === c),
+        ),
     );
     expect(redundant.map((i) => i.name)).toEqual([]);
   });
@@ -71,7 +91,12 @@ describe('every index is used by a declared sort, filter or domain query', () =>
     const missing = Object.entries(r.fields)
       .filter(([, f]) => f.sortable)
       .map(([k]) => r.column(k)!.name)
-      .filter((c) => !all.some((i) => i.columns[0] === 'account_id' && i.columns[1] === c && (c === 'id' || i.columns.includes('id'))));
+      .filter(
+        (c) =>
+          !all.some(
+            (i) => i.columns[0] === 'account_id' && i.columns[1] === c && (c === 'id' || i.columns.includes('id')),
+          ),
+      );
     expect(missing).toEqual([]);
   });
 });

@@ -22,8 +22,21 @@ let key: string;
 
 beforeAll(async () => {
   const db = await openDb(url, { migrate: true });
-  const account = await createAccount(db, { subdomain: 'loglines', region: 'neptune', name: 'Log Lines Physio', timezone: 'Europe/London', currency: 'GBP' });
-  key = (await createKey(db, account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, { name: 'lines', access: 'read_write' })).secret;
+  const account = await createAccount(db, {
+    subdomain: 'loglines',
+    region: 'neptune',
+    name: 'Log Lines Physio',
+    timezone: 'Europe/London',
+    currency: 'GBP',
+  });
+  key = (
+    await createKey(
+      db,
+      account,
+      { actor_type: 'system', actor_id: null, actor_name: 'test' },
+      { name: 'lines', access: 'read_write' },
+    )
+  ).secret;
   await db.close();
 }, 60_000);
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -50,9 +63,20 @@ async function start(env: Record<string, string>): Promise<Started> {
   return { ...server, out: () => text };
 }
 
-function call(s: Spawned, method: string, p: string, opts: { body?: string; auth?: string } = {}): Promise<{ status: number; requestId: string }> {
+function call(
+  s: Spawned,
+  method: string,
+  p: string,
+  opts: { body?: string; auth?: string } = {},
+): Promise<{ status: number; requestId: string }> {
   return new Promise((resolve, reject) => {
-    const headers = { host: HOST, authorization: `Bearer ${opts.auth ?? key}`, ...(opts.body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) } : {}) };
+    const headers = {
+      host: HOST,
+      authorization: `Bearer ${opts.auth ?? key}`,
+      ...(opts.body
+        ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) }
+        : {}),
+    };
     const req = http.request({ host: '127.0.0.1', port: s.port, method, path: `/v3/api${p}`, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, requestId: String(res.headers['x-request-id']) }));
@@ -94,7 +118,16 @@ describe('request lines', () => {
     expect(lines).toHaveLength(302);
     for (const r of [created, ...reads, odd]) expect(byId.has(r.requestId), r.requestId).toBe(true);
     const line = byId.get(created.requestId)!;
-    expect(line).toMatchObject({ level: 30, pid: expect.any(Number), hostname: os.hostname(), method: 'POST', path: '/v3/api/patients', status: 201, key: expect.any(Number), msg: 'request' });
+    expect(line).toMatchObject({
+      level: 30,
+      pid: expect.any(Number),
+      hostname: os.hostname(),
+      method: 'POST',
+      path: '/v3/api/patients',
+      status: 201,
+      key: expect.any(Number),
+      msg: 'request',
+    });
     expect(line.time).toBeGreaterThan(Date.now() - 60_000);
     expect(typeof line.ms).toBe('number');
     expect(byId.get(odd.requestId)).toMatchObject({ path: '/v3/api/patients/%22x%5C"q\\', status: odd.status });
@@ -107,8 +140,12 @@ describe('request lines', () => {
     const missing = await call(s, 'GET', '/patients/999999');
     const refused = await call(s, 'GET', '/me', { auth: 'sk_test_not_a_key' });
     const invalid = await call(s, 'POST', '/patients', { body: JSON.stringify({ first_name: '' }) });
-    const created = await call(s, 'POST', '/patients', { body: JSON.stringify({ first_name: 'Sampled', last_name: 'Write' }) });
-    expect([read.status, missing.status, refused.status, invalid.status, created.status]).toEqual([200, 404, 401, 422, 201]);
+    const created = await call(s, 'POST', '/patients', {
+      body: JSON.stringify({ first_name: 'Sampled', last_name: 'Write' }),
+    });
+    expect([read.status, missing.status, refused.status, invalid.status, created.status]).toEqual([
+      200, 404, 401, 422, 201,
+    ]);
     const lines = requestLinesIn(await stop(s));
     expect(lines.map((l) => [l.requestId, l.method, l.status])).toEqual([
       [missing.requestId, 'GET', 404],
@@ -124,10 +161,17 @@ describe('request lines', () => {
 /** A GET with a path Node's client would refuse to send as it is, over a plain socket. */
 function rawGet(s: Spawned, p: string): Promise<{ status: number; requestId: string }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(s.port, '127.0.0.1', () => socket.write(`GET ${p} HTTP/1.1\r\nHost: ${HOST}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`));
+    const socket = net.connect(s.port, '127.0.0.1', () =>
+      socket.write(`GET ${p} HTTP/1.1\r\nHost: ${HOST}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`),
+    );
     let text = '';
     socket.on('data', (c) => (text += c.toString()));
-    socket.on('end', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), requestId: /x-request-id: (\S+)/i.exec(text)?.[1] ?? '' }));
+    socket.on('end', () =>
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]),
+        requestId: /x-request-id: (\S+)/i.exec(text)?.[1] ?? '',
+      }),
+    );
     socket.on('error', reject);
   });
 }
@@ -140,6 +184,7 @@ describe('LOG_SAMPLE_RATE', () => {
     expect(envOf({ LOG_SAMPLE_RATE: '' }).LOG_SAMPLE_RATE).toBe(0.1);
     expect(envOf({ LOG_SAMPLE_RATE: '1' }).LOG_SAMPLE_RATE).toBe(1);
     expect(envOf({ LOG_SAMPLE_RATE: '0.25' }).LOG_SAMPLE_RATE).toBe(0.25);
-    for (const bad of ['2', '-0.1', 'half']) expect(() => envOf({ LOG_SAMPLE_RATE: bad })).toThrow(/LOG_SAMPLE_RATE: must be a number from 0 to 1/);
+    for (const bad of ['2', '-0.1', 'half'])
+      expect(() => envOf({ LOG_SAMPLE_RATE: bad })).toThrow(/LOG_SAMPLE_RATE: must be a number from 0 to 1/);
   });
 });

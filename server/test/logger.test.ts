@@ -41,7 +41,11 @@ describe('logger (lines batched to stdout)', () => {
 
 describe('errors in the log', () => {
   it('a failed query is logged with its SQL text and code, never its parameters or the values it quotes', () => {
-    const out = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'server/test/support/log-db-error.ts')], { cwd: root, env: process.env, encoding: 'utf8' });
+    const out = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'server/test/support/log-db-error.ts')],
+      { cwd: root, env: process.env, encoding: 'utf8' },
+    );
     expect(out.status).toBe(0);
     const lines = out.stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);

@@ -35,7 +35,11 @@ const opts = () => ({ [oauth.customFetch]: fetchVia, [oauth.allowInsecureRequest
 
 /** Discovery as a client does it: the 401's resource_metadata → the resource's metadata → the AS metadata. */
 async function discover() {
-  const unauth = await fetchVia(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+  const unauth = await fetchVia(mcpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: '{}',
+  });
   expect(unauth.status).toBe(401);
   const challenge = unauth.headers.get('www-authenticate') ?? '';
   const prmUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
@@ -43,14 +47,21 @@ async function discover() {
   const prm = await (await fetchVia(prmUrl!)).json();
   expect(prm.resource).toBe(mcpUrl);
   const issuer = new URL(prm.authorization_servers[0]);
-  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...opts() }));
+  const as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...opts() }),
+  );
   return as;
 }
 
 /** Registration, PKCE, consent by `portal`'s member, and the code exchange. */
 async function register(as: oauth.AuthorizationServer): Promise<oauth.Client> {
   const registered = await oauth.processDynamicClientRegistrationResponse(
-    await oauth.dynamicClientRegistrationRequest(as, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test Assistant' }, opts()),
+    await oauth.dynamicClientRegistrationRequest(
+      as,
+      { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test Assistant' },
+      opts(),
+    ),
   );
   return { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
 }
@@ -59,12 +70,25 @@ async function register(as: oauth.AuthorizationServer): Promise<oauth.Client> {
  * PKCE, consent by `portal`'s member, and the code exchange; registering a new client unless one is
  * given (registration is limited to 10 a minute per account and address).
  */
-async function connect(portal: ReturnType<typeof portalClient>, as: oauth.AuthorizationServer, registered?: oauth.Client) {
+async function connect(
+  portal: ReturnType<typeof portalClient>,
+  as: oauth.AuthorizationServer,
+  registered?: oauth.Client,
+) {
   const client = registered ?? (await register(as));
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const authorize = new URL(as.authorization_endpoint!);
-  for (const [k, v] of Object.entries({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, scope: 'mcp:read', resource: mcpUrl })) {
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: REDIRECT,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    scope: 'mcp:read',
+    resource: mcpUrl,
+  })) {
     authorize.searchParams.set(k, v);
   }
   const toConsent = await fetchVia(authorize, { redirect: 'manual' });
@@ -73,7 +97,12 @@ async function connect(portal: ReturnType<typeof portalClient>, as: oauth.Author
   expect(consent.pathname).toBe('/developers/connect');
   const query = consent.search.slice(1);
   const described = portalData(await portal.query('connectors.describe', { query }));
-  expect(described).toMatchObject({ valid: true, client_name: 'Test Assistant', redirect_host: '127.0.0.1:8765', can_connect: true });
+  expect(described).toMatchObject({
+    valid: true,
+    client_name: 'Test Assistant',
+    redirect_host: '127.0.0.1:8765',
+    can_connect: true,
+  });
   const approved = await portal.mutate('connectors.approve', { query });
   expect(approved.status, approved.text).toBe(200);
   const callback = new URL(portalData(approved).redirect);
@@ -82,14 +111,22 @@ async function connect(portal: ReturnType<typeof portalClient>, as: oauth.Author
   const tokens = await oauth.processAuthorizationCodeResponse(
     as,
     client,
-    await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, { additionalParameters: { resource: mcpUrl }, ...opts() }),
+    await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, {
+      additionalParameters: { resource: mcpUrl },
+      ...opts(),
+    }),
   );
   return { client, tokens, verifier, params };
 }
 
 async function mcpClient(token: string) {
   const client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { fetch: fetchVia, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      fetch: fetchVia,
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
   return client;
 }
 
@@ -120,7 +157,9 @@ describe('OAuth', () => {
       authorization_response_iss_parameter_supported: true,
       token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
     });
-    const res = await fetchVia(`${origin}/.well-known/oauth-protected-resource/v3/api/mcp`, { headers: { origin: 'https://claude.example' } });
+    const res = await fetchVia(`${origin}/.well-known/oauth-protected-resource/v3/api/mcp`, {
+      headers: { origin: 'https://claude.example' },
+    });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/i);
     const root = await (await fetchVia(`${origin}/.well-known/oauth-protected-resource`)).json();
@@ -132,12 +171,23 @@ describe('OAuth', () => {
     expect(first.tokens.token_type).toBe('bearer');
     expect((await mcpCall(first.tokens.access_token)).status).toBe(200);
     // A second exchange of the code fails and revokes what the first issued.
-    const again = await oauth.authorizationCodeGrantRequest(as, first.client, oauth.None(), first.params, REDIRECT, first.verifier, opts());
+    const again = await oauth.authorizationCodeGrantRequest(
+      as,
+      first.client,
+      oauth.None(),
+      first.params,
+      REDIRECT,
+      first.verifier,
+      opts(),
+    );
     expect(await oauthError(oauth.processAuthorizationCodeResponse(as, first.client, again))).toBe('invalid_grant');
     expect((await mcpCall(first.tokens.access_token)).status).toBe(401);
 
     const { client, tokens } = await connect(adminPortal, as, shared);
-    const refresh = (token: string) => oauth.refreshTokenGrantRequest(as, client, oauth.None(), token, opts()).then((r) => oauth.processRefreshTokenResponse(as, client, r));
+    const refresh = (token: string) =>
+      oauth
+        .refreshTokenGrantRequest(as, client, oauth.None(), token, opts())
+        .then((r) => oauth.processRefreshTokenResponse(as, client, r));
     const rotated = await refresh(tokens.refresh_token!);
     expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
     // The previous access token lives on to its own expiry: requests in flight with it still succeed.
@@ -151,31 +201,55 @@ describe('OAuth', () => {
 
     // RFC 7009 revocation of an access token.
     const third = await connect(adminPortal, as, shared);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, third.client, oauth.None(), third.tokens.access_token, opts()));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, third.client, oauth.None(), third.tokens.access_token, opts()),
+    );
     expect((await mcpCall(third.tokens.access_token)).status).toBe(401);
   });
 
   test('refusals: PKCE plain, a foreign resource, an unregistered redirect, a member without Connect AI apps', async () => {
     const registered = await register(as);
-    const base = { response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: 'a'.repeat(43), code_challenge_method: 'S256', state: 's1', resource: mcpUrl };
-    const authorize = (params: Record<string, string>) => fetchVia(`${as.authorization_endpoint}?${new URLSearchParams(params)}`, { redirect: 'manual' });
+    const base = {
+      response_type: 'code',
+      client_id: registered.client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: 'a'.repeat(43),
+      code_challenge_method: 'S256',
+      state: 's1',
+      resource: mcpUrl,
+    };
+    const authorize = (params: Record<string, string>) =>
+      fetchVia(`${as.authorization_endpoint}?${new URLSearchParams(params)}`, { redirect: 'manual' });
     const errorOf = async (res: Response) => new URL(res.headers.get('location')!).searchParams.get('error');
     // Until someone in the clinic approves the app, its errors are shown (400), never redirected.
     const unapproved = await authorize({ ...base, code_challenge_method: 'plain' });
-    expect([unapproved.status, unapproved.headers.get('location'), (await unapproved.json()).error]).toEqual([400, null, 'invalid_request']);
+    expect([unapproved.status, unapproved.headers.get('location'), (await unapproved.json()).error]).toEqual([
+      400,
+      null,
+      'invalid_request',
+    ]);
     await connect(adminPortal, as, registered);
     expect(await errorOf(await authorize({ ...base, code_challenge_method: 'plain' }))).toBe('invalid_request');
-    expect(await errorOf(await authorize({ ...base, resource: 'https://elsewhere.example/mcp' }))).toBe('invalid_target');
+    expect(await errorOf(await authorize({ ...base, resource: 'https://elsewhere.example/mcp' }))).toBe(
+      'invalid_target',
+    );
     expect((await authorize({ ...base, redirect_uri: 'https://evil.example/cb' })).status).toBe(400);
     // Loopback redirects may use any port; the resource compares canonically (case, one trailing slash).
-    const loopback = await authorize({ ...base, redirect_uri: 'http://127.0.0.1:40123/callback', resource: `${mcpUrl.toUpperCase().replace('/V3/API/MCP', '/v3/api/mcp')}/` });
+    const loopback = await authorize({
+      ...base,
+      redirect_uri: 'http://127.0.0.1:40123/callback',
+      resource: `${mcpUrl.toUpperCase().replace('/V3/API/MCP', '/v3/api/mcp')}/`,
+    });
     expect(new URL(loopback.headers.get('location')!, origin).pathname).toBe('/developers/connect');
 
     const receptionist = await addMember(t.server, t.clinic, 'receptionist');
     const portal = portalClient(t.server, t.clinic);
     await portal.signIn(receptionist.email, receptionist.password);
     const query = new URLSearchParams(base).toString();
-    expect(portalData(await portal.query('connectors.describe', { query }))).toMatchObject({ valid: true, can_connect: false });
+    expect(portalData(await portal.query('connectors.describe', { query }))).toMatchObject({
+      valid: true,
+      can_connect: false,
+    });
     const refused = await portal.mutate('connectors.approve', { query });
     expect(refused.status).toBe(403);
     expect(refused.body.error.data.code).toBe('connector_not_permitted');
@@ -189,22 +263,43 @@ describe('Client ID Metadata Documents', () => {
   test('a URL-shaped client_id is fetched and checked: its own client_id and redirect_uris; a document naming another id is refused', async () => {
     const docs = http.createServer((req, res) => {
       const self = `http://127.0.0.1:${(docs.address() as AddressInfo).port}${req.url}`;
-      const doc = req.url === '/liar.json' ? { client_id: 'https://someone.else/client.json', redirect_uris: [REDIRECT] } : { client_id: self, client_name: 'Doc Assistant', redirect_uris: [REDIRECT] };
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' }).end(JSON.stringify(doc));
+      const doc =
+        req.url === '/liar.json'
+          ? { client_id: 'https://someone.else/client.json', redirect_uris: [REDIRECT] }
+          : { client_id: self, client_name: 'Doc Assistant', redirect_uris: [REDIRECT] };
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' })
+        .end(JSON.stringify(doc));
     });
     await new Promise<void>((r) => docs.listen(0, '127.0.0.1', r));
     try {
       const base = `http://127.0.0.1:${(docs.address() as AddressInfo).port}`;
       const params = (clientId: string) =>
-        new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: 'b'.repeat(43), code_challenge_method: 'S256', resource: mcpUrl, state: 'cimd' });
-      const ok = await fetchVia(`${as.authorization_endpoint}?${params(`${base}/client.json`)}`, { redirect: 'manual' });
+        new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: 'b'.repeat(43),
+          code_challenge_method: 'S256',
+          resource: mcpUrl,
+          state: 'cimd',
+        });
+      const ok = await fetchVia(`${as.authorization_endpoint}?${params(`${base}/client.json`)}`, {
+        redirect: 'manual',
+      });
       expect(ok.status).toBe(302);
-      const described = portalData(await adminPortal.query('connectors.describe', { query: params(`${base}/client.json`).toString() }));
+      const described = portalData(
+        await adminPortal.query('connectors.describe', { query: params(`${base}/client.json`).toString() }),
+      );
       expect(described).toMatchObject({ valid: true, client_name: 'Doc Assistant', client_id: `${base}/client.json` });
-      expect((await fetchVia(`${as.authorization_endpoint}?${params(`${base}/liar.json`)}`, { redirect: 'manual' })).status).toBe(400);
+      expect(
+        (await fetchVia(`${as.authorization_endpoint}?${params(`${base}/liar.json`)}`, { redirect: 'manual' })).status,
+      ).toBe(400);
       const wrongRedirect = params(`${base}/client.json`);
       wrongRedirect.set('redirect_uri', 'https://evil.example/cb');
-      expect((await fetchVia(`${as.authorization_endpoint}?${wrongRedirect}`, { redirect: 'manual' })).status).toBe(400);
+      expect((await fetchVia(`${as.authorization_endpoint}?${wrongRedirect}`, { redirect: 'manual' })).status).toBe(
+        400,
+      );
     } finally {
       await new Promise<void>((r) => docs.close(() => r()));
     }
@@ -213,31 +308,97 @@ describe('Client ID Metadata Documents', () => {
 
 describe('OAuth endpoints answer bad input with OAuth errors, never a 500', () => {
   test.each([
-    ['register: malformed JSON', '/v3/oauth2/register', 'application/json', '{"redirect_uris": [', 400, 'invalid_client_metadata'],
-    ['register: a javascript: redirect', '/v3/oauth2/register', 'application/json', JSON.stringify({ redirect_uris: ['javascript:alert(1)'] }), 400, 'invalid_redirect_uri'],
-    ['register: http to a public host', '/v3/oauth2/register', 'application/json', JSON.stringify({ redirect_uris: ['http://example.com/cb'] }), 400, 'invalid_redirect_uri'],
-    ['register: prototype-named keys', '/v3/oauth2/register', 'application/json', '{"__proto__": {"x": 1}, "redirect_uris": "nope"}', 400, 'invalid_redirect_uri'],
+    [
+      'register: malformed JSON',
+      '/v3/oauth2/register',
+      'application/json',
+      '{"redirect_uris": [',
+      400,
+      'invalid_client_metadata',
+    ],
+    [
+      'register: a javascript: redirect',
+      '/v3/oauth2/register',
+      'application/json',
+      JSON.stringify({ redirect_uris: ['javascript:alert(1)'] }),
+      400,
+      'invalid_redirect_uri',
+    ],
+    [
+      'register: http to a public host',
+      '/v3/oauth2/register',
+      'application/json',
+      JSON.stringify({ redirect_uris: ['http://example.com/cb'] }),
+      400,
+      'invalid_redirect_uri',
+    ],
+    [
+      'register: prototype-named keys',
+      '/v3/oauth2/register',
+      'application/json',
+      '{"__proto__": {"x": 1}, "redirect_uris": "nope"}',
+      400,
+      'invalid_redirect_uri',
+    ],
     ['token: JSON instead of a form', '/v3/oauth2/token', 'application/json', '{}', 400, 'invalid_request'],
-    ['token: unknown client', '/v3/oauth2/token', 'application/x-www-form-urlencoded', 'grant_type=authorization_code&client_id=nobody&code=x', 401, 'invalid_client'],
-    ['token: unsupported grant', '/v3/oauth2/token', 'application/x-www-form-urlencoded', 'grant_type=password&client_id=nobody', 401, 'invalid_client'],
-    ['revoke: no token', '/v3/oauth2/revoke', 'application/x-www-form-urlencoded', 'client_id=nobody', 401, 'invalid_client'],
+    [
+      'token: unknown client',
+      '/v3/oauth2/token',
+      'application/x-www-form-urlencoded',
+      'grant_type=authorization_code&client_id=nobody&code=x',
+      401,
+      'invalid_client',
+    ],
+    [
+      'token: unsupported grant',
+      '/v3/oauth2/token',
+      'application/x-www-form-urlencoded',
+      'grant_type=password&client_id=nobody',
+      401,
+      'invalid_client',
+    ],
+    [
+      'revoke: no token',
+      '/v3/oauth2/revoke',
+      'application/x-www-form-urlencoded',
+      'client_id=nobody',
+      401,
+      'invalid_client',
+    ],
   ])('%s', async (_label, path, type, raw, status, error) => {
-    const res = await request(t.server, 'POST', path, { host: t.clinic.host, key: null, raw, headers: { 'content-type': type } });
+    const res = await request(t.server, 'POST', path, {
+      host: t.clinic.host,
+      key: null,
+      raw,
+      headers: { 'content-type': type },
+    });
     expect(res.status, res.text).toBe(status);
     expect(res.body.error).toBe(error);
   });
   test('an oversized body is 413; an unknown well-known path is a JSON 404; an unknown clinic is 404', async () => {
-    const big = await request(t.server, 'POST', '/v3/oauth2/register', { host: t.clinic.host, key: null, raw: 'x'.repeat(2_000_000), headers: { 'content-type': 'application/json' } });
+    const big = await request(t.server, 'POST', '/v3/oauth2/register', {
+      host: t.clinic.host,
+      key: null,
+      raw: 'x'.repeat(2_000_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(big.status).toBe(413);
     const unknown = await request(t.server, 'GET', '/.well-known/nothing-here', { host: t.clinic.host, key: null });
     expect([unknown.status, unknown.body.error]).toEqual([404, 'not_found']);
-    const elsewhere = await request(t.server, 'GET', '/.well-known/oauth-authorization-server', { host: 'nobody.neptune.localhost', key: null });
+    const elsewhere = await request(t.server, 'GET', '/.well-known/oauth-authorization-server', {
+      host: 'nobody.neptune.localhost',
+      key: null,
+    });
     expect(elsewhere.status).toBe(404);
   });
   test('registration is limited to 10 a minute per account and address: then 429 with Retry-After', async () => {
     let res;
     for (let i = 0; i < 25; i++) {
-      res = await request(t.server, 'POST', '/v3/oauth2/register', { host: t.clinic.host, key: null, body: { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' } });
+      res = await request(t.server, 'POST', '/v3/oauth2/register', {
+        host: t.clinic.host,
+        key: null,
+        body: { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' },
+      });
       if (res.status === 429) break;
       expect(res.status).toBe(201);
     }
@@ -257,7 +418,17 @@ describe('the MCP server', () => {
     const client = await mcpClient(token);
     const { tools } = await client.listTools();
     expect(tools.map((x) => x.name)).toEqual(TOOLS.map((x) => x.name));
-    expect(tools.map((x) => x.name)).toEqual(['list_entity_types', 'query_entities', 'get_entity', 'write_entity', 'check_availability', 'find_patient', 'patient_summary', 'practitioner_schedule', 'next_available_slot']);
+    expect(tools.map((x) => x.name)).toEqual([
+      'list_entity_types',
+      'query_entities',
+      'get_entity',
+      'write_entity',
+      'check_availability',
+      'find_patient',
+      'patient_summary',
+      'practitioner_schedule',
+      'next_available_slot',
+    ]);
     for (const x of tools) {
       expect(x.annotations?.readOnlyHint, x.name).toBe(x.name !== 'write_entity');
       expect(x.outputSchema, x.name).toBeDefined();
@@ -293,15 +464,24 @@ describe('the MCP server', () => {
       expect(res.isError).toBe(true);
       return JSON.parse((res.content as { text: string }[])[0].text).code;
     };
-    expect(await codeOf('write_entity', { entity_type: 'patients', operation: 'create', attributes: { first_name: 'X' } })).toBe('unsupported_operation');
+    expect(
+      await codeOf('write_entity', { entity_type: 'patients', operation: 'create', attributes: { first_name: 'X' } }),
+    ).toBe('unsupported_operation');
     expect(await codeOf('get_entity', { entity_type: 'patients', id: 999_999 })).toBe('not_found');
-    expect(await codeOf('query_entities', { entity_type: 'patients', filters: { shoe_size: 'eq:9' } })).toBe('validation_failed');
+    expect(await codeOf('query_entities', { entity_type: 'patients', filters: { shoe_size: 'eq:9' } })).toBe(
+      'validation_failed',
+    );
     await expect(client.callTool({ name: 'launch_rockets', arguments: {} })).rejects.toThrow();
   });
 
   test('a 2025-11-25 era client (SDK v1) lists and calls tools', async () => {
     const client = new LegacyClient({ name: 'legacy', version: '1.0.0' });
-    await client.connect(new LegacyTransport(new URL(mcpUrl), { fetch: fetchVia, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new LegacyTransport(new URL(mcpUrl), {
+        fetch: fetchVia,
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     expect((await client.listTools()).tools.map((x) => x.name)).toContain('patient_summary');
     const res = await client.callTool({ name: 'list_entity_types', arguments: {} });
     expect(res.isError).toBeFalsy();
@@ -313,9 +493,23 @@ describe('the MCP server', () => {
     await t.server.app.db.transaction(async (tx) => {
       const [grant] = await tx
         .insert(oauthGrants)
-        .values({ account_id: t.clinic.account.id, client_id: shared.client_id, user_id: admin.id, scope: 'profile', resource: mcpUrl, created_at: new Date().toISOString() })
+        .values({
+          account_id: t.clinic.account.id,
+          client_id: shared.client_id,
+          user_id: admin.id,
+          scope: 'profile',
+          resource: mcpUrl,
+          created_at: new Date().toISOString(),
+        })
         .returning({ id: oauthGrants.id });
-      await tx.insert(oauthTokens).values({ account_id: t.clinic.account.id, grant_id: grant.id, kind: 'access', token_hash: createHash('sha256').update(raw).digest('hex'), expires_at: new Date(Date.now() + 60_000).toISOString(), created_at: new Date().toISOString() });
+      await tx.insert(oauthTokens).values({
+        account_id: t.clinic.account.id,
+        grant_id: grant.id,
+        kind: 'access',
+        token_hash: createHash('sha256').update(raw).digest('hex'),
+        expires_at: new Date(Date.now() + 60_000).toISOString(),
+        created_at: new Date().toISOString(),
+      });
     });
     const res = await mcpCall(raw);
     expect([res.status, (await res.json()).code]).toEqual([403, 'insufficient_scope']);
@@ -325,36 +519,66 @@ describe('the MCP server', () => {
   test('a notification is accepted with 202 and no body', async () => {
     const res = await fetchVia(mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     });
     expect(res.status).toBe(202);
   });
 
   test('transport rules: API keys refused, a foreign Origin without a token 403, GET 405 in the API error shape', async () => {
-    const withKey = await request(t.server, 'POST', '/v3/api/mcp', { host: t.clinic.host, key: t.clinic.key, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const withKey = await request(t.server, 'POST', '/v3/api/mcp', {
+      host: t.clinic.host,
+      key: t.clinic.key,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(withKey.status).toBe(401);
     expect(withKey.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect((await mcpCall(token)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const foreign = await fetchVia(mcpUrl, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const foreign = await fetchVia(mcpUrl, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect([foreign.status, (await foreign.json()).code]).toEqual([403, 'permission_denied']);
     const get = await fetchVia(mcpUrl, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
-    expect([get.status, (await get.json()).code, get.headers.get('allow')]).toEqual([405, 'method_not_allowed', 'POST, OPTIONS']);
+    expect([get.status, (await get.json()).code, get.headers.get('allow')]).toEqual([
+      405,
+      'method_not_allowed',
+      'POST, OPTIONS',
+    ]);
   });
 });
 
 describe('as the member', () => {
-  test('own_patients: patient reads and searches only return patients with an appointment with the member\'s practitioner', async () => {
+  test("own_patients: patient reads and searches only return patients with an appointment with the member's practitioner", async () => {
     const [appt] = (await t.api.get('/appointments?page_size=1&sort=id')).body.data;
-    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', { permissions: [...DEFAULT_ROLES.practitioner.permissions, 'connectors.manage'], record_scope: 'own_patients' });
+    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', {
+      permissions: [...DEFAULT_ROLES.practitioner.permissions, 'connectors.manage'],
+      record_scope: 'own_patients',
+    });
     const member = await addMember(t.server, t.clinic, 'practitioner');
-    await t.server.app.db.transaction((tx) => tx.update(users).set({ practitioner_id: appt.practitioner_id }).where(eq(users.id, member.id)));
+    await t.server.app.db.transaction((tx) =>
+      tx.update(users).set({ practitioner_id: appt.practitioner_id }).where(eq(users.id, member.id)),
+    );
     const portal = portalClient(t.server, t.clinic);
     await portal.signIn(member.email, member.password);
     const client = await mcpClient((await connect(portal, as, shared)).tokens.access_token);
-    const theirs = await t.server.app.db.db.select({ patient_id: appointments.patient_id }).from(appointments).where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, appt.practitioner_id)));
+    const theirs = await t.server.app.db.db
+      .select({ patient_id: appointments.patient_id })
+      .from(appointments)
+      .where(
+        and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, appt.practitioner_id)),
+      );
     const own = new Set(theirs.map((a) => a.patient_id));
-    const listed = await client.callTool({ name: 'query_entities', arguments: { entity_type: 'patients', page_size: 100 } });
+    const listed = await client.callTool({
+      name: 'query_entities',
+      arguments: { entity_type: 'patients', page_size: 100 },
+    });
     const ids = (listed.structuredContent as { data: { id: number }[] }).data.map((p) => p.id);
     expect(ids.length).toBe(Math.min(100, own.size));
     expect(ids.every((id) => own.has(id))).toBe(true);
@@ -367,42 +591,71 @@ describe('as the member', () => {
     const lines = await client.callTool({ name: 'query_entities', arguments: { entity_type: 'line_items' } });
     expect(JSON.parse((lines.content as { text: string }[])[0].text).code).toBe('permission_denied');
     // A read the role does not allow.
-    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', { permissions: ['appointments.read', 'connectors.manage'], record_scope: 'all' });
+    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', {
+      permissions: ['appointments.read', 'connectors.manage'],
+      record_scope: 'all',
+    });
     const noPatients = await client.callTool({ name: 'find_patient', arguments: { name: stranger.last_name } });
     expect(JSON.parse((noPatients.content as { text: string }[])[0].text).code).toBe('permission_denied');
   });
 
   test('an own_calendar practitioner sees only their own diary', async () => {
     const [appt] = (await t.api.get('/appointments?page_size=1&sort=id')).body.data;
-    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', { permissions: [...DEFAULT_ROLES.practitioner.permissions, 'connectors.manage'], record_scope: 'own_calendar' });
+    await updateRole(t.server.app.db, t.clinic.account, system, 'practitioner', {
+      permissions: [...DEFAULT_ROLES.practitioner.permissions, 'connectors.manage'],
+      record_scope: 'own_calendar',
+    });
     const member = await addMember(t.server, t.clinic, 'practitioner');
-    await t.server.app.db.transaction((tx) => tx.update(users).set({ practitioner_id: appt.practitioner_id }).where(eq(users.id, member.id)));
+    await t.server.app.db.transaction((tx) =>
+      tx.update(users).set({ practitioner_id: appt.practitioner_id }).where(eq(users.id, member.id)),
+    );
     const portal = portalClient(t.server, t.clinic);
     await portal.signIn(member.email, member.password);
     const client = await mcpClient((await connect(portal, as, shared)).tokens.access_token);
-    const listed = await client.callTool({ name: 'query_entities', arguments: { entity_type: 'appointments', page_size: 100 } });
+    const listed = await client.callTool({
+      name: 'query_entities',
+      arguments: { entity_type: 'appointments', page_size: 100 },
+    });
     const rows = (listed.structuredContent as { data: { practitioner_id: number }[] }).data;
-    const theirs = await t.server.app.db.db.select().from(appointments).where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, appt.practitioner_id)));
+    const theirs = await t.server.app.db.db
+      .select()
+      .from(appointments)
+      .where(
+        and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, appt.practitioner_id)),
+      );
     expect(rows.length).toBe(Math.min(100, theirs.filter((a) => a.deleted_at === null).length));
     expect(new Set(rows.map((r) => r.practitioner_id))).toEqual(new Set([appt.practitioner_id]));
-    const other = (await t.api.get(`/appointments?practitioner_id=ne:${appt.practitioner_id}&page_size=1`)).body.data[0];
+    const other = (await t.api.get(`/appointments?practitioner_id=ne:${appt.practitioner_id}&page_size=1`)).body
+      .data[0];
     const res = await client.callTool({ name: 'get_entity', arguments: { entity_type: 'appointments', id: other.id } });
     expect(JSON.parse((res.content as { text: string }[])[0].text).code).toBe('permission_denied');
-    const schedule = await client.callTool({ name: 'practitioner_schedule', arguments: { practitioner_id: other.practitioner_id } });
+    const schedule = await client.callTool({
+      name: 'practitioner_schedule',
+      arguments: { practitioner_id: other.practitioner_id },
+    });
     expect(JSON.parse((schedule.content as { text: string }[])[0].text).code).toBe('permission_denied');
   });
 
   test('a member who loses Connect AI apps → 403 connector_not_permitted; a deactivated member → 401 user_inactive', async () => {
     const member = await addMember(t.server, t.clinic, 'receptionist');
-    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage'], record_scope: 'all' });
+    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', {
+      permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage'],
+      record_scope: 'all',
+    });
     const portal = portalClient(t.server, t.clinic);
     await portal.signIn(member.email, member.password);
     const token = (await connect(portal, as, shared)).tokens.access_token;
     expect((await mcpCall(token)).status).toBe(200);
-    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: DEFAULT_ROLES.receptionist.permissions, record_scope: 'all' });
+    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', {
+      permissions: DEFAULT_ROLES.receptionist.permissions,
+      record_scope: 'all',
+    });
     const lost = await mcpCall(token);
     expect([lost.status, (await lost.json()).code]).toEqual([403, 'connector_not_permitted']);
-    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', { permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage'], record_scope: 'all' });
+    await updateRole(t.server.app.db, t.clinic.account, system, 'receptionist', {
+      permissions: [...DEFAULT_ROLES.receptionist.permissions, 'connectors.manage'],
+      record_scope: 'all',
+    });
     await setActive(t.server.app.db, t.clinic.account, system, member.id, false);
     const inactive = await mcpCall(token);
     expect([inactive.status, (await inactive.json()).code]).toEqual([401, 'user_inactive']);
@@ -411,7 +664,10 @@ describe('as the member', () => {
 
 describe('the MCP budget', () => {
   test('120 requests a minute per account, shared by every connector, apart from the REST budget; then 429 with Retry-After', async () => {
-    const [one, two] = [(await connect(adminPortal, as, shared)).tokens.access_token, (await connect(adminPortal, as, shared)).tokens.access_token];
+    const [one, two] = [
+      (await connect(adminPortal, as, shared)).tokens.access_token,
+      (await connect(adminPortal, as, shared)).tokens.access_token,
+    ];
     // The budget is a per-minute window: start well inside one.
     const left = 60_000 - (Date.now() % 60_000);
     if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
@@ -430,7 +686,9 @@ describe('the MCP budget', () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     const restAfter = await t.api.get('/me');
     expect(restAfter.status).toBe(200);
-    expect(Number(restAfter.headers['x-ratelimit-remaining'])).toBe(Number(restBefore.headers['x-ratelimit-remaining']) - 1);
+    expect(Number(restAfter.headers['x-ratelimit-remaining'])).toBe(
+      Number(restBefore.headers['x-ratelimit-remaining']) - 1,
+    );
   }, 60_000);
 });
 
@@ -438,7 +696,12 @@ describe('the MCP budget', () => {
 function mcpCall(token: string) {
   return fetchVia(mcpUrl, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   });
 }

@@ -25,7 +25,16 @@ const NO_SUCH_ID = 2_000_000_000;
 
 /** What each scope refuses outright: records it cannot narrow (no patient_id under own_patients) and the feeds naming everyone's records. */
 const REFUSED: Record<Scope, string[]> = {
-  own_patients: ['addresses', 'care_plans', 'deleted_entities', 'events', 'line_items', 'patient_log_tags', 'payment_allocations', 'refunds'],
+  own_patients: [
+    'addresses',
+    'care_plans',
+    'deleted_entities',
+    'events',
+    'line_items',
+    'patient_log_tags',
+    'payment_allocations',
+    'refunds',
+  ],
   own_calendar: ['deleted_entities', 'events'],
 };
 
@@ -44,7 +53,8 @@ const members = {} as Record<Scope, MemberPrincipal>;
 function inScope(scope: Scope, resource: string, row: Rec): boolean {
   if (scope === 'own_calendar') {
     if (resource === 'appointments') return row.practitioner_id === practitionerId;
-    if (resource === 'practitioner_availabilities') return row.practitioner_id === practitionerId || row.practitioner_id === null;
+    if (resource === 'practitioner_availabilities')
+      return row.practitioner_id === practitionerId || row.practitioner_id === null;
     return true;
   }
   if (resource === 'patients') return ownPatients.has(row.id as number);
@@ -53,11 +63,21 @@ function inScope(scope: Scope, resource: string, row: Rec): boolean {
 }
 
 /** Every record of a list, following next_cursor; or the error code. */
-async function everything(call: Call, entityType: string, filters: Rec = {}): Promise<{ ok: true; rows: Rec[] } | { ok: false; code: string }> {
+async function everything(
+  call: Call,
+  entityType: string,
+  filters: Rec = {},
+): Promise<{ ok: true; rows: Rec[] } | { ok: false; code: string }> {
   const rows: Rec[] = [];
   let cursor: string | undefined;
   do {
-    const page = await call('query_entities', { entity_type: entityType, filters, sort: 'id', page_size: 100, ...(cursor ? { cursor } : {}) });
+    const page = await call('query_entities', {
+      entity_type: entityType,
+      filters,
+      sort: 'id',
+      page_size: 100,
+      ...(cursor ? { cursor } : {}),
+    });
     if (!page.ok) return page;
     rows.push(...(page.data.data as Rec[]));
     cursor = (page.data.next_cursor as string | null) ?? undefined;
@@ -71,13 +91,20 @@ beforeAll(async () => {
   const db = t.server.app.db;
   const admin = await addMember(t.server, t.clinic, 'admin');
   whole = connectorCall(t, (await activeMember(db.db, t.clinic.account.id, admin.id))!);
-  const all = (await ok(whole, 'query_entities', { entity_type: 'appointments', sort: 'id', page_size: 100 })).data as Rec[];
+  const all = (await ok(whole, 'query_entities', { entity_type: 'appointments', sort: 'id', page_size: 100 }))
+    .data as Rec[];
   ownAppointment = all[0];
   practitionerId = ownAppointment.practitioner_id as number;
   const theirs = await db.db
     .select({ patient_id: appointments.patient_id })
     .from(appointments)
-    .where(and(eq(appointments.account_id, t.clinic.account.id), eq(appointments.practitioner_id, practitionerId), isNull(appointments.deleted_at)));
+    .where(
+      and(
+        eq(appointments.account_id, t.clinic.account.id),
+        eq(appointments.practitioner_id, practitionerId),
+        isNull(appointments.deleted_at),
+      ),
+    );
   ownPatients = new Set(theirs.map((a) => a.patient_id));
   otherAppointment = all.find((a) => a.practitioner_id !== practitionerId && !ownPatients.has(a.patient_id as number))!;
   expect(otherAppointment, 'an appointment of another practitioner with a patient who is not theirs').toBeDefined();
@@ -116,24 +143,49 @@ describe.each(SCOPES)('%s', (scope) => {
       if (!all.ok) throw new Error(`${name}: the whole view is refused`);
       const inside = all.rows.find((r) => inScope(scope, name, r));
       const out = all.rows.find((r) => !inScope(scope, name, r));
-      if (inside) expect(await call()('get_entity', { entity_type: name, id: inside.id as number }), name).toEqual({ ok: true, data: { data: inside } });
+      if (inside)
+        expect(await call()('get_entity', { entity_type: name, id: inside.id as number }), name).toEqual({
+          ok: true,
+          data: { data: inside },
+        });
       if (out) {
         outside++;
-        expect(await call()('get_entity', { entity_type: name, id: out.id as number }), `${name} ${String(out.id)}`).toEqual({ ok: false, code: 'permission_denied' });
+        expect(
+          await call()('get_entity', { entity_type: name, id: out.id as number }),
+          `${name} ${String(out.id)}`,
+        ).toEqual({ ok: false, code: 'permission_denied' });
       }
-      expect(await call()('get_entity', { entity_type: name, id: NO_SUCH_ID }), name).toEqual({ ok: false, code: 'not_found' });
+      expect(await call()('get_entity', { entity_type: name, id: NO_SUCH_ID }), name).toEqual({
+        ok: false,
+        code: 'not_found',
+      });
     }
     // The resources a scope narrows: own_patients patients and their records; own_calendar appointments and availability rows.
     expect(outside).toBeGreaterThanOrEqual(scope === 'own_patients' ? 3 : 2);
-    for (const name of REFUSED[scope]) expect(await call()('get_entity', { entity_type: name, id: 1 }), name).toEqual({ ok: false, code: 'permission_denied' });
+    for (const name of REFUSED[scope])
+      expect(await call()('get_entity', { entity_type: name, id: 1 }), name).toEqual({
+        ok: false,
+        code: 'permission_denied',
+      });
   });
 
   test('write_entity: unsupported_operation (read-only)', async () => {
-    expect(await call()('write_entity', { entity_type: 'patients', operation: 'update', id: strangerId, attributes: { first_name: 'X' } })).toEqual({ ok: false, code: 'unsupported_operation' });
+    expect(
+      await call()('write_entity', {
+        entity_type: 'patients',
+        operation: 'update',
+        id: strangerId,
+        attributes: { first_name: 'X' },
+      }),
+    ).toEqual({ ok: false, code: 'unsupported_operation' });
   });
 
   test("check_availability and next_available_slot: own_calendar only for its own practitioner (another's is 403); own_patients for anyone", async () => {
-    const other = { location_id: otherAppointment.location_id, appointment_type_id: otherAppointment.appointment_type_id, practitioner_id: otherAppointment.practitioner_id };
+    const other = {
+      location_id: otherAppointment.location_id,
+      appointment_type_id: otherAppointment.appointment_type_id,
+      practitioner_id: otherAppointment.practitioner_id,
+    };
     const own = { location_id: ownAppointment.location_id, appointment_type_id: ownAppointment.appointment_type_id };
     for (const tool of ['check_availability', 'next_available_slot']) {
       const asOther = await call()(tool, other);
@@ -142,14 +194,19 @@ describe.each(SCOPES)('%s', (scope) => {
     }
     const slots = await ok(call(), 'check_availability', own);
     const next = await ok(call(), 'next_available_slot', own);
-    const practitioners = new Set([...(slots.data as Rec[]), ...(next.slot ? [next.slot as Rec] : [])].map((s) => s.practitioner_id));
+    const practitioners = new Set(
+      [...(slots.data as Rec[]), ...(next.slot ? [next.slot as Rec] : [])].map((s) => s.practitioner_id),
+    );
     if (scope === 'own_calendar') expect([...practitioners].every((p) => p === practitionerId)).toBe(true);
     else expect(slots).toEqual(await ok(whole, 'check_availability', own));
   });
 
   test('find_patient: own_patients finds only its own patients; own_calendar (a calendar scope) finds any', async () => {
     const stranger = (await ok(whole, 'get_entity', { entity_type: 'patients', id: strangerId })).data as Rec;
-    const found = ((await ok(call(), 'find_patient', { name: `${String(stranger.first_name)} ${String(stranger.last_name)}` })).data as Rec[]).map((p) => p.id);
+    const found = (
+      (await ok(call(), 'find_patient', { name: `${String(stranger.first_name)} ${String(stranger.last_name)}` }))
+        .data as Rec[]
+    ).map((p) => p.id);
     if (scope === 'own_patients') expect(found).not.toContain(strangerId);
     else expect(found).toContain(strangerId);
     const byLast = (await ok(call(), 'find_patient', { name: String(stranger.last_name) })).data as Rec[];
@@ -162,11 +219,13 @@ describe.each(SCOPES)('%s', (scope) => {
     else {
       expect(strangerSummary.ok).toBe(true);
       const s = (strangerSummary as { data: Rec }).data;
-      for (const a of [...(s.upcoming_appointments as Rec[]), ...(s.recent_appointments as Rec[])]) expect(a.practitioner_id).toBe(practitionerId);
+      for (const a of [...(s.upcoming_appointments as Rec[]), ...(s.recent_appointments as Rec[])])
+        expect(a.practitioner_id).toBe(practitionerId);
     }
     expect(await call()('patient_summary', { patient_id: NO_SUCH_ID })).toEqual({ ok: false, code: 'not_found' });
     const own = await ok(call(), 'patient_summary', { patient_id: ownAppointment.patient_id as number });
-    for (const a of [...(own.upcoming_appointments as Rec[]), ...(own.recent_appointments as Rec[])]) expect(inScope(scope, 'appointments', a)).toBe(true);
+    for (const a of [...(own.upcoming_appointments as Rec[]), ...(own.recent_appointments as Rec[])])
+      expect(inScope(scope, 'appointments', a)).toBe(true);
   });
 
   test("practitioner_schedule: own_calendar refuses another practitioner's (403); own diary as the whole view has it; own_patients sees only its patients in another's", async () => {
@@ -186,12 +245,22 @@ describe.each(SCOPES)('%s', (scope) => {
 
   test('over the MCP endpoint: the same answers (403 outside the scope, refused feeds, narrowed lists)', async () => {
     const http = await httpCall(t, members[scope]);
-    const outside = scope === 'own_patients' ? { entity_type: 'patients', id: strangerId } : { entity_type: 'appointments', id: otherAppointment.id as number };
+    const outside =
+      scope === 'own_patients'
+        ? { entity_type: 'patients', id: strangerId }
+        : { entity_type: 'appointments', id: otherAppointment.id as number };
     expect(await http('get_entity', outside)).toEqual({ ok: false, code: 'permission_denied' });
-    expect(await http('get_entity', { entity_type: outside.entity_type, id: NO_SUCH_ID })).toEqual({ ok: false, code: 'not_found' });
+    expect(await http('get_entity', { entity_type: outside.entity_type, id: NO_SUCH_ID })).toEqual({
+      ok: false,
+      code: 'not_found',
+    });
     expect(await http('query_entities', { entity_type: 'events' })).toEqual({ ok: false, code: 'permission_denied' });
-    expect(await http('query_entities', { entity_type: 'deleted_entities' })).toEqual({ ok: false, code: 'permission_denied' });
-    const rows = (await ok(http, 'query_entities', { entity_type: 'practitioner_availabilities', page_size: 100 })).data as Rec[];
+    expect(await http('query_entities', { entity_type: 'deleted_entities' })).toEqual({
+      ok: false,
+      code: 'permission_denied',
+    });
+    const rows = (await ok(http, 'query_entities', { entity_type: 'practitioner_availabilities', page_size: 100 }))
+      .data as Rec[];
     for (const r of rows) expect(inScope(scope, 'practitioner_availabilities', r)).toBe(true);
   });
 });

@@ -19,20 +19,34 @@ import { connectorCall, httpCall, memberWith, ok, type Call, type Rec } from './
 const t = useClinic({ seed: true });
 
 /** Attribute names that carry billing amounts (and counts of invoices), wherever they appear. */
-const BILLING_KEYS = new Set(['amount', 'balance', 'patient_balance', 'third_party_balance', 'subtotal', 'unit_price', 'price', 'open_balance', 'open_invoices']);
+const BILLING_KEYS = new Set([
+  'amount',
+  'balance',
+  'patient_balance',
+  'third_party_balance',
+  'subtotal',
+  'unit_price',
+  'price',
+  'open_balance',
+  'open_invoices',
+]);
 
 /** Every patient a value names: any `patient_id`, and the id of an embedded `patient`. */
 function patientIdsIn(v: unknown, key = ''): number[] {
   if (Array.isArray(v)) return v.flatMap((x) => patientIdsIn(x, key));
   if (!v || typeof v !== 'object') return [];
-  return Object.entries(v).flatMap(([k, x]) => ((k === 'patient_id' || (key === 'patient' && k === 'id')) && typeof x === 'number' ? [x] : patientIdsIn(x, k)));
+  return Object.entries(v).flatMap(([k, x]) =>
+    (k === 'patient_id' || (key === 'patient' && k === 'id')) && typeof x === 'number' ? [x] : patientIdsIn(x, k),
+  );
 }
 
 /** The paths of billing values (not null) anywhere in a value. */
 function billingIn(v: unknown, path = '$'): string[] {
   if (Array.isArray(v)) return v.flatMap((x, i) => billingIn(x, `${path}[${i}]`));
   if (!v || typeof v !== 'object') return [];
-  return Object.entries(v).flatMap(([k, x]) => (BILLING_KEYS.has(k) && x !== null ? [`${path}.${k}`] : billingIn(x, `${path}.${k}`)));
+  return Object.entries(v).flatMap(([k, x]) =>
+    BILLING_KEYS.has(k) && x !== null ? [`${path}.${k}`] : billingIn(x, `${path}.${k}`),
+  );
 }
 
 /** Whether the member may read a resource directly at all (query_entities is refused with permission_denied otherwise). */
@@ -45,7 +59,10 @@ async function readable(call: Call, entityType: string): Promise<boolean> {
 /** The record equals the member's direct read of it: get_entity gives exactly it. */
 async function expectDirect(call: Call, entityType: string, record: unknown) {
   const id = (record as Rec).id as number;
-  expect(await call('get_entity', { entity_type: entityType, id }), `${entityType} ${id} as the member reads it directly`).toEqual({ ok: true, data: { data: record } });
+  expect(
+    await call('get_entity', { entity_type: entityType, id }),
+    `${entityType} ${id} as the member reads it directly`,
+  ).toEqual({ ok: true, data: { data: record } });
 }
 
 /** patient_summary against the member's direct reads of every part. */
@@ -60,9 +77,17 @@ async function expectSummaryLikeDirectReads(call: Call, patientId: number) {
   }
 
   if (await readable(call, 'invoices')) {
-    const open = (await ok(call, 'query_entities', { entity_type: 'invoices', filters: { patient_id: `eq:${patientId}`, state: 'in:open,partially_paid' }, page_size: 100 })).data as Rec[];
+    const open = (
+      await ok(call, 'query_entities', {
+        entity_type: 'invoices',
+        filters: { patient_id: `eq:${patientId}`, state: 'in:open,partially_paid' },
+        page_size: 100,
+      })
+    ).data as Rec[];
     expect(s.open_invoices).toBe(open.length);
-    expect(s.open_balance).toBe((open.reduce((sum, inv) => sum + Math.round(Number(inv.balance) * 100), 0) / 100).toFixed(2));
+    expect(s.open_balance).toBe(
+      (open.reduce((sum, inv) => sum + Math.round(Number(inv.balance) * 100), 0) / 100).toFixed(2),
+    );
   } else {
     expect([s.open_balance, s.open_invoices]).toEqual([null, null]);
   }
@@ -91,7 +116,11 @@ let strangerOnPlan: number;
 let planId: number;
 let practitioner: MemberPrincipal;
 
-const expectOwnOnly = (value: unknown) => expect(patientIdsIn(value).filter((id) => !ownPatients.has(id)), 'patients outside own_patients').toEqual([]);
+const expectOwnOnly = (value: unknown) =>
+  expect(
+    patientIdsIn(value).filter((id) => !ownPatients.has(id)),
+    'patients outside own_patients',
+  ).toEqual([]);
 const expectNoBilling = (value: unknown) => expect(billingIn(value), 'billing values without Read billing').toEqual([]);
 
 beforeAll(async () => {
@@ -103,37 +132,66 @@ beforeAll(async () => {
   const theirs = await db.db
     .select({ patient_id: appointments.patient_id })
     .from(appointments)
-    .where(and(eq(appointments.account_id, acc), eq(appointments.practitioner_id, practitionerId), isNull(appointments.deleted_at)));
+    .where(
+      and(
+        eq(appointments.account_id, acc),
+        eq(appointments.practitioner_id, practitionerId),
+        isNull(appointments.deleted_at),
+      ),
+    );
   ownPatients = new Set(theirs.map((a) => a.patient_id));
   // The first active care plan gets the patient and a patient of someone else as members, unless it has them.
   const plan = (await t.api.get('/care_plans?status=eq:active&sort=id')).body.data[0];
   planId = plan.id;
   const members: number[] = plan.members.map((m: Rec) => m.patient_id);
-  strangerOnPlan = members.find((id) => !ownPatients.has(id)) ?? (await t.api.get('/patients?page_size=100&sort=id')).body.data.map((p: Rec) => p.id).find((id: number) => !ownPatients.has(id));
+  strangerOnPlan =
+    members.find((id) => !ownPatients.has(id)) ??
+    (await t.api.get('/patients?page_size=100&sort=id')).body.data
+      .map((p: Rec) => p.id)
+      .find((id: number) => !ownPatients.has(id));
   for (const id of [patientId, strangerOnPlan].filter((x) => !members.includes(x))) {
-    await db.transaction((tx) => tx.insert(carePlanMembers).values({ account_id: acc, care_plan_id: plan.id, patient_id: id, visits_used: 0, schedule_override: null }));
+    await db.transaction((tx) =>
+      tx
+        .insert(carePlanMembers)
+        .values({ account_id: acc, care_plan_id: plan.id, patient_id: id, visits_used: 0, schedule_override: null }),
+    );
   }
   // What the whole-clinic view (the REST API key) shows: the plan names the stranger and carries an amount.
   const whole = (await t.api.get(`/care_plans/${plan.id}`)).body.data;
   expect(whole.members.map((m: Rec) => m.patient_id)).toEqual(expect.arrayContaining([patientId, strangerOnPlan]));
   expect(whole.billing.amount).toMatch(/^\d+\.\d\d$/);
 
-  practitioner = await memberWith(t, 'practitioner', ['patients.read', 'appointments.read', 'connectors.manage'], 'own_patients', practitionerId);
+  practitioner = await memberWith(
+    t,
+    'practitioner',
+    ['patients.read', 'appointments.read', 'connectors.manage'],
+    'own_patients',
+    practitionerId,
+  );
 });
 
 describe('curated tools as an own_patients practitioner without Read billing', () => {
   test('patient_summary: no care plan naming another patient, no billing amount; every part as the direct read gives it', async () => {
     const call = connectorCall(t, practitioner);
     // The direct reads this compares with: care plans and invoices are refused to this member.
-    expect(await call('get_entity', { entity_type: 'care_plans', id: planId })).toEqual({ ok: false, code: 'permission_denied' });
+    expect(await call('get_entity', { entity_type: 'care_plans', id: planId })).toEqual({
+      ok: false,
+      code: 'permission_denied',
+    });
     expect(await call('query_entities', { entity_type: 'invoices' })).toEqual({ ok: false, code: 'permission_denied' });
     const s = await expectSummaryLikeDirectReads(call, patientId);
     expect(patientIdsIn(s)).not.toContain(strangerOnPlan);
     expectOwnOnly(s);
     expectNoBilling(s);
     // A patient who is not theirs: outside the record scope (403), as get_entity answers; no such patient: 404.
-    expect(await call('patient_summary', { patient_id: strangerOnPlan })).toEqual({ ok: false, code: 'permission_denied' });
-    expect(await call('get_entity', { entity_type: 'patients', id: strangerOnPlan })).toEqual({ ok: false, code: 'permission_denied' });
+    expect(await call('patient_summary', { patient_id: strangerOnPlan })).toEqual({
+      ok: false,
+      code: 'permission_denied',
+    });
+    expect(await call('get_entity', { entity_type: 'patients', id: strangerOnPlan })).toEqual({
+      ok: false,
+      code: 'permission_denied',
+    });
     expect(await call('patient_summary', { patient_id: 2_000_000_000 })).toEqual({ ok: false, code: 'not_found' });
   });
 
@@ -141,14 +199,21 @@ describe('curated tools as an own_patients practitioner without Read billing', (
     const call = connectorCall(t, practitioner);
     const own = (await ok(call, 'get_entity', { entity_type: 'patients', id: patientId })).data as Rec;
     const stranger = (await t.api.get(`/patients/${strangerOnPlan}`)).body.data;
-    for (const args of [{ name: `${own.first_name} ${own.last_name}` }, { name: String(own.last_name) }, { name: String(stranger.last_name) }, { dob: String(stranger.dob ?? own.dob) }]) {
+    for (const args of [
+      { name: `${own.first_name} ${own.last_name}` },
+      { name: String(own.last_name) },
+      { name: String(stranger.last_name) },
+      { dob: String(stranger.dob ?? own.dob) },
+    ]) {
       const found = (await ok(call, 'find_patient', args)).data as Rec[];
       for (const p of found) await expectDirect(call, 'patients', p);
       expect(found.map((p) => p.id)).not.toContain(strangerOnPlan);
       expectOwnOnly(found);
       expectNoBilling(found);
     }
-    expect(((await ok(call, 'find_patient', { name: `${own.first_name} ${own.last_name}` })).data as Rec[]).map((p) => p.id)).toContain(patientId);
+    expect(
+      ((await ok(call, 'find_patient', { name: `${own.first_name} ${own.last_name}` })).data as Rec[]).map((p) => p.id),
+    ).toContain(patientId);
   });
 
   test("practitioner_schedule: every appointment is one get_entity gives the member, for their own diary and another practitioner's", async () => {
@@ -185,7 +250,8 @@ describe('curated tools as an own_patients practitioner without Read billing', (
     const slots = await ok(call, 'check_availability', base);
     const next = await ok(call, 'next_available_slot', base);
     const slotKeys = Object.keys(slotSchema.shape);
-    for (const slot of [...(slots.data as Rec[]), ...(next.slot ? [next.slot as Rec] : [])]) expect(slotKeys).toEqual(expect.arrayContaining(Object.keys(slot)));
+    for (const slot of [...(slots.data as Rec[]), ...(next.slot ? [next.slot as Rec] : [])])
+      expect(slotKeys).toEqual(expect.arrayContaining(Object.keys(slot)));
     for (const out of [slots, next]) {
       expect(patientIdsIn(out)).toEqual([]);
       expectNoBilling(out);
@@ -201,8 +267,13 @@ describe('curated tools as an own_patients practitioner without Read billing', (
     const own = s.patient as Rec;
     const found = (await ok(call, 'find_patient', { name: String(own.last_name) })).data as Rec[];
     for (const p of found) await expectDirect(call, 'patients', p);
-    const [appt] = (await t.api.get(`/appointments?practitioner_id=eq:${practitionerId}&page_size=1&sort=id`)).body.data;
-    const schedule = await ok(call, 'practitioner_schedule', { practitioner_id: practitionerId, date: appt.starts_at.slice(0, 10), days: 7 });
+    const [appt] = (await t.api.get(`/appointments?practitioner_id=eq:${practitionerId}&page_size=1&sort=id`)).body
+      .data;
+    const schedule = await ok(call, 'practitioner_schedule', {
+      practitioner_id: practitionerId,
+      date: appt.starts_at.slice(0, 10),
+      days: 7,
+    });
     expect((schedule.appointments as Rec[]).length).toBeGreaterThan(0);
     for (const a of schedule.appointments as Rec[]) await expectDirect(call, 'appointments', a);
     for (const out of [found, schedule]) {
@@ -223,14 +294,25 @@ describe('a member who reads every patient but not billing', () => {
       await expectDirect(call, 'care_plans', plan);
     }
     // Nor can it be probed by filtering or sorting.
-    expect(await call('query_entities', { entity_type: 'care_plans', filters: { billing: 'not-null' } })).toEqual({ ok: false, code: 'permission_denied' });
-    expect(await call('query_entities', { entity_type: 'care_plans', sort: 'name,billing:desc' })).toEqual({ ok: false, code: 'permission_denied' });
+    expect(await call('query_entities', { entity_type: 'care_plans', filters: { billing: 'not-null' } })).toEqual({
+      ok: false,
+      code: 'permission_denied',
+    });
+    expect(await call('query_entities', { entity_type: 'care_plans', sort: 'name,billing:desc' })).toEqual({
+      ok: false,
+      code: 'permission_denied',
+    });
     const s = await expectSummaryLikeDirectReads(call, patientId);
     expect((s.active_care_plans as Rec[]).map((p) => p.id)).toContain(planId);
     expect(patientIdsIn(s)).toContain(strangerOnPlan);
     expectNoBilling(s);
-    const types = (await ok(call, 'list_entity_types', {})).entity_types as { name: string; attributes: { name: string; nullable: boolean }[] }[];
-    expect(types.find((x) => x.name === 'care_plans')?.attributes.find((a) => a.name === 'billing')?.nullable).toBe(true);
+    const types = (await ok(call, 'list_entity_types', {})).entity_types as {
+      name: string;
+      attributes: { name: string; nullable: boolean }[];
+    }[];
+    expect(types.find((x) => x.name === 'care_plans')?.attributes.find((a) => a.name === 'billing')?.nullable).toBe(
+      true,
+    );
   });
 });
 
@@ -238,6 +320,8 @@ describe('hostile tool arguments', () => {
   test('a NUL in any argument is validation_failed over the endpoint, the same on both databases', async () => {
     const call = await httpCall(t, practitioner);
     expect(await call('find_patient', { name: 'Ad\u0000a' })).toEqual({ ok: false, code: 'validation_failed' });
-    expect(await call('query_entities', { entity_type: 'patients', filters: { last_name: 'contains:a\u0000bc' } })).toEqual({ ok: false, code: 'validation_failed' });
+    expect(
+      await call('query_entities', { entity_type: 'patients', filters: { last_name: 'contains:a\u0000bc' } }),
+    ).toEqual({ ok: false, code: 'validation_failed' });
   });
 });

@@ -34,23 +34,40 @@ const mcp = (headers: Record<string, string>) =>
   request(t.server, 'POST', '/v3/api/mcp', {
     host: t.clinic.host,
     raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...headers,
+    },
   });
 
 test('MCP, OAuth and portal requests by route template and status class; unknown paths as one label', async () => {
   const { member, portal } = await signedIn(t.server, t.clinic, 'owner');
-  const token = await accessToken(t.server, t.clinic, (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!);
+  const token = await accessToken(
+    t.server,
+    t.clinic,
+    (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!,
+  );
 
   // MCP: one answered, one refused without a token.
   expect((await mcp({ authorization: `Bearer ${token}` })).status).toBe(200);
   expect((await mcp({})).status).toBe(401);
 
   // OAuth: a discovery document, a refused token call, an unknown endpoint.
-  expect((await request(t.server, 'GET', '/.well-known/oauth-authorization-server', { host: t.clinic.host })).status).toBe(200);
-  const refusedToken = await request(t.server, 'POST', '/v3/oauth2/token', { host: t.clinic.host, raw: 'grant_type=authorization_code&code=nope', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  expect(
+    (await request(t.server, 'GET', '/.well-known/oauth-authorization-server', { host: t.clinic.host })).status,
+  ).toBe(200);
+  const refusedToken = await request(t.server, 'POST', '/v3/oauth2/token', {
+    host: t.clinic.host,
+    raw: 'grant_type=authorization_code&code=nope',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   expect(refusedToken.status).toBeGreaterThanOrEqual(400);
   expect(refusedToken.status).toBeLessThan(500);
-  expect((await request(t.server, 'GET', '/v3/oauth2/no-such-endpoint-31337', { host: t.clinic.host })).status).toBe(404);
+  expect((await request(t.server, 'GET', '/v3/oauth2/no-such-endpoint-31337', { host: t.clinic.host })).status).toBe(
+    404,
+  );
 
   // Portal: the sign-in (above), two reads, an unknown procedure, a batch.
   expect((await portal.query('session.me')).status).toBe(200);
@@ -58,13 +75,20 @@ test('MCP, OAuth and portal requests by route template and status class; unknown
   const unknown = await portal.query('nothing.here31337');
   expect(unknown.status).toBe(404);
   expect(portalCode(unknown)).toBeDefined();
-  const batch = await request(t.server, 'GET', '/developers/trpc/keys.list,keys.list?batch=1&input=%7B%7D', { host: t.clinic.host, headers: { cookie: portal.cookie } });
+  const batch = await request(t.server, 'GET', '/developers/trpc/keys.list,keys.list?batch=1&input=%7B%7D', {
+    host: t.clinic.host,
+    headers: { cookie: portal.cookie },
+  });
   expect(batch.status, batch.text).toBe(200);
 
   const res = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
   expect(res.status).toBe(200);
   const text = await res.text();
-  const count = (method: string, route: string, cls: string) => valueOf(text, `clinic_http_request_duration_seconds_count{method="${method}",route="${route}",status_class="${cls}"}`);
+  const count = (method: string, route: string, cls: string) =>
+    valueOf(
+      text,
+      `clinic_http_request_duration_seconds_count{method="${method}",route="${route}",status_class="${cls}"}`,
+    );
   expect(count('POST', '/v3/api/mcp', '2xx')).toBe(1);
   expect(count('POST', '/v3/api/mcp', '4xx')).toBe(1);
   expect(count('GET', '/.well-known/oauth-authorization-server', '2xx')).toBe(1);
@@ -85,7 +109,8 @@ test('MCP, OAuth and portal requests by route template and status class; unknown
 
 test('429s of the MCP, OAuth and portal surfaces count as rate-limit refusals under their own budget label', async () => {
   const scrape = async () => (await fetch(`http://127.0.0.1:${metrics.port}/metrics`)).text();
-  const refusals = (text: string, budget: string) => valueOf(text, `clinic_rate_limit_refusals_total{budget="${budget}"}`) ?? 0;
+  const refusals = (text: string, budget: string) =>
+    valueOf(text, `clinic_rate_limit_refusals_total{budget="${budget}"}`) ?? 0;
   const before = await scrape();
 
   // Portal, for real: five wrong passwords for one email from one address, then the throttle answers 429

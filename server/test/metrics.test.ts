@@ -58,7 +58,13 @@ const valueOf = (text: string, series: string) => {
 test('the scrape after a small scenario: requests by route template and status class, refusals, deliveries, jobs, the queue, the event loop', async () => {
   // A webhook delivery: a patient created over REST, delivered by the worker.
   const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
-  await createEndpoint(t.server.app.db, t.clinic.account, actor, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: 'all' }, true);
+  await createEndpoint(
+    t.server.app.db,
+    t.clinic.account,
+    actor,
+    { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: 'all' },
+    true,
+  );
   const created = await t.api.post('/patients', { body: { first_name: 'Metric', last_name: 'Scrape' } });
   expect(created.status).toBe(201);
   expect(await t.server.app.webhooks.drain()).toBeGreaterThanOrEqual(1);
@@ -85,18 +91,28 @@ test('the scrape after a small scenario: requests by route template and status c
   expect((await scheduler.tick()).sort()).toEqual([failing, ok].sort());
 
   const text = await scrape(metrics.port);
-  const count = (method: string, route: string, cls: string) => valueOf(text, `clinic_http_request_duration_seconds_count{method="${method}",route="${route}",status_class="${cls}"}`);
+  const count = (method: string, route: string, cls: string) =>
+    valueOf(
+      text,
+      `clinic_http_request_duration_seconds_count{method="${method}",route="${route}",status_class="${cls}"}`,
+    );
   expect(count('GET', '/v3/api/patients/{id}', '2xx')).toBe(2);
   expect(count('GET', '/v3/api/patients/{id}', '4xx')).toBe(1);
   expect(count('GET', '/v3/api/patients', '2xx')).toBe(1);
   expect(count('POST', '/v3/api/patients', '2xx')).toBe(1);
   expect(count('GET', '(unmatched)', '4xx')).toBe(1);
   expect(count('GET', '/v3/api/me', '4xx')).toBe(1);
-  expect(valueOf(text, 'clinic_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v3/api/patients/{id}",status_class="2xx"}')).toBe(2);
+  expect(
+    valueOf(
+      text,
+      'clinic_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v3/api/patients/{id}",status_class="2xx"}',
+    ),
+  ).toBe(2);
   expect(valueOf(text, 'clinic_rate_limit_refusals_total{budget="rest"}')).toBe(1);
   expect(valueOf(text, 'clinic_webhook_deliveries_total{outcome="delivered"}')).toBeGreaterThanOrEqual(1);
   expect(valueOf(text, 'clinic_webhook_delivery_lag_seconds_count')).toBeGreaterThanOrEqual(1);
-  for (const state of ['due', 'scheduled', 'held']) expect(valueOf(text, `clinic_webhook_queue_depth{state="${state}"}`)).toBeGreaterThanOrEqual(0);
+  for (const state of ['due', 'scheduled', 'held'])
+    expect(valueOf(text, `clinic_webhook_queue_depth{state="${state}"}`)).toBeGreaterThanOrEqual(0);
   expect(valueOf(text, `clinic_job_duration_seconds_count{job="${ok}",outcome="ok"}`)).toBe(1);
   expect(valueOf(text, `clinic_job_duration_seconds_count{job="${failing}",outcome="failed"}`)).toBe(1);
   expect(valueOf(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
@@ -125,7 +141,11 @@ test('METRICS_PORT unset (or empty): no listener', async () => {
 
 test('tracing not configured: the OpenTelemetry SDK is never loaded and nothing observes traces', () => {
   expect(observing.tracing).toBeNull();
-  expect(Object.keys(createRequire(import.meta.url).cache).filter((file) => /@opentelemetry\/(sdk-|instrumentation)/.test(file))).toEqual([]);
+  expect(
+    Object.keys(createRequire(import.meta.url).cache).filter((file) =>
+      /@opentelemetry\/(sdk-|instrumentation)/.test(file),
+    ),
+  ).toEqual([]);
 });
 
 describe('WEB_CONCURRENCY=2', () => {
@@ -138,12 +158,39 @@ describe('WEB_CONCURRENCY=2', () => {
 
   beforeAll(async () => {
     const db = await openDb(url, { migrate: true });
-    const account = await createAccount(db, { subdomain: 'metrics', region: 'neptune', name: 'Metrics Physio', timezone: 'Europe/London', currency: 'GBP' });
-    key = (await createKey(db, account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, { name: 'metrics', access: 'read_write' })).secret;
+    const account = await createAccount(db, {
+      subdomain: 'metrics',
+      region: 'neptune',
+      name: 'Metrics Physio',
+      timezone: 'Europe/London',
+      currency: 'GBP',
+    });
+    key = (
+      await createKey(
+        db,
+        account,
+        { actor_type: 'system', actor_id: null, actor_name: 'test' },
+        { name: 'metrics', access: 'read_write' },
+      )
+    ).secret;
     host = 'metrics.neptune.localhost';
     await db.close();
-    const env = { DATABASE_URL: url, PORT: '0', METRICS_PORT: '0', WEB_CONCURRENCY: '2', WEBHOOK_WORKER: 'off', JOBS: 'off', LOG_LEVEL: 'silent', FILES_DIR: path.join(work, 'files'), RATE_LIMIT_REST_PER_MINUTE: '1000' };
-    child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/test/support/metrics-server.ts')], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const env = {
+      DATABASE_URL: url,
+      PORT: '0',
+      METRICS_PORT: '0',
+      WEB_CONCURRENCY: '2',
+      WEBHOOK_WORKER: 'off',
+      JOBS: 'off',
+      LOG_LEVEL: 'silent',
+      FILES_DIR: path.join(work, 'files'),
+      RATE_LIMIT_REST_PER_MINUTE: '1000',
+    };
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/test/support/metrics-server.ts')], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     ports = await new Promise((resolve, reject) => {
       let out = '';
       child!.stdout!.on('data', (c: Buffer) => {
@@ -162,7 +209,16 @@ describe('WEB_CONCURRENCY=2', () => {
   const me = () =>
     new Promise<number>((resolve, reject) => {
       // A connection per request: the primary hands each to the next process in turn.
-      const req = http.request({ host: '127.0.0.1', port: ports.api, path: '/v3/api/me', agent: false, headers: { host, authorization: `Bearer ${key}` } }, (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)));
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: ports.api,
+          path: '/v3/api/me',
+          agent: false,
+          headers: { host, authorization: `Bearer ${key}` },
+        },
+        (res) => res.resume().on('end', () => resolve(res.statusCode ?? 0)),
+      );
       req.on('error', reject);
       req.end();
     });
@@ -172,7 +228,9 @@ describe('WEB_CONCURRENCY=2', () => {
     for (let i = 0; i < 20; i++) statuses.push(await me());
     expect(statuses.every((s) => s === 200)).toBe(true);
     const text = await scrape(ports.metrics);
-    expect(valueOf(text, 'clinic_http_request_duration_seconds_count{method="GET",route="/v3/api/me",status_class="2xx"}')).toBe(20);
+    expect(
+      valueOf(text, 'clinic_http_request_duration_seconds_count{method="GET",route="/v3/api/me",status_class="2xx"}'),
+    ).toBe(20);
     // Per-process series are added up too: two processes' worth of open handles, at least.
     expect(valueOf(text, 'nodejs_active_handles_total')).toBeGreaterThanOrEqual(2);
   }, 30_000);

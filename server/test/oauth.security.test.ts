@@ -45,25 +45,50 @@ interface CallOptions {
 }
 
 const call = (method: string, path: string, o: CallOptions): Promise<Res> =>
-  request(o.server ?? t.server, method, path, { host: o.host ?? t.clinic.host, key: null, raw: o.raw, headers: { 'x-forwarded-for': o.ip, ...o.headers } });
+  request(o.server ?? t.server, method, path, {
+    host: o.host ?? t.clinic.host,
+    key: null,
+    raw: o.raw,
+    headers: { 'x-forwarded-for': o.ip, ...o.headers },
+  });
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
-const tokenCall = (o: CallOptions & { fields: Record<string, string> }) => call('POST', '/v3/oauth2/token', { ...o, raw: new URLSearchParams(o.fields).toString(), headers: { ...FORM, ...o.headers } });
-const revokeCall = (o: CallOptions & { fields: Record<string, string> }) => call('POST', '/v3/oauth2/revoke', { ...o, raw: new URLSearchParams(o.fields).toString(), headers: { ...FORM, ...o.headers } });
+const tokenCall = (o: CallOptions & { fields: Record<string, string> }) =>
+  call('POST', '/v3/oauth2/token', {
+    ...o,
+    raw: new URLSearchParams(o.fields).toString(),
+    headers: { ...FORM, ...o.headers },
+  });
+const revokeCall = (o: CallOptions & { fields: Record<string, string> }) =>
+  call('POST', '/v3/oauth2/revoke', {
+    ...o,
+    raw: new URLSearchParams(o.fields).toString(),
+    headers: { ...FORM, ...o.headers },
+  });
 
 /** A tools/list call to the MCP server. */
 const mcpCall = (o: CallOptions & { token?: string }) =>
   call('POST', MCP_PATH, {
     ...o,
     raw: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+      ...o.headers,
+    },
   });
 
 async function registerClient(ip: string, redirectUris = [REDIRECT], clinic: Clinic = t.clinic): Promise<string> {
   const res = await call('POST', '/v3/oauth2/register', {
     ip,
     host: clinic.host,
-    raw: JSON.stringify({ redirect_uris: redirectUris, token_endpoint_auth_method: 'none', client_name: 'Security Test' }),
+    raw: JSON.stringify({
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: 'none',
+      client_name: 'Security Test',
+    }),
     headers: { 'content-type': 'application/json' },
   });
   expect(res.status, res.text).toBe(201);
@@ -72,8 +97,22 @@ async function registerClient(ip: string, redirectUris = [REDIRECT], clinic: Cli
 
 const mcpUrl = (clinic: Clinic = t.clinic) => `http://${clinic.host}${MCP_PATH}`;
 
-function authorizeQuery(clientId: string, challenge: string, extra: Record<string, string | null> = {}, clinic: Clinic = t.clinic): URLSearchParams {
-  const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 'st', scope: 'mcp:read', resource: mcpUrl(clinic) });
+function authorizeQuery(
+  clientId: string,
+  challenge: string,
+  extra: Record<string, string | null> = {},
+  clinic: Clinic = t.clinic,
+): URLSearchParams {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st',
+    scope: 'mcp:read',
+    resource: mcpUrl(clinic),
+  });
   for (const [k, v] of Object.entries(extra)) {
     if (v === null) q.delete(k);
     else q.set(k, v);
@@ -87,7 +126,12 @@ const pkce = () => {
 };
 
 /** Authorization request, consent by `portal`'s member, code exchange: the token response. */
-async function connect(portal: PortalClient, clientId: string, ip: string, opts: { redirect?: string; clinic?: Clinic } = {}) {
+async function connect(
+  portal: PortalClient,
+  clientId: string,
+  ip: string,
+  opts: { redirect?: string; clinic?: Clinic } = {},
+) {
   const clinic = opts.clinic ?? t.clinic;
   const redirect = opts.redirect ?? REDIRECT;
   const { verifier, challenge } = pkce();
@@ -98,7 +142,18 @@ async function connect(portal: PortalClient, clientId: string, ip: string, opts:
   const approved = await portal.mutate('connectors.approve', { query: query.toString() });
   expect(approved.status, approved.text).toBe(200);
   const code = new URL(portalData(approved).redirect).searchParams.get('code')!;
-  const tokens = await tokenCall({ ip, host: clinic.host, fields: { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: clientId, code_verifier: verifier, resource: mcpUrl(clinic) } });
+  const tokens = await tokenCall({
+    ip,
+    host: clinic.host,
+    fields: {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource: mcpUrl(clinic),
+    },
+  });
   expect(tokens.status, tokens.text).toBe(200);
   return tokens.body as { access_token: string; refresh_token: string };
 }
@@ -142,7 +197,9 @@ describe('1. OAuth error responses are no open redirect', () => {
     expect(shown.status, shown.text).toBe(400);
     expect(shown.headers.location).toBeUndefined();
     expect(shown.body.error).toBe('invalid_request');
-    expect(shown.body.error_description).toMatch(/unsupported_response_type: response_type must be code.*not been approved/);
+    expect(shown.body.error_description).toMatch(
+      /unsupported_response_type: response_type must be code.*not been approved/,
+    );
     // The consent page shows it too rather than handing out the redirect.
     const described = await adminPortal.query('connectors.describe', { query: bad.toString() });
     expect(described.status).toBe(422);
@@ -154,11 +211,19 @@ describe('1. OAuth error responses are no open redirect', () => {
     expect(redirected.status).toBe(302);
     const location = new URL(redirected.headers.location!);
     expect(`${location.origin}${location.pathname}`).toBe(phish);
-    expect([location.searchParams.get('error'), location.searchParams.get('state')]).toEqual(['unsupported_response_type', 'st']);
+    expect([location.searchParams.get('error'), location.searchParams.get('state')]).toEqual([
+      'unsupported_response_type',
+      'st',
+    ]);
   });
 
   test('an approval in another clinic does not count: a metadata-document client approved there is no redirector here', async () => {
-    const docs = await documentServer((base) => ({ '/client.json': [200, JSON.stringify({ client_id: `${base}/client.json`, client_name: 'Doc Assistant', redirect_uris: [REDIRECT] })] }));
+    const docs = await documentServer((base) => ({
+      '/client.json': [
+        200,
+        JSON.stringify({ client_id: `${base}/client.json`, client_name: 'Doc Assistant', redirect_uris: [REDIRECT] }),
+      ],
+    }));
     try {
       const clientId = `${docs.base}/client.json`;
       const other = await newClinic(t.server);
@@ -188,14 +253,22 @@ describe('2. bad input is a 4xx, never a 500 or an error-level log', () => {
   let observed: TestServer;
 
   beforeAll(async () => {
-    const env = loadEnv({ ...process.env, LOG_LEVEL: 'debug', TRUST_PROXY: '1', RATE_LIMIT_UNAUTH_PER_MINUTE: '2', WEBHOOKS_ALLOW_PRIVATE: 'true' });
+    const env = loadEnv({
+      ...process.env,
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: '1',
+      RATE_LIMIT_UNAUTH_PER_MINUTE: '2',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+    });
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const db = t.server.app.db;
     const tenants = new TenantResolver(db, env.SERVICE_DOMAIN, env.SERVICE_REGIONS);
     const limiter = new RateLimiter(db);
     const oauthServer = createOAuthServer({ db, env, logger, tenants, limiter });
     const mcp = createMcpEndpoint({ db, env, logger, tenants, limiter });
-    const server = http.createServer((req, res) => void ((req.url ?? '').startsWith(MCP_PATH) ? mcp.handle(req, res) : oauthServer.handle(req, res)));
+    const server = http.createServer(
+      (req, res) => void ((req.url ?? '').startsWith(MCP_PATH) ? mcp.handle(req, res) : oauthServer.handle(req, res)),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     observed = { port: (server.address() as AddressInfo).port } as TestServer;
     return async () => {
@@ -209,11 +282,21 @@ describe('2. bad input is a 4xx, never a 500 or an error-level log', () => {
 
   test('token endpoint, Basic credentials with a bad percent escape ("client:%"): 401 invalid_client', async () => {
     for (const credentials of ['client:%', '%E0%A4%A:secret', 'client:%zz']) {
-      const res = await tokenCall({ server: observed, ip: newIp(), fields: { grant_type: 'authorization_code', code: 'x' }, headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` } });
+      const res = await tokenCall({
+        server: observed,
+        ip: newIp(),
+        fields: { grant_type: 'authorization_code', code: 'x' },
+        headers: { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` },
+      });
       expect([res.status, res.body.error], credentials).toEqual([401, 'invalid_client']);
       expect(res.headers['www-authenticate']).toMatch(/^Basic/);
     }
-    const revoke = await revokeCall({ server: observed, ip: newIp(), fields: { token: 'x' }, headers: { authorization: `Basic ${Buffer.from('client:%').toString('base64')}` } });
+    const revoke = await revokeCall({
+      server: observed,
+      ip: newIp(),
+      fields: { token: 'x' },
+      headers: { authorization: `Basic ${Buffer.from('client:%').toString('base64')}` },
+    });
     expect([revoke.status, revoke.body.error]).toEqual([401, 'invalid_client']);
     expect(errorLines()).toEqual([]);
   });
@@ -222,19 +305,43 @@ describe('2. bad input is a 4xx, never a 500 or an error-level log', () => {
     const clientId = await registerClient(newIp());
     // An approval by someone in the clinic: the client's redirect is trusted.
     await t.server.app.db.transaction((tx) =>
-      tx.insert(oauthGrants).values({ account_id: t.clinic.account.id, client_id: clientId, user_id: admin.id, scope: 'mcp:read', resource: mcpUrl(), created_at: new Date().toISOString() }),
+      tx.insert(oauthGrants).values({
+        account_id: t.clinic.account.id,
+        client_id: clientId,
+        user_id: admin.id,
+        scope: 'mcp:read',
+        resource: mcpUrl(),
+        created_at: new Date().toISOString(),
+      }),
     );
-    const bads: Record<string, string>[] = [{ response_type: 'x' }, { code_challenge_method: 'plain' }, { resource: 'https://elsewhere.example/mcp' }, { scope: 'everything' }];
+    const bads: Record<string, string>[] = [
+      { response_type: 'x' },
+      { code_challenge_method: 'plain' },
+      { resource: 'https://elsewhere.example/mcp' },
+      { scope: 'everything' },
+    ];
     for (const bad of bads) {
       const query = authorizeQuery(clientId, pkce().challenge, { redirect_uri: null, ...bad });
-      const res = await call('GET', `/v3/oauth2/authorize?${query}`, { server: observed, ip: newIp(), host: t.clinic.host });
-      expect([res.status, res.headers.location, res.body.error], JSON.stringify(bad)).toEqual([400, undefined, 'invalid_request']);
+      const res = await call('GET', `/v3/oauth2/authorize?${query}`, {
+        server: observed,
+        ip: newIp(),
+        host: t.clinic.host,
+      });
+      expect([res.status, res.headers.location, res.body.error], JSON.stringify(bad)).toEqual([
+        400,
+        undefined,
+        'invalid_request',
+      ]);
       expect(res.body.error_description).toMatch(/names no redirect_uri/);
       const described = await adminPortal.query('connectors.describe', { query: query.toString() });
       expect(described.status, described.text).toBe(422);
     }
     // With the redirect named, the same client's errors are redirected.
-    const named = await call('GET', `/v3/oauth2/authorize?${authorizeQuery(clientId, pkce().challenge, { response_type: 'x' })}`, { server: observed, ip: newIp(), host: t.clinic.host });
+    const named = await call(
+      'GET',
+      `/v3/oauth2/authorize?${authorizeQuery(clientId, pkce().challenge, { response_type: 'x' })}`,
+      { server: observed, ip: newIp(), host: t.clinic.host },
+    );
     expect(named.status).toBe(302);
     expect(named.headers.location).toMatch(/^http:\/\/127\.0\.0\.1:8765\/callback\?error=unsupported_response_type/);
     expect(errorLines()).toEqual([]);
@@ -243,7 +350,11 @@ describe('2. bad input is a 4xx, never a 500 or an error-level log', () => {
   test('a Host whose port the URL parser refuses: the MCP endpoint answers 404, not 500', async () => {
     const res = await mcpCall({ server: observed, ip: newIp(), host: `${t.clinic.host}:99999` });
     expect([res.status, res.body.code]).toEqual([404, 'not_found']);
-    const authorize = await call('GET', `/v3/oauth2/authorize?response_type=code`, { server: observed, ip: newIp(), host: `${t.clinic.host}:99999` });
+    const authorize = await call('GET', `/v3/oauth2/authorize?response_type=code`, {
+      server: observed,
+      ip: newIp(),
+      host: `${t.clinic.host}:99999`,
+    });
     expect(authorize.status).toBeLessThan(500);
     expect(errorLines()).toEqual([]);
   });
@@ -255,25 +366,54 @@ describe('2. bad input is a 4xx, never a 500 or an error-level log', () => {
       '/broken.json': [500, secret],
       '/text.json': [200, `${secret} is not json`],
       '/array.json': [200, JSON.stringify([secret])],
-      '/big.json': [200, JSON.stringify({ client_id: `${base}/big.json`, redirect_uris: [REDIRECT], pad: secret.repeat(400) })],
-      '/other.json': [200, JSON.stringify({ client_id: 'https://someone.else/client.json', redirect_uris: [REDIRECT], note: secret })],
+      '/big.json': [
+        200,
+        JSON.stringify({ client_id: `${base}/big.json`, redirect_uris: [REDIRECT], pad: secret.repeat(400) }),
+      ],
+      '/other.json': [
+        200,
+        JSON.stringify({ client_id: 'https://someone.else/client.json', redirect_uris: [REDIRECT], note: secret }),
+      ],
       '/self.json': [200, JSON.stringify({ client_id: `${base}/self.json`, redirect_uris: ['http://example.com/cb'] })],
     }));
     try {
       const answers = new Set<string>();
-      for (const path of ['/missing.json', '/broken.json', '/text.json', '/array.json', '/big.json', '/other.json', '/nowhere.json']) {
+      for (const path of [
+        '/missing.json',
+        '/broken.json',
+        '/text.json',
+        '/array.json',
+        '/big.json',
+        '/other.json',
+        '/nowhere.json',
+      ]) {
         const query = authorizeQuery(`${docs.base}${path}`, pkce().challenge);
-        const res = await call('GET', `/v3/oauth2/authorize?${query}`, { server: observed, ip: newIp(), host: t.clinic.host });
+        const res = await call('GET', `/v3/oauth2/authorize?${query}`, {
+          server: observed,
+          ip: newIp(),
+          host: t.clinic.host,
+        });
         expect(res.status, path).toBe(400);
         expect(res.text).not.toContain(secret);
         answers.add(res.body.error_description);
-        const token = await tokenCall({ server: observed, ip: newIp(), fields: { grant_type: 'authorization_code', client_id: `${docs.base}${path}`, code: 'x' } });
+        const token = await tokenCall({
+          server: observed,
+          ip: newIp(),
+          fields: { grant_type: 'authorization_code', client_id: `${docs.base}${path}`, code: 'x' },
+        });
         expect([token.status, token.body.error_description]).toEqual([401, 'Unknown client']);
       }
       expect([...answers]).toEqual([METADATA_UNUSABLE]);
       // A document that names itself was meant for this server: its author gets the specific reason.
-      const self = await call('GET', `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/self.json`, pkce().challenge)}`, { server: observed, ip: newIp(), host: t.clinic.host });
-      expect([self.status, self.body.error_description]).toEqual([400, 'http is allowed for loopback redirects only (localhost, 127.0.0.1, [::1])']);
+      const self = await call(
+        'GET',
+        `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/self.json`, pkce().challenge)}`,
+        { server: observed, ip: newIp(), host: t.clinic.host },
+      );
+      expect([self.status, self.body.error_description]).toEqual([
+        400,
+        'http is allowed for loopback redirects only (localhost, 127.0.0.1, [::1])',
+      ]);
 
       const refused = lines.filter((l) => l.msg === 'client metadata document refused');
       expect(refused.length).toBeGreaterThanOrEqual(7);
@@ -310,7 +450,12 @@ describe('3. unauthenticated budgets', () => {
     try {
       await insideOneMinute();
       const ip = newIp();
-      const fetched = { grant_type: 'authorization_code', client_id: `${docs.base}/nobody.json`, code: 'x', code_verifier: 'v'.repeat(43) };
+      const fetched = {
+        grant_type: 'authorization_code',
+        client_id: `${docs.base}/nobody.json`,
+        code: 'x',
+        code_verifier: 'v'.repeat(43),
+      };
       const first = await tokenCall({ ip, fields: fetched });
       expect([first.status, first.body.error]).toEqual([401, 'invalid_client']);
       const second = await revokeCall({ ip, fields: { client_id: 'nobody', token: 'x' } });
@@ -325,7 +470,9 @@ describe('3. unauthenticated budgets', () => {
       expect(docs.hits()).toBe(hits);
       expect((await revokeCall({ ip, fields: { client_id: 'nobody', token: 'x' } })).status).toBe(429);
       // Another address is not affected.
-      expect((await tokenCall({ ip: newIp(), fields: { grant_type: 'authorization_code', client_id: 'nobody' } })).status).toBe(401);
+      expect(
+        (await tokenCall({ ip: newIp(), fields: { grant_type: 'authorization_code', client_id: 'nobody' } })).status,
+      ).toBe(401);
     } finally {
       await docs.close();
     }
@@ -340,7 +487,10 @@ describe('3. unauthenticated budgets', () => {
     const clientId = await registerClient(ip);
     let tokens = await connect(adminPortal, clientId, ip);
     for (let i = 0; i < 3; i++) {
-      const refreshed = await tokenCall({ ip, fields: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId } });
+      const refreshed = await tokenCall({
+        ip,
+        fields: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId },
+      });
       expect(refreshed.status, refreshed.text).toBe(200);
       tokens = refreshed.body;
       expect((await mcpCall({ ip, token: tokens.access_token })).status).toBe(200);
@@ -353,7 +503,11 @@ describe('3. unauthenticated budgets', () => {
   test('the discovery documents have a budget of their own: 60 a minute per address, apart from the unauthenticated one', async () => {
     await insideOneMinute();
     const ip = newIp();
-    const paths = ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/openid-configuration'];
+    const paths = [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/openid-configuration',
+    ];
     for (let i = 0; i < 60; i++) {
       const res = await call('GET', paths[i % paths.length], { ip });
       expect(res.status, `request ${i + 1}`).toBe(200);
@@ -376,16 +530,28 @@ describe('authorization requests that make the server fetch', () => {
       const ip = newIp();
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        const res = await call('GET', `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/client-${i}.json`, pkce().challenge)}`, { ip });
+        const res = await call(
+          'GET',
+          `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/client-${i}.json`, pkce().challenge)}`,
+          { ip },
+        );
         statuses.push(res.status);
       }
       expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
       expect(statuses[10]).toBe(429);
       expect(docs.hits()).toBe(10);
       // Another address has its own budget; a registered (non-URL) client_id is not counted.
-      expect((await call('GET', `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/client-x.json`, pkce().challenge)}`, { ip: newIp() })).status).toBe(400);
+      expect(
+        (
+          await call('GET', `/v3/oauth2/authorize?${authorizeQuery(`${docs.base}/client-x.json`, pkce().challenge)}`, {
+            ip: newIp(),
+          })
+        ).status,
+      ).toBe(400);
       const registered = await registerClient(newIp());
-      expect((await call('GET', `/v3/oauth2/authorize?${authorizeQuery(registered, pkce().challenge)}`, { ip })).status).toBe(302);
+      expect(
+        (await call('GET', `/v3/oauth2/authorize?${authorizeQuery(registered, pkce().challenge)}`, { ip })).status,
+      ).toBe(302);
     } finally {
       await docs.close();
     }
@@ -400,7 +566,12 @@ describe('4. the MCP Origin check compares the whole origin', () => {
 
   test('without a bearer token, the same host name on another port or scheme is 403; the exact origin and no Origin are allowed', async () => {
     const ip = newIp();
-    for (const origin of [`http://${t.clinic.host}:8443`, `https://${t.clinic.host}`, `http://${t.clinic.host}.evil.example`, 'null']) {
+    for (const origin of [
+      `http://${t.clinic.host}:8443`,
+      `https://${t.clinic.host}`,
+      `http://${t.clinic.host}.evil.example`,
+      'null',
+    ]) {
       // An address of its own: a refusal may take from the unauthenticated budget (2 a minute).
       const res = await mcpCall({ ip: newIp(), headers: { origin } });
       expect([res.status, res.body.code], origin).toEqual([403, 'permission_denied']);
@@ -408,7 +579,9 @@ describe('4. the MCP Origin check compares the whole origin', () => {
       expect((await mcpCall({ ip, token, headers: { origin } })).status, origin).toBe(200);
     }
     expect((await mcpCall({ ip, token, headers: { origin: `http://${t.clinic.host}` } })).status).toBe(200);
-    expect((await mcpCall({ ip, token, headers: { origin: `HTTP://${t.clinic.host.toUpperCase()}:80` } })).status).toBe(200);
+    expect((await mcpCall({ ip, token, headers: { origin: `HTTP://${t.clinic.host.toUpperCase()}:80` } })).status).toBe(
+      200,
+    );
     expect((await mcpCall({ ip, token })).status).toBe(200);
   });
 });
@@ -421,7 +594,12 @@ describe('6. sweepOAuth', () => {
     const ago = (days: number) => new Date(now - days * 86_400_000).toISOString();
     const later = (days: number) => new Date(now + days * 86_400_000).toISOString();
     const account_id = clinic.account.id;
-    const client = (client_id: string, created: string, kind: 'registered' | 'metadata_document' = 'registered', expires: string | null = null) => ({
+    const client = (
+      client_id: string,
+      created: string,
+      kind: 'registered' | 'metadata_document' = 'registered',
+      expires: string | null = null,
+    ) => ({
       account_id,
       client_id,
       name: client_id,
@@ -432,44 +610,104 @@ describe('6. sweepOAuth', () => {
       created_at: created,
       secret_hash: null,
     });
-    const grant = (client_id: string, created: string, revoked: string | null = null) => ({ account_id, client_id, user_id: 1, scope: 'mcp:read', resource: mcpUrl(clinic), created_at: created, revoked_at: revoked, revoked_reason: revoked && 'test' });
+    const grant = (client_id: string, created: string, revoked: string | null = null) => ({
+      account_id,
+      client_id,
+      user_id: 1,
+      scope: 'mcp:read',
+      resource: mcpUrl(clinic),
+      created_at: created,
+      revoked_at: revoked,
+      revoked_reason: revoked && 'test',
+    });
     const ids = await db.transaction(async (tx) => {
-      await tx.insert(oauthClients).values([
-        client('old-unused', ago(31)),
-        client('new-unused', ago(29)),
-        client('old-used', ago(90)),
-        client('old-revoked', ago(90)),
-        client('https://docs.example/expired.json', ago(1), 'metadata_document', ago(0.01)),
-        client('https://docs.example/cached.json', ago(1), 'metadata_document', later(0.01)),
-      ]);
+      await tx
+        .insert(oauthClients)
+        .values([
+          client('old-unused', ago(31)),
+          client('new-unused', ago(29)),
+          client('old-used', ago(90)),
+          client('old-revoked', ago(90)),
+          client('https://docs.example/expired.json', ago(1), 'metadata_document', ago(0.01)),
+          client('https://docs.example/cached.json', ago(1), 'metadata_document', later(0.01)),
+        ]);
       const [live, revokedLongAgo, revokedRecently, lapsed, fresh] = await tx
         .insert(oauthGrants)
-        .values([grant('old-used', ago(60)), grant('old-revoked', ago(80), ago(31)), grant('old-revoked', ago(40), ago(5)), grant('old-used', ago(70)), grant('old-used', ago(0))])
+        .values([
+          grant('old-used', ago(60)),
+          grant('old-revoked', ago(80), ago(31)),
+          grant('old-revoked', ago(40), ago(5)),
+          grant('old-used', ago(70)),
+          grant('old-used', ago(0)),
+        ])
         .returning({ id: oauthGrants.id });
-      const tok = (grant_id: number, kind: 'access' | 'refresh', expires: string) => ({ account_id, grant_id, kind, token_hash: randomBytes(16).toString('hex'), expires_at: expires, created_at: ago(1) });
+      const tok = (grant_id: number, kind: 'access' | 'refresh', expires: string) => ({
+        account_id,
+        grant_id,
+        kind,
+        token_hash: randomBytes(16).toString('hex'),
+        expires_at: expires,
+        created_at: ago(1),
+      });
       const tokens = await tx
         .insert(oauthTokens)
-        .values([tok(live.id, 'refresh', later(40)), tok(live.id, 'access', ago(0.01)), tok(lapsed.id, 'refresh', ago(1))])
+        .values([
+          tok(live.id, 'refresh', later(40)),
+          tok(live.id, 'access', ago(0.01)),
+          tok(lapsed.id, 'refresh', ago(1)),
+        ])
         .returning({ id: oauthTokens.id });
-      const code = (grant_id: number, expires: string) => ({ account_id, grant_id, code_hash: randomBytes(16).toString('hex'), redirect_uri: REDIRECT, code_challenge: 'c', expires_at: expires });
-      const codes = await tx.insert(oauthCodes).values([code(lapsed.id, ago(69)), code(fresh.id, later(0.005))]).returning({ id: oauthCodes.id });
+      const code = (grant_id: number, expires: string) => ({
+        account_id,
+        grant_id,
+        code_hash: randomBytes(16).toString('hex'),
+        redirect_uri: REDIRECT,
+        code_challenge: 'c',
+        expires_at: expires,
+      });
+      const codes = await tx
+        .insert(oauthCodes)
+        .values([code(lapsed.id, ago(69)), code(fresh.id, later(0.005))])
+        .returning({ id: oauthCodes.id });
       return { live, revokedLongAgo, revokedRecently, lapsed, fresh, tokens, codes };
     });
 
     await sweepOAuth(db, now);
 
-    const clientsLeft = (await db.db.select({ id: oauthClients.client_id }).from(oauthClients).where(eq(oauthClients.account_id, account_id))).map((r) => r.id).sort();
+    const clientsLeft = (
+      await db.db
+        .select({ id: oauthClients.client_id })
+        .from(oauthClients)
+        .where(eq(oauthClients.account_id, account_id))
+    )
+      .map((r) => r.id)
+      .sort();
     expect(clientsLeft).toEqual(['https://docs.example/cached.json', 'new-unused', 'old-revoked', 'old-used']);
-    const grantsLeft = (await db.db.select({ id: oauthGrants.id }).from(oauthGrants).where(eq(oauthGrants.account_id, account_id))).map((r) => r.id).sort((a, b) => a - b);
+    const grantsLeft = (
+      await db.db.select({ id: oauthGrants.id }).from(oauthGrants).where(eq(oauthGrants.account_id, account_id))
+    )
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
     expect(grantsLeft).toEqual([ids.live.id, ids.revokedRecently.id, ids.fresh.id].sort((a, b) => a - b));
-    const tokensLeft = (await db.db.select({ id: oauthTokens.id }).from(oauthTokens).where(eq(oauthTokens.account_id, account_id))).map((r) => r.id);
+    const tokensLeft = (
+      await db.db.select({ id: oauthTokens.id }).from(oauthTokens).where(eq(oauthTokens.account_id, account_id))
+    ).map((r) => r.id);
     expect(tokensLeft).toEqual([ids.tokens[0].id]);
-    const codesLeft = (await db.db.select({ id: oauthCodes.id }).from(oauthCodes).where(eq(oauthCodes.account_id, account_id))).map((r) => r.id);
+    const codesLeft = (
+      await db.db.select({ id: oauthCodes.id }).from(oauthCodes).where(eq(oauthCodes.account_id, account_id))
+    ).map((r) => r.id);
     expect(codesLeft).toEqual([ids.codes[1].id]);
 
     // A month on, with nothing used: the rest goes too, but the live grant (its refresh token still valid) and its client.
     await sweepOAuth(db, now + 31 * 86_400_000);
-    const after = (await db.db.select({ id: oauthClients.client_id }).from(oauthClients).where(eq(oauthClients.account_id, account_id))).map((r) => r.id).sort();
+    const after = (
+      await db.db
+        .select({ id: oauthClients.client_id })
+        .from(oauthClients)
+        .where(eq(oauthClients.account_id, account_id))
+    )
+      .map((r) => r.id)
+      .sort();
     expect(after).toEqual(['old-used']);
   });
 });
@@ -488,7 +726,10 @@ describe('7. deactivating a member revokes their AI connectors; reactivation doe
   test('connect, deactivate (401 user_inactive, refresh refused), reactivate: the old access and refresh tokens stay refused, the connector is gone', async () => {
     const { ip, member, portal, clientId, tokens } = await connectedAdmin();
     expect((await mcpCall({ ip, token: tokens.access_token })).status).toBe(200);
-    const connectors = async () => (portalData(await adminPortal.query('connectors.list')).data as { user_id: number }[]).filter((c) => c.user_id === member.id);
+    const connectors = async () =>
+      (portalData(await adminPortal.query('connectors.list')).data as { user_id: number }[]).filter(
+        (c) => c.user_id === member.id,
+      );
     expect(await connectors()).toHaveLength(1);
 
     await setActive(t.server.app.db, t.clinic.account, system, member.id, false);
@@ -498,13 +739,22 @@ describe('7. deactivating a member revokes their AI connectors; reactivation doe
     const revokedEntries = await t.server.app.db.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.account_id, t.clinic.account.id), eq(auditLog.entity, 'connectors'), eq(auditLog.action, 'revoked')));
+      .where(
+        and(
+          eq(auditLog.account_id, t.clinic.account.id),
+          eq(auditLog.entity, 'connectors'),
+          eq(auditLog.action, 'revoked'),
+        ),
+      );
     expect(revokedEntries.some((e) => JSON.stringify(e.changes).includes('member deactivated'))).toBe(true);
 
     await setActive(t.server.app.db, t.clinic.account, system, member.id, true);
     const after = await mcpCall({ ip: newIp(), token: tokens.access_token });
     expect([after.status, after.body.code]).toEqual([401, 'unauthenticated']);
-    const refresh = await tokenCall({ ip: newIp(), fields: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId } });
+    const refresh = await tokenCall({
+      ip: newIp(),
+      fields: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId },
+    });
     expect([refresh.status, refresh.body.error]).toEqual([400, 'invalid_grant']);
     expect(await connectors()).toHaveLength(0);
     // The member approves again to reconnect.
@@ -520,7 +770,10 @@ describe('7. deactivating a member revokes their AI connectors; reactivation doe
     expect((await mcpCall({ ip, token: tokens.access_token })).body.code).toBe('user_inactive');
     await setActive(t.server.app.db, t.clinic.account, system, member.id, true);
     expect((await mcpCall({ ip: newIp(), token: tokens.access_token })).status).toBe(401);
-    const refresh = await tokenCall({ ip: newIp(), fields: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId } });
+    const refresh = await tokenCall({
+      ip: newIp(),
+      fields: { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId },
+    });
     expect(refresh.body.error).toBe('invalid_grant');
   });
 });

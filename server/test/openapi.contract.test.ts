@@ -34,13 +34,34 @@ const props = (name: string) => (schemas[name] as { properties: Record<string, P
 describe('named models', () => {
   it('every resource is a component named after its singular, with its list; errors are ApiError', () => {
     for (const r of resources) expect(modelName(r), r.name).toMatch(new RegExp(`^(Api)?${pascal(r.singular)}$`));
-    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['Patient', 'PatientList', 'PatientCreate', 'PatientUpdate', 'Appointment', 'AppointmentCreate', 'AppointmentList', 'Invoice', 'ApiError', 'Links', 'PageMeta', 'CursorMeta']));
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining([
+        'Patient',
+        'PatientList',
+        'PatientCreate',
+        'PatientUpdate',
+        'Appointment',
+        'AppointmentCreate',
+        'AppointmentList',
+        'Invoice',
+        'ApiError',
+        'Links',
+        'PageMeta',
+        'CursorMeta',
+      ]),
+    );
     for (const r of resources) expect(schemas[modelName(r)], r.name).toBeDefined();
     expect(schemas.Error).toBeUndefined();
     for (const r of listed) {
       const model = modelName(r);
       expect(schemas[`${model}List`], r.name).toEqual(
-        expect.objectContaining({ properties: { data: { type: 'array', items: ref(model) }, links: ref('Links'), meta: { anyOf: [ref('PageMeta'), ref('CursorMeta')] } } }),
+        expect.objectContaining({
+          properties: {
+            data: { type: 'array', items: ref(model) },
+            links: ref('Links'),
+            meta: { anyOf: [ref('PageMeta'), ref('CursorMeta')] },
+          },
+        }),
       );
     }
   });
@@ -50,21 +71,36 @@ describe('named models', () => {
       const model = modelName(r);
       const one = { type: 'object', properties: { data: ref(model) }, required: ['data'] };
       const has = (name: string) => routes.routes.some((x) => `${x.method} ${x.path}` === name);
-      if (has(`GET /${r.name}`)) expect(doc.op(`GET /${r.name}`).responses['200'], r.name).toMatchObject({ content: { 'application/json': { schema: ref(`${model}List`) } } });
-      if (has(`GET /${r.name}/{id}`) && r.name !== 'care_plans') expect(doc.resolve(doc.op(`GET /${r.name}/{id}`).responses['200']), r.name).toMatchObject({ content: { 'application/json': { schema: one } } });
+      if (has(`GET /${r.name}`))
+        expect(doc.op(`GET /${r.name}`).responses['200'], r.name).toMatchObject({
+          content: { 'application/json': { schema: ref(`${model}List`) } },
+        });
+      if (has(`GET /${r.name}/{id}`) && r.name !== 'care_plans')
+        expect(doc.resolve(doc.op(`GET /${r.name}/{id}`).responses['200']), r.name).toMatchObject({
+          content: { 'application/json': { schema: one } },
+        });
       if (has(`PATCH /${r.name}/{id}`)) {
         const op = doc.op(`PATCH /${r.name}/{id}`);
         expect(op.requestBody!.content['application/json'].schema).toEqual(ref(`${model}Update`));
         expect(op.responses['200']).toMatchObject({ content: { 'application/json': { schema: one } } });
       }
-      if (has(`POST /${r.name}`) && r.name !== 'files') expect(doc.op(`POST /${r.name}`).requestBody!.content['application/json'].schema, r.name).toEqual(ref(`${model}Create`));
+      if (has(`POST /${r.name}`) && r.name !== 'files')
+        expect(doc.op(`POST /${r.name}`).requestBody!.content['application/json'].schema, r.name).toEqual(
+          ref(`${model}Create`),
+        );
     }
-    expect(doc.op('GET /care_plans/{id}').responses['200']).toMatchObject({ content: { 'application/json': { schema: { properties: { data: ref('CarePlanDetail') } } } } });
-    expect(doc.op('POST /appointments/{id}/cancel').requestBody!.content['application/json'].schema).toEqual(ref('AppointmentCancel'));
+    expect(doc.op('GET /care_plans/{id}').responses['200']).toMatchObject({
+      content: { 'application/json': { schema: { properties: { data: ref('CarePlanDetail') } } } },
+    });
+    expect(doc.op('POST /appointments/{id}/cancel').requestBody!.content['application/json'].schema).toEqual(
+      ref('AppointmentCancel'),
+    );
     for (const [name, op] of doc.operations()) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
-        expect(doc.resolve(response), `${name} ${status}`).toMatchObject({ content: { 'application/json': { schema: ref('ApiError') } } });
+        expect(doc.resolve(response), `${name} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: ref('ApiError') } },
+        });
       }
     }
   });
@@ -73,10 +109,16 @@ describe('named models', () => {
     const host = ts.createCompilerHost({});
     const file = '/probe.ts';
     const read = host.getSourceFile;
-    host.getSourceFile = (name, version) => (name === file ? ts.createSourceFile(file, 'export {};', version) : read.call(host, name, version));
+    host.getSourceFile = (name, version) =>
+      name === file ? ts.createSourceFile(file, 'export {};', version) : read.call(host, name, version);
     const program = ts.createProgram([file], { lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'], noEmit: true }, host);
     const source = program.getSourceFile(file)!;
-    const globals = new Set(program.getTypeChecker().getSymbolsInScope(source, ts.SymbolFlags.Type | ts.SymbolFlags.Value).map((s) => s.name));
+    const globals = new Set(
+      program
+        .getTypeChecker()
+        .getSymbolsInScope(source, ts.SymbolFlags.Type | ts.SymbolFlags.Value)
+        .map((s) => s.name),
+    );
     expect(globals.has('File') && globals.has('Location') && globals.has('Error')).toBe(true);
     expect(Object.keys(schemas).filter((n) => globals.has(n))).toEqual([]);
   });
@@ -84,30 +126,75 @@ describe('named models', () => {
 
 describe('an additive contract', () => {
   const responseRoots = doc.operations().flatMap(([, op]) => Object.values(op.responses).map((r) => doc.resolve(r)));
-  const bodyRoots = doc.operations().flatMap(([, op]) => Object.values(op.requestBody?.content ?? {}).map((c) => c.schema));
+  const bodyRoots = doc
+    .operations()
+    .flatMap(([, op]) => Object.values(op.requestBody?.content ?? {}).map((c) => c.schema));
 
   it('response objects are open; request bodies are closed; no component is both', () => {
     const closed = doc.reachable(responseRoots).filter((s) => s.additionalProperties === false);
     expect(closed.length, JSON.stringify(closed[0])).toBe(0);
     const objects = doc.reachable(bodyRoots).filter((s) => s.type === 'object' && s.properties);
     expect(objects.length).toBeGreaterThan(20);
-    expect(objects.filter((s) => s.additionalProperties !== false).map((s) => Object.keys(s.properties as Json))).toEqual([]);
+    expect(
+      objects.filter((s) => s.additionalProperties !== false).map((s) => Object.keys(s.properties as Json)),
+    ).toEqual([]);
     const both = [...doc.componentsReached(responseRoots)].filter((n) => doc.componentsReached(bodyRoots).has(n));
     expect(both).toEqual([]);
   });
 
   it('a response with an attribute, a code or an event type added later still validates; an unknown input attribute does not', () => {
-    const patient = { id: 1, first_name: 'Ada', last_name: 'Lovelace', preferred_name: null, dob: null, email: null, sex: null, locale: 'en', note: null, custom_reference: null, blocked: false, default_location_id: null, referral_source_id: null, referral_source_type: null, communication_preferences: {}, numbers: [], address: null, tags: [], created_at: '2027-01-01T00:00:00Z', updated_at: '2027-01-01T00:00:00Z', metadata: {} };
-    const list = { data: [{ ...patient, loyalty_tier: 'gold' }], links: { first: null, prev: null, next: null, last: null }, meta: { current_page: 1, per_page: 25, total: 1, last_page: 1, total_estimated: false, took_ms: 3 }, extra: true };
+    const patient = {
+      id: 1,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      preferred_name: null,
+      dob: null,
+      email: null,
+      sex: null,
+      locale: 'en',
+      note: null,
+      custom_reference: null,
+      blocked: false,
+      default_location_id: null,
+      referral_source_id: null,
+      referral_source_type: null,
+      communication_preferences: {},
+      numbers: [],
+      address: null,
+      tags: [],
+      created_at: '2027-01-01T00:00:00Z',
+      updated_at: '2027-01-01T00:00:00Z',
+      metadata: {},
+    };
+    const list = {
+      data: [{ ...patient, loyalty_tier: 'gold' }],
+      links: { first: null, prev: null, next: null, last: null },
+      meta: { current_page: 1, per_page: 25, total: 1, last_page: 1, total_estimated: false, took_ms: 3 },
+      extra: true,
+    };
     expect(doc.problems(doc.responsePointer('GET /patients', 200)!, list)).toEqual([]);
-    expect(doc.problems(doc.responsePointer('GET /patients', 200)!, { ...list, data: [{ ...patient, first_name: 7 }] })).not.toEqual([]);
-    const error = { message: 'New rule', code: 'patient_archived', errors: { id: ['archived'] }, docs: 'https://example.com' };
+    expect(
+      doc.problems(doc.responsePointer('GET /patients', 200)!, { ...list, data: [{ ...patient, first_name: 7 }] }),
+    ).not.toEqual([]);
+    const error = {
+      message: 'New rule',
+      code: 'patient_archived',
+      errors: { id: ['archived'] },
+      docs: 'https://example.com',
+    };
     expect(doc.problems(doc.responsePointer('POST /patients', 422)!, error)).toEqual([]);
     expect(doc.problems(doc.responsePointer('GET /patients/{id}', 404)!, { message: 'gone' })).not.toEqual([]);
-    const event = { id: 'evt_1', type: 'patients.merged', occurred_at: '2027-01-01T00:00:00Z', data: { entity: 'patients', id: 1, merged_into: 2 } };
+    const event = {
+      id: 'evt_1',
+      type: 'patients.merged',
+      occurred_at: '2027-01-01T00:00:00Z',
+      data: { entity: 'patients', id: 1, merged_into: 2 },
+    };
     expect(doc.problems(`/components/schemas/${modelName(RESOURCES.events)}`, event)).toEqual([]);
     expect(doc.problems('/components/schemas/PatientCreate', { first_name: 'Ada', last_name: 'L' })).toEqual([]);
-    expect(doc.problems('/components/schemas/PatientCreate', { first_name: 'Ada', last_name: 'L', nickname: 'A' })).not.toEqual([]);
+    expect(
+      doc.problems('/components/schemas/PatientCreate', { first_name: 'Ada', last_name: 'L', nickname: 'A' }),
+    ).not.toEqual([]);
   });
 
   it('codes and event types list every value, and say that others may come', () => {
@@ -124,10 +211,25 @@ describe('parameters generators can use', () => {
     for (const r of listed) {
       const params = doc.op(`GET /${r.name}`).parameters!;
       for (const name of Object.keys(r.filters)) {
-        expect(params.find((p) => p.name === name), `${r.name} ${name}`).toMatchObject({ in: 'query', style: 'form', explode: true, schema: { type: 'array', items: { type: 'string' } } });
+        expect(
+          params.find((p) => p.name === name),
+          `${r.name} ${name}`,
+        ).toMatchObject({
+          in: 'query',
+          style: 'form',
+          explode: true,
+          schema: { type: 'array', items: { type: 'string' } },
+        });
       }
       const metadata = params.find((p) => p.name.startsWith('metadata'));
-      if (hasMetadata(r)) expect(metadata, r.name).toMatchObject({ name: 'metadata', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: { type: 'string' } } });
+      if (hasMetadata(r))
+        expect(metadata, r.name).toMatchObject({
+          name: 'metadata',
+          in: 'query',
+          style: 'deepObject',
+          explode: true,
+          schema: { type: 'object', additionalProperties: { type: 'string' } },
+        });
       else expect(metadata, r.name).toBeUndefined();
     }
     expect(['events', 'deleted_entities'].filter((n) => hasMetadata(RESOURCES[n]))).toEqual([]);
@@ -138,7 +240,11 @@ describe('parameters generators can use', () => {
       const sort = doc.op(`GET /${r.name}`).parameters!.find((p) => p.name === 'sort')!;
       const pattern = new RegExp(sort.schema.pattern as string);
       const sortable = sortableAttributes(r);
-      for (const s of sortable) expect(`${s} ${s}:asc ${s}:desc,${sortable[0]}`.split(' ').every((v) => pattern.test(v)), `${r.name} ${s}`).toBe(true);
+      for (const s of sortable)
+        expect(
+          `${s} ${s}:asc ${s}:desc,${sortable[0]}`.split(' ').every((v) => pattern.test(v)),
+          `${r.name} ${s}`,
+        ).toBe(true);
       const unsortable = Object.keys(r.fields).find((k) => !sortable.includes(k));
       if (unsortable) expect(pattern.test(unsortable), `${r.name} ${unsortable}`).toBe(false);
       expect(pattern.test('id:up')).toBe(false);
@@ -150,7 +256,9 @@ describe('parameters generators can use', () => {
     const page = doc.op('GET /patients').parameters!.find((p) => p.name === 'page')!;
     expect(page.schema).toEqual({ type: 'integer', minimum: 1, default: 1 });
     expect(page.description).toContain(`clamped to ${PAGE_MAX}`);
-    expect(doc.op('DELETE /invoices/{id}').parameters!.find((p) => p.name === 'void_payments')!.schema).toEqual({ type: 'boolean' });
+    expect(doc.op('DELETE /invoices/{id}').parameters!.find((p) => p.name === 'void_payments')!.schema).toEqual({
+      type: 'boolean',
+    });
   });
 
   it('a body is required exactly when it has a required attribute: cancel takes none', () => {
@@ -165,7 +273,8 @@ describe('rules the server enforces are in the schemas', () => {
     for (const k of ['starts_at', 'ends_at']) expect(props('AppointmentCreate')[k].pattern, k).toBe(WALL_TIME.source);
     expect(props('Appointment').starts_at.pattern).toBe(WALL_TIME.source);
     expect(props('PatientCreate').metadata.maxProperties).toBe(METADATA_MAX_KEYS);
-    const maxOf = (p: Prop): number | undefined => p.maxLength ?? p.anyOf?.map((a) => (a as Prop).maxLength).find(Boolean);
+    const maxOf = (p: Prop): number | undefined =>
+      p.maxLength ?? p.anyOf?.map((a) => (a as Prop).maxLength).find(Boolean);
     let checked = 0;
     for (const r of resources) {
       for (const [k, f] of Object.entries(r.fields)) {
@@ -194,7 +303,10 @@ describe('descriptions and metadata', () => {
 
   it('public operations say so (security: []), every other needs the bearer key', () => {
     expect(doc.doc.security).toEqual([{ bearer: [] }]);
-    const open = doc.operations().filter(([, op]) => Array.isArray(op.security) && op.security.length === 0).map(([n]) => n);
+    const open = doc
+      .operations()
+      .filter(([, op]) => Array.isArray(op.security) && op.security.length === 0)
+      .map(([n]) => n);
     expect(open.sort()).toEqual(['GET /changelog', 'GET /openapi.json', 'GET /ping']);
   });
 
@@ -205,14 +317,20 @@ describe('descriptions and metadata', () => {
 
   it('carries the Beta label: in the title, as x-beta and in the description', () => {
     const info = doc.doc.info as Json & { title: string; description: string };
-    expect([info.title, info['x-beta'], info.description.startsWith('**Beta**')]).toEqual(['Clinic API (Beta)', true, true]);
+    expect([info.title, info['x-beta'], info.description.startsWith('**Beta**')]).toEqual([
+      'Clinic API (Beta)',
+      true,
+      true,
+    ]);
   });
 
   it('a licence, server variables without description, the download as bytes', () => {
     expect((doc.doc.info as Json).license).toMatchObject({ name: expect.any(String) });
     const variables = (doc.doc.servers as { variables: Record<string, Json> }[])[0].variables;
     for (const v of Object.values(variables)) expect(v.description).toBeUndefined();
-    expect(Object.keys(doc.resolve<{ content: Json }>(doc.op('GET /files/{id}/download').responses['200']).content)).toEqual(['application/octet-stream']);
+    expect(
+      Object.keys(doc.resolve<{ content: Json }>(doc.op('GET /files/{id}/download').responses['200']).content),
+    ).toEqual(['application/octet-stream']);
   });
 
   it('validates as OpenAPI 3.1 (the official schema, and swagger-parser 13)', async () => {

@@ -31,7 +31,8 @@ beforeAll(async () => {
   fs.mkdirSync(dir, { recursive: true });
   const document = path.join(dir, 'openapi.json');
   fs.writeFileSync(document, res.text);
-  for (const file of fs.readdirSync(source)) if (file === 'program.ts' || file.endsWith('.mts')) fs.copyFileSync(path.join(source, file), path.join(dir, file));
+  for (const file of fs.readdirSync(source))
+    if (file === 'program.ts' || file.endsWith('.mts')) fs.copyFileSync(path.join(source, file), path.join(dir, file));
   // One after the other: orval and hey-api each hold the whole document in memory.
   for (const generator of GENERATORS) await generateClient(generator, document, dir);
   return () => fs.rmSync(dir, { recursive: true, force: true });
@@ -56,8 +57,14 @@ function typecheck() {
   for (const d of ts.getPreEmitDiagnostics(program)) {
     const file = d.file?.fileName ?? '(options)';
     const at = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
-    const key = roots.find((r) => r === file) ?? roots.find((r) => file.startsWith(generatedDir(dir, path.basename(r, '.mts') as Generator))) ?? file;
-    diagnostics.set(key, [...(diagnostics.get(key) ?? []), `${path.relative(dir, file)}:${at} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`]);
+    const key =
+      roots.find((r) => r === file) ??
+      roots.find((r) => file.startsWith(generatedDir(dir, path.basename(r, '.mts') as Generator))) ??
+      file;
+    diagnostics.set(key, [
+      ...(diagnostics.get(key) ?? []),
+      `${path.relative(dir, file)}:${at} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    ]);
   }
   checked = { diagnostics, files: program.getSourceFiles().map((f) => f.fileName) };
   return checked;
@@ -69,7 +76,8 @@ function escapes(file: string): string[] {
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || node.kind === ts.SyntaxKind.AnyKeyword) found.push(node.getText(sf));
+    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || node.kind === ts.SyntaxKind.AnyKeyword)
+      found.push(node.getText(sf));
     ts.forEachChild(node, visit);
   };
   visit(sf);
@@ -105,7 +113,8 @@ function wire(rewrite?: (body: Record<string, unknown>, status: number) => void)
 function addLaterAttributes(body: Record<string, unknown>, status: number): void {
   body.added_later = { nested: [1, 'two'] };
   const data = body.data;
-  for (const record of Array.isArray(data) ? data : data && typeof data === 'object' ? [data] : []) (record as Record<string, unknown>).added_later = 'x';
+  for (const record of Array.isArray(data) ? data : data && typeof data === 'object' ? [data] : [])
+    (record as Record<string, unknown>).added_later = 'x';
   if (status === 422) body.code = CODE_ADDED_LATER;
 }
 
@@ -116,7 +125,9 @@ async function programOf(generator: Generator): Promise<Program> {
 
 /** Patients with the last name: VIPs (metadata.vip true) and others, and a VIP of another name. */
 async function patientsNamed(lastName: string): Promise<{ vips: number[] }> {
-  const make = async (last_name: string, vip: boolean) => (await t.api.post('/patients', { body: { first_name: 'Pre', last_name, metadata: { vip } } })).body.data.id as number;
+  const make = async (last_name: string, vip: boolean) =>
+    (await t.api.post('/patients', { body: { first_name: 'Pre', last_name, metadata: { vip } } })).body.data
+      .id as number;
   const vips: number[] = [];
   for (const vip of [true, false, true, false, true]) {
     const id = await make(lastName, vip);
@@ -126,7 +137,8 @@ async function patientsNamed(lastName: string): Promise<{ vips: number[] }> {
   return { vips };
 }
 
-const chunks = (ids: number[], size: number) => Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, i * size + size));
+const chunks = (ids: number[], size: number) =>
+  Array.from({ length: Math.ceil(ids.length / size) }, (_, i) => ids.slice(i * size, i * size + size));
 
 /** What the server holds after a program ran, checked against its outcome. */
 async function expectDone(outcome: ProgramOutcome, lastName: string, vips: number[]) {
@@ -136,7 +148,12 @@ async function expectDone(outcome: ProgramOutcome, lastName: string, vips: numbe
   expect(outcome.booked.status).toBe(201);
   const appointment = await t.api.get(`/appointments/${outcome.booked.id}`);
   expect(appointment.status).toBe(200);
-  expect(appointment.body.data).toMatchObject({ patient_id: outcome.created, starts_at: outcome.slot.starts_at, practitioner_id: outcome.slot.practitioner_id, location_id: outcome.slot.location_id });
+  expect(appointment.body.data).toMatchObject({
+    patient_id: outcome.created,
+    starts_at: outcome.slot.starts_at,
+    practitioner_id: outcome.slot.practitioner_id,
+    location_id: outcome.slot.location_id,
+  });
   // The refused create changed nothing: the VIPs and the other patients are all the last name has.
   const all = await t.api.get(`/patients?last_name=eq:${lastName}&page_size=100`);
   expect(all.body.data).toHaveLength(vips.length + 2 + 1);
@@ -153,44 +170,72 @@ describe.each(GENERATORS)('%s', (generator) => {
     expect(escapes(file)).toEqual([]);
   });
 
-  it('runs against the server: create, list paged with metadata[vip]=eq:true as the server reads it, book a free slot, a 422 by its code', { timeout: 60_000 }, async () => {
-    const lastName = uniqueName('Gen');
-    const { vips } = await patientsNamed(lastName);
-    const { fetch, sent } = wire();
-    const program = await programOf(generator);
-    const outcome = await program({ baseUrl: `http://${t.clinic.host}/v3/api`, apiKey: t.clinic.key, fetch, lastName, pageSize: PAGE_SIZE });
-    await expectDone(outcome, lastName, vips);
-    expect(outcome.refused).toEqual({ status: 422, code: 'validation_failed', fields: ['email'] });
-    // What the client sent for the list: the filters as repeated parameters, metadata as a deepObject.
-    const lists = sent.filter((s) => s.method === 'GET' && s.url.pathname === '/v3/api/patients');
-    expect(lists).toHaveLength(outcome.pages.length);
-    for (const [i, { url, status }] of lists.entries()) {
-      expect(status).toBe(200);
-      expect([...url.searchParams.keys()].sort()).toEqual(['last_name', 'metadata[vip]', 'page', 'page_size', 'sort']);
-      expect(url.searchParams.getAll('last_name')).toEqual([`eq:${lastName}`]);
-      expect(url.searchParams.getAll('metadata[vip]')).toEqual(['eq:true']);
-      expect(url.searchParams.get('page')).toBe(String(i + 1));
-    }
-    expect(sent.map((s) => `${s.method} ${s.url.pathname} ${s.status}`)).toEqual([
-      'POST /v3/api/patients 201',
-      ...lists.map(() => 'GET /v3/api/patients 200'),
-      'GET /v3/api/appointments 200',
-      'GET /v3/api/availability 200',
-      'POST /v3/api/appointments 201',
-      'POST /v3/api/patients 422',
-    ]);
-  });
+  it(
+    'runs against the server: create, list paged with metadata[vip]=eq:true as the server reads it, book a free slot, a 422 by its code',
+    { timeout: 60_000 },
+    async () => {
+      const lastName = uniqueName('Gen');
+      const { vips } = await patientsNamed(lastName);
+      const { fetch, sent } = wire();
+      const program = await programOf(generator);
+      const outcome = await program({
+        baseUrl: `http://${t.clinic.host}/v3/api`,
+        apiKey: t.clinic.key,
+        fetch,
+        lastName,
+        pageSize: PAGE_SIZE,
+      });
+      await expectDone(outcome, lastName, vips);
+      expect(outcome.refused).toEqual({ status: 422, code: 'validation_failed', fields: ['email'] });
+      // What the client sent for the list: the filters as repeated parameters, metadata as a deepObject.
+      const lists = sent.filter((s) => s.method === 'GET' && s.url.pathname === '/v3/api/patients');
+      expect(lists).toHaveLength(outcome.pages.length);
+      for (const [i, { url, status }] of lists.entries()) {
+        expect(status).toBe(200);
+        expect([...url.searchParams.keys()].sort()).toEqual([
+          'last_name',
+          'metadata[vip]',
+          'page',
+          'page_size',
+          'sort',
+        ]);
+        expect(url.searchParams.getAll('last_name')).toEqual([`eq:${lastName}`]);
+        expect(url.searchParams.getAll('metadata[vip]')).toEqual(['eq:true']);
+        expect(url.searchParams.get('page')).toBe(String(i + 1));
+      }
+      expect(sent.map((s) => `${s.method} ${s.url.pathname} ${s.status}`)).toEqual([
+        'POST /v3/api/patients 201',
+        ...lists.map(() => 'GET /v3/api/patients 200'),
+        'GET /v3/api/appointments 200',
+        'GET /v3/api/availability 200',
+        'POST /v3/api/appointments 201',
+        'POST /v3/api/patients 422',
+      ]);
+    },
+  );
 
-  it('reads answers carrying an attribute added later and a 422 with a code added later (the contract is additive)', { timeout: 60_000 }, async () => {
-    const lastName = uniqueName('Later');
-    const { vips } = await patientsNamed(lastName);
-    const { fetch } = wire(addLaterAttributes);
-    const program = await programOf(generator);
-    const outcome = await program({ baseUrl: `http://${t.clinic.host}/v3/api`, apiKey: t.clinic.key, fetch, lastName, pageSize: PAGE_SIZE });
-    await expectDone(outcome, lastName, vips);
-    expect(outcome.refused).toEqual({ status: 422, code: CODE_ADDED_LATER, fields: ['email'] });
-    // And at compile time: each program assigns that code to its client's error-code type.
-    const loaded = (await import(pathToFileURL(path.join(dir, `${generator}.mts`)).href)) as { codeAddedLater: string };
-    expect(loaded.codeAddedLater).toBe(CODE_ADDED_LATER);
-  });
+  it(
+    'reads answers carrying an attribute added later and a 422 with a code added later (the contract is additive)',
+    { timeout: 60_000 },
+    async () => {
+      const lastName = uniqueName('Later');
+      const { vips } = await patientsNamed(lastName);
+      const { fetch } = wire(addLaterAttributes);
+      const program = await programOf(generator);
+      const outcome = await program({
+        baseUrl: `http://${t.clinic.host}/v3/api`,
+        apiKey: t.clinic.key,
+        fetch,
+        lastName,
+        pageSize: PAGE_SIZE,
+      });
+      await expectDone(outcome, lastName, vips);
+      expect(outcome.refused).toEqual({ status: 422, code: CODE_ADDED_LATER, fields: ['email'] });
+      // And at compile time: each program assigns that code to its client's error-code type.
+      const loaded = (await import(pathToFileURL(path.join(dir, `${generator}.mts`)).href)) as {
+        codeAddedLater: string;
+      };
+      expect(loaded.codeAddedLater).toBe(CODE_ADDED_LATER);
+    },
+  );
 });

@@ -20,7 +20,10 @@ import { root } from './support/spawn';
 
 const MAX_BODY_BYTES = 65_536;
 // Prism forwards every header but Host: the server reads the clinic from X-Forwarded-Host, one proxy hop trusted.
-const t = useClinic({ seed: true, env: { TRUST_PROXY: '1', SERVICE_REGIONS: 'neptune', MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
+const t = useClinic({
+  seed: true,
+  env: { TRUST_PROXY: '1', SERVICE_REGIONS: 'neptune', MAX_BODY_BYTES: String(MAX_BODY_BYTES) },
+});
 const dir = path.join(root, 'node_modules', '.cache', `openapi-prism-${process.pid}`);
 
 interface Violation {
@@ -72,10 +75,14 @@ async function startPrism(text: string): Promise<{ child: ChildProcess; port: nu
   fs.writeFileSync(file, text);
   const port = await freePort();
   const bin = path.join(root, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
-  const child = spawn(process.execPath, [bin, 'proxy', file, `http://127.0.0.1:${t.server.port}/v3/api`, '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: dir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, 'proxy', file, `http://127.0.0.1:${t.server.port}/v3/api`, '--host', '127.0.0.1', '--port', String(port)],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start within 60 s:\n${out}`)), 60_000);
@@ -137,7 +144,13 @@ function send(method: string, url: string, opts: Options = {}, port = prismPort)
         const header = res.headers['sl-violations'];
         const violations = header ? (JSON.parse(String(header)) as Violation[]) : [];
         const code = (body as { code?: unknown } | undefined)?.code;
-        exchanges.push({ name: `${method} ${url}`, status: res.statusCode!, code: typeof code === 'string' ? code : undefined, violations, invalid: opts.invalid ?? false });
+        exchanges.push({
+          name: `${method} ${url}`,
+          status: res.statusCode!,
+          code: typeof code === 'string' ? code : undefined,
+          violations,
+          invalid: opts.invalid ?? false,
+        });
         resolve({ status: res.statusCode!, headers: res.headers, text, body });
       });
     });
@@ -159,32 +172,57 @@ function ok(res: Res, status: number): { id: number } & Record<string, unknown> 
   return res.body?.data;
 }
 
-it('every list with a filter and a sort, a cursor page, a metadata filter, and one record of each', { timeout: 120_000 }, async () => {
-  for (const url of ['/ping', '/me', '/schema', '/schema/patients', '/openapi.json']) ok(await get(url), 200);
-  const changelog = await get('/changelog');
-  expect(changelog.status).toBe(200);
-  expect((await get('/changelog', { headers: { 'if-none-match': String(changelog.headers.etag) } })).status).toBe(304);
-  const lists = Object.keys(doc.paths).filter((p) => /^\/\w+$/.test(p) && doc.paths[p].get && Object.hasOwn(RESOURCES, p.slice(1)));
-  expect(lists.length).toBeGreaterThan(20);
-  for (const list of lists) {
-    const resource = RESOURCES[list.slice(1)];
-    const sort = sortableAttributes(resource).at(-1) ?? 'id';
-    const filter = Object.hasOwn(resource.fields, 'created_at') ? '&created_at=gte:2000-01-01T00:00:00Z' : '';
-    const res = await get(`${list}?page_size=2&sort=${sort}:desc${filter}`);
-    const rows = res.body?.data as { id: number | string }[] | undefined;
-    expect(res.status, `${list}: ${res.text.slice(0, 200)}`).toBe(200);
-    const one = rows?.[0];
-    if (one && doc.paths[`${list}/{id}`]?.get) ok(await get(`${list}/${one.id}`), 200);
-  }
-  const first = await get('/patients?cursor=&page_size=2&last_name=ne:Nobody&metadata[vip]=eq:true');
-  expect(first.status).toBe(200);
-  if (first.body.links.next) ok(await get(new URL(first.body.links.next).pathname.replace('/v3/api', '') + new URL(first.body.links.next).search), 200);
-});
+it(
+  'every list with a filter and a sort, a cursor page, a metadata filter, and one record of each',
+  { timeout: 120_000 },
+  async () => {
+    for (const url of ['/ping', '/me', '/schema', '/schema/patients', '/openapi.json']) ok(await get(url), 200);
+    const changelog = await get('/changelog');
+    expect(changelog.status).toBe(200);
+    expect((await get('/changelog', { headers: { 'if-none-match': String(changelog.headers.etag) } })).status).toBe(
+      304,
+    );
+    const lists = Object.keys(doc.paths).filter(
+      (p) => /^\/\w+$/.test(p) && doc.paths[p].get && Object.hasOwn(RESOURCES, p.slice(1)),
+    );
+    expect(lists.length).toBeGreaterThan(20);
+    for (const list of lists) {
+      const resource = RESOURCES[list.slice(1)];
+      const sort = sortableAttributes(resource).at(-1) ?? 'id';
+      const filter = Object.hasOwn(resource.fields, 'created_at') ? '&created_at=gte:2000-01-01T00:00:00Z' : '';
+      const res = await get(`${list}?page_size=2&sort=${sort}:desc${filter}`);
+      const rows = res.body?.data as { id: number | string }[] | undefined;
+      expect(res.status, `${list}: ${res.text.slice(0, 200)}`).toBe(200);
+      const one = rows?.[0];
+      if (one && doc.paths[`${list}/{id}`]?.get) ok(await get(`${list}/${one.id}`), 200);
+    }
+    const first = await get('/patients?cursor=&page_size=2&last_name=ne:Nobody&metadata[vip]=eq:true');
+    expect(first.status).toBe(200);
+    if (first.body.links.next)
+      ok(
+        await get(
+          new URL(first.body.links.next).pathname.replace('/v3/api', '') + new URL(first.body.links.next).search,
+        ),
+        200,
+      );
+  },
+);
 
 it('every write of the API', { timeout: 120_000 }, async () => {
   const key = randomUUID();
-  const patient = ok(await post('/patients', { first_name: 'Prism', last_name: 'Proxy', email: 'prism@example.com', metadata: { vip: true } }, { headers: { 'idempotency-key': key } }), 201);
-  const replay = await post('/patients', { first_name: 'Prism', last_name: 'Proxy', email: 'prism@example.com', metadata: { vip: true } }, { headers: { 'idempotency-key': key } });
+  const patient = ok(
+    await post(
+      '/patients',
+      { first_name: 'Prism', last_name: 'Proxy', email: 'prism@example.com', metadata: { vip: true } },
+      { headers: { 'idempotency-key': key } },
+    ),
+    201,
+  );
+  const replay = await post(
+    '/patients',
+    { first_name: 'Prism', last_name: 'Proxy', email: 'prism@example.com', metadata: { vip: true } },
+    { headers: { 'idempotency-key': key } },
+  );
   expect(replay.headers['idempotent-replayed']).toBe('true');
   ok(await patch(`/patients/${patient.id}`, { preferred_name: 'Pris', metadata: { vip: null } }), 200);
 
@@ -196,42 +234,74 @@ it('every write of the API', { timeout: 120_000 }, async () => {
   expect((await del(`/patient_tags/${placed.id}`)).status).toBe(204);
   ok(await post('/clinical_notes', { patient_id: patient.id, title: 'Assessment', body: 'Through the proxy' }), 201);
 
-  const upload = multipart({ patient_id: String(patient.id), file_type: 'generic' }, { name: 'note.txt', type: 'text/plain', bytes: Buffer.from('hello') });
+  const upload = multipart(
+    { patient_id: String(patient.id), file_type: 'generic' },
+    { name: 'note.txt', type: 'text/plain', bytes: Buffer.from('hello') },
+  );
   const file = await send('POST', '/files', { raw: upload.raw, headers: upload.headers });
   expect(file.status, file.text.slice(0, 300)).toBe(201);
   ok(await patch(`/files/${file.body.data.id}`, { description: 'Renamed' }), 200);
   expect((await del(`/files/${file.body.data.id}`)).status).toBe(204);
 
   const [like] = (await get('/appointments?page_size=1&sort=id')).body.data;
-  const slots = (await get(`/availability?location_id=${like.location_id}&appointment_type_id=${like.appointment_type_id}&practitioner_id=${like.practitioner_id}&limit=3`)).body.data;
-  const book = (slot: Record<string, unknown>) => ({ patient_id: patient.id, ...pick(slot, ['practitioner_id', 'location_id', 'appointment_type_id', 'resource_id', 'starts_at']) });
+  const slots = (
+    await get(
+      `/availability?location_id=${like.location_id}&appointment_type_id=${like.appointment_type_id}&practitioner_id=${like.practitioner_id}&limit=3`,
+    )
+  ).body.data;
+  const book = (slot: Record<string, unknown>) => ({
+    patient_id: patient.id,
+    ...pick(slot, ['practitioner_id', 'location_id', 'appointment_type_id', 'resource_id', 'starts_at']),
+  });
   const booked = ok(await post('/appointments', book(slots[0])), 201);
   ok(await patch(`/appointments/${booked.id}`, { notes: 'Through Prism' }), 200);
   ok(await post(`/appointments/${booked.id}/cancel`, { reason: 'Prism' }), 200);
   ok(await post(`/appointments/${booked.id}/reinstate`), 200);
   // Arrive and miss are for appointments that have started: the slot's weekday and time, weeks ago.
-  const weeksAgo = (weeks: number) => ({ ...book(slots[0]), starts_at: shiftDays(String(slots[0].starts_at), -7 * weeks), allow_clash: true });
+  const weeksAgo = (weeks: number) => ({
+    ...book(slots[0]),
+    starts_at: shiftDays(String(slots[0].starts_at), -7 * weeks),
+    allow_clash: true,
+  });
   ok(await post(`/appointments/${ok(await post('/appointments', weeksAgo(4)), 201).id}/arrive`), 200);
   ok(await post(`/appointments/${ok(await post('/appointments', weeksAgo(5)), 201).id}/miss`), 200);
   expect((await del(`/appointments/${booked.id}`)).status).toBe(204);
 
   const [item] = (await get('/billable_items?active=true&page_size=1')).body.data;
-  const [method] = (await get('/payment_methods?page_size=5')).body.data.filter((m: { type?: string }) => m.type !== 'card');
-  const invoice = ok(await post('/invoices', { patient_id: patient.id, line_items: [{ billable_item_id: item.id, quantity: 1 }] }), 201);
+  const [method] = (await get('/payment_methods?page_size=5')).body.data.filter(
+    (m: { type?: string }) => m.type !== 'card',
+  );
+  const invoice = ok(
+    await post('/invoices', { patient_id: patient.id, line_items: [{ billable_item_id: item.id, quantity: 1 }] }),
+    201,
+  );
   ok(await patch(`/invoices/${invoice.id}`, { note: 'Through Prism' }), 200);
   const line = ok(await post('/line_items', { invoice_id: invoice.id, billable_item_id: item.id, quantity: 1 }), 201);
   ok(await patch(`/line_items/${line.id}`, { quantity: 2 }), 200);
   expect((await del(`/line_items/${line.id}`)).status).toBe(204);
-  const payment = ok(await post('/payments', { patient_id: patient.id, payment_method_id: method.id, amount: '5.00' }), 201);
-  const allocation = ok(await post('/payment_allocations', { payment_id: payment.id, invoice_id: invoice.id, amount: '2.00' }), 201);
+  const payment = ok(
+    await post('/payments', { patient_id: patient.id, payment_method_id: method.id, amount: '5.00' }),
+    201,
+  );
+  const allocation = ok(
+    await post('/payment_allocations', { payment_id: payment.id, invoice_id: invoice.id, amount: '2.00' }),
+    201,
+  );
   expect((await del(`/payment_allocations/${allocation.id}`)).status).toBe(204);
   ok(await post('/refunds', { payment_id: payment.id, amount: '1.00' }), 201);
-  const other = ok(await post('/payments', { patient_id: patient.id, payment_method_id: method.id, amount: '3.00' }), 201);
+  const other = ok(
+    await post('/payments', { patient_id: patient.id, payment_method_id: method.id, amount: '3.00' }),
+    201,
+  );
   expect((await del(`/payments/${other.id}`)).status).toBe(204);
   expect((await del(`/invoices/${invoice.id}?void_payments=true`)).status).toBe(204);
   expect((await del(`/patients/${patient.id}`)).status).toBe(204);
 
-  const writes = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).filter((m) => m !== 'get').map((m) => `${m.toUpperCase()} ${p}`));
+  const writes = Object.entries(doc.paths).flatMap(([p, ops]) =>
+    Object.keys(ops)
+      .filter((m) => m !== 'get')
+      .map((m) => `${m.toUpperCase()} ${p}`),
+  );
   const sent = new Set(exchanges.map((e) => e.name.replace(/\?.*$/, '').replace(/\/\d+(?=\/|$)/g, '/{id}')));
   expect(writes.filter((w) => !sent.has(w))).toEqual([]);
 });
@@ -241,30 +311,70 @@ it('the refusals the scenario can provoke', { timeout: 60_000 }, async () => {
     expect(`${res.status} ${res.body?.code}`, res.text.slice(0, 300)).toBe(`${status} ${code}`);
   };
   await refused(await get('/patients', { key: null, invalid: true }), 401, 'unauthenticated');
-  await refused(await post('/patients', { first_name: 'A', last_name: 'B' }, { key: t.clinic.readOnlyKey }), 403, 'key_read_only');
+  await refused(
+    await post('/patients', { first_name: 'A', last_name: 'B' }, { key: t.clinic.readOnlyKey }),
+    403,
+    'key_read_only',
+  );
   await refused(await get('/patients/9007199254740991'), 404, 'not_found');
   await refused(await get('/patients', { host: 'nobody.neptune.localhost' }), 404, 'not_found');
-  await refused(await get('/patients', { host: `${t.clinic.account.subdomain}.apollo.localhost` }), 421, 'wrong_region');
-  await refused(await post('/patients', { first_name: 'A', last_name: 'B', email: 'not an email' }, { invalid: true }), 422, 'validation_failed');
+  await refused(
+    await get('/patients', { host: `${t.clinic.account.subdomain}.apollo.localhost` }),
+    421,
+    'wrong_region',
+  );
+  await refused(
+    await post('/patients', { first_name: 'A', last_name: 'B', email: 'not an email' }, { invalid: true }),
+    422,
+    'validation_failed',
+  );
   await refused(await get('/patients?page_size=1000', { invalid: true }), 422, 'validation_failed');
   await refused(await get('/patients?sort=nonsense', { invalid: true }), 422, 'validation_failed');
-  await refused(await get('/availability?location_id=9007199254740991&appointment_type_id=1'), 422, 'location_not_found');
-  await refused(await send('POST', '/patients', { raw: 'first_name=A', headers: { 'content-type': 'text/plain' }, invalid: true }), 415, 'unsupported_media_type');
-  await refused(await post('/patients', { first_name: 'A', last_name: 'B', note: 'x'.repeat(MAX_BODY_BYTES) }, { invalid: true }), 413, 'payload_too_large');
+  await refused(
+    await get('/availability?location_id=9007199254740991&appointment_type_id=1'),
+    422,
+    'location_not_found',
+  );
+  await refused(
+    await send('POST', '/patients', { raw: 'first_name=A', headers: { 'content-type': 'text/plain' }, invalid: true }),
+    415,
+    'unsupported_media_type',
+  );
+  await refused(
+    await post('/patients', { first_name: 'A', last_name: 'B', note: 'x'.repeat(MAX_BODY_BYTES) }, { invalid: true }),
+    413,
+    'payload_too_large',
+  );
   const key = randomUUID();
   ok(await post('/patients', { first_name: 'Once', last_name: 'Only' }, { headers: { 'idempotency-key': key } }), 201);
-  await refused(await post('/patients', { first_name: 'Twice', last_name: 'Only' }, { headers: { 'idempotency-key': key } }), 422, 'idempotency_key_reused');
+  await refused(
+    await post('/patients', { first_name: 'Twice', last_name: 'Only' }, { headers: { 'idempotency-key': key } }),
+    422,
+    'idempotency_key_reused',
+  );
   const [like] = (await get('/appointments?page_size=1&sort=id')).body.data;
-  const [slot] = (await get(`/availability?location_id=${like.location_id}&appointment_type_id=${like.appointment_type_id}&practitioner_id=${like.practitioner_id}&limit=1`)).body.data;
-  const body = { patient_id: like.patient_id, ...pick(slot, ['practitioner_id', 'location_id', 'appointment_type_id', 'resource_id', 'starts_at']) };
+  const [slot] = (
+    await get(
+      `/availability?location_id=${like.location_id}&appointment_type_id=${like.appointment_type_id}&practitioner_id=${like.practitioner_id}&limit=1`,
+    )
+  ).body.data;
+  const body = {
+    patient_id: like.patient_id,
+    ...pick(slot, ['practitioner_id', 'location_id', 'appointment_type_id', 'resource_id', 'starts_at']),
+  };
   ok(await post('/appointments', body), 201);
   await refused(await post('/appointments', body), 409, 'slot_unavailable');
 });
 
 it('Prism finds no violation in any answer, and none in a request but those sent invalid on purpose', () => {
   expect(exchanges.length).toBeGreaterThan(100);
-  const described = (e: Exchange, v: Violation) => `${e.name} → ${e.status}${e.code ? ` ${e.code}` : ''}: ${v.location.join('.')} ${v.message}`;
-  expect(exchanges.flatMap((e) => e.violations.filter((v) => v.location[0] !== 'request' || !e.invalid).map((v) => described(e, v)))).toEqual([]);
+  const described = (e: Exchange, v: Violation) =>
+    `${e.name} → ${e.status}${e.code ? ` ${e.code}` : ''}: ${v.location.join('.')} ${v.message}`;
+  expect(
+    exchanges.flatMap((e) =>
+      e.violations.filter((v) => v.location[0] !== 'request' || !e.invalid).map((v) => described(e, v)),
+    ),
+  ).toEqual([]);
   // And Prism did read the requests: each sent invalid on purpose breaks a rule the document states.
   const invalid = exchanges.filter((e) => e.invalid);
   expect(invalid).toHaveLength(6);
@@ -278,20 +388,26 @@ function shiftDays(wall: string, days: number): string {
   return date.toISOString().slice(0, 10) + wall.slice(10);
 }
 
-it('Prism does read the answers: with a document that types first_name an integer, reading a patient is a violation', { timeout: 90_000 }, async () => {
-  const wrong = structuredClone(doc) as unknown as { components: { schemas: { Patient: { properties: Record<string, unknown> } } } };
-  wrong.components.schemas.Patient.properties.first_name = { type: 'integer' };
-  const control = await startPrism(JSON.stringify(wrong));
-  try {
-    const before = exchanges.length;
-    const [one] = (await t.api.get('/patients?page_size=1')).body.data;
-    expect((await send('GET', `/patients/${one.id}`, {}, control.port)).status).toBe(200);
-    const [read] = exchanges.splice(before);
-    expect(read.violations.map((v) => `${v.location.join('.')}`)).toEqual(['response.body.data.first_name']);
-  } finally {
-    await stop(control.child);
-  }
-});
+it(
+  'Prism does read the answers: with a document that types first_name an integer, reading a patient is a violation',
+  { timeout: 90_000 },
+  async () => {
+    const wrong = structuredClone(doc) as unknown as {
+      components: { schemas: { Patient: { properties: Record<string, unknown> } } };
+    };
+    wrong.components.schemas.Patient.properties.first_name = { type: 'integer' };
+    const control = await startPrism(JSON.stringify(wrong));
+    try {
+      const before = exchanges.length;
+      const [one] = (await t.api.get('/patients?page_size=1')).body.data;
+      expect((await send('GET', `/patients/${one.id}`, {}, control.port)).status).toBe(200);
+      const [read] = exchanges.splice(before);
+      expect(read.violations.map((v) => `${v.location.join('.')}`)).toEqual(['response.body.data.first_name']);
+    } finally {
+      await stop(control.child);
+    }
+  },
+);
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, o[k]]));

@@ -34,18 +34,40 @@ beforeAll(async () => {
 
 it('passes the Spectral oas ruleset with no errors and no warnings', { timeout: 60_000 }, async () => {
   const spectral = path.join(root, 'node_modules', '.bin', 'spectral');
-  const run = await promisify(execFile)(spectral, ['lint', path.join(dir, 'openapi.json'), '--ruleset', path.join(dir, '.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint', '--quiet'], {
-    cwd: dir,
-  }).catch((err: { stdout: string }) => err);
-  const results = JSON.parse(run.stdout || '[]') as { code: string; message: string; path: string[]; severity: number }[];
+  const run = await promisify(execFile)(
+    spectral,
+    [
+      'lint',
+      path.join(dir, 'openapi.json'),
+      '--ruleset',
+      path.join(dir, '.spectral.yaml'),
+      '--format',
+      'json',
+      '--fail-severity',
+      'hint',
+      '--quiet',
+    ],
+    {
+      cwd: dir,
+    },
+  ).catch((err: { stdout: string }) => err);
+  const results = JSON.parse(run.stdout || '[]') as {
+    code: string;
+    message: string;
+    path: string[];
+    severity: number;
+  }[];
   expect(results.map((r) => `${r.code} at ${r.path.join('.')}: ${r.message}`)).toEqual([]);
 });
 
-it('generates a typed client whose program typechecks with the named models and no casts', { timeout: 60_000 }, async () => {
-  fs.writeFileSync(path.join(dir, 'api.d.ts'), astToString(await openapiTS(served)));
-  fs.writeFileSync(
-    path.join(dir, 'client.ts'),
-    `import createClient from 'openapi-fetch';
+it(
+  'generates a typed client whose program typechecks with the named models and no casts',
+  { timeout: 60_000 },
+  async () => {
+    fs.writeFileSync(path.join(dir, 'api.d.ts'), astToString(await openapiTS(served)));
+    fs.writeFileSync(
+      path.join(dir, 'client.ts'),
+      `import createClient from 'openapi-fetch';
 import type { components, paths } from './api';
 
 type Patient = components['schemas']['Patient'];
@@ -91,36 +113,60 @@ export async function program(): Promise<string[]> {
   return names;
 }
 `,
-  );
-  // And a client that gets a type wrong is told so: page_size is an integer, last_name is required.
-  fs.writeFileSync(
-    path.join(dir, 'wrong.ts'),
-    `import createClient from 'openapi-fetch';
+    );
+    // And a client that gets a type wrong is told so: page_size is an integer, last_name is required.
+    fs.writeFileSync(
+      path.join(dir, 'wrong.ts'),
+      `import createClient from 'openapi-fetch';
 import type { paths } from './api';
 const api = createClient<paths>({ baseUrl: 'https://demo.neptune.example.com/v3/api' });
 export const a = api.GET('/patients', { params: { query: { page_size: '50' } } });
 export const b = api.POST('/patients', { body: { first_name: 'A' } });
 `,
-  );
-  expect(typecheck('client.ts')).toEqual([]);
-  const wrong = typecheck('wrong.ts').join('\n');
-  expect(wrong).toMatch(/'string' is not assignable to type 'number'/);
-  expect(wrong).toMatch(/last_name/);
-});
+    );
+    expect(typecheck('client.ts')).toEqual([]);
+    const wrong = typecheck('wrong.ts').join('\n');
+    expect(wrong).toMatch(/'string' is not assignable to type 'number'/);
+    expect(wrong).toMatch(/last_name/);
+  },
+);
 
 type Parameter = { name: string; style?: string; explode?: boolean; schema: { type?: string } };
-const operation = (path: string, method: string) => (JSON.parse(served) as { paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { required: boolean } }>> }).paths[path][method];
+const operation = (path: string, method: string) =>
+  (
+    JSON.parse(served) as {
+      paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { required: boolean } }>>;
+    }
+  ).paths[path][method];
 
 it("filters are repeated parameters and metadata a deepObject, as openapi-fetch's serializer sends them and the server reads them", async () => {
   // The styles openapi-fetch applies by default (and other generators follow from the document).
   const parameters = operation('/patients', 'get').parameters!;
-  expect(parameters.find((p) => p.name === 'id')).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } });
-  expect(parameters.find((p) => p.name === 'metadata')).toMatchObject({ style: 'deepObject', explode: true, schema: { type: 'object' } });
+  expect(parameters.find((p) => p.name === 'id')).toMatchObject({
+    style: 'form',
+    explode: true,
+    schema: { type: 'array' },
+  });
+  expect(parameters.find((p) => p.name === 'metadata')).toMatchObject({
+    style: 'deepObject',
+    explode: true,
+    schema: { type: 'object' },
+  });
   const serialize = createQuerySerializer();
   const made: number[] = [];
-  for (const vip of [true, false, true]) made.push((await t.api.post('/patients', { body: { first_name: 'Query', last_name: 'Serialized', metadata: { vip } } })).body.data.id);
-  const query = serialize({ id: [`gte:${made[0]}`, `lte:${made[2]}`], last_name: ['eq:Serialized'], metadata: { vip: 'eq:true' } });
-  expect(decodeURIComponent(query)).toBe(`id=gte:${made[0]}&id=lte:${made[2]}&last_name=eq:Serialized&metadata[vip]=eq:true`);
+  for (const vip of [true, false, true])
+    made.push(
+      (await t.api.post('/patients', { body: { first_name: 'Query', last_name: 'Serialized', metadata: { vip } } }))
+        .body.data.id,
+    );
+  const query = serialize({
+    id: [`gte:${made[0]}`, `lte:${made[2]}`],
+    last_name: ['eq:Serialized'],
+    metadata: { vip: 'eq:true' },
+  });
+  expect(decodeURIComponent(query)).toBe(
+    `id=gte:${made[0]}&id=lte:${made[2]}&last_name=eq:Serialized&metadata[vip]=eq:true`,
+  );
   const res = await t.api.get(`/patients?${query}`);
   expect(res.status, res.text).toBe(200);
   expect(res.body.data.map((p: { id: number }) => p.id)).toEqual([made[0], made[2]]);
@@ -129,13 +175,20 @@ it("filters are repeated parameters and metadata a deepObject, as openapi-fetch'
 
 it('the documented optional bodies and boolean flags are what the server takes: cancel with no body, void_payments=true', async () => {
   expect(operation('/appointments/{id}/cancel', 'post').requestBody!.required).toBe(false);
-  expect(operation('/invoices/{id}', 'delete').parameters!.find((p) => p.name === 'void_payments')!.schema).toEqual({ type: 'boolean' });
+  expect(operation('/invoices/{id}', 'delete').parameters!.find((p) => p.name === 'void_payments')!.schema).toEqual({
+    type: 'boolean',
+  });
   const serialize = createQuerySerializer();
   const appointment = (await t.api.get('/appointments?status=booked&page_size=1&sort=id')).body.data[0];
   const cancelled = await t.api.post(`/appointments/${appointment.id}/cancel`);
   expect(cancelled.status, cancelled.text).toBe(200);
   expect(cancelled.body.data.status).toBe('cancelled');
-  const invoice = await t.api.post('/invoices', { body: { patient_id: appointment.patient_id, line_items: [{ billable_item_id: (await t.api.get('/billable_items?active=true')).body.data[0].id, quantity: 1 }] } });
+  const invoice = await t.api.post('/invoices', {
+    body: {
+      patient_id: appointment.patient_id,
+      line_items: [{ billable_item_id: (await t.api.get('/billable_items?active=true')).body.data[0].id, quantity: 1 }],
+    },
+  });
   const voided = await t.api.delete(`/invoices/${invoice.body.data.id}?${serialize({ void_payments: true })}`);
   expect(voided.status, voided.text).toBe(204);
 });

@@ -41,7 +41,11 @@ beforeAll(async () => {
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   // One document a run: with several, the CLI prints one JSON report after another.
   const lint = (file: string) =>
-    promisify(execFile)(redocly, ['lint', file, '--config', 'redocly.yaml', '--format', 'json'], { cwd: dir, env, maxBuffer: 64 << 20 })
+    promisify(execFile)(redocly, ['lint', file, '--config', 'redocly.yaml', '--format', 'json'], {
+      cwd: dir,
+      env,
+      maxBuffer: 64 << 20,
+    })
       .catch((err: { stdout: string }) => err)
       .then((run) => (JSON.parse(run.stdout) as { problems: Problem[] }).problems);
   [served, broken] = await Promise.all([lint('openapi.json'), lint('broken.json')]);

@@ -10,7 +10,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RouteTable, type Route } from '../rest/routes';
 import { appRouter } from '../routers';
-import { multipart, newClinic, request, startServer, useClinic, type Clinic, type Res, type TestServer } from './helpers';
+import {
+  multipart,
+  newClinic,
+  request,
+  startServer,
+  useClinic,
+  type Clinic,
+  type Res,
+  type TestServer,
+} from './helpers';
 import { calendarFixture, D } from './scheduling-fixture';
 import { OpenApiDoc, type Doc } from './support/openapi-doc';
 
@@ -26,22 +35,47 @@ let doc: OpenApiDoc;
 /** Checks one answer against the document and remembers its status. */
 function answered(name: string, res: Res): void {
   const op = doc.op(name);
-  expect(Object.keys(op.responses), `${name} answered ${res.status} ${res.text.slice(0, 200)}`).toContain(String(res.status));
-  if (res.status >= 400) expect(doc.resolve(op.responses[String(res.status)]).description, `${name} ${res.status}`).toContain(`\`${res.body?.code}\``);
+  expect(Object.keys(op.responses), `${name} answered ${res.status} ${res.text.slice(0, 200)}`).toContain(
+    String(res.status),
+  );
+  if (res.status >= 400)
+    expect(doc.resolve(op.responses[String(res.status)]).description, `${name} ${res.status}`).toContain(
+      `\`${res.body?.code}\``,
+    );
   const pointer = doc.responsePointer(name, res.status);
-  if (pointer && res.headers['content-type']?.startsWith('application/json')) expect(doc.problems(pointer, res.body), `${name} ${res.status} ${res.text.slice(0, 300)}`).toEqual([]);
+  if (pointer && res.headers['content-type']?.startsWith('application/json'))
+    expect(doc.problems(pointer, res.body), `${name} ${res.status} ${res.text.slice(0, 300)}`).toEqual([]);
   seen.get(name)?.add(res.status);
 }
 
 // The largest id the API takes (2^53 − 1, bigint columns): valid, and no such record.
 const UNKNOWN_ID = '9007199254740991';
-const pathOf = (r: Route, id = UNKNOWN_ID) => r.path.replace('{id}', r.path.startsWith('/events/') ? 'evt_unknown' : id).replace('{resource}', 'unknown_resource');
+const pathOf = (r: Route, id = UNKNOWN_ID) =>
+  r.path.replace('{id}', r.path.startsWith('/events/') ? 'evt_unknown' : id).replace('{resource}', 'unknown_resource');
 const hasBody = (r: Route) => r.method === 'POST' || r.method === 'PATCH';
 
 /** A request to a route of clinic `c`, as `key`, with a body where the method takes one. */
-function call(server: TestServer, c: Clinic, r: Route, opts: { path?: string; key?: string | null; host?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {}) {
+function call(
+  server: TestServer,
+  c: Clinic,
+  r: Route,
+  opts: {
+    path?: string;
+    key?: string | null;
+    host?: string;
+    body?: unknown;
+    raw?: string | Buffer;
+    headers?: Record<string, string>;
+  } = {},
+) {
   const body = opts.raw === undefined && opts.body === undefined && hasBody(r) ? {} : opts.body;
-  return request(server, r.method, opts.path ?? pathOf(r), { host: opts.host ?? c.host, key: opts.key === undefined ? c.key : opts.key, body, raw: opts.raw, headers: opts.headers });
+  return request(server, r.method, opts.path ?? pathOf(r), {
+    host: opts.host ?? c.host,
+    key: opts.key === undefined ? c.key : opts.key,
+    body,
+    raw: opts.raw,
+    headers: opts.headers,
+  });
 }
 
 beforeAll(async () => {
@@ -65,7 +99,12 @@ describe('every route, the refusals any route can meet', () => {
     else if (hasBody(r)) probes.push(call(server, clinic, r, { body: { not_an_attribute: 1 } }));
     else probes.push(call(server, clinic, r, { path: `${pathOf(r)}?not_a_parameter=1` }));
     if (hasBody(r)) {
-      probes.push(call(server, clinic, r, { raw: 'x', headers: { 'content-type': r.multipart ? 'application/json' : 'text/plain' } }));
+      probes.push(
+        call(server, clinic, r, {
+          raw: 'x',
+          headers: { 'content-type': r.multipart ? 'application/json' : 'text/plain' },
+        }),
+      );
       probes.push(call(server, clinic, r, { raw: `{"a":"${'x'.repeat(MAX_BODY_BYTES)}"}` }));
     }
     for (const res of await Promise.all(probes)) answered(name, res);
@@ -108,7 +147,13 @@ describe("the domain's refusals", () => {
   it('GET /availability: its 422 codes', async () => {
     const clinic = await newClinic(t.server);
     const cal = await calendarFixture(t.server, clinic);
-    const search = (q: Record<string, string | number>) => request(t.server, 'GET', `/availability?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`, { host: clinic.host, key: clinic.key });
+    const search = (q: Record<string, string | number>) =>
+      request(
+        t.server,
+        'GET',
+        `/availability?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`,
+        { host: clinic.host, key: clinic.key },
+      );
     const day = { from: D(0), to: D(0) };
     const cases = [
       { location_id: cal.siteB, appointment_type_id: cal.followUp, visibility: 'online', ...day },
@@ -125,14 +170,29 @@ describe("the domain's refusals", () => {
       answered('GET /availability', res);
       codes.push(res.status === 200 ? 200 : res.body.code);
     }
-    expect(codes).toEqual(['not_online_bookable', 'availability_not_configured', 'location_not_found', 'appointment_type_not_found', 'practitioner_not_found', 'invalid_input', 200]);
+    expect(codes).toEqual([
+      'not_online_bookable',
+      'availability_not_configured',
+      'location_not_found',
+      'appointment_type_not_found',
+      'practitioner_not_found',
+      'invalid_input',
+      200,
+    ]);
   });
 
   it('writes: lifecycle, billing and tag rules, idempotency keys', async () => {
     const { api } = t;
     const appt = (await api.get('/appointments?page_size=1&sort=id')).body.data[0];
-    const combo = { patient_id: appt.patient_id, practitioner_id: appt.practitioner_id, location_id: appt.location_id, appointment_type_id: appt.appointment_type_id };
-    const booked = (await api.post('/appointments', { body: { ...combo, starts_at: `${D(60)}T07:00:00`, allow_clash: true } })).body.data.id;
+    const combo = {
+      patient_id: appt.patient_id,
+      practitioner_id: appt.practitioner_id,
+      location_id: appt.location_id,
+      appointment_type_id: appt.appointment_type_id,
+    };
+    const booked = (
+      await api.post('/appointments', { body: { ...combo, starts_at: `${D(60)}T07:00:00`, allow_clash: true } })
+    ).body.data.id;
     const log: [string, Res][] = [];
     const run = async (name: string, res: Promise<Res>) => log.push([name, await res]);
     await run('POST /appointments', api.post('/appointments', { body: { ...combo, starts_at: `${D(60)}T07:00:00` } }));
@@ -140,7 +200,11 @@ describe("the domain's refusals", () => {
     await run('POST /appointments/{id}/cancel', api.post(`/appointments/${booked}/cancel`));
     await run('POST /appointments/{id}/miss', api.post(`/appointments/${booked}/miss`));
     const item = (await api.get('/billable_items?active=true')).body.data[0].id;
-    const invoice = (await api.post('/invoices', { body: { patient_id: appt.patient_id, line_items: [{ billable_item_id: item, quantity: 1 }] } })).body.data;
+    const invoice = (
+      await api.post('/invoices', {
+        body: { patient_id: appt.patient_id, line_items: [{ billable_item_id: item, quantity: 1 }] },
+      })
+    ).body.data;
     const line = (await api.get(`/line_items?invoice_id=${invoice.id}`)).body.data[0].id;
     await run('DELETE /line_items/{id}', api.delete(`/line_items/${line}`));
     await run('DELETE /invoices/{id}', api.delete(`/invoices/${invoice.id}`));
@@ -149,10 +213,31 @@ describe("the domain's refusals", () => {
     const patient = (await api.post('/patients', { body: { first_name: 'Tagged', last_name: 'Twice' } })).body.data.id;
     await run('POST /patient_tags', api.post('/patient_tags', { body: { patient_id: patient, tag_id: tag } }));
     await run('POST /patient_tags', api.post('/patient_tags', { body: { patient_id: patient, tag_id: tag } }));
-    await run('POST /patients', api.post('/patients', { body: { first_name: 'Half', last_name: 'Referred', referral_source_type: 'patient' } }));
-    await run('POST /patients', api.post('/patients', { body: { first_name: 'Key', last_name: 'Long' }, headers: { 'idempotency-key': 'k'.repeat(256) } }));
-    await run('POST /patients', api.post('/patients', { body: { first_name: 'Key', last_name: 'Once' }, headers: { 'idempotency-key': 'statuses-1' } }));
-    await run('POST /patients', api.post('/patients', { body: { first_name: 'Key', last_name: 'Twice' }, headers: { 'idempotency-key': 'statuses-1' } }));
+    await run(
+      'POST /patients',
+      api.post('/patients', { body: { first_name: 'Half', last_name: 'Referred', referral_source_type: 'patient' } }),
+    );
+    await run(
+      'POST /patients',
+      api.post('/patients', {
+        body: { first_name: 'Key', last_name: 'Long' },
+        headers: { 'idempotency-key': 'k'.repeat(256) },
+      }),
+    );
+    await run(
+      'POST /patients',
+      api.post('/patients', {
+        body: { first_name: 'Key', last_name: 'Once' },
+        headers: { 'idempotency-key': 'statuses-1' },
+      }),
+    );
+    await run(
+      'POST /patients',
+      api.post('/patients', {
+        body: { first_name: 'Key', last_name: 'Twice' },
+        headers: { 'idempotency-key': 'statuses-1' },
+      }),
+    );
     for (const [name, res] of log) answered(name, res);
     expect(log.map(([name, res]) => `${name} ${res.status} ${res.body?.code ?? ''}`.trim())).toEqual([
       'POST /appointments 409 slot_unavailable',
@@ -176,7 +261,9 @@ describe('and the other way', () => {
   it('each client-error status a route documents, the probes provoked', () => {
     const PROBED = [401, 403, 404, 413, 415, 421, 422, 429];
     const unseen = routes.flatMap((r) => {
-      const documented = Object.keys(doc.op(nameOf(r)).responses).map(Number).filter((s) => PROBED.includes(s));
+      const documented = Object.keys(doc.op(nameOf(r)).responses)
+        .map(Number)
+        .filter((s) => PROBED.includes(s));
       return documented.filter((s) => !seen.get(nameOf(r))!.has(s)).map((s) => `${nameOf(r)} ${s}`);
     });
     expect(unseen).toEqual([]);

@@ -19,7 +19,15 @@ import { portalCode, portalData, signedIn } from './support/portal';
 const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '2000' } });
 
 type Parameter = Json & { name: string; in: string; required?: boolean; schema: Json };
-type WebhookItem = { post: Json & { summary: string; description: string; parameters: Json[]; requestBody: { required: boolean; content: Record<string, { schema: Json; example: Json }> }; responses: Record<string, Json> } };
+type WebhookItem = {
+  post: Json & {
+    summary: string;
+    description: string;
+    parameters: Json[];
+    requestBody: { required: boolean; content: Record<string, { schema: Json; example: Json }> };
+    responses: Record<string, Json>;
+  };
+};
 let doc: OpenApiDoc;
 let webhooks: Record<string, WebhookItem>;
 
@@ -61,11 +69,20 @@ describe('the webhooks section', () => {
     }
     const example = payloadOf('patients.created').example;
     expect(doc.problems(pointerOf('patients.updated'), example)).not.toEqual([]);
-    expect(doc.problems(pointerOf('patients.created'), { ...example, data: { entity: 'appointments', id: 1 } })).not.toEqual([]);
+    expect(
+      doc.problems(pointerOf('patients.created'), { ...example, data: { entity: 'appointments', id: 1 } }),
+    ).not.toEqual([]);
     // The API is additive: a type (and an attribute) added later validates against the shared envelope.
-    const later = { ...example, type: 'patients.merged', data: { entity: 'patients', id: 1, merged_into: 2 }, attempt: 1 };
+    const later = {
+      ...example,
+      type: 'patients.merged',
+      data: { entity: 'patients', id: 1, merged_into: 2 },
+      attempt: 1,
+    };
     expect(doc.problems('/components/schemas/WebhookEvent', later)).toEqual([]);
-    expect(doc.problems('/components/schemas/WebhookEvent', { ...later, data: { entity: 'patients' } })).not.toEqual([]);
+    expect(doc.problems('/components/schemas/WebhookEvent', { ...later, data: { entity: 'patients' } })).not.toEqual(
+      [],
+    );
   });
 
   it('documents the three Standard Webhooks headers, required, on every type', () => {
@@ -114,7 +131,9 @@ describe('what is delivered is what is documented', () => {
     // Delivered concurrently: in any order (ordering is not promised, spec: Events).
     const payloads = received.map((r) => JSON.parse(r.body) as { type: string; data: { entity: string; id: number } });
     const byType = (x: { type: string }, y: { type: string }) => x.type.localeCompare(y.type);
-    expect(payloads.map((p) => ({ type: p.type, data: p.data })).sort(byType)).toEqual(types.map((type) => ({ type, data: { entity: 'patients', id } })).sort(byType));
+    expect(payloads.map((p) => ({ type: p.type, data: p.data })).sort(byType)).toEqual(
+      types.map((type) => ({ type, data: { entity: 'patients', id } })).sort(byType),
+    );
     const ajv = new Ajv2020({ strict: false });
     received.forEach((r, i) => {
       const { type } = payloads[i];
@@ -129,7 +148,11 @@ describe('what is delivered is what is documented', () => {
       }
       // Every webhook-* header sent is documented; and the signature verifies as the description says.
       const sent = Object.keys(r.headers).filter((h) => h.startsWith('webhook-'));
-      expect(sent.sort()).toEqual(parametersOf(type).map((p) => p.name).sort());
+      expect(sent.sort()).toEqual(
+        parametersOf(type)
+          .map((p) => p.name)
+          .sort(),
+      );
       const headers = Object.fromEntries(sent.map((h) => [h, String(r.headers[h])]));
       expect(new Webhook(secret).verify(r.body, headers)).toEqual(payloads[i]);
       expect(headers['webhook-id']).toBe((payloads[i] as unknown as { id: string }).id);
@@ -142,7 +165,14 @@ describe('one catalogue', () => {
     const { portal } = await signedIn(t.server, t.clinic, 'practitioner');
     const res = await portal.query('events.catalogue');
     expect(res.status, res.text).toBe(200);
-    type Entry = { type: string; resource: string; description: string; fires: boolean; reason: string | null; example: Json };
+    type Entry = {
+      type: string;
+      resource: string;
+      description: string;
+      fires: boolean;
+      reason: string | null;
+      example: Json;
+    };
     const fromPortal = portalData(res).data as Entry[];
     const fromSchema = (await t.api.get('/schema/events')).body.data.event_types as Entry[];
     expect(fromPortal.map((e) => e.type)).toEqual([...EVENT_TYPES]);

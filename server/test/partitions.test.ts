@@ -19,7 +19,8 @@ import { ownDatabaseUrl } from './support/own-database';
 
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY) * DAY;
-const dayName = (table: string, day: number) => `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
+const dayName = (table: string, day: number) =>
+  `${table}_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')}`;
 
 describe.runIf(isPg)('day partitions (only on PostgreSQL)', () => {
   let db: DbHandle;
@@ -33,13 +34,24 @@ describe.runIf(isPg)('day partitions (only on PostgreSQL)', () => {
   });
 
   const partitions = async (table: string) =>
-    (await db.all<{ name: string }>(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${table}) order by 1`)).map((r) => r.name);
+    (
+      await db.all<{ name: string }>(
+        sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${table}) order by 1`,
+      )
+    ).map((r) => r.name);
   /** An event at `at`, and the partition it went to. */
   const eventAt = async (at: number) => {
     const [row] = await db.transaction((tx) =>
       tx
         .insert(events)
-        .values({ event_id: randomUUID(), account_id: 1, type: 'patients.updated', entity: 'patients', entity_id: 1, occurred_at: new Date(at).toISOString() })
+        .values({
+          event_id: randomUUID(),
+          account_id: 1,
+          type: 'patients.updated',
+          entity: 'patients',
+          entity_id: 1,
+          occurred_at: new Date(at).toISOString(),
+        })
         .returning({ id: events.id, partition: sql<string>`tableoid::regclass::text` }),
     );
     return row;
@@ -66,12 +78,15 @@ describe.runIf(isPg)('day partitions (only on PostgreSQL)', () => {
     expect(kept.failed).toEqual([]);
     const names = await partitions('events');
     // Past retention at `now`: every day before the start of the day EVENTS_KEPT_DAYS ago, and what came before the migration.
-    expect(kept.dropped).toEqual(expect.arrayContaining(['events_legacy', dayName('events', today + DAY), dayName('events', today + 2 * DAY)]));
+    expect(kept.dropped).toEqual(
+      expect.arrayContaining(['events_legacy', dayName('events', today + DAY), dayName('events', today + 2 * DAY)]),
+    );
     expect(names).not.toContain('events_legacy');
     expect(names).not.toContain(dayName('events', today + DAY));
     expect(names).toContain(dayName('events', today + 6 * DAY));
     expect(names).toContain('events_default');
-    for (let d = 0; d <= DAYS_AHEAD; d++) expect(names).toContain(dayName('events', Math.floor(now / DAY) * DAY + d * DAY));
+    for (let d = 0; d <= DAYS_AHEAD; d++)
+      expect(names).toContain(dayName('events', Math.floor(now / DAY) * DAY + d * DAY));
     const ids = await eventIds();
     expect(ids).not.toContain(Number(early.id));
     expect(ids).toContain(Number(later.id));

@@ -30,7 +30,14 @@ let owner: MemberPrincipal;
 let patientId: number;
 
 async function findPatient(clinic: Clinic, member: MemberPrincipal, args: Rec): Promise<Rec[]> {
-  const c: Connector = { db: t.server.app.db, account: clinic.account, member, baseUrl: `http://${clinic.host}/v3/api`, grantId: 0, clientId: 'test' };
+  const c: Connector = {
+    db: t.server.app.db,
+    account: clinic.account,
+    member,
+    baseUrl: `http://${clinic.host}/v3/api`,
+    grantId: 0,
+    clientId: 'test',
+  };
   const tool = TOOLS.find((x) => x.name === 'find_patient')!;
   const out = (await tool.run(c, tool.input.parse(args))) as { data: Rec[] };
   return JSON.parse(JSON.stringify(out.data)) as Rec[];
@@ -45,7 +52,9 @@ const intlNumbers = (p: Rec) => (p.numbers as Rec[]).map((n) => n.intl_number);
 
 beforeAll(async () => {
   owner = await ownerOf(t.clinic);
-  const res = await api.post('/patients', { body: { first_name: 'Phoebe', last_name: 'Dialler', numbers: [{ number: '07700 900101', type: 'mobile' }] } });
+  const res = await api.post('/patients', {
+    body: { first_name: 'Phoebe', last_name: 'Dialler', numbers: [{ number: '07700 900101', type: 'mobile' }] },
+  });
   expect(res.status).toBe(201);
   patientId = res.body.data.id;
 });
@@ -54,15 +63,27 @@ describe('phone numbers are stored with their normalised search key', () => {
   it('the number as sent is kept for display; the search key is its E.164 form', async () => {
     const p = (await api.get(`/patients/${patientId}`)).body.data;
     expect(p.numbers).toMatchObject([{ number: '07700 900101', intl_number: E164, iso2: 'GB', country_code: '44' }]);
-    const [row] = await t.server.app.db.db.select().from(numbers).where(and(eq(numbers.account_id, t.clinic.account.id), eq(numbers.patient_id, patientId)));
+    const [row] = await t.server.app.db.db
+      .select()
+      .from(numbers)
+      .where(and(eq(numbers.account_id, t.clinic.account.id), eq(numbers.patient_id, patientId)));
     expect(row.search_key).toBe(E164);
   });
 
   it('a PATCH that changes the number moves its search key', async () => {
-    const created = (await api.post('/patients', { body: { first_name: 'Moving', last_name: 'Number', numbers: [{ number: '07700 900555', type: 'home' }] } })).body.data;
-    const res = await api.patch(`/patients/${created.id}`, { body: { numbers: [{ id: created.numbers[0].id, number: '020 7946 0555', type: 'home' }] } });
+    const created = (
+      await api.post('/patients', {
+        body: { first_name: 'Moving', last_name: 'Number', numbers: [{ number: '07700 900555', type: 'home' }] },
+      })
+    ).body.data;
+    const res = await api.patch(`/patients/${created.id}`, {
+      body: { numbers: [{ id: created.numbers[0].id, number: '020 7946 0555', type: 'home' }] },
+    });
     expect(res.status).toBe(200);
-    const [row] = await t.server.app.db.db.select().from(numbers).where(and(eq(numbers.account_id, t.clinic.account.id), eq(numbers.id, created.numbers[0].id)));
+    const [row] = await t.server.app.db.db
+      .select()
+      .from(numbers)
+      .where(and(eq(numbers.account_id, t.clinic.account.id), eq(numbers.id, created.numbers[0].id)));
     expect(row).toMatchObject({ number: '020 7946 0555', search_key: '+442079460555' });
     expect((await findPatient(t.clinic, owner, { phone: '02079460555' })).map((p) => p.id)).toEqual([created.id]);
     expect(await findPatient(t.clinic, owner, { phone: '07700 900555' })).toEqual([]);
@@ -79,17 +100,26 @@ describe('MCP find_patient by phone', () => {
 
   it('other spellings of the same number find it too (spaces, brackets, 0044, a national prefix after +44)', async () => {
     for (const phone of ['0044 7700 900101', '+44 (0)7700 900101', '07700-900-101']) {
-      expect((await findPatient(t.clinic, owner, { phone })).map((p) => p.id), phone).toContain(patientId);
+      expect(
+        (await findPatient(t.clinic, owner, { phone })).map((p) => p.id),
+        phone,
+      ).toContain(patientId);
     }
   });
 
   it('narrows by name as well as phone; another number finds nothing', async () => {
-    expect((await findPatient(t.clinic, owner, { phone: '07700900101', name: 'Dialler' })).map((p) => p.id)).toEqual([patientId]);
+    expect((await findPatient(t.clinic, owner, { phone: '07700900101', name: 'Dialler' })).map((p) => p.id)).toEqual([
+      patientId,
+    ]);
     expect(await findPatient(t.clinic, owner, { phone: '07700 900998', name: 'Dialler' })).toEqual([]);
   });
 
   it('a deleted patient is not found by phone', async () => {
-    const gone = (await api.post('/patients', { body: { first_name: 'Gone', last_name: 'Away', numbers: [{ number: '07700 900777', type: 'mobile' }] } })).body.data;
+    const gone = (
+      await api.post('/patients', {
+        body: { first_name: 'Gone', last_name: 'Away', numbers: [{ number: '07700 900777', type: 'mobile' }] },
+      })
+    ).body.data;
     expect((await findPatient(t.clinic, owner, { phone: '07700900777' })).map((p) => p.id)).toEqual([gone.id]);
     expect((await api.delete(`/patients/${gone.id}`)).status).toBe(204);
     expect(await findPatient(t.clinic, owner, { phone: '07700900777' })).toEqual([]);
@@ -98,18 +128,27 @@ describe('MCP find_patient by phone', () => {
   it('reads a national number in the account’s country: a vulcan (US) clinic finds (415) 555-0199', async () => {
     const us = await newClinic(t.server, { region: 'vulcan', timezone: 'America/Los_Angeles', currency: 'USD' });
     const usApi = client(t.server, us);
-    const res = await usApi.post('/patients', { body: { first_name: 'Sam', last_name: 'Francisco', numbers: [{ number: '(415) 555-0199', type: 'mobile' }] } });
+    const res = await usApi.post('/patients', {
+      body: { first_name: 'Sam', last_name: 'Francisco', numbers: [{ number: '(415) 555-0199', type: 'mobile' }] },
+    });
     expect(res.body.data.numbers[0]).toMatchObject({ number: '(415) 555-0199', intl_number: '+14155550199' });
     const usOwner = await ownerOf(us);
     for (const phone of ['(415) 555-0199', '4155550199', '+1 415 555 0199']) {
-      expect((await findPatient(us, usOwner, { phone })).map((p) => p.id), phone).toEqual([res.body.data.id]);
+      expect(
+        (await findPatient(us, usOwner, { phone })).map((p) => p.id),
+        phone,
+      ).toEqual([res.body.data.id]);
     }
     // The same digits in the neptune (GB) clinic are a different number.
-    expect((await findPatient(t.clinic, owner, { phone: '(415) 555-0199' })).map((p) => p.id)).not.toContain(res.body.data.id);
+    expect((await findPatient(t.clinic, owner, { phone: '(415) 555-0199' })).map((p) => p.id)).not.toContain(
+      res.body.data.id,
+    );
   });
 
   it('fewer than 4 digits is still 422 validation_failed', async () => {
-    await expect(findPatient(t.clinic, owner, { phone: '+4' })).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.code === 'validation_failed');
+    await expect(findPatient(t.clinic, owner, { phone: '+4' })).rejects.toSatisfy(
+      (e: unknown) => e instanceof ApiError && e.code === 'validation_failed',
+    );
   });
 });
 
@@ -152,16 +191,31 @@ describe('the migration backfills the search key of stored numbers', () => {
       for (const r of rows) {
         const [row] = await tx
           .insert(numbers)
-          .values({ ...r, account_id: acc, patient_id: patientId, type: 'other', country_code: null, iso2: null, search_key: null, metadata: {}, created_at: now, updated_at: now })
+          .values({
+            ...r,
+            account_id: acc,
+            patient_id: patientId,
+            type: 'other',
+            country_code: null,
+            iso2: null,
+            search_key: null,
+            metadata: {},
+            created_at: now,
+            updated_at: now,
+          })
           .returning({ id: numbers.id });
         out.push(row.id);
       }
       const statements = backfill();
       expect(statements.length).toBeGreaterThan(0);
-      for (const s of statements) await (isPg ? tx.execute(sql.raw(s)) : (tx as unknown as { run: (q: unknown) => unknown }).run(sql.raw(s)));
+      for (const s of statements)
+        await (isPg ? tx.execute(sql.raw(s)) : (tx as unknown as { run: (q: unknown) => unknown }).run(sql.raw(s)));
       return out;
     });
-    const keys = await t.server.app.db.db.select({ id: numbers.id, search_key: numbers.search_key }).from(numbers).where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId)));
+    const keys = await t.server.app.db.db
+      .select({ id: numbers.id, search_key: numbers.search_key })
+      .from(numbers)
+      .where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId)));
     expect(keys.filter((k) => ids.includes(k.id)).map((k) => k.search_key)).toEqual([E164, '12345']);
     // Digits that do not make a number are searched as digits.
     expect((await findPatient(t.clinic, owner, { phone: '12-345' })).map((p) => p.id)).toEqual([patientId]);

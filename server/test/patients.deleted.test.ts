@@ -16,25 +16,54 @@ describe('deleting a patient', () => {
     const seeded = (await api.get('/appointments?page_size=1&sort=id')).body.data[0];
     const patient = (
       await api.post('/patients', {
-        body: { first_name: 'Gone', last_name: 'Soon', numbers: [{ number: '07700900999', type: 'mobile' }], address: { line_1: '1 Lane', city: 'London' } },
+        body: {
+          first_name: 'Gone',
+          last_name: 'Soon',
+          numbers: [{ number: '07700900999', type: 'mobile' }],
+          address: { line_1: '1 Lane', city: 'London' },
+        },
       })
     ).body.data;
     const p = patient.id;
     const log = (await api.post('/patient_logs', { body: { patient_id: p, type: 'note', data: 'seen' } })).body.data.id;
-    const note = (await api.post('/clinical_notes', { body: { patient_id: p, title: 'Visit', body: 'Fine.' } })).body.data.id;
-    const upload = multipart({ patient_id: String(p), file_type: 'generic' }, { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') });
+    const note = (await api.post('/clinical_notes', { body: { patient_id: p, title: 'Visit', body: 'Fine.' } })).body
+      .data.id;
+    const upload = multipart(
+      { patient_id: String(p), file_type: 'generic' },
+      { name: 'a.txt', type: 'text/plain', bytes: Buffer.from('a') },
+    );
     const file = (await api.post('/files', upload)).body.data.id;
     const tagId = (await api.get('/tags')).body.data[0].id;
     const placement = (await api.post('/patient_tags', { body: { patient_id: p, tag_id: tagId } })).body.data.id;
     const appointment = (
       await api.post('/appointments', {
-        body: { patient_id: p, practitioner_id: seeded.practitioner_id, location_id: seeded.location_id, appointment_type_id: seeded.appointment_type_id, starts_at: '2031-03-03T07:00:00', allow_clash: true },
+        body: {
+          patient_id: p,
+          practitioner_id: seeded.practitioner_id,
+          location_id: seeded.location_id,
+          appointment_type_id: seeded.appointment_type_id,
+          starts_at: '2031-03-03T07:00:00',
+          allow_clash: true,
+        },
       })
     ).body.data.id;
     const number = patient.numbers[0].id;
     const address = (await api.get(`/addresses?entity_id=${p}`)).body.data[0].id;
-    const singles = [`/numbers/${number}`, `/addresses/${address}`, `/patient_logs/${log}`, `/clinical_notes/${note}`, `/files/${file}`, `/files/${file}/download`];
-    const lists = [`/numbers?patient_id=${p}`, `/addresses?entity_id=${p}`, `/patient_logs?patient_id=${p}`, `/clinical_notes?patient_id=${p}`, `/files?patient_id=${p}`];
+    const singles = [
+      `/numbers/${number}`,
+      `/addresses/${address}`,
+      `/patient_logs/${log}`,
+      `/clinical_notes/${note}`,
+      `/files/${file}`,
+      `/files/${file}/download`,
+    ];
+    const lists = [
+      `/numbers?patient_id=${p}`,
+      `/addresses?entity_id=${p}`,
+      `/patient_logs?patient_id=${p}`,
+      `/clinical_notes?patient_id=${p}`,
+      `/files?patient_id=${p}`,
+    ];
     for (const path of singles) expect((await api.get(path)).status, path).toBe(200);
     for (const path of lists) expect((await api.get(path)).body.data.length, path).toBeGreaterThan(0);
 
@@ -46,7 +75,11 @@ describe('deleting a patient', () => {
     expectError(await api.patch(`/files/${file}`, { body: { description: 'x' } }), 404, 'not_found');
     expectError(await api.delete(`/files/${file}`), 404, 'not_found');
     expectError(await api.delete(`/patient_tags/${placement}`), 404, 'not_found');
-    expectError(await api.post('/patient_logs', { body: { patient_id: p, type: 'note', data: 'late' } }), 422, 'patient_not_found');
+    expectError(
+      await api.post('/patient_logs', { body: { patient_id: p, type: 'note', data: 'late' } }),
+      422,
+      'patient_not_found',
+    );
 
     const kept = await api.get(`/appointments/${appointment}`);
     expect(kept.status).toBe(200);

@@ -13,7 +13,9 @@ describe('PostgreSQL timestamps read as ISO 8601 UTC', () => {
   ])('%s → %s', (text, iso) => {
     expect(isoFromPg(text)).toBe(iso);
     // The same instant as JavaScript reads it.
-    expect(new Date(isoFromPg(text)).getTime()).toBe(new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).getTime());
+    expect(new Date(isoFromPg(text)).getTime()).toBe(
+      new Date(text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).getTime(),
+    );
   });
 
   it('a Date from the driver reads the same', () => {

@@ -30,7 +30,9 @@ describe('routing', () => {
     expectError(await api.get('/locations/999999999'), 404, 'not_found');
     // Names of one record are declared, not guessed from the plural.
     expect((await api.get('/addresses/999999999')).body.message).toBe('Address not found');
-    expect((await api.get('/practitioner_availabilities/999999999')).body.message).toBe('Practitioner availability not found');
+    expect((await api.get('/practitioner_availabilities/999999999')).body.message).toBe(
+      'Practitioner availability not found',
+    );
   });
   it('an unknown query parameter on a single read → 422', async () => {
     const res = await api.get(`/patients/${patientId}?expand=all`);
@@ -59,8 +61,16 @@ describe('authentication and authorisation', () => {
     expectError(await api.get('/me', { key: '12|' + 'a'.repeat(48) }), 401, 'unauthenticated');
   });
   it('read-only key on any write → 403 key_read_only, nothing written', async () => {
-    expectError(await api.post('/patients', { key: t.clinic.readOnlyKey, body: { first_name: 'A', last_name: 'B' } }), 403, 'key_read_only');
-    expectError(await api.patch(`/patients/${patientId}`, { key: t.clinic.readOnlyKey, body: { first_name: 'Z' } }), 403, 'key_read_only');
+    expectError(
+      await api.post('/patients', { key: t.clinic.readOnlyKey, body: { first_name: 'A', last_name: 'B' } }),
+      403,
+      'key_read_only',
+    );
+    expectError(
+      await api.patch(`/patients/${patientId}`, { key: t.clinic.readOnlyKey, body: { first_name: 'Z' } }),
+      403,
+      'key_read_only',
+    );
     expectError(await api.delete(`/patients/${patientId}`, { key: t.clinic.readOnlyKey }), 403, 'key_read_only');
     expect((await api.get(`/patients/${patientId}`, { key: t.clinic.readOnlyKey })).body.data.first_name).toBe('Ada');
   });
@@ -80,10 +90,21 @@ describe('bad input changes nothing', () => {
     expectError(await api.post('/patients', { raw: '[1,2]' }), 422, 'validation_failed');
   });
   it('not JSON → 415 unsupported_media_type', async () => {
-    expectError(await api.post('/patients', { raw: 'first_name=A', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectError(
+      await api.post('/patients', {
+        raw: 'first_name=A',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
   });
   it('over the body size limit → 413 payload_too_large', async () => {
-    expectError(await api.post('/patients', { body: { first_name: 'A', last_name: 'B', note: 'x'.repeat(5000) } }), 413, 'payload_too_large');
+    expectError(
+      await api.post('/patients', { body: { first_name: 'A', last_name: 'B', note: 'x'.repeat(5000) } }),
+      413,
+      'payload_too_large',
+    );
   });
   it('missing required, wrong type, too long, unknown attribute → 422 with errors keyed by attribute', async () => {
     const before = await countPatients();
@@ -105,9 +126,21 @@ describe('bad input changes nothing', () => {
   });
   it('metadata rules: 50 keys, 500 chars, scalar values only', async () => {
     const tooMany = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]));
-    expectError(await api.post('/patients', { body: { first_name: 'A', last_name: 'B', metadata: tooMany } }), 422, 'validation_failed');
-    expectError(await api.post('/patients', { body: { first_name: 'A', last_name: 'B', metadata: { a: 'x'.repeat(501) } } }), 422, 'validation_failed');
-    expectError(await api.post('/patients', { body: { first_name: 'A', last_name: 'B', metadata: { a: { nested: true } } } }), 422, 'validation_failed');
+    expectError(
+      await api.post('/patients', { body: { first_name: 'A', last_name: 'B', metadata: tooMany } }),
+      422,
+      'validation_failed',
+    );
+    expectError(
+      await api.post('/patients', { body: { first_name: 'A', last_name: 'B', metadata: { a: 'x'.repeat(501) } } }),
+      422,
+      'validation_failed',
+    );
+    expectError(
+      await api.post('/patients', { body: { first_name: 'A', last_name: 'B', metadata: { a: { nested: true } } } }),
+      422,
+      'validation_failed',
+    );
   });
 });
 
@@ -142,7 +175,11 @@ describe('list query errors', () => {
     expect((await api.get(`/patients?cursor=${token}&page_size=1&last_name=Lovelace`)).status).toBe(200);
     expectError(await api.get(`/patients?cursor=${token}&page_size=2&last_name=Lovelace`), 422, 'validation_failed');
     expectError(await api.get(`/patients?cursor=${token}&page_size=1&last_name=Byron`), 422, 'validation_failed');
-    expectError(await api.get(`/patients?cursor=${token}&page_size=1&last_name=Lovelace&sort=first_name`), 422, 'validation_failed');
+    expectError(
+      await api.get(`/patients?cursor=${token}&page_size=1&last_name=Lovelace&sort=first_name`),
+      422,
+      'validation_failed',
+    );
   });
 });
 
@@ -155,7 +192,14 @@ describe('tenant host', () => {
     expectError(await request(t.server, 'GET', '/me', { host, key: t.clinic.key }), 404, 'not_found');
   });
   it('region mismatch → 404 not_found', async () => {
-    expectError(await request(t.server, 'GET', '/me', { host: `${t.clinic.account.subdomain}.mercury.localhost`, key: t.clinic.key }), 404, 'not_found');
+    expectError(
+      await request(t.server, 'GET', '/me', {
+        host: `${t.clinic.account.subdomain}.mercury.localhost`,
+        key: t.clinic.key,
+      }),
+      404,
+      'not_found',
+    );
   });
 });
 

@@ -35,9 +35,12 @@ describe('utility endpoints', () => {
     const index = await api.get('/schema');
     expect(index.status).toBe(200);
     const names = index.body.data.map((r: { name: string }) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['patients', 'locations', 'practitioners', 'addresses', 'numbers', 'deleted_entities']));
+    expect(names).toEqual(
+      expect.arrayContaining(['patients', 'locations', 'practitioners', 'addresses', 'numbers', 'deleted_entities']),
+    );
     // Every resource of the specification is listed (those not served yet say so), and the additive events feed.
-    const spec = 'events appointments availability appointment_types practitioner_availabilities resources patients tags patient_tags numbers addresses patient_logs patient_log_tags files care_plans clinical_notes form_templates invoices line_items payments refunds payment_allocations payment_methods billable_items locations practitioners modalities referral_sources deleted_entities';
+    const spec =
+      'events appointments availability appointment_types practitioner_availabilities resources patients tags patient_tags numbers addresses patient_logs patient_log_tags files care_plans clinical_notes form_templates invoices line_items payments refunds payment_allocations payment_methods billable_items locations practitioners modalities referral_sources deleted_entities';
     expect([...names].sort()).toEqual(spec.split(' ').sort());
     for (const r of index.body.data) {
       const described = await api.get(`/schema/${r.name}`);
@@ -46,7 +49,13 @@ describe('utility endpoints', () => {
     const patients = await api.get('/schema/patients');
     expect(patients.status).toBe(200);
     expect(patients.body.data.write_operations).toEqual(['create', 'update', 'delete']);
-    expect(patients.body.data.attributes.first_name).toMatchObject({ type: 'string', max_length: 255, filterable: true, sortable: true, writable: 'required' });
+    expect(patients.body.data.attributes.first_name).toMatchObject({
+      type: 'string',
+      max_length: 255,
+      filterable: true,
+      sortable: true,
+      writable: 'required',
+    });
     expect(patients.body.data.attributes.sex.enum).toEqual(['male', 'female', 'other']);
     expect(patients.body.data.input_rules.create.required).toEqual(['first_name', 'last_name']);
     const locations = await api.get('/schema/locations');
@@ -87,22 +96,60 @@ describe('one declaration drives every surface', () => {
         continue;
       }
       for (const [name, action] of Object.entries<{ path: string }>(described.actions ?? {})) {
-        expect({ resource: r.name, action: name, methods: methods(action.path) }).toEqual({ resource: r.name, action: name, methods: ['post'] });
+        expect({ resource: r.name, action: name, methods: methods(action.path) }).toEqual({
+          resource: r.name,
+          action: name,
+          methods: ['post'],
+        });
       }
-      const collection = [...(described.operations.includes('list') ? ['get'] : []), ...(described.write_operations.includes('create') ? ['post'] : [])];
+      const collection = [
+        ...(described.operations.includes('list') ? ['get'] : []),
+        ...(described.write_operations.includes('create') ? ['post'] : []),
+      ];
       const member = [
         ...(described.write_operations.includes('delete') ? ['delete'] : []),
         ...(described.operations.includes('read') ? ['get'] : []),
         ...(described.write_operations.includes('update') ? ['patch'] : []),
       ];
-      expect({ resource: r.name, methods: methods(`/${r.name}`) }).toEqual({ resource: r.name, methods: collection.sort() });
-      expect({ resource: r.name, methods: methods(`/${r.name}/{id}`) }).toEqual({ resource: r.name, methods: member.sort() });
+      expect({ resource: r.name, methods: methods(`/${r.name}`) }).toEqual({
+        resource: r.name,
+        methods: collection.sort(),
+      });
+      expect({ resource: r.name, methods: methods(`/${r.name}/{id}`) }).toEqual({
+        resource: r.name,
+        methods: member.sort(),
+      });
     }
   });
 });
 
 describe('seeded resources', () => {
-  const names = ['appointments', 'invoices', 'line_items', 'payments', 'payment_allocations', 'refunds', 'locations', 'practitioners', 'appointment_types', 'modalities', 'resources', 'practitioner_availabilities', 'tags', 'payment_methods', 'billable_items', 'referral_sources', 'addresses', 'numbers', 'patient_logs', 'patient_log_tags', 'clinical_notes', 'form_templates', 'files', 'care_plans'];
+  const names = [
+    'appointments',
+    'invoices',
+    'line_items',
+    'payments',
+    'payment_allocations',
+    'refunds',
+    'locations',
+    'practitioners',
+    'appointment_types',
+    'modalities',
+    'resources',
+    'practitioner_availabilities',
+    'tags',
+    'payment_methods',
+    'billable_items',
+    'referral_sources',
+    'addresses',
+    'numbers',
+    'patient_logs',
+    'patient_log_tags',
+    'clinical_notes',
+    'form_templates',
+    'files',
+    'care_plans',
+  ];
   it.each(names)('%s: list and read one', async (name) => {
     const list = await api.get(`/${name}`);
     expect(list.status).toBe(200);
@@ -117,19 +164,32 @@ describe('seeded resources', () => {
   });
 
   it('the seeded diary has appointments in every status, a group class, and a resource booking', async () => {
-    const all = (await api.get('/appointments?page_size=100')).body.data as { status: string; group_master_id: number | null; resource_id: number | null }[];
+    const all = (await api.get('/appointments?page_size=100')).body.data as {
+      status: string;
+      group_master_id: number | null;
+      resource_id: number | null;
+    }[];
     expect(new Set(all.map((a) => a.status))).toEqual(new Set(['booked', 'arrived', 'missed', 'cancelled']));
     expect(all.filter((a) => a.group_master_id !== null)).toHaveLength(2);
     expect(all.some((a) => a.resource_id !== null)).toBe(true);
   });
 
   it('the seeded ledger has invoices in every state, a third-party split, several methods and a refund', async () => {
-    const invoices = (await api.get('/invoices?page_size=100')).body.data as { state: string; type: string; balance: string }[];
+    const invoices = (await api.get('/invoices?page_size=100')).body.data as {
+      state: string;
+      type: string;
+      balance: string;
+    }[];
     expect(new Set(invoices.map((i) => i.state))).toEqual(new Set(['open', 'partially_paid', 'paid']));
     expect(invoices.some((i) => i.type === 'split')).toBe(true);
-    const payments = (await api.get('/payments?page_size=100')).body.data as { payment_method_id: number; status: string }[];
+    const payments = (await api.get('/payments?page_size=100')).body.data as {
+      payment_method_id: number;
+      status: string;
+    }[];
     expect(new Set(payments.map((p) => p.payment_method_id)).size).toBeGreaterThanOrEqual(4);
-    expect(new Set(payments.map((p) => p.status))).toEqual(new Set(['allocated', 'partially_allocated', 'unallocated']));
+    expect(new Set(payments.map((p) => p.status))).toEqual(
+      new Set(['allocated', 'partially_allocated', 'unallocated']),
+    );
     expect((await api.get('/refunds')).body.data).toHaveLength(1);
     expect((await api.get('/payment_allocations')).body.data.length).toBeGreaterThanOrEqual(4);
   });

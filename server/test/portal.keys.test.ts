@@ -14,21 +14,34 @@ let clock = Date.now();
 const t = useClinic({ now: () => clock });
 const DAY = 86_400_000;
 
-const rest = (host: string, key: string | null, method = 'GET', path = '/me', body?: unknown): Promise<Res> => request(t.server, method, path, { host, key, body });
+const rest = (host: string, key: string | null, method = 'GET', path = '/me', body?: unknown): Promise<Res> =>
+  request(t.server, method, path, { host, key, body });
 const actions = (res: Res) => portalData(res).data.map((r: { action: string }) => r.action);
 
 describe('API keys in the portal', () => {
   test('create → use → rotate (both secrets work) → revoke (401); every step in the activity log, with who', async () => {
     const { member, portal } = await signedIn(t.server, t.clinic, 'admin');
-    const created = await portal.mutate('keys.create', { name: 'Portal integration', access: 'read_write', expires: '90d' });
+    const created = await portal.mutate('keys.create', {
+      name: 'Portal integration',
+      access: 'read_write',
+      expires: '90d',
+    });
     expect(created.status).toBe(200);
     const { id, secret } = portalData(created);
     expect(secret).toMatch(/^[a-z]+_/);
     expect((await rest(t.clinic.host, secret)).status).toBe(200);
-    expect((await rest(t.clinic.host, secret, 'POST', '/patients', { first_name: 'Key', last_name: 'Test' })).status).toBe(201);
+    expect(
+      (await rest(t.clinic.host, secret, 'POST', '/patients', { first_name: 'Key', last_name: 'Test' })).status,
+    ).toBe(201);
 
     const listed = portalData(await portal.query('keys.list')).data.find((k: { id: number }) => k.id === id);
-    expect(listed).toMatchObject({ name: 'Portal integration', access: 'read_write', status: 'active', created_by: member.name, start: secret.slice(0, listed.start.length) });
+    expect(listed).toMatchObject({
+      name: 'Portal integration',
+      access: 'read_write',
+      status: 'active',
+      created_by: member.name,
+      start: secret.slice(0, listed.start.length),
+    });
     expect(Date.parse(listed.expires_at) - Date.now()).toBeGreaterThan(89 * DAY);
     expect(JSON.stringify(listed)).not.toContain(secret);
 
@@ -44,18 +57,26 @@ describe('API keys in the portal', () => {
     expect((await portal.mutate('keys.revoke', { id })).status).toBe(200);
     expect((await rest(t.clinic.host, rotated.secret)).status).toBe(401);
     expect((await rest(t.clinic.host, secret)).status).toBe(401);
-    expect(portalData(await portal.query('keys.list')).data.find((k: { id: number }) => k.id === id).status).toBe('revoked');
+    expect(portalData(await portal.query('keys.list')).data.find((k: { id: number }) => k.id === id).status).toBe(
+      'revoked',
+    );
     expect(portalCode(await portal.mutate('keys.rotate', { id }))).toBe('conflict');
 
     const activity = await portal.query('activity.list', { kind: 'api_keys' });
     const mine = portalData(activity).data.filter((e: { entity_id: number }) => e.entity_id === id);
     expect(mine.map((e: { action: string }) => e.action)).toEqual(['revoked', 'rotated', 'created']);
-    expect(mine.every((e: { actor: { name: string; type: string } }) => e.actor.name === member.name && e.actor.type === 'user')).toBe(true);
+    expect(
+      mine.every(
+        (e: { actor: { name: string; type: string } }) => e.actor.name === member.name && e.actor.type === 'user',
+      ),
+    ).toBe(true);
   });
 
   test('a read-only key reads (200) and is refused writes (403 key_read_only)', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const { secret } = portalData(await portal.mutate('keys.create', { name: 'Reader', access: 'read_only', expires: 'never' }));
+    const { secret } = portalData(
+      await portal.mutate('keys.create', { name: 'Reader', access: 'read_only', expires: 'never' }),
+    );
     expect((await rest(t.clinic.host, secret, 'GET', '/patients')).status).toBe(200);
     const write = await rest(t.clinic.host, secret, 'POST', '/patients', { first_name: 'No', last_name: 'Write' });
     expect(write.status).toBe(403);
@@ -64,7 +85,14 @@ describe('API keys in the portal', () => {
 
   test('an account of the legacy generation is told why it cannot create keys', async () => {
     // newClinic issues test keys, which a legacy account cannot: the account is made directly.
-    const account = await createAccount(t.server.app.db, { subdomain: uniqueName('legacy'), region: 'neptune', name: 'Old', timezone: 'Europe/London', currency: 'GBP', generation: 'legacy' });
+    const account = await createAccount(t.server.app.db, {
+      subdomain: uniqueName('legacy'),
+      region: 'neptune',
+      name: 'Old',
+      timezone: 'Europe/London',
+      currency: 'GBP',
+      generation: 'legacy',
+    });
     const clinic = { account, host: `${account.subdomain}.neptune.localhost`, key: '', readOnlyKey: '' };
     const { portal } = await signedIn(t.server, clinic, 'owner');
     expect(portalData(await portal.query('keys.list')).can_create).toBe(false);
@@ -78,8 +106,18 @@ describe('request log', () => {
   test('REST calls are logged per key, in batches off the request path, and filterable', async () => {
     const clinic = await newClinic(t.server);
     const { portal } = await signedIn(t.server, clinic, 'admin');
-    const { id, secret } = portalData(await portal.mutate('keys.create', { name: 'Logged', access: 'read_write', expires: 'never' }));
-    const logged = async () => Number((await t.server.app.db.db.select({ n: count() }).from(requestLog).where(eq(requestLog.account_id, clinic.account.id)))[0].n);
+    const { id, secret } = portalData(
+      await portal.mutate('keys.create', { name: 'Logged', access: 'read_write', expires: 'never' }),
+    );
+    const logged = async () =>
+      Number(
+        (
+          await t.server.app.db.db
+            .select({ n: count() })
+            .from(requestLog)
+            .where(eq(requestLog.account_id, clinic.account.id))
+        )[0].n,
+      );
     await t.server.app.requestLog.flush();
     const before = await logged();
     await rest(clinic.host, secret, 'GET', '/patients?page_size=2');
@@ -91,7 +129,11 @@ describe('request log', () => {
     expect(await logged()).toBe(before + 3);
 
     const all = portalData(await portal.query('requests.list', {})).data;
-    expect(all.slice(0, 3).map((r: { status: number; path: string }) => `${r.status} ${r.path}`)).toEqual(['401 /v3/api/me', '404 /v3/api/patients/999999', '200 /v3/api/patients']);
+    expect(all.slice(0, 3).map((r: { status: number; path: string }) => `${r.status} ${r.path}`)).toEqual([
+      '401 /v3/api/me',
+      '404 /v3/api/patients/999999',
+      '200 /v3/api/patients',
+    ]);
     expect(all[1]).toMatchObject({ method: 'GET', key: { id, name: 'Logged' } });
     expect(all[1].request_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(all[1].duration_ms).toBeGreaterThanOrEqual(0);
@@ -112,7 +154,10 @@ describe('request log', () => {
     await rest(clinic.host, clinic.key, 'GET', '/ping');
     await t.server.app.requestLog.flush();
     await t.server.app.requestLog.sweep();
-    const paths = async () => (await t.server.app.db.db.select().from(requestLog).where(eq(requestLog.account_id, clinic.account.id))).map((r) => r.path);
+    const paths = async () =>
+      (await t.server.app.db.db.select().from(requestLog).where(eq(requestLog.account_id, clinic.account.id))).map(
+        (r) => r.path,
+      );
     expect((await paths()).sort()).toEqual(['/v3/api/me', '/v3/api/ping']);
     clock = old + (RETENTION_DAYS + 1) * DAY;
     await t.server.app.requestLog.sweep();
@@ -123,7 +168,8 @@ describe('request log', () => {
 test('the activity log pages by id and filters by kind; sign-ins and team changes are in it', async () => {
   const clinic = await newClinic(t.server);
   const { portal } = await signedIn(t.server, clinic, 'admin');
-  for (let i = 0; i < 30; i++) await portal.mutate('keys.create', { name: `Key ${i}`, access: 'read_only', expires: 'never' });
+  for (let i = 0; i < 30; i++)
+    await portal.mutate('keys.create', { name: `Key ${i}`, access: 'read_only', expires: 'never' });
   const first = portalData(await portal.query('activity.list', {}));
   expect(first.data).toHaveLength(25);
   expect(first.next_before).toBe(first.data[24].id);

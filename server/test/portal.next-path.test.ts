@@ -6,7 +6,12 @@ import { expect, test } from 'vitest';
 import { afterSignIn, portalPath, signInHref } from '../../app/developers/_lib/next';
 
 test('portal pages, with their query, are followed', () => {
-  for (const path of ['/developers/keys', '/developers/team?from=link', '/developers/connect?client_id=a&redirect_uri=https%3A%2F%2Fx.example%2Fcb']) expect(afterSignIn(path)).toBe(path);
+  for (const path of [
+    '/developers/keys',
+    '/developers/team?from=link',
+    '/developers/connect?client_id=a&redirect_uri=https%3A%2F%2Fx.example%2Fcb',
+  ])
+    expect(afterSignIn(path)).toBe(path);
 });
 
 test('anything else goes to the portal’s first page: other sites, scheme-relative and backslash tricks, other paths, sign-in itself', () => {
@@ -35,7 +40,9 @@ test('anything else goes to the portal’s first page: other sites, scheme-relat
 
 test('the sign-in address carries the page back, and says when a session ended', () => {
   expect(signInHref('/developers/activity')).toBe('/developers/sign-in?next=%2Fdevelopers%2Factivity');
-  expect(signInHref('/developers/activity?kind=team', true)).toBe('/developers/sign-in?next=%2Fdevelopers%2Factivity%3Fkind%3Dteam&ended=1');
+  expect(signInHref('/developers/activity?kind=team', true)).toBe(
+    '/developers/sign-in?next=%2Fdevelopers%2Factivity%3Fkind%3Dteam&ended=1',
+  );
   expect(signInHref('//evil.example/')).toBe('/developers/sign-in');
   expect(signInHref('/developers')).toBe('/developers/sign-in');
 });

@@ -27,12 +27,18 @@ const PROCEDURES: Proc[] = Object.entries(portalRouter._def.procedures).map(([pa
   const def = (p as unknown as AnyProcedure)._def;
   const inputs = (def as unknown as { inputs: { safeParse(v: unknown): { success: boolean } }[] }).inputs;
   const takesEmpty = inputs.every((input) => input.safeParse({}).success);
-  return { path, type: def.type === 'query' ? 'query' : 'mutation', permissions: (def.meta as RouteMeta | undefined)?.permissions, takesEmpty };
+  return {
+    path,
+    type: def.type === 'query' ? 'query' : 'mutation',
+    permissions: (def.meta as RouteMeta | undefined)?.permissions,
+    takesEmpty,
+  };
 });
 /** Procedures anyone may call (signing in and out). */
 const PUBLIC = ['session.signIn', 'session.signOut'];
 
-const call = (portal: PortalClient, p: Proc, input?: unknown) => (p.type === 'query' ? portal.query(p.path, input) : portal.mutate(p.path, input));
+const call = (portal: PortalClient, p: Proc, input?: unknown) =>
+  p.type === 'query' ? portal.query(p.path, input) : portal.mutate(p.path, input);
 
 test('the router has procedures, and each one is public, member-only or permission-checked', () => {
   expect(PROCEDURES.length).toBeGreaterThanOrEqual(12);
@@ -63,8 +69,7 @@ describe('each role against each procedure', () => {
         const res = await call(clients[role], p, {});
         if (allowed) {
           expect(`${res.status} ${portalCode(res) ?? ''}`.trim()).toBe(p.takesEmpty ? '200' : '422 validation_failed');
-        }
-        else {
+        } else {
           expect(res.status).toBe(403);
           expect(portalCode(res)).toBe('permission_denied');
           expect(res.body.error.message).toMatch(/needs the permission/);
@@ -79,10 +84,18 @@ test("a role's permissions are edited by an admin and apply at once to signed-in
   const { portal: admin } = await signedIn(t.server, t.clinic, 'admin');
   expect(portalCode(await receptionist.query('keys.list'))).toBe('permission_denied');
   const role = portalData(await admin.query('team.list')).roles.find((r: { key: string }) => r.key === 'receptionist');
-  const granted = await admin.mutate('team.updateRole', { key: 'receptionist', permissions: [...role.permissions, 'api_keys.manage'], record_scope: role.record_scope });
+  const granted = await admin.mutate('team.updateRole', {
+    key: 'receptionist',
+    permissions: [...role.permissions, 'api_keys.manage'],
+    record_scope: role.record_scope,
+  });
   expect(granted.status).toBe(200);
   expect((await receptionist.query('keys.list')).status).toBe(200);
-  const revoked = await admin.mutate('team.updateRole', { key: 'receptionist', permissions: role.permissions, record_scope: 'own_calendar' });
+  const revoked = await admin.mutate('team.updateRole', {
+    key: 'receptionist',
+    permissions: role.permissions,
+    record_scope: 'own_calendar',
+  });
   expect(portalData(revoked)).toMatchObject({ key: 'receptionist', record_scope: 'own_calendar' });
   expect(portalCode(await receptionist.query('keys.list'))).toBe('permission_denied');
   const owner = await admin.mutate('team.updateRole', { key: 'owner', permissions: [], record_scope: 'all' });
@@ -98,10 +111,16 @@ test('the owner: one per account, cannot be deactivated or demoted, hands owners
   expect(portalCode(deactivate)).toBe('conflict');
   expect((await adminPortal.mutate('team.setRole', { user_id: owner.id, role: 'admin' })).status).toBe(409);
   expect((await adminPortal.mutate('team.setRole', { user_id: admin.id, role: 'owner' })).status).toBe(422);
-  const create = await adminPortal.mutate('team.create', { name: 'Second owner', email: 'second-owner@example.test', role: 'owner' });
+  const create = await adminPortal.mutate('team.create', {
+    name: 'Second owner',
+    email: 'second-owner@example.test',
+    role: 'owner',
+  });
   expect(create.status).toBe(422);
   // Only the owner transfers ownership.
-  expect(portalCode(await adminPortal.mutate('team.transferOwnership', { user_id: admin.id }))).toBe('permission_denied');
+  expect(portalCode(await adminPortal.mutate('team.transferOwnership', { user_id: admin.id }))).toBe(
+    'permission_denied',
+  );
   expect((await ownerPortal.mutate('team.transferOwnership', { user_id: admin.id })).status).toBe(200);
   const members = portalData(await adminPortal.query('team.list')).members;
   expect(members.find((m: { id: number }) => m.id === admin.id).role).toBe('owner');

@@ -23,7 +23,11 @@ beforeAll(async () => {
 
 type Reply = Awaited<ReturnType<PortalClient['mutate']>>;
 const db = () => t.server.app.db.db;
-const lastEventId = async () => (await db().select({ id: events.id }).from(events).where(eq(events.account_id, t.clinic.account.id))).reduce((m, e) => Math.max(m, e.id), 0);
+const lastEventId = async () =>
+  (await db().select({ id: events.id }).from(events).where(eq(events.account_id, t.clinic.account.id))).reduce(
+    (m, e) => Math.max(m, e.id),
+    0,
+  );
 const eventsSince = async (after: number) =>
   db()
     .select({ type: events.type, entity_id: events.entity_id })
@@ -57,8 +61,13 @@ async function lifecycle(proc: string, entity: string, create: object, update: o
 }
 
 /** Every input is a 422 naming its attribute, and nothing is written or announced. */
-async function refusedInput(proc: string, table: typeof modalities | typeof paymentMethods | typeof tags | typeof referralSources, cases: [object, string][]) {
-  const rows = async () => (await db().select({ n: count() }).from(table).where(eq(table.account_id, t.clinic.account.id)))[0].n;
+async function refusedInput(
+  proc: string,
+  table: typeof modalities | typeof paymentMethods | typeof tags | typeof referralSources,
+  cases: [object, string][],
+) {
+  const rows = async () =>
+    (await db().select({ n: count() }).from(table).where(eq(table.account_id, t.clinic.account.id)))[0].n;
   const before = await rows();
   const start = await lastEventId();
   for (const [input, attribute] of cases) {
@@ -85,10 +94,17 @@ async function refusedDelete(proc: string, id: number, reason: RegExp) {
 
 describe('modalities', () => {
   test('create → update → delete: audited with the member, each announced; the API reads them', async () => {
-    const { made, changed, announced } = await lifecycle('modalities', 'modalities', { name: '  Dry needling ', color: '#AA3366' }, { color: '' });
+    const { made, changed, announced } = await lifecycle(
+      'modalities',
+      'modalities',
+      { name: '  Dry needling ', color: '#AA3366' },
+      { color: '' },
+    );
     expect(made).toMatchObject({ name: 'Dry needling', color: '#AA3366' });
     expect(changed).toMatchObject({ name: 'Dry needling', color: null });
-    expect(announced).toEqual(['created', 'updated', 'deleted'].map((a) => ({ type: `modalities.${a}`, entity_id: made.id })));
+    expect(announced).toEqual(
+      ['created', 'updated', 'deleted'].map((a) => ({ type: `modalities.${a}`, entity_id: made.id })),
+    );
     expect((await t.api.get(`/modalities/${made.id}`)).status).toBe(404);
   });
 
@@ -112,25 +128,46 @@ describe('modalities', () => {
         name: 'Back in the pool',
         status: 'active',
         billing: { type: 'upfront', amount_minor: 0, period: null, periods: [], services: [], products: [] },
-        schedules: [{ id: 1, name: 'Main', visits_planned: 6, appointment_type_ids: [], auto_sync: false, sync_status: 'synced', phases: [{ name: 'Pool', weeks: 3, visits_per_week: 2, modality_ids: [m.id] }] }],
+        schedules: [
+          {
+            id: 1,
+            name: 'Main',
+            visits_planned: 6,
+            appointment_type_ids: [],
+            auto_sync: false,
+            sync_status: 'synced',
+            phases: [{ name: 'Pool', weeks: 3, visits_per_week: 2, modality_ids: [m.id] }],
+          },
+        ],
         metadata: {},
         created_at: now,
         updated_at: now,
       }),
     );
-    await refusedDelete('modalities', m.id, /^Hydrotherapy is in use \(1 care plan\), so it cannot be deleted\. Take it out of those care plans/);
+    await refusedDelete(
+      'modalities',
+      m.id,
+      /^Hydrotherapy is in use \(1 care plan\), so it cannot be deleted\. Take it out of those care plans/,
+    );
     expect((await t.api.get(`/modalities/${m.id}`)).body.data).toMatchObject({ id: m.id, name: 'Hydrotherapy' });
   });
 });
 
 describe('payment methods', () => {
   test('create (active, last in the list) → update → delete: audited, each announced', async () => {
-    const { made, changed, announced } = await lifecycle('paymentMethods', 'payment_methods', { name: 'Voucher', type: 'other' }, { type: 'bank_transfer', sort_order: 0 });
+    const { made, changed, announced } = await lifecycle(
+      'paymentMethods',
+      'payment_methods',
+      { name: 'Voucher', type: 'other' },
+      { type: 'bank_transfer', sort_order: 0 },
+    );
     expect(made).toMatchObject({ name: 'Voucher', type: 'other', active: true });
     const listed = await ok(owner.query('practice.paymentMethods.list'));
     expect(made.sort_order).toBe(Math.max(0, ...listed.data.map((m: { sort_order: number }) => m.sort_order)) + 1);
     expect(changed).toMatchObject({ type: 'bank_transfer', sort_order: 0 });
-    expect(announced).toEqual(['created', 'updated', 'deleted'].map((a) => ({ type: `payment_methods.${a}`, entity_id: made.id })));
+    expect(announced).toEqual(
+      ['created', 'updated', 'deleted'].map((a) => ({ type: `payment_methods.${a}`, entity_id: made.id })),
+    );
   });
 
   test('bad input is a 422 naming the attribute', async () => {
@@ -146,14 +183,24 @@ describe('payment methods', () => {
   test('a method payments were taken with is not deleted (409: make it inactive); inactive, the API no longer takes it', async () => {
     const method = await ok(owner.mutate('practice.paymentMethods.create', { name: 'Petty cash', type: 'cash' }));
     const patient = (await t.api.post('/patients', { body: { first_name: 'Pay', last_name: 'Er' } })).body.data;
-    const paid = await t.api.post('/payments', { body: { patient_id: patient.id, payment_method_id: method.id, amount: '20.00' } });
+    const paid = await t.api.post('/payments', {
+      body: { patient_id: patient.id, payment_method_id: method.id, amount: '20.00' },
+    });
     expect(paid.status, paid.text).toBe(201);
 
-    await refusedDelete('paymentMethods', method.id, /^Petty cash is in use \(1 payment\), so it cannot be deleted\. Make it inactive instead/);
+    await refusedDelete(
+      'paymentMethods',
+      method.id,
+      /^Petty cash is in use \(1 payment\), so it cannot be deleted\. Make it inactive instead/,
+    );
     const start = await lastEventId();
-    expect(await ok(owner.mutate('practice.paymentMethods.update', { id: method.id, active: false }))).toMatchObject({ active: false });
+    expect(await ok(owner.mutate('practice.paymentMethods.update', { id: method.id, active: false }))).toMatchObject({
+      active: false,
+    });
     expect(await eventsSince(start)).toEqual([{ type: 'payment_methods.updated', entity_id: method.id }]);
-    const refused = await t.api.post('/payments', { body: { patient_id: patient.id, payment_method_id: method.id, amount: '5.00' } });
+    const refused = await t.api.post('/payments', {
+      body: { patient_id: patient.id, payment_method_id: method.id, amount: '5.00' },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('payment_method_unavailable');
     expect((await t.api.get(`/payments/${paid.body.data.id}`)).body.data.payment_method_id).toBe(method.id);
@@ -162,7 +209,12 @@ describe('payment methods', () => {
 
 describe('patient tags', () => {
   test('create → update → delete: audited with the member; tags have no events, so nothing is announced', async () => {
-    const { made, changed, announced } = await lifecycle('tags', 'tags', { name: 'Runner', color: '#3366cc' }, { name: 'Marathon runner', sort_order: 7 });
+    const { made, changed, announced } = await lifecycle(
+      'tags',
+      'tags',
+      { name: 'Runner', color: '#3366cc' },
+      { name: 'Marathon runner', sort_order: 7 },
+    );
     expect(made).toMatchObject({ name: 'Runner', color: '#3366cc' });
     expect(made.sort_order).toBeGreaterThan(0);
     expect(changed).toMatchObject({ name: 'Marathon runner', sort_order: 7 });
@@ -183,8 +235,14 @@ describe('patient tags', () => {
     const placed = await t.api.post('/patient_tags', { body: { patient_id: patient.id, tag_id: tag.id } });
     expect(placed.status, placed.text).toBe(201);
 
-    await refusedDelete('tags', tag.id, /^Interpreter is in use \(1 patient\), so it cannot be deleted\. Remove it from those patients/);
-    expect((await t.api.get(`/patients/${patient.id}`)).body.data.tags.map((x: { id: number }) => x.id)).toContain(tag.id);
+    await refusedDelete(
+      'tags',
+      tag.id,
+      /^Interpreter is in use \(1 patient\), so it cannot be deleted\. Remove it from those patients/,
+    );
+    expect((await t.api.get(`/patients/${patient.id}`)).body.data.tags.map((x: { id: number }) => x.id)).toContain(
+      tag.id,
+    );
 
     expect((await t.api.delete(`/patient_tags/${placed.body.data.id}`)).status).toBe(204);
     expect((await owner.mutate('practice.tags.delete', { id: tag.id })).status).toBe(200);
@@ -199,11 +257,22 @@ describe('referral sources', () => {
     expect(made).toMatchObject({ name: 'Leaflet', category: 'Advert', active: true });
     const patched = await t.api.patch(`/referral_sources/${made.id}`, { body: { name: 'Leaflet drop' } });
     expect(patched.status, patched.text).toBe(200);
-    expect(await ok(owner.mutate('practice.referralSources.update', { id: made.id, category: null, active: false }))).toMatchObject({ name: 'Leaflet drop', category: null, active: false });
-    expect(await ok(owner.mutate('practice.referralSources.delete', { id: made.id }))).toEqual({ id: made.id, deleted: true });
+    expect(
+      await ok(owner.mutate('practice.referralSources.update', { id: made.id, category: null, active: false })),
+    ).toMatchObject({ name: 'Leaflet drop', category: null, active: false });
+    expect(await ok(owner.mutate('practice.referralSources.delete', { id: made.id }))).toEqual({
+      id: made.id,
+      deleted: true,
+    });
 
-    expect(await eventsSince(start)).toEqual(['created', 'updated', 'updated', 'deleted'].map((a) => ({ type: `referral_sources.${a}`, entity_id: made.id })));
-    expect(await auditOf('referral_sources', made.id)).toEqual([byMember('created')[0], expect.objectContaining({ action: 'updated', actor_type: 'api_key' }), ...byMember('updated', 'deleted')]);
+    expect(await eventsSince(start)).toEqual(
+      ['created', 'updated', 'updated', 'deleted'].map((a) => ({ type: `referral_sources.${a}`, entity_id: made.id })),
+    );
+    expect(await auditOf('referral_sources', made.id)).toEqual([
+      byMember('created')[0],
+      expect.objectContaining({ action: 'updated', actor_type: 'api_key' }),
+      ...byMember('updated', 'deleted'),
+    ]);
     expect((await t.api.get(`/referral_sources/${made.id}`)).status).toBe(404);
     const gone = await t.api.get('/deleted_entities?entity=referral_sources');
     expect(gone.body.data.map((d: { entity_id: number }) => d.entity_id)).toContain(made.id);
@@ -219,9 +288,20 @@ describe('referral sources', () => {
 
   test('a source a patient was referred by is not deleted (409: make it inactive)', async () => {
     const source = await ok(owner.mutate('practice.referralSources.create', { name: 'Harbour GP' }));
-    const patient = await t.api.post('/patients', { body: { first_name: 'Ref', last_name: 'Erred', referral_source_id: source.id, referral_source_type: 'referral_source' } });
+    const patient = await t.api.post('/patients', {
+      body: {
+        first_name: 'Ref',
+        last_name: 'Erred',
+        referral_source_id: source.id,
+        referral_source_type: 'referral_source',
+      },
+    });
     expect(patient.status, patient.text).toBe(201);
-    await refusedDelete('referralSources', source.id, /^Harbour GP is in use \(1 patient referred by it\), so it cannot be deleted\. Make it inactive instead/);
+    await refusedDelete(
+      'referralSources',
+      source.id,
+      /^Harbour GP is in use \(1 patient referred by it\), so it cannot be deleted\. Make it inactive instead/,
+    );
     // Once that patient is deleted, nothing live names it.
     expect((await t.api.delete(`/patients/${patient.body.data.id}`)).status).toBe(204);
     expect((await owner.mutate('practice.referralSources.delete', { id: source.id })).status).toBe(200);

@@ -29,7 +29,10 @@ async function ok(res: Promise<Res>) {
 }
 const errorsOf = (res: Res) => res.body?.error?.data?.errors ?? {};
 const lastEventId = async (clinic: Clinic = t.clinic) =>
-  (await db().select({ id: events.id }).from(events).where(eq(events.account_id, clinic.account.id))).reduce((m, e) => Math.max(m, e.id), 0);
+  (await db().select({ id: events.id }).from(events).where(eq(events.account_id, clinic.account.id))).reduce(
+    (m, e) => Math.max(m, e.id),
+    0,
+  );
 const eventsSince = (after: number) =>
   db()
     .select({ type: events.type, entity_id: events.entity_id })
@@ -37,11 +40,18 @@ const eventsSince = (after: number) =>
     .where(and(eq(events.account_id, t.clinic.account.id), gt(events.id, after)))
     .orderBy(events.id);
 const datedRows = async (clinic: Clinic = t.clinic) =>
-  (await db().select({ n: count() }).from(practitionerAvailabilities).where(and(eq(practitionerAvailabilities.account_id, clinic.account.id), isNull(practitionerAvailabilities.day))))[0].n;
+  (
+    await db()
+      .select({ n: count() })
+      .from(practitionerAvailabilities)
+      .where(and(eq(practitionerAvailabilities.account_id, clinic.account.id), isNull(practitionerAvailabilities.day)))
+  )[0].n;
 
 /** The times GET /availability offers on a day, over REST with the clinic's API key. */
 const slotsOn = async (day: string) => {
-  const res = await t.api.get(`/availability?location_id=${set.site}&appointment_type_id=${set.type}&from=${day}&to=${day}`);
+  const res = await t.api.get(
+    `/availability?location_id=${set.site}&appointment_type_id=${set.type}&from=${day}&to=${day}`,
+  );
   expect(res.status, res.text).toBe(200);
   return res.body.data.map((s: { starts_at: string }) => s.starts_at.slice(11, 16));
 };
@@ -52,36 +62,74 @@ beforeAll(async () => {
   ownerId = s.member.id;
   set.site = (await ok(owner.mutate('practice.locations.create', { name: 'Exceptions site' }))).id;
   set.type = (await ok(owner.mutate('practice.appointmentTypes.create', { name: 'Hour', duration_minutes: 60 }))).id;
-  set.p = (await ok(owner.mutate('practice.practitioners.create', { first_name: 'Dee', last_name: 'Ated', location_ids: [set.site], appointment_type_ids: [set.type] }))).id;
-  await ok(owner.mutate('practice.hours.create', { practitioner_id: set.p, location_id: set.site, type: 'open', day: '1', starts_at: '09:00', ends_at: '13:00' }));
+  set.p = (
+    await ok(
+      owner.mutate('practice.practitioners.create', {
+        first_name: 'Dee',
+        last_name: 'Ated',
+        location_ids: [set.site],
+        appointment_type_ids: [set.type],
+      }),
+    )
+  ).id;
+  await ok(
+    owner.mutate('practice.hours.create', {
+      practitioner_id: set.p,
+      location_id: set.site,
+      type: 'open',
+      day: '1',
+      starts_at: '09:00',
+      ends_at: '13:00',
+    }),
+  );
   const week = addDays(clockFor('Europe/London').today(), 8);
   monday = addDays(week, (8 - weekday(week)) % 7);
 });
 
-const exception = (input: Record<string, unknown>) => owner.mutate('practice.hours.exceptions.create', { practitioner_id: set.p, location_id: set.site, ...input });
+const exception = (input: Record<string, unknown>) =>
+  owner.mutate('practice.hours.exceptions.create', { practitioner_id: set.p, location_id: set.site, ...input });
 
 describe('dated exceptions', () => {
   test('a day off removes the date’s slots from GET /availability (not served from the cache), is listed, audited and announced; deleting it brings them back', async () => {
     expect(await slotsOn(monday)).toEqual(['09:00', '10:00', '11:00', '12:00']);
     const start = await lastEventId();
-    const off = await ok(exception({ type: 'closed', date: monday, starts_at: null, ends_at: null, description: 'Training day' }));
-    expect(off).toMatchObject({ type: 'closed', day: null, date: monday, whole_day: true, from: null, to: null, starts_at: `${monday}T00:00:00`, ends_at: `${addDays(monday, 1)}T00:00:00`, description: 'Training day' });
+    const off = await ok(
+      exception({ type: 'closed', date: monday, starts_at: null, ends_at: null, description: 'Training day' }),
+    );
+    expect(off).toMatchObject({
+      type: 'closed',
+      day: null,
+      date: monday,
+      whole_day: true,
+      from: null,
+      to: null,
+      starts_at: `${monday}T00:00:00`,
+      ends_at: `${addDays(monday, 1)}T00:00:00`,
+      description: 'Training day',
+    });
     expect(await slotsOn(monday)).toEqual([]);
     // The Monday after keeps its weekly hours.
     expect(await slotsOn(addDays(monday, 7))).toEqual(['09:00', '10:00', '11:00', '12:00']);
 
-    const listed = await ok(owner.query('practice.hours.exceptions.list', { practitioner_id: set.p, location_id: set.site }));
+    const listed = await ok(
+      owner.query('practice.hours.exceptions.list', { practitioner_id: set.p, location_id: set.site }),
+    );
     expect(listed.data.map((e: { id: number; date: string }) => [e.id, e.date])).toEqual([[off.id, monday]]);
     // The weekly grid lists weekly rows only.
     const weekly = await ok(owner.query('practice.hours.list', { practitioner_id: set.p, location_id: set.site }));
     expect(weekly.data.map((r: { id: number }) => r.id)).not.toContain(off.id);
 
     // Some hours off instead of the whole day: the morning stays bookable.
-    const changed = await ok(owner.mutate('practice.hours.exceptions.update', { id: off.id, starts_at: '11:00', ends_at: '13:00' }));
+    const changed = await ok(
+      owner.mutate('practice.hours.exceptions.update', { id: off.id, starts_at: '11:00', ends_at: '13:00' }),
+    );
     expect(changed).toMatchObject({ whole_day: false, from: '11:00', to: '13:00', date: monday });
     expect(await slotsOn(monday)).toEqual(['09:00', '10:00']);
 
-    expect(await ok(owner.mutate('practice.hours.exceptions.delete', { id: off.id }))).toEqual({ id: off.id, deleted: true });
+    expect(await ok(owner.mutate('practice.hours.exceptions.delete', { id: off.id }))).toEqual({
+      id: off.id,
+      deleted: true,
+    });
     expect(await slotsOn(monday)).toEqual(['09:00', '10:00', '11:00', '12:00']);
 
     expect(await eventsSince(start)).toEqual([
@@ -92,19 +140,36 @@ describe('dated exceptions', () => {
     const audit = await db()
       .select({ action: auditLog.action, actor_type: auditLog.actor_type, actor_id: auditLog.actor_id })
       .from(auditLog)
-      .where(and(eq(auditLog.account_id, t.clinic.account.id), eq(auditLog.entity, 'practitioner_availabilities'), eq(auditLog.entity_id, off.id)))
+      .where(
+        and(
+          eq(auditLog.account_id, t.clinic.account.id),
+          eq(auditLog.entity, 'practitioner_availabilities'),
+          eq(auditLog.entity_id, off.id),
+        ),
+      )
       .orderBy(auditLog.id);
-    expect(audit).toEqual(['created', 'updated', 'deleted'].map((action) => ({ action, actor_type: 'user', actor_id: ownerId })));
+    expect(audit).toEqual(
+      ['created', 'updated', 'deleted'].map((action) => ({ action, actor_type: 'user', actor_id: ownerId })),
+    );
   });
 
   test('extra hours on a date add slots there, up to the end of the day; the portal preview is the same search', async () => {
     const tuesday = addDays(monday, 1);
     expect(await slotsOn(tuesday)).toEqual([]);
-    const extra = await ok(exception({ type: 'custom_availability', date: tuesday, starts_at: '22:00', ends_at: '24:00' }));
-    expect(extra).toMatchObject({ date: tuesday, from: '22:00', to: '24:00', ends_at: `${addDays(tuesday, 1)}T00:00:00` });
+    const extra = await ok(
+      exception({ type: 'custom_availability', date: tuesday, starts_at: '22:00', ends_at: '24:00' }),
+    );
+    expect(extra).toMatchObject({
+      date: tuesday,
+      from: '22:00',
+      to: '24:00',
+      ends_at: `${addDays(tuesday, 1)}T00:00:00`,
+    });
     expect(await slotsOn(tuesday)).toEqual(['22:00', '23:00']);
     // Next to the weekly hours on a Monday, they join them.
-    const joined = await ok(exception({ type: 'custom_availability', date: monday, starts_at: '13:00', ends_at: '15:00' }));
+    const joined = await ok(
+      exception({ type: 'custom_availability', date: monday, starts_at: '13:00', ends_at: '15:00' }),
+    );
     expect(await slotsOn(monday)).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00', '14:00']);
     await ok(owner.mutate('practice.hours.exceptions.delete', { id: joined.id }));
     await ok(owner.mutate('practice.hours.exceptions.delete', { id: extra.id }));
@@ -125,10 +190,17 @@ describe('dated exceptions', () => {
     const moved = await owner.mutate('practice.hours.exceptions.update', { id: kept.id, date: yesterday });
     expect(moved.status).toBe(422);
     expect(Object.keys(errorsOf(moved))).toEqual(['date']);
-    expect((await ok(owner.query('practice.hours.exceptions.list', { practitioner_id: set.p, location_id: set.site }))).data.find((e: { id: number }) => e.id === kept.id)).toMatchObject({ date: monday, whole_day: true });
+    expect(
+      (
+        await ok(owner.query('practice.hours.exceptions.list', { practitioner_id: set.p, location_id: set.site }))
+      ).data.find((e: { id: number }) => e.id === kept.id),
+    ).toMatchObject({ date: monday, whole_day: true });
     await ok(owner.mutate('practice.hours.exceptions.delete', { id: kept.id }));
     expect(await datedRows()).toBe(before);
-    expect((await eventsSince(start)).map((e) => e.type)).toEqual(['practitioner_availabilities.created', 'practitioner_availabilities.deleted']);
+    expect((await eventsSince(start)).map((e) => e.type)).toEqual([
+      'practitioner_availabilities.created',
+      'practitioner_availabilities.deleted',
+    ]);
   });
 
   test('“today” is the clinic’s: the same date is today at UTC−11 and the past at UTC+14', async () => {
@@ -136,8 +208,20 @@ describe('dated exceptions', () => {
       const clinic = await newClinic(t.server, { timezone });
       const { portal } = await signedIn(t.server, clinic, 'owner');
       const site = (await ok(portal.mutate('practice.locations.create', { name: 'Island' }))).id;
-      const p = (await ok(portal.mutate('practice.practitioners.create', { first_name: 'Zo', last_name: 'Ne', location_ids: [site] }))).id;
-      return (date: string) => portal.mutate('practice.hours.exceptions.create', { practitioner_id: p, location_id: site, type: 'closed', date, starts_at: null, ends_at: null });
+      const p = (
+        await ok(
+          portal.mutate('practice.practitioners.create', { first_name: 'Zo', last_name: 'Ne', location_ids: [site] }),
+        )
+      ).id;
+      return (date: string) =>
+        portal.mutate('practice.hours.exceptions.create', {
+          practitioner_id: p,
+          location_id: site,
+          type: 'closed',
+          date,
+          starts_at: null,
+          ends_at: null,
+        });
     };
     // Pago Pago is 25 hours behind Kiritimati: its today is always a day Kiritimati has left behind.
     const pagoToday = clockFor('Pacific/Pago_Pago').today();
@@ -168,7 +252,8 @@ describe('dated exceptions', () => {
   });
 
   test('weekly rows are not exceptions (and the other way round); another clinic’s exceptions are not found', async () => {
-    const weekly = (await ok(owner.query('practice.hours.list', { practitioner_id: set.p, location_id: set.site }))).data[0];
+    const weekly = (await ok(owner.query('practice.hours.list', { practitioner_id: set.p, location_id: set.site })))
+      .data[0];
     for (const [proc, input] of [
       ['practice.hours.exceptions.update', { id: weekly.id, starts_at: '10:00', ends_at: '11:00' }],
       ['practice.hours.exceptions.delete', { id: weekly.id }],
@@ -191,7 +276,14 @@ describe('dated exceptions', () => {
       expect(res.status, proc).toBe(404);
       expect(portalCode(res)).toBe('not_found');
     }
-    const theirs = await elsewhere.mutate('practice.hours.exceptions.create', { practitioner_id: set.p, location_id: set.site, type: 'closed', date: monday, starts_at: null, ends_at: null });
+    const theirs = await elsewhere.mutate('practice.hours.exceptions.create', {
+      practitioner_id: set.p,
+      location_id: set.site,
+      type: 'closed',
+      date: monday,
+      starts_at: null,
+      ends_at: null,
+    });
     expect(portalCode(theirs)).toBe('practitioner_not_found');
     expect(await lastEventId()).toBe(start);
     await ok(owner.mutate('practice.hours.exceptions.delete', { id: off.id }));

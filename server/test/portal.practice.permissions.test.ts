@@ -28,8 +28,14 @@ const READS = SETUP.filter((p) => p.type === 'query');
 
 test('every setup write needs settings.manage alone; every setup read settings.read or settings.manage', () => {
   expect(WRITES.length).toBeGreaterThanOrEqual(12);
-  expect(WRITES.filter((p) => JSON.stringify(p.permissions) !== JSON.stringify(['settings.manage'])).map((p) => p.path)).toEqual([]);
-  expect(READS.filter((p) => JSON.stringify(p.permissions) !== JSON.stringify(['settings.read', 'settings.manage'])).map((p) => p.path)).toEqual([]);
+  expect(
+    WRITES.filter((p) => JSON.stringify(p.permissions) !== JSON.stringify(['settings.manage'])).map((p) => p.path),
+  ).toEqual([]);
+  expect(
+    READS.filter((p) => JSON.stringify(p.permissions) !== JSON.stringify(['settings.read', 'settings.manage'])).map(
+      (p) => p.path,
+    ),
+  ).toEqual([]);
 });
 
 test('owner and admin have the setup permissions by default; practitioner and receptionist do not; the role editor lists them', async () => {
@@ -43,12 +49,18 @@ test('owner and admin have the setup permissions by default; practitioner and re
 
 describe('a role without settings.manage', () => {
   let receptionist: PortalClient;
-  const outbox = async () => (await t.server.app.db.db.select({ n: count() }).from(events).where(eq(events.account_id, t.clinic.account.id)))[0].n;
+  const outbox = async () =>
+    (await t.server.app.db.db.select({ n: count() }).from(events).where(eq(events.account_id, t.clinic.account.id)))[0]
+      .n;
 
   beforeAll(async () => {
     const { portal: admin } = await signedIn(t.server, t.clinic, 'admin');
     // Everything but settings.manage: the refusals below are that permission's, not another's.
-    const granted = await admin.mutate('team.updateRole', { key: 'receptionist', permissions: PERMISSION_KEYS.filter((p) => p !== 'settings.manage'), record_scope: 'all' });
+    const granted = await admin.mutate('team.updateRole', {
+      key: 'receptionist',
+      permissions: PERMISSION_KEYS.filter((p) => p !== 'settings.manage'),
+      record_scope: 'all',
+    });
     expect(granted.status, granted.text).toBe(200);
     receptionist = (await signedIn(t.server, t.clinic, 'receptionist')).portal;
   });
@@ -56,7 +68,13 @@ describe('a role without settings.manage', () => {
   for (const p of WRITES) {
     test(`${p.path}: 403 permission_denied, nothing saved`, async () => {
       const before = await outbox();
-      const res = await receptionist.mutate(p.path, { id: 1, name: 'Refused', first_name: 'No', last_name: 'Way', duration_minutes: 30 });
+      const res = await receptionist.mutate(p.path, {
+        id: 1,
+        name: 'Refused',
+        first_name: 'No',
+        last_name: 'Way',
+        duration_minutes: 30,
+      });
       expect(res.status).toBe(403);
       expect(portalCode(res)).toBe('permission_denied');
       expect(res.body.error.message).toMatch(/"Manage practice setup"/);

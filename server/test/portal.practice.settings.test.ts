@@ -40,12 +40,26 @@ async function ok(res: Promise<Res>) {
 const settings = async () => (await ok(owner.query('practice.settings.get'))).data;
 const entries = () =>
   server.app.db.db
-    .select({ action: auditLog.action, actor_type: auditLog.actor_type, actor_id: auditLog.actor_id, changes: auditLog.changes })
+    .select({
+      action: auditLog.action,
+      actor_type: auditLog.actor_type,
+      actor_id: auditLog.actor_id,
+      changes: auditLog.changes,
+    })
     .from(auditLog)
     .where(and(eq(auditLog.account_id, clinic.account.id), eq(auditLog.entity, 'practice_settings')))
     .orderBy(auditLog.id);
 const book = async (starts_at: string) => {
-  const res = await api.post('/appointments', { body: { patient_id: patient, practitioner_id: cal.p1, location_id: cal.siteA, appointment_type_id: cal.followUp, starts_at, allow_clash: true } });
+  const res = await api.post('/appointments', {
+    body: {
+      patient_id: patient,
+      practitioner_id: cal.p1,
+      location_id: cal.siteA,
+      appointment_type_id: cal.followUp,
+      starts_at,
+      allow_clash: true,
+    },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.data as { id: number; ends_at_utc: string };
 };
@@ -66,11 +80,21 @@ afterAll(() => server?.close());
 
 describe('practice settings', () => {
   test('a new clinic reads the defaults (off, 2 hours) and the bounds', async () => {
-    expect(await ok(owner.query('practice.settings.get'))).toEqual({ data: { mark_missed: false, mark_missed_after_hours: 2 }, limits: { mark_missed_after_hours: { min: 1, max: 168 } } });
+    expect(await ok(owner.query('practice.settings.get'))).toEqual({
+      data: { mark_missed: false, mark_missed_after_hours: 2 },
+      limits: { mark_missed_after_hours: { min: 1, max: 168 } },
+    });
   });
 
   test('bad values are a 422 naming the attribute; nothing is saved or logged', async () => {
-    for (const input of [{ mark_missed_after_hours: 0 }, { mark_missed_after_hours: 1.5 }, { mark_missed_after_hours: 169 }, { mark_missed_after_hours: '3' }, { mark_missed: 'yes' }, { other: 1 }]) {
+    for (const input of [
+      { mark_missed_after_hours: 0 },
+      { mark_missed_after_hours: 1.5 },
+      { mark_missed_after_hours: 169 },
+      { mark_missed_after_hours: '3' },
+      { mark_missed: 'yes' },
+      { other: 1 },
+    ]) {
       const res = await owner.mutate('practice.settings.update', input);
       expect(res.status, JSON.stringify(input)).toBe(422);
       const key = Object.keys(input)[0];
@@ -86,7 +110,9 @@ describe('practice settings', () => {
     expect(refused.status).toBe(403);
     expect(portalCode(refused)).toBe('permission_denied');
     const { portal: admin } = await signedIn(server, clinic, 'admin');
-    await ok(admin.mutate('team.updateRole', { key: 'receptionist', permissions: ['settings.read'], record_scope: 'all' }));
+    await ok(
+      admin.mutate('team.updateRole', { key: 'receptionist', permissions: ['settings.read'], record_scope: 'all' }),
+    );
     const { portal: desk } = await signedIn(server, clinic, 'receptionist');
     expect((await ok(desk.query('practice.settings.get'))).data.mark_missed).toBe(false);
     const write = await desk.mutate('practice.settings.update', { mark_missed: true });
@@ -103,7 +129,9 @@ describe('practice settings', () => {
     expect(await statusOf(first.id)).toBe('booked');
 
     // On, with a delay longer than either has had: still nothing.
-    expect(await ok(owner.mutate('practice.settings.update', { mark_missed: true, mark_missed_after_hours: 48 }))).toEqual({ data: { mark_missed: true, mark_missed_after_hours: 48 } });
+    expect(
+      await ok(owner.mutate('practice.settings.update', { mark_missed: true, mark_missed_after_hours: 48 })),
+    ).toEqual({ data: { mark_missed: true, mark_missed_after_hours: 48 } });
     now += 10 * 60_000;
     expect(await scheduler.tick()).toEqual([MARK_MISSED_JOB]);
     expect(await statusOf(first.id)).toBe('booked');
@@ -123,8 +151,18 @@ describe('practice settings', () => {
     // Each change is in the audit trail with the member and what moved; saving unchanged logs nothing.
     await ok(owner.mutate('practice.settings.update', { mark_missed: false }));
     expect(await entries()).toEqual([
-      { action: 'updated', actor_type: 'user', actor_id: ownerId, changes: { mark_missed: { from: false, to: true }, mark_missed_after_hours: { from: 2, to: 48 } } },
-      { action: 'updated', actor_type: 'user', actor_id: ownerId, changes: { mark_missed_after_hours: { from: 48, to: 2 } } },
+      {
+        action: 'updated',
+        actor_type: 'user',
+        actor_id: ownerId,
+        changes: { mark_missed: { from: false, to: true }, mark_missed_after_hours: { from: 2, to: 48 } },
+      },
+      {
+        action: 'updated',
+        actor_type: 'user',
+        actor_id: ownerId,
+        changes: { mark_missed_after_hours: { from: 48, to: 2 } },
+      },
       { action: 'updated', actor_type: 'user', actor_id: ownerId, changes: { mark_missed: { from: true, to: false } } },
     ]);
   });

@@ -22,44 +22,104 @@ const START = Date.parse('2026-03-10T12:00:00Z');
 let clock = START;
 const t = useClinic({ now: () => clock, clinic: { timezone: 'America/New_York' } });
 
-const rest = (clinic: Clinic, method: string, path: string, body?: unknown, key: string | null = clinic.key): Promise<Res> => request(t.server, method, path, { host: clinic.host, key, body });
+const rest = (
+  clinic: Clinic,
+  method: string,
+  path: string,
+  body?: unknown,
+  key: string | null = clinic.key,
+): Promise<Res> => request(t.server, method, path, { host: clinic.host, key, body });
 const flush = () => t.server.app.requestLog.flush();
-type Listed = { id: number; method: string; path: string; query: string | null; status: number; error: { code: string; message: string } | null; request_id: string; client_ip: string; key: { id: number; name: string } | null; created_at: string; duration_ms: number };
+type Listed = {
+  id: number;
+  method: string;
+  path: string;
+  query: string | null;
+  status: number;
+  error: { code: string; message: string } | null;
+  request_id: string;
+  client_ip: string;
+  key: { id: number; name: string } | null;
+  created_at: string;
+  duration_ms: number;
+};
 const rows = (res: Res): Listed[] => portalData(res).data;
 
 describe('a row says what happened, and nothing personal', () => {
   test('method, path with its query, status, error code and message, duration, key, client address, X-Request-Id and time; the detail by id', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const list = await rest(t.clinic, 'GET', '/patients?last_name=eq:Smith&dob=1980-02-01&email=like:%25ann%25&sex=female&id=in:1,2&created_at=gte:2026-01-01T00:00:00Z&page_size=2&sort=last_name:desc');
+    const list = await rest(
+      t.clinic,
+      'GET',
+      '/patients?last_name=eq:Smith&dob=1980-02-01&email=like:%25ann%25&sex=female&id=in:1,2&created_at=gte:2026-01-01T00:00:00Z&page_size=2&sort=last_name:desc',
+    );
     expect(list.status).toBe(200);
-    const refused = await rest(t.clinic, 'POST', '/patients', { first_name: 'Ann', last_name: 'Secret-Surname', email: 'not an email' });
+    const refused = await rest(t.clinic, 'POST', '/patients', {
+      first_name: 'Ann',
+      last_name: 'Secret-Surname',
+      email: 'not an email',
+    });
     expect(refused.status).toBe(422);
     await flush();
 
     const [post, get] = rows(await portal.query('requests.list', { path: '/patients' }));
-    expect(get).toMatchObject({ method: 'GET', path: '/v3/api/patients', status: 200, error: null, key: { name: 'Test integration' }, request_id: list.headers['x-request-id'] });
+    expect(get).toMatchObject({
+      method: 'GET',
+      path: '/v3/api/patients',
+      status: 200,
+      error: null,
+      key: { name: 'Test integration' },
+      request_id: list.headers['x-request-id'],
+    });
     // Personal kinds (string, date) keep only their operator; closed kinds (enum, ids, times), paging and sort stay as sent.
-    expect(get.query).toBe(`last_name=eq:${REDACTED}&dob=${REDACTED}&email=like:${REDACTED}&sex=female&id=in:1,2&created_at=gte:2026-01-01T00:00:00Z&page_size=2&sort=last_name:desc`);
+    expect(get.query).toBe(
+      `last_name=eq:${REDACTED}&dob=${REDACTED}&email=like:${REDACTED}&sex=female&id=in:1,2&created_at=gte:2026-01-01T00:00:00Z&page_size=2&sort=last_name:desc`,
+    );
     expect(get.client_ip).toMatch(/127\.0\.0\.1$/);
     expect(get.duration_ms).toBeGreaterThanOrEqual(0);
     expect(get.created_at).toBe(new Date(START).toISOString());
 
-    expect(post).toMatchObject({ method: 'POST', status: 422, query: null, request_id: refused.headers['x-request-id'], error: { code: refused.body.code, message: refused.body.message } });
+    expect(post).toMatchObject({
+      method: 'POST',
+      status: 422,
+      query: null,
+      request_id: refused.headers['x-request-id'],
+      error: { code: refused.body.code, message: refused.body.message },
+    });
     // Request ids carry their arrival (UUIDv7): the time index finds them.
     expect(post.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     const detail = portalData(await portal.query('requests.get', { id: post.id }));
     expect(detail).toEqual(post);
     // Nothing the client sent of a patient is stored: no body, no personal query value.
-    const stored = JSON.stringify(await t.server.app.db.db.select().from(requestLog).where(eq(requestLog.account_id, t.clinic.account.id)));
-    for (const personal of ['Smith', 'Secret-Surname', 'not an email', '1980-02-01', 'ann']) expect(stored).not.toContain(personal);
+    const stored = JSON.stringify(
+      await t.server.app.db.db.select().from(requestLog).where(eq(requestLog.account_id, t.clinic.account.id)),
+    );
+    for (const personal of ['Smith', 'Secret-Surname', 'not an email', '1980-02-01', 'ann'])
+      expect(stored).not.toContain(personal);
   });
 
   test.each([
-    ['/v3/api/patients', 'last_name=Smith&first_name=contains:An', `last_name=${REDACTED}&first_name=contains:${REDACTED}`],
-    ['/v3/api/appointments', 'status=in:booked,arrived&status=eq:Smith&starts_at=between:2026-03-01T09:00:00,2026-03-02T09:00:00', `status=in:booked,arrived&status=eq:${REDACTED}&starts_at=between:2026-03-01T09:00:00,2026-03-02T09:00:00`],
-    ['/v3/api/patients', 'cursor=eyJsYXN0X25hbWUiOiJTbWl0aCJ9&page=x&sort=Smith', `cursor=${REDACTED}&page=${REDACTED}&sort=${REDACTED}`],
-    ['/v3/api/patients', 'metadata[nhs]=943&blocked=true&deleted_at=null&dob=not-null', `metadata[nhs]=${REDACTED}&blocked=true&deleted_at=${REDACTED}&dob=not-null`],
+    [
+      '/v3/api/patients',
+      'last_name=Smith&first_name=contains:An',
+      `last_name=${REDACTED}&first_name=contains:${REDACTED}`,
+    ],
+    [
+      '/v3/api/appointments',
+      'status=in:booked,arrived&status=eq:Smith&starts_at=between:2026-03-01T09:00:00,2026-03-02T09:00:00',
+      `status=in:booked,arrived&status=eq:${REDACTED}&starts_at=between:2026-03-01T09:00:00,2026-03-02T09:00:00`,
+    ],
+    [
+      '/v3/api/patients',
+      'cursor=eyJsYXN0X25hbWUiOiJTbWl0aCJ9&page=x&sort=Smith',
+      `cursor=${REDACTED}&page=${REDACTED}&sort=${REDACTED}`,
+    ],
+    [
+      '/v3/api/patients',
+      'metadata[nhs]=943&blocked=true&deleted_at=null&dob=not-null',
+      `metadata[nhs]=${REDACTED}&blocked=true&deleted_at=${REDACTED}&dob=not-null`,
+    ],
     ['/v3/api/availability', 'from=2026-03-01&practitioner_id=3', `from=${REDACTED}&practitioner_id=${REDACTED}`],
     ['/v3/api/__proto__', 'id=1', `id=${REDACTED}`],
     ['/v3/api/invoices', 'total=gte:10.50&total=lt:1e9', `total=gte:10.50&total=lt:${REDACTED}`],
@@ -72,13 +132,16 @@ describe('filters', () => {
   test('by request id (as pasted), method, status class, key and path; a filter that matches nothing is an empty page', async () => {
     const clinic = await newClinic(t.server, { timezone: 'America/New_York' });
     const { portal } = await signedIn(t.server, clinic, 'admin');
-    const other = portalData(await portal.mutate('keys.create', { name: 'Other job', access: 'read_only', expires: 'never' }));
+    const other = portalData(
+      await portal.mutate('keys.create', { name: 'Other job', access: 'read_only', expires: 'never' }),
+    );
     const a = await rest(clinic, 'GET', '/patients/999999');
     await rest(clinic, 'POST', '/patients', { first_name: 'Ann', last_name: 'Lee' });
     await rest(clinic, 'GET', '/me', undefined, other.secret);
     await rest(clinic, 'DELETE', '/patients/999999');
     await flush();
-    const list = async (filters: object) => rows(await portal.query('requests.list', filters)).map((r) => `${r.method} ${r.status} ${r.path}`);
+    const list = async (filters: object) =>
+      rows(await portal.query('requests.list', filters)).map((r) => `${r.method} ${r.status} ${r.path}`);
 
     const id = String(a.headers['x-request-id']);
     expect(await list({ request_id: `  ${id.toUpperCase()} ` })).toEqual(['GET 404 /v3/api/patients/999999']);
@@ -87,7 +150,10 @@ describe('filters', () => {
     expect(await list({ status_class: '2xx' })).toEqual(['GET 200 /v3/api/me', 'POST 201 /v3/api/patients']);
     expect(await list({ status_class: '4xx', method: 'GET' })).toEqual(['GET 404 /v3/api/patients/999999']);
     expect(await list({ key_id: other.id })).toEqual(['GET 200 /v3/api/me']);
-    expect(await list({ path: '/patients/' })).toEqual(['DELETE 404 /v3/api/patients/999999', 'GET 404 /v3/api/patients/999999']);
+    expect(await list({ path: '/patients/' })).toEqual([
+      'DELETE 404 /v3/api/patients/999999',
+      'GET 404 /v3/api/patients/999999',
+    ]);
     expect(await list({ path: '/v3/api/patients/' })).toHaveLength(2);
     expect(await list({ path: 'me' })).toEqual(['GET 200 /v3/api/me']);
     // LIKE's wildcards are plain characters in a path prefix.
@@ -107,7 +173,8 @@ describe('filters', () => {
     await at('2026-03-12T04:30:00Z', '/schema'); // 12 March, 00:30
     clock = START;
     await flush();
-    const paths = async (filters: object) => rows(await portal.query('requests.list', filters)).map((r) => r.path.replace('/v3/api', ''));
+    const paths = async (filters: object) =>
+      rows(await portal.query('requests.list', filters)).map((r) => r.path.replace('/v3/api', ''));
     expect(await paths({ from: '2026-03-11', to: '2026-03-11' })).toEqual(['/patients', '/me']);
     expect(await paths({ from: '2026-03-11' })).toEqual(['/schema', '/patients', '/me']);
     expect(await paths({ to: '2026-03-10' })).toEqual(['/ping']);
@@ -135,24 +202,40 @@ test('a request answered 503 request_timeout at the deadline is logged as answer
   // The invoice's numbering waits for the test: the deadline passes inside it.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  const slow = await startServer({ REQUEST_TIMEOUT_MS: '300' }, { pause: async (section) => (section === 'invoice_number' ? held : undefined) });
+  const slow = await startServer(
+    { REQUEST_TIMEOUT_MS: '300' },
+    { pause: async (section) => (section === 'invoice_number' ? held : undefined) },
+  );
   try {
     const c = await newClinic(slow);
     const billing = await billingFixture(slow, c);
-    const body = { patient_id: await billing.patient(), line_items: [{ billable_item_id: billing.consultation, quantity: 1 }] };
+    const body = {
+      patient_id: await billing.patient(),
+      line_items: [{ billable_item_id: billing.consultation, quantity: 1 }],
+    };
     const answered = await request(slow, 'POST', '/invoices?patient_id=1', { host: c.host, key: c.key, body });
     expect([answered.status, answered.body.code]).toEqual([503, 'request_timeout']);
     release();
     const row = await vi.waitFor(
       async () => {
         await slow.app.requestLog.flush();
-        const [found] = await slow.app.db.db.select().from(requestLog).where(eq(requestLog.request_id, String(answered.headers['x-request-id'])));
+        const [found] = await slow.app.db.db
+          .select()
+          .from(requestLog)
+          .where(eq(requestLog.request_id, String(answered.headers['x-request-id'])));
         if (!found) throw new Error('the work has not ended yet');
         return found;
       },
       { timeout: 10_000 },
     );
-    expect(row).toMatchObject({ account_id: c.account.id, method: 'POST', path: '/v3/api/invoices', query: 'patient_id=1', status: 503, error_code: 'request_timeout' });
+    expect(row).toMatchObject({
+      account_id: c.account.id,
+      method: 'POST',
+      path: '/v3/api/invoices',
+      query: 'patient_id=1',
+      status: 503,
+      error_code: 'request_timeout',
+    });
   } finally {
     release();
     await slow.close();
@@ -210,7 +293,20 @@ describe('walls and refusals', () => {
 describe('every filter is served by an index led by account_id', () => {
   // Enough rows of the clinic for the planners' statistics to tell a lookup from a walk.
   beforeAll(async () => {
-    for (let i = 0; i < 5000; i++) t.server.app.requestLog.add([t.clinic.account.id, null, 'GET', `/v3/api/patients/${i}`, null, 200, null, 1, timeOrderedId(START + i), '127.0.0.1', new Date(START + i).toISOString()]);
+    for (let i = 0; i < 5000; i++)
+      t.server.app.requestLog.add([
+        t.clinic.account.id,
+        null,
+        'GET',
+        `/v3/api/patients/${i}`,
+        null,
+        200,
+        null,
+        1,
+        timeOrderedId(START + i),
+        '127.0.0.1',
+        new Date(START + i).toISOString(),
+      ]);
     await flush();
   });
 
@@ -222,16 +318,27 @@ describe('every filter is served by an index led by account_id', () => {
     return planOf(t.server, s, 'request_log');
   }
   /** Read through one of the log's indexes, bounded by the account (which one is the planner's choice). */
-  const byAccount = (p: string) => (isPg ? /"Index Name":"request_log_[a-z_]+_idx","[^}]*"Index Cond":"[^"]*account_id = /.test(p) : /USING (COVERING )?INDEX request_log_[a-z_]+_idx \(account_id=\?/.test(p));
-  const usesIndex = (p: string, index: string) => (isPg ? new RegExp(`"Index Name":"${index}","[^}]*"Index Cond":"[^"]*account_id = `).test(p) : new RegExp(`USING (COVERING )?INDEX ${index} \\(account_id=\\?`).test(p));
-  const sorts = (p: string) => (isPg ? /"Node Type":"(Incremental )?Sort"/.test(p) : p.includes('USE TEMP B-TREE FOR ORDER BY'));
+  const byAccount = (p: string) =>
+    isPg
+      ? /"Index Name":"request_log_[a-z_]+_idx","[^}]*"Index Cond":"[^"]*account_id = /.test(p)
+      : /USING (COVERING )?INDEX request_log_[a-z_]+_idx \(account_id=\?/.test(p);
+  const usesIndex = (p: string, index: string) =>
+    isPg
+      ? new RegExp(`"Index Name":"${index}","[^}]*"Index Cond":"[^"]*account_id = `).test(p)
+      : new RegExp(`USING (COVERING )?INDEX ${index} \\(account_id=\\?`).test(p);
+  const sorts = (p: string) =>
+    isPg ? /"Node Type":"(Incremental )?Sort"/.test(p) : p.includes('USE TEMP B-TREE FOR ORDER BY');
   const cursor = '2026-03-10T12:00:00.000Z_100';
 
   test.each<[string, Omit<RequestQuery, 'limit'>, string]>([
     ['newest first', {}, 'request_log_account_time_idx'],
     ['a later page', { before: cursor }, 'request_log_account_time_idx'],
     ['days', { from: '2026-03-01', to: '2026-03-10', before: cursor }, 'request_log_account_time_idx'],
-    ['status class, method and path', { statusClass: '4xx', method: 'GET', path: '/patients' }, 'request_log_account_time_idx'],
+    [
+      'status class, method and path',
+      { statusClass: '4xx', method: 'GET', path: '/patients' },
+      'request_log_account_time_idx',
+    ],
     ['key', { keyId: 1, before: cursor }, 'request_log_key_time_idx'],
   ])('%s: read in order from %s, no sort', async (_name, q, index) => {
     const p = await plan(q);
@@ -250,10 +357,37 @@ describe('every filter is served by an index led by account_id', () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
     const [late, prompt] = [timeOrderedId(START - 86_400_000), timeOrderedId(START - 86_400_000 + 1)];
     const answered = (ms: number) => new Date(START - 86_400_000 + ms).toISOString();
-    t.server.app.requestLog.add([t.clinic.account.id, null, 'GET', '/v3/api/slow', null, 200, null, ANSWERED_WITHIN_MS + 1000, late, '127.0.0.1', answered(ANSWERED_WITHIN_MS + 1000)]);
-    t.server.app.requestLog.add([t.clinic.account.id, null, 'GET', '/v3/api/prompt', null, 200, null, ANSWERED_WITHIN_MS - 1000, prompt, '127.0.0.1', answered(ANSWERED_WITHIN_MS - 1000)]);
+    t.server.app.requestLog.add([
+      t.clinic.account.id,
+      null,
+      'GET',
+      '/v3/api/slow',
+      null,
+      200,
+      null,
+      ANSWERED_WITHIN_MS + 1000,
+      late,
+      '127.0.0.1',
+      answered(ANSWERED_WITHIN_MS + 1000),
+    ]);
+    t.server.app.requestLog.add([
+      t.clinic.account.id,
+      null,
+      'GET',
+      '/v3/api/prompt',
+      null,
+      200,
+      null,
+      ANSWERED_WITHIN_MS - 1000,
+      prompt,
+      '127.0.0.1',
+      answered(ANSWERED_WITHIN_MS - 1000),
+    ]);
     await flush();
-    const ids = async (filters: object) => (portalData(await portal.query('requests.list', filters)) as { data: { request_id: string }[] }).data.map((r) => r.request_id);
+    const ids = async (filters: object) =>
+      (portalData(await portal.query('requests.list', filters)) as { data: { request_id: string }[] }).data.map(
+        (r) => r.request_id,
+      );
     expect(await ids({ request_id: prompt })).toEqual([prompt]);
     expect(await ids({ request_id: late })).toEqual([]);
     expect(await ids({ from: '2026-03-09', to: '2026-03-09' })).toEqual(expect.arrayContaining([late, prompt]));
@@ -262,6 +396,11 @@ describe('every filter is served by an index led by account_id', () => {
   test('request id: read from request_log_account_time_idx within minutes of the arrival its id carries', async () => {
     const p = await plan({ requestId: timeOrderedId(START + 10) });
     expect(usesIndex(p, 'request_log_account_time_idx'), p).toBe(true);
-    expect(isPg ? /"Index Cond":"[^"]*created_at >= [^"]*created_at < /.test(p) : /INDEX request_log_account_time_idx \(account_id=\? AND created_at>\? AND created_at<\?\)/.test(p), p).toBe(true);
+    expect(
+      isPg
+        ? /"Index Cond":"[^"]*created_at >= [^"]*created_at < /.test(p)
+        : /INDEX request_log_account_time_idx \(account_id=\? AND created_at>\? AND created_at<\?\)/.test(p),
+      p,
+    ).toBe(true);
   });
 });

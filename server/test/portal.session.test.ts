@@ -41,7 +41,9 @@ describe('sign-in', () => {
         headers: { origin: `https://${clinic.host}`, 'x-forwarded-proto': 'https' },
       });
       expect(res.status).toBe(200);
-      expect(res.headers['set-cookie']![0]).toMatch(/^__Host-clinic_session=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+      expect(res.headers['set-cookie']![0]).toMatch(
+        /^__Host-clinic_session=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+      );
     } finally {
       await s.close();
     }
@@ -51,7 +53,13 @@ describe('sign-in', () => {
     const member = await addMember(t.server, t.clinic, 'receptionist');
     const other = await addMember(t.server, t.clinic, 'receptionist');
     const { setActive } = await import('../domain/team');
-    await setActive(t.server.app.db, t.clinic.account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, other.id, false);
+    await setActive(
+      t.server.app.db,
+      t.clinic.account,
+      { actor_type: 'system', actor_id: null, actor_name: 'test' },
+      other.id,
+      false,
+    );
     const portal = portalClient(t.server, t.clinic);
     for (const [email, password] of [
       [member.email, 'not the password at all'],
@@ -69,7 +77,8 @@ describe('sign-in', () => {
   test(`throttled per email and address after ${EMAIL_IP_FAILURES} failures: 429 with Retry-After, even for the right password; open again once the window has passed`, async () => {
     const member = await addMember(t.server, t.clinic, 'receptionist');
     const portal = portalClient(t.server, t.clinic);
-    for (let i = 0; i < EMAIL_IP_FAILURES; i++) expect((await portal.signIn(member.email, `wrong password ${i}`)).status).toBe(401);
+    for (let i = 0; i < EMAIL_IP_FAILURES; i++)
+      expect((await portal.signIn(member.email, `wrong password ${i}`)).status).toBe(401);
     const refused = await portal.signIn(member.email, member.password);
     expect(refused.status).toBe(429);
     expect(portalCode(refused)).toBe('rate_limited');
@@ -86,7 +95,11 @@ describe('sign-in', () => {
     const from = { headers: { 'x-forwarded-for': ip } };
     const member = await addMember(t.server, t.clinic, 'receptionist');
     for (let i = 0; i < IP_FAILURES; i++) {
-      const res = await portal.mutate('session.signIn', { email: `nobody${i}@example.test`, password: 'wrong password' }, from);
+      const res = await portal.mutate(
+        'session.signIn',
+        { email: `nobody${i}@example.test`, password: 'wrong password' },
+        from,
+      );
       expect(res.status).toBe(401);
     }
     const refused = await portal.mutate('session.signIn', { email: member.email, password: member.password }, from);
@@ -94,7 +107,15 @@ describe('sign-in', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.body.error.message).toMatch(/Too many failed sign-ins/);
     // The same member from another address is let in.
-    expect((await portal.mutate('session.signIn', { email: member.email, password: member.password }, { headers: { 'x-forwarded-for': '198.51.100.7' } })).status).toBe(200);
+    expect(
+      (
+        await portal.mutate(
+          'session.signIn',
+          { email: member.email, password: member.password },
+          { headers: { 'x-forwarded-for': '198.51.100.7' } },
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -162,20 +183,32 @@ describe('CSRF', () => {
   test('a state-changing call without the portal Origin is 403 csrf_failed and changes nothing', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
     for (const origin of [null, 'https://evil.example', `http://other.neptune.localhost`]) {
-      const res = await portal.mutate('keys.create', { name: 'Forged', access: 'read_write', expires: 'never' }, { origin });
+      const res = await portal.mutate(
+        'keys.create',
+        { name: 'Forged', access: 'read_write', expires: 'never' },
+        { origin },
+      );
       expect(res.status).toBe(403);
       expect(portalCode(res)).toBe('csrf_failed');
     }
     const keys = portalData(await portal.query('keys.list')).data;
     expect(keys.map((k: { name: string }) => k.name)).not.toContain('Forged');
-    const signIn = await portal.mutate('session.signIn', { email: 'a@b.test', password: 'x' }, { origin: 'https://evil.example' });
+    const signIn = await portal.mutate(
+      'session.signIn',
+      { email: 'a@b.test', password: 'x' },
+      { origin: 'https://evil.example' },
+    );
     expect(portalCode(signIn)).toBe('csrf_failed');
   });
 
   test('reads need no Origin; malformed calls get the API error shape, never a 500', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
     expect((await portal.query('keys.list', undefined, { origin: null })).status).toBe(200);
-    const bad = await request(t.server, 'POST', '/developers/trpc/keys.create', { host: t.clinic.host, raw: '{not json', headers: { origin: `http://${t.clinic.host}`, cookie: portal.cookie } });
+    const bad = await request(t.server, 'POST', '/developers/trpc/keys.create', {
+      host: t.clinic.host,
+      raw: '{not json',
+      headers: { origin: `http://${t.clinic.host}`, cookie: portal.cookie },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error.data.code).toBe('validation_failed');
     const unknown = await portal.query('nope.nothing');
@@ -190,7 +223,11 @@ describe('CSRF', () => {
 
   test('every odd body gets an answer in the API error shape: oversized, prototype-named keys, bad query input', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const big = await portal.mutate('keys.create', { name: 'x'.repeat(2_000_000), access: 'read_write', expires: 'never' });
+    const big = await portal.mutate('keys.create', {
+      name: 'x'.repeat(2_000_000),
+      access: 'read_write',
+      expires: 'never',
+    });
     expect(big.status).toBe(413);
     expect(portalCode(big)).toBe('payload_too_large');
     const proto = await request(t.server, 'POST', '/developers/trpc/keys.create', {
@@ -200,7 +237,10 @@ describe('CSRF', () => {
     });
     expect(proto.status).toBe(422);
     expect(portalCode(proto)).toBe('validation_failed');
-    const badQuery = await request(t.server, 'GET', '/developers/trpc/activity.list?input=%7Bnot', { host: t.clinic.host, headers: { cookie: portal.cookie } });
+    const badQuery = await request(t.server, 'GET', '/developers/trpc/activity.list?input=%7Bnot', {
+      host: t.clinic.host,
+      headers: { cookie: portal.cookie },
+    });
     expect(badQuery.status).toBe(422);
     const keys = portalData(await portal.query('keys.list')).data.map((k: { name: string }) => k.name);
     expect(keys).not.toContain('P');

@@ -70,7 +70,9 @@ describe('the list', () => {
     await announceMany(s.clinic, ['patients.created']);
     await drain();
     expect(await last()).toMatchObject({ ok: true, status_code: 200, error: null });
-    expect((await s.portal.mutate('webhooks.update', { id: s.id, url: `${base}/fail-list`, events: 'all' })).status).toBe(200);
+    expect(
+      (await s.portal.mutate('webhooks.update', { id: s.id, url: `${base}/fail-list`, events: 'all' })).status,
+    ).toBe(200);
     await announceMany(s.clinic, ['patients.updated']);
     await drain();
     expect(await last()).toMatchObject({ ok: false, status_code: 500 });
@@ -80,18 +82,34 @@ describe('the list', () => {
 describe('editing an endpoint', () => {
   test('URL, description and event types change; bad input is refused per attribute and changes nothing', async () => {
     const s = await withEndpoint('/edit');
-    const ok = await s.portal.mutate('webhooks.update', { id: s.id, url: `${base}/edited`, description: 'Billing sync', events: ['patients.created'] });
+    const ok = await s.portal.mutate('webhooks.update', {
+      id: s.id,
+      url: `${base}/edited`,
+      description: 'Billing sync',
+      events: ['patients.created'],
+    });
     expect(ok.status).toBe(200);
-    expect(portalData(await s.portal.query('webhooks.get', { id: s.id })).endpoint).toMatchObject({ url: `${base}/edited`, description: 'Billing sync', events: ['patients.created'] });
+    expect(portalData(await s.portal.query('webhooks.get', { id: s.id })).endpoint).toMatchObject({
+      url: `${base}/edited`,
+      description: 'Billing sync',
+      events: ['patients.created'],
+    });
 
-    const unknown = await s.portal.mutate('webhooks.update', { id: s.id, url: `${base}/edited`, events: ['patients.exploded'] });
+    const unknown = await s.portal.mutate('webhooks.update', {
+      id: s.id,
+      url: `${base}/edited`,
+      events: ['patients.exploded'],
+    });
     expect(unknown.status).toBe(422);
     expect(portalCode(unknown)).toBe('validation_failed');
     expect(unknown.body.error.data.errors.events[0]).toMatch(/patients\.exploded/);
     const noUrl = await s.portal.mutate('webhooks.update', { id: s.id, url: 'ftp://nowhere', events: 'all' });
     expect(noUrl.status).toBe(422);
     expect(Object.keys(noUrl.body.error.data.errors)).toEqual(['url']);
-    expect(portalData(await s.portal.query('webhooks.get', { id: s.id })).endpoint).toMatchObject({ url: `${base}/edited`, events: ['patients.created'] });
+    expect(portalData(await s.portal.query('webhooks.get', { id: s.id })).endpoint).toMatchObject({
+      url: `${base}/edited`,
+      events: ['patients.created'],
+    });
   });
 });
 
@@ -99,7 +117,10 @@ describe('messages, a page at a time', () => {
   test('newest first by cursor with no message twice; filtered by event type and by status', async () => {
     const s = await withEndpoint('/pages');
     // 30 messages: 20 created, 10 updated, interleaved.
-    await announceMany(s.clinic, Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? 'patients.updated' : 'patients.created')));
+    await announceMany(
+      s.clinic,
+      Array.from({ length: 30 }, (_, i) => (i % 3 === 2 ? 'patients.updated' : 'patients.created')),
+    );
     const first = portalData(await s.portal.query('webhooks.messagePage', { id: s.id }));
     expect(first.data).toHaveLength(25);
     expect(first.next_cursor).toBe(first.data[24].id);
@@ -110,14 +131,22 @@ describe('messages, a page at a time', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(new Set(ids).size).toBe(30);
 
-    const updated = portalData(await s.portal.query('webhooks.messagePage', { id: s.id, event_type: 'patients.updated' })).data;
+    const updated = portalData(
+      await s.portal.query('webhooks.messagePage', { id: s.id, event_type: 'patients.updated' }),
+    ).data;
     expect(updated.map((m: { event_type: string }) => m.event_type)).toEqual(Array(10).fill('patients.updated'));
 
-    expect(portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'delivered' })).data).toEqual([]);
-    expect(portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'pending' })).data).toHaveLength(25);
+    expect(portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'delivered' })).data).toEqual(
+      [],
+    );
+    expect(portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'pending' })).data).toHaveLength(
+      25,
+    );
     await drain();
     expect(portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'pending' })).data).toEqual([]);
-    const delivered = portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'delivered', event_type: 'patients.updated' }));
+    const delivered = portalData(
+      await s.portal.query('webhooks.messagePage', { id: s.id, status: 'delivered', event_type: 'patients.updated' }),
+    );
     expect(delivered.data.map((m: { status: string }) => m.status)).toEqual(Array(10).fill('delivered'));
     expect(delivered.next_cursor).toBeNull();
   });
@@ -126,7 +155,11 @@ describe('messages, a page at a time', () => {
     const s = await withEndpoint('/waiting');
     expect((await s.portal.mutate('webhooks.setEnabled', { id: s.id, enabled: false })).status).toBe(200);
     await announceMany(s.clinic, ['patients.created', 'patients.created']);
-    expect(portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'waiting' })).data.map((m: { status: string }) => m.status)).toEqual(['waiting', 'waiting']);
+    expect(
+      portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'waiting' })).data.map(
+        (m: { status: string }) => m.status,
+      ),
+    ).toEqual(['waiting', 'waiting']);
     expect(portalData(await s.portal.query('webhooks.messagePage', { id: s.id, status: 'pending' })).data).toEqual([]);
   });
 
@@ -152,11 +185,21 @@ describe('a message in detail', () => {
     const [listed] = portalData(await s.portal.query('webhooks.messagePage', { id: s.id })).data;
     const detail = portalData(await s.portal.query('webhooks.message', { endpoint_id: s.id, message_id: listed.id }));
     expect(detail).toMatchObject({ id: listed.id, event_type: 'patients.created', status: 'delivered' });
-    expect(JSON.parse(detail.payload)).toMatchObject({ id: detail.event_id, type: 'patients.created', data: { entity: 'patients', id: 1 } });
+    expect(JSON.parse(detail.payload)).toMatchObject({
+      id: detail.event_id,
+      type: 'patients.created',
+      data: { entity: 'patients', id: 1 },
+    });
     expect(detail.payload).toContain('\n  "type"');
     expect(detail.attempts).toHaveLength(1);
     const [attempt] = detail.attempts;
-    expect(attempt).toMatchObject({ ok: true, status_code: 200, error: null, trigger: 'scheduled', response_body: `thanks for ${detail.event_id}` });
+    expect(attempt).toMatchObject({
+      ok: true,
+      status_code: 200,
+      error: null,
+      trigger: 'scheduled',
+      response_body: `thanks for ${detail.event_id}`,
+    });
     expect(attempt.duration_ms).toBeGreaterThanOrEqual(0);
     const headers = attempt.request_headers;
     expect(headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': detail.event_id });
@@ -165,7 +208,9 @@ describe('a message in detail', () => {
     expect(new Webhook(s.secret).verify(sent, headers)).toMatchObject({ id: detail.event_id });
     expect(JSON.stringify(detail)).not.toContain(s.secret.slice(6));
 
-    expect((await s.portal.mutate('webhooks.replay', { event_id: detail.event_id, endpoint_id: s.id })).status).toBe(200);
+    expect((await s.portal.mutate('webhooks.replay', { event_id: detail.event_id, endpoint_id: s.id })).status).toBe(
+      200,
+    );
     await drain();
     const after = portalData(await s.portal.query('webhooks.message', { endpoint_id: s.id, message_id: listed.id }));
     expect(after.attempts.map((a: { trigger: string }) => a.trigger)).toEqual(['manual', 'scheduled']);
@@ -178,7 +223,11 @@ describe('a message in detail', () => {
     const [listed] = portalData(await s.portal.query('webhooks.messagePage', { id: s.id })).data;
     expect(listed.status).toBe('failed');
     const detail = portalData(await s.portal.query('webhooks.message', { endpoint_id: s.id, message_id: listed.id }));
-    expect(detail.attempts[0]).toMatchObject({ ok: false, status_code: 500, response_body: '<b>down</b> for maintenance' });
+    expect(detail.attempts[0]).toMatchObject({
+      ok: false,
+      status_code: 500,
+      response_body: '<b>down</b> for maintenance',
+    });
   });
 });
 
@@ -190,10 +239,21 @@ describe('recover', () => {
     const since = new Date(Date.now() - 3_600_000).toISOString();
     const count = await s.portal.query('webhooks.recoverCount', { endpoint_id: s.id, since });
     expect(portalData(count)).toEqual({ messages: 3 });
-    expect(portalData(await s.portal.query('webhooks.recoverCount', { endpoint_id: s.id, since: new Date(Date.now() + 60_000).toISOString() }))).toEqual({ messages: 0 });
-    expect(portalData(await s.portal.mutate('webhooks.recover', { endpoint_id: s.id, since }))).toEqual({ messages: 3 });
+    expect(
+      portalData(
+        await s.portal.query('webhooks.recoverCount', {
+          endpoint_id: s.id,
+          since: new Date(Date.now() + 60_000).toISOString(),
+        }),
+      ),
+    ).toEqual({ messages: 0 });
+    expect(portalData(await s.portal.mutate('webhooks.recover', { endpoint_id: s.id, since }))).toEqual({
+      messages: 3,
+    });
     // Sent again: none is failed any more until they fail again.
-    expect(portalData(await s.portal.query('webhooks.recoverCount', { endpoint_id: s.id, since }))).toEqual({ messages: 0 });
+    expect(portalData(await s.portal.query('webhooks.recoverCount', { endpoint_id: s.id, since }))).toEqual({
+      messages: 0,
+    });
   });
 });
 
@@ -202,17 +262,24 @@ describe('delivery success over time', () => {
     const s = await withEndpoint('/stats');
     await announceMany(s.clinic, ['patients.created', 'patients.created']);
     await drain();
-    expect((await s.portal.mutate('webhooks.update', { id: s.id, url: `${base}/fail-stats`, events: 'all' })).status).toBe(200);
+    expect(
+      (await s.portal.mutate('webhooks.update', { id: s.id, url: `${base}/fail-stats`, events: 'all' })).status,
+    ).toBe(200);
     await announceMany(s.clinic, ['patients.updated']);
     await drain();
-    for (const [range, bars] of [['24h', 24], ['7d', 7]] as const) {
+    for (const [range, bars] of [
+      ['24h', 24],
+      ['7d', 7],
+    ] as const) {
       const stats = portalData(await s.portal.query('webhooks.stats', { id: s.id, range }));
       expect(stats.bars).toHaveLength(bars);
       const last = stats.bars[bars - 1];
       expect([last.succeeded, last.failed]).toEqual([2, 1]);
       expect(Date.parse(last.from)).toBeLessThanOrEqual(Date.now());
       expect(Date.parse(last.to)).toBeGreaterThan(Date.now());
-      expect(stats.bars.slice(0, -1).every((b: { succeeded: number; failed: number }) => b.succeeded + b.failed === 0)).toBe(true);
+      expect(
+        stats.bars.slice(0, -1).every((b: { succeeded: number; failed: number }) => b.succeeded + b.failed === 0),
+      ).toBe(true);
     }
   });
 });
@@ -240,7 +307,9 @@ describe('tenants walled off', () => {
       expect(res.status).toBe(404);
       expect(portalCode(res)).toBe('not_found');
     }
-    expect(portalData(await theirs.portal.query('webhooks.get', { id: theirs.id })).endpoint.url).toBe(`${base}/theirs`);
+    expect(portalData(await theirs.portal.query('webhooks.get', { id: theirs.id })).endpoint.url).toBe(
+      `${base}/theirs`,
+    );
   });
 });
 
@@ -248,11 +317,18 @@ describe('tenants walled off', () => {
 async function planProblem(statement: Captured): Promise<string | null> {
   const plan = await planOf(t.server, statement, 'webhook_messages');
   if (isPg) return pgSorts(plan) || !/"Index Cond":"[^"]*account_id = /.test(plan) ? plan : null;
-  return plan.includes('USE TEMP B-TREE') || !/USING (COVERING )?INDEX webhook_messages_endpoint/.test(plan) ? plan : null;
+  return plan.includes('USE TEMP B-TREE') || !/USING (COVERING )?INDEX webhook_messages_endpoint/.test(plan)
+    ? plan
+    : null;
 }
 
 describe('every page of messages is read from an index, in order', () => {
-  test.each([{}, { status: 'failed' as const }, { event_type: 'patients.updated' }, { status: 'delivered' as const, cursor: 1_000_000 }])('%j', async (filter) => {
+  test.each([
+    {},
+    { status: 'failed' as const },
+    { event_type: 'patients.updated' },
+    { status: 'delivered' as const, cursor: 1_000_000 },
+  ])('%j', async (filter) => {
     const s = await withEndpoint('/plans');
     const { db, statements } = recordingDb(t.server);
     await messagePage(db, s.clinic.account.id, s.id, { ...filter, limit: 25 });

@@ -43,7 +43,10 @@ async function sharedCountReaches(bucket: string, n: number) {
   const window = Math.floor(clock / WINDOW_MS);
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const [row] = await server.app.db.db.select().from(rateLimitBuckets).where(and(eq(rateLimitBuckets.bucket, bucket), eq(rateLimitBuckets.window_start, window)));
+    const [row] = await server.app.db.db
+      .select()
+      .from(rateLimitBuckets)
+      .where(and(eq(rateLimitBuckets.bucket, bucket), eq(rateLimitBuckets.window_start, window)));
     if (Number(row?.count ?? 0) >= n) return;
     if (Date.now() > deadline) throw new Error(`${bucket} did not reach ${n}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -80,19 +83,31 @@ describe('rate limits', () => {
     const ip = freshAddress('203.0.113');
     const headers = { 'X-Forwarded-For': ip };
     expectError(await request(server, 'GET', '/me', { host: clinic.host, headers }), 401, 'unauthenticated');
-    expectError(await request(server, 'GET', '/me', { host: clinic.host, headers, key: 'bad' }), 401, 'unauthenticated');
+    expectError(
+      await request(server, 'GET', '/me', { host: clinic.host, headers, key: 'bad' }),
+      401,
+      'unauthenticated',
+    );
     const third = await request(server, 'GET', '/me', { host: clinic.host, headers });
     expectError(third, 429, 'rate_limited');
     expect(third.headers['retry-after']).toBeDefined();
     // Another address has its own budget.
-    expectError(await request(server, 'GET', '/me', { host: clinic.host, headers: { 'X-Forwarded-For': '198.51.100.7' } }), 401, 'unauthenticated');
+    expectError(
+      await request(server, 'GET', '/me', { host: clinic.host, headers: { 'X-Forwarded-For': '198.51.100.7' } }),
+      401,
+      'unauthenticated',
+    );
   });
 });
 
 describe('small budgets are exact across processes', () => {
   it('an unauthenticated budget of 2 admits exactly 2 requests sent at once to two processes', async () => {
     const headers = { 'X-Forwarded-For': freshAddress('203.0.113') };
-    const answers = await Promise.all([server, second, server, second, server, second].map((s) => request(s, 'GET', '/me', { host: clinic.host, headers })));
+    const answers = await Promise.all(
+      [server, second, server, second, server, second].map((s) =>
+        request(s, 'GET', '/me', { host: clinic.host, headers }),
+      ),
+    );
     expect(answers.filter((r) => r.status === 401)).toHaveLength(2);
     expect(answers.filter((r) => r.status === 429)).toHaveLength(4);
   });
@@ -104,7 +119,10 @@ describe('TRUST_PROXY: the client is the entry that many hops from the right of 
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       // What the proxy forwards: whatever the client claimed, then the address it saw.
-      const res = await request(server, 'GET', '/ping', { host: clinic.host, headers: { 'X-Forwarded-For': `10.0.0.${i}, ${real}` } });
+      const res = await request(server, 'GET', '/ping', {
+        host: clinic.host,
+        headers: { 'X-Forwarded-For': `10.0.0.${i}, ${real}` },
+      });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([200, 200, 429, 429]);
@@ -124,7 +142,8 @@ describe('TRUST_PROXY: the client is the entry that many hops from the right of 
     const two = await startServer({ RATE_LIMIT_UNAUTH_PER_MINUTE: '2', TRUST_PROXY: '2' }, { now });
     try {
       const ip = freshAddress('198.51.100');
-      const via = (hop: string) => request(two, 'GET', '/ping', { host: clinic.host, headers: { 'X-Forwarded-For': `${ip}, ${hop}` } });
+      const via = (hop: string) =>
+        request(two, 'GET', '/ping', { host: clinic.host, headers: { 'X-Forwarded-For': `${ip}, ${hop}` } });
       expect((await via('10.1.1.1')).status).toBe(200);
       expect((await via('10.1.1.2')).status).toBe(200);
       expect((await via('10.1.1.3')).status).toBe(429);

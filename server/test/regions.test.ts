@@ -27,31 +27,61 @@ describe('SERVICE_REGIONS', () => {
     expect((await request(server, 'GET', '/me', { host: served.host, key: served.key })).status).toBe(200);
   });
 
-  test.each(['/v3/api/me', '/v3/api/ping', '/v3/api/mcp', '/.well-known/oauth-authorization-server', '/v3/oauth2/register', '/developers/sign-in', '/developers/trpc/session.me'])(
-    'another region\'s clinic host: %s is 421 wrong_region naming where it is served',
-    async (p) => {
-      const res = await request(server, p === '/v3/oauth2/register' || p === '/v3/api/mcp' ? 'POST' : 'GET', p, { host: elsewhere.host, key: elsewhere.key, body: p.endsWith('register') || p.endsWith('mcp') ? {} : undefined });
-      expectError(res, 421, 'wrong_region');
-      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-      expect(res.body.message).toContain(`{clinic}.apollo.`);
-      expect(res.body.message).toContain('neptune, mercury');
-    },
-  );
+  test.each([
+    '/v3/api/me',
+    '/v3/api/ping',
+    '/v3/api/mcp',
+    '/.well-known/oauth-authorization-server',
+    '/v3/oauth2/register',
+    '/developers/sign-in',
+    '/developers/trpc/session.me',
+  ])("another region's clinic host: %s is 421 wrong_region naming where it is served", async (p) => {
+    const res = await request(server, p === '/v3/oauth2/register' || p === '/v3/api/mcp' ? 'POST' : 'GET', p, {
+      host: elsewhere.host,
+      key: elsewhere.key,
+      body: p.endsWith('register') || p.endsWith('mcp') ? {} : undefined,
+    });
+    expectError(res, 421, 'wrong_region');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.message).toContain(`{clinic}.apollo.`);
+    expect(res.body.message).toContain('neptune, mercury');
+  });
 
   test('account create refuses a region this deployment does not serve (exit 2, nothing created)', async () => {
     const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
     const clinic = uniqueName('reg');
     const run = promisify(execFile);
-    const refused = await run(process.execPath, [tsx, 'server/cli/main.ts', 'account', 'create', '--clinic', clinic, '--region', 'vulcan', '--name', 'Far Away', '--timezone', 'Europe/Rome', '--currency', 'EUR'], {
-      cwd: root,
-      env: { ...process.env, SERVICE_REGIONS: 'neptune' },
-    }).then(
+    const refused = await run(
+      process.execPath,
+      [
+        tsx,
+        'server/cli/main.ts',
+        'account',
+        'create',
+        '--clinic',
+        clinic,
+        '--region',
+        'vulcan',
+        '--name',
+        'Far Away',
+        '--timezone',
+        'Europe/Rome',
+        '--currency',
+        'EUR',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, SERVICE_REGIONS: 'neptune' },
+      },
+    ).then(
       () => ({ code: 0, stderr: '' }),
       (err: { code: number; stderr: string }) => err,
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/serves neptune/);
-    expect((await request(server, 'GET', '/me', { host: `${clinic}.vulcan.localhost`, key: 'x' })).status).not.toBe(200);
+    expect((await request(server, 'GET', '/me', { host: `${clinic}.vulcan.localhost`, key: 'x' })).status).not.toBe(
+      200,
+    );
   });
 
   test('an unknown region or an empty list stops start-up with a message naming the variable', () => {

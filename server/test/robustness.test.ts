@@ -33,7 +33,10 @@ beforeAll(async () => {
 async function footprint() {
   const { db } = t.server.app.db;
   const [p] = await db.select({ n: count() }).from(patients).where(eq(patients.account_id, t.clinic.account.id));
-  const [e] = await db.select({ n: count() }).from(events).where(and(eq(events.account_id, t.clinic.account.id)));
+  const [e] = await db
+    .select({ n: count() })
+    .from(events)
+    .where(and(eq(events.account_id, t.clinic.account.id)));
   return { patients: Number(p.n), events: Number(e.n) };
 }
 
@@ -50,25 +53,53 @@ describe('keys named like Object.prototype members', () => {
   // Each body template holds one %K% where a prototype-named key goes; all are otherwise valid.
   const bodies: [string, string, () => string, string][] = [
     ['POST', '/patients', () => '{"first_name":"A","last_name":"B",%K%}', '%K%'],
-    ['POST', '/patients', () => '{"first_name":"A","last_name":"B","numbers":[{"number":"07700900123","type":"mobile",%K%}]}', 'numbers.0.%K%'],
+    [
+      'POST',
+      '/patients',
+      () => '{"first_name":"A","last_name":"B","numbers":[{"number":"07700900123","type":"mobile",%K%}]}',
+      'numbers.0.%K%',
+    ],
     ['POST', '/patients', () => '{"first_name":"A","last_name":"B","address":{"city":"London",%K%}}', 'address.%K%'],
-    ['POST', '/patients', () => '{"first_name":"A","last_name":"B","communication_preferences":{%K%}}', 'communication_preferences.%K%'],
+    [
+      'POST',
+      '/patients',
+      () => '{"first_name":"A","last_name":"B","communication_preferences":{%K%}}',
+      'communication_preferences.%K%',
+    ],
     ['PATCH', '/patients/{id}', () => '{"first_name":"C",%K%}', '%K%'],
     ['PATCH', '/patients/{id}', () => '{"address":{"city":"Paris",%K%}}', 'address.%K%'],
     [
       'POST',
       '/appointments',
-      () => `{"patient_id":${patientId},"practitioner_id":${refs.practitioner},"location_id":${refs.location},"appointment_type_id":${refs.type},"starts_at":"2031-01-06T09:00:00","allow_clash":true,%K%}`,
+      () =>
+        `{"patient_id":${patientId},"practitioner_id":${refs.practitioner},"location_id":${refs.location},"appointment_type_id":${refs.type},"starts_at":"2031-01-06T09:00:00","allow_clash":true,%K%}`,
       '%K%',
     ],
-    ['POST', '/invoices', () => `{"patient_id":${patientId},"line_items":[{"billable_item_id":${refs.billable},"quantity":1,%K%}]}`, 'line_items.0.%K%'],
-    ['POST', '/payments', () => `{"patient_id":${patientId},"payment_method_id":${refs.method},"amount":"1.00","allocations":[{"invoice_id":${refs.invoice},"amount":"1.00",%K%}]}`, 'allocations.0.%K%'],
+    [
+      'POST',
+      '/invoices',
+      () => `{"patient_id":${patientId},"line_items":[{"billable_item_id":${refs.billable},"quantity":1,%K%}]}`,
+      'line_items.0.%K%',
+    ],
+    [
+      'POST',
+      '/payments',
+      () =>
+        `{"patient_id":${patientId},"payment_method_id":${refs.method},"amount":"1.00","allocations":[{"invoice_id":${refs.invoice},"amount":"1.00",%K%}]}`,
+      'allocations.0.%K%',
+    ],
   ];
   for (const [method, path, template, attribute] of bodies) {
     for (const name of PROTOTYPE_NAMES) {
       it(`${method} ${path} with "${name}" at ${attribute} → 422 naming it, nothing written`, async () => {
         const raw = template().replace('%K%', `${JSON.stringify(name)}:{"polluted":true}`);
-        const res = await expectNothingWritten(() => request(t.server, method, path.replace('{id}', String(patientId)), { host: t.clinic.host, key: t.clinic.key, raw }));
+        const res = await expectNothingWritten(() =>
+          request(t.server, method, path.replace('{id}', String(patientId)), {
+            host: t.clinic.host,
+            key: t.clinic.key,
+            raw,
+          }),
+        );
         expectError(res, 422, 'validation_failed');
         expect(Object.keys(res.body.errors)).toContain(attribute.replace('%K%', name));
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -84,9 +115,13 @@ describe('keys named like Object.prototype members', () => {
     expect(created.body.data.metadata).toEqual(metadata);
     const removed = await api.patch(`/patients/${created.body.data.id}`, { body: { metadata: { toString: null } } });
     expect(Object.keys(removed.body.data.metadata).sort()).toEqual(names.filter((n) => n !== 'toString').sort());
-    expect((await api.get(`/patients?metadata[constructor]=v0`)).body.data.map((p: { id: number }) => p.id)).toEqual([created.body.data.id]);
+    expect((await api.get(`/patients?metadata[constructor]=v0`)).body.data.map((p: { id: number }) => p.id)).toEqual([
+      created.body.data.id,
+    ]);
 
-    const res = await expectNothingWritten(() => api.post('/patients', { raw: '{"first_name":"A","last_name":"B","metadata":{"__proto__":"x"}}' }));
+    const res = await expectNothingWritten(() =>
+      api.post('/patients', { raw: '{"first_name":"A","last_name":"B","metadata":{"__proto__":"x"}}' }),
+    );
     expectError(res, 422, 'validation_failed');
     expect(Object.keys(res.body.errors)).toEqual(['metadata.__proto__']);
   });
@@ -112,7 +147,9 @@ describe('keys named like Object.prototype members', () => {
       `--${boundary}--\r\n`,
     ].join('');
     const before = (await api.get(`/files?patient_id=${patientId}`)).body.meta.total;
-    const res = await expectNothingWritten(() => api.post('/files', { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }));
+    const res = await expectNothingWritten(() =>
+      api.post('/files', { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } }),
+    );
     expectError(res, 422, 'validation_failed');
     expect(Object.keys(res.body.errors)).toEqual([name]);
     expect((await api.get(`/files?patient_id=${patientId}`)).body.meta.total).toBe(before);
@@ -130,12 +167,18 @@ describe('odd bodies', () => {
     }
   });
   it('nesting within the bound is validated as usual', async () => {
-    const res = await api.post('/patients', { raw: `{"first_name":"A","last_name":"B","metadata":{"a":${'['.repeat(20)}1${']'.repeat(20)}}}` });
+    const res = await api.post('/patients', {
+      raw: `{"first_name":"A","last_name":"B","metadata":{"a":${'['.repeat(20)}1${']'.repeat(20)}}}`,
+    });
     expectError(res, 422, 'validation_failed');
     expect(Object.keys(res.body.errors)).toEqual(['metadata.a']);
   });
   it('invalid UTF-8 → 422 naming the body, nothing written', async () => {
-    const raw = Buffer.concat([Buffer.from('{"first_name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('","last_name":"B"}')]);
+    const raw = Buffer.concat([
+      Buffer.from('{"first_name":"'),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('","last_name":"B"}'),
+    ]);
     const res = await expectNothingWritten(() => api.post('/patients', { raw }));
     expectError(res, 422, 'validation_failed');
     expect(Object.keys(res.body.errors)).toEqual(['body']);
@@ -145,11 +188,16 @@ describe('odd bodies', () => {
     expect(res.status).toBe(201);
     expect(res.body.data.first_name).toBe('Bom');
   });
-  it.each(['1e400', '-1e400', '123456789012345678901234567890', '1.5'])('a number %s where an id goes → 422 naming it', async (n) => {
-    const res = await expectNothingWritten(() => api.post('/patients', { raw: `{"first_name":"A","last_name":"B","default_location_id":${n}}` }));
-    expectError(res, 422, 'validation_failed');
-    expect(Object.keys(res.body.errors)).toEqual(['default_location_id']);
-  });
+  it.each(['1e400', '-1e400', '123456789012345678901234567890', '1.5'])(
+    'a number %s where an id goes → 422 naming it',
+    async (n) => {
+      const res = await expectNothingWritten(() =>
+        api.post('/patients', { raw: `{"first_name":"A","last_name":"B","default_location_id":${n}}` }),
+      );
+      expectError(res, 422, 'validation_failed');
+      expect(Object.keys(res.body.errors)).toEqual(['default_location_id']);
+    },
+  );
   it('a 1 MB string in each 255-character field → 422 naming the field', async () => {
     for (const attr of ['first_name', 'last_name', 'preferred_name', 'email', 'custom_reference']) {
       const body = { first_name: 'A', last_name: 'B', [attr]: 'x'.repeat(1_000_000) };
@@ -194,7 +242,9 @@ describe('odd queries and paths', () => {
     const found = await api.get('/patients?first_name=abc:def');
     expect(found.status).toBe(200);
     expect(found.body.data.map((p: { id: number }) => p.id)).toEqual([created.body.data.id]);
-    expect((await api.get('/patients?first_name=eq:abc:def')).body.data.map((p: { id: number }) => p.id)).toEqual([created.body.data.id]);
+    expect((await api.get('/patients?first_name=eq:abc:def')).body.data.map((p: { id: number }) => p.id)).toEqual([
+      created.body.data.id,
+    ]);
   });
 });
 
@@ -204,18 +254,31 @@ describe('deadline', () => {
     try {
       const c = await newClinic(slow);
       const started = Date.now();
-      const res = await new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-        const req = http.request(
-          { host: '127.0.0.1', port: slow.port, method: 'POST', path: '/v3/api/patients', headers: { host: c.host, authorization: `Bearer ${c.key}`, 'content-type': 'application/json', 'content-length': '100' } },
-          (r) => {
-            let body = '';
-            r.on('data', (d) => (body += d));
-            r.on('end', () => resolve({ status: r.statusCode!, body, headers: r.headers }));
-          },
-        );
-        req.on('error', reject);
-        req.write('{"first_name":'); // ... and the rest never comes
-      });
+      const res = await new Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }>(
+        (resolve, reject) => {
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port: slow.port,
+              method: 'POST',
+              path: '/v3/api/patients',
+              headers: {
+                host: c.host,
+                authorization: `Bearer ${c.key}`,
+                'content-type': 'application/json',
+                'content-length': '100',
+              },
+            },
+            (r) => {
+              let body = '';
+              r.on('data', (d) => (body += d));
+              r.on('end', () => resolve({ status: r.statusCode!, body, headers: r.headers }));
+            },
+          );
+          req.on('error', reject);
+          req.write('{"first_name":'); // ... and the rest never comes
+        },
+      );
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(res.status).toBe(503);
       expect(JSON.parse(res.body)).toEqual({ message: expect.any(String), code: 'request_timeout' });

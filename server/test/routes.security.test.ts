@@ -14,7 +14,17 @@ import { apiKeys, events } from '../../db/schema';
 import { createKey, revokeKey } from '../domain/api_keys';
 import { RouteTable, type Route } from '../rest/routes';
 import { appRouter } from '../routers';
-import { client, expectError, multipart, newClinic, request, startServer, type Clinic, type Res, type TestServer } from './helpers';
+import {
+  client,
+  expectError,
+  multipart,
+  newClinic,
+  request,
+  startServer,
+  type Clinic,
+  type Res,
+  type TestServer,
+} from './helpers';
 
 type Api = ReturnType<typeof client>;
 
@@ -52,17 +62,40 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 const fresh = {
   patient: (f: Fixture) => created(f.api.post('/patients', { body: { first_name: 'Route', last_name: 'Table' } })),
   /** allow_clash skips the diary, so any time works; a past one can be arrived or missed. */
-  appointment: (f: Fixture, when = day(30)) => created(f.api.post('/appointments', { body: { ...f.combo, starts_at: `${when}T07:00:00`, allow_clash: true } })),
+  appointment: (f: Fixture, when = day(30)) =>
+    created(f.api.post('/appointments', { body: { ...f.combo, starts_at: `${when}T07:00:00`, allow_clash: true } })),
   invoice: (f: Fixture, lines = 1) =>
-    created(f.api.post('/invoices', { body: { patient_id: f.combo.patient_id, line_items: Array.from({ length: lines }, () => ({ billable_item_id: f.billableItemId, quantity: 1 })) } })),
-  payment: (f: Fixture) => created(f.api.post('/payments', { body: { patient_id: f.combo.patient_id, payment_method_id: f.cashMethodId, amount: '5.00' } })),
+    created(
+      f.api.post('/invoices', {
+        body: {
+          patient_id: f.combo.patient_id,
+          line_items: Array.from({ length: lines }, () => ({ billable_item_id: f.billableItemId, quantity: 1 })),
+        },
+      }),
+    ),
+  payment: (f: Fixture) =>
+    created(
+      f.api.post('/payments', {
+        body: { patient_id: f.combo.patient_id, payment_method_id: f.cashMethodId, amount: '5.00' },
+      }),
+    ),
   allocation: async (f: Fixture) =>
-    created(f.api.post('/payment_allocations', { body: { payment_id: await fresh.payment(f), invoice_id: await fresh.invoice(f), amount: '1.00' } })),
-  lineItem: async (f: Fixture) => (await f.api.get(`/line_items?invoice_id=${await fresh.invoice(f, 2)}`)).body.data[0].id as number,
-  patientTag: async (f: Fixture) => created(f.api.post('/patient_tags', { body: { patient_id: await fresh.patient(f), tag_id: f.tagId } })),
+    created(
+      f.api.post('/payment_allocations', {
+        body: { payment_id: await fresh.payment(f), invoice_id: await fresh.invoice(f), amount: '1.00' },
+      }),
+    ),
+  lineItem: async (f: Fixture) =>
+    (await f.api.get(`/line_items?invoice_id=${await fresh.invoice(f, 2)}`)).body.data[0].id as number,
+  patientTag: async (f: Fixture) =>
+    created(f.api.post('/patient_tags', { body: { patient_id: await fresh.patient(f), tag_id: f.tagId } })),
   file: (f: Fixture) => created(f.api.post('/files', fileUpload(f))),
 };
-const fileUpload = (f: Fixture) => multipart({ patient_id: String(f.combo.patient_id), file_type: 'generic' }, { name: 'route.txt', type: 'text/plain', bytes: Buffer.from('route table\n') });
+const fileUpload = (f: Fixture) =>
+  multipart(
+    { patient_id: String(f.combo.patient_id), file_type: 'generic' },
+    { name: 'route.txt', type: 'text/plain', bytes: Buffer.from('route table\n') },
+  );
 
 /** Every route, by `METHOD /path`. An empty entry: the defaults (first listed record, no query or body). */
 const ROUTES: Record<string, Entry> = {
@@ -71,7 +104,10 @@ const ROUTES: Record<string, Entry> = {
   'GET /me': {},
   'GET /schema': {},
   'GET /schema/{resource}': { notARecord: 'the parameter names a resource, not a record' },
-  'GET /availability': { query: (f) => `?location_id=${f.combo.location_id}&appointment_type_id=${f.combo.appointment_type_id}&from=${day(1)}&to=${day(7)}` },
+  'GET /availability': {
+    query: (f) =>
+      `?location_id=${f.combo.location_id}&appointment_type_id=${f.combo.appointment_type_id}&from=${day(1)}&to=${day(7)}`,
+  },
   'GET /appointments': {},
   'POST /appointments': { body: (f) => ({ ...f.combo, starts_at: `${day(40)}T07:00:00`, allow_clash: true }) },
   'GET /appointments/{id}': {},
@@ -113,25 +149,38 @@ const ROUTES: Record<string, Entry> = {
   'GET /care_plans': {},
   'GET /care_plans/{id}': {},
   'GET /invoices': {},
-  'POST /invoices': { body: (f) => ({ patient_id: f.combo.patient_id, line_items: [{ billable_item_id: f.billableItemId, quantity: 2 }] }) },
+  'POST /invoices': {
+    body: (f) => ({
+      patient_id: f.combo.patient_id,
+      line_items: [{ billable_item_id: f.billableItemId, quantity: 2 }],
+    }),
+  },
   'GET /invoices/{id}': {},
   'PATCH /invoices/{id}': { id: (f) => fresh.invoice(f), body: () => ({ note: 'route table' }) },
   'DELETE /invoices/{id}': { id: (f) => fresh.invoice(f) },
   'GET /line_items': {},
-  'POST /line_items': { body: async (f) => ({ invoice_id: await fresh.invoice(f), billable_item_id: f.billableItemId, quantity: 1 }) },
+  'POST /line_items': {
+    body: async (f) => ({ invoice_id: await fresh.invoice(f), billable_item_id: f.billableItemId, quantity: 1 }),
+  },
   'GET /line_items/{id}': {},
   'PATCH /line_items/{id}': { id: (f) => fresh.lineItem(f), body: () => ({ quantity: 3 }) },
   'DELETE /line_items/{id}': { id: (f) => fresh.lineItem(f) },
   'GET /payments': {},
-  'POST /payments': { body: (f) => ({ patient_id: f.combo.patient_id, payment_method_id: f.cashMethodId, amount: '2.00' }) },
+  'POST /payments': {
+    body: (f) => ({ patient_id: f.combo.patient_id, payment_method_id: f.cashMethodId, amount: '2.00' }),
+  },
   'GET /payments/{id}': {},
   'DELETE /payments/{id}': { id: (f) => fresh.payment(f) },
   'GET /payment_allocations': {},
-  'POST /payment_allocations': { body: async (f) => ({ payment_id: await fresh.payment(f), invoice_id: await fresh.invoice(f), amount: '1.00' }) },
+  'POST /payment_allocations': {
+    body: async (f) => ({ payment_id: await fresh.payment(f), invoice_id: await fresh.invoice(f), amount: '1.00' }),
+  },
   'GET /payment_allocations/{id}': {},
   'DELETE /payment_allocations/{id}': { id: (f) => fresh.allocation(f) },
   'GET /refunds': {},
-  'POST /refunds': { body: async (f) => ({ payment_id: await fresh.payment(f), amount: '1.00', reason: 'route table' }) },
+  'POST /refunds': {
+    body: async (f) => ({ payment_id: await fresh.payment(f), amount: '1.00', reason: 'route table' }),
+  },
   'GET /refunds/{id}': {},
   'GET /addresses': {},
   'GET /addresses/{id}': {},
@@ -184,7 +233,12 @@ async function fixture(clinic: Clinic): Promise<Fixture> {
   return {
     clinic,
     api,
-    combo: { patient_id: appt.patient_id, practitioner_id: appt.practitioner_id, location_id: appt.location_id, appointment_type_id: appt.appointment_type_id },
+    combo: {
+      patient_id: appt.patient_id,
+      practitioner_id: appt.practitioner_id,
+      location_id: appt.location_id,
+      appointment_type_id: appt.appointment_type_id,
+    },
     billableItemId: (await api.get('/billable_items?active=true')).body.data[0].id,
     cashMethodId: (await api.get('/payment_methods?active=true&name=Cash')).body.data[0].id,
     tagId: (await api.get('/tags')).body.data[0].id,
@@ -197,8 +251,13 @@ async function pathFor(f: Fixture, route: Route): Promise<string> {
   let path = route.path.replace('{resource}', 'patients');
   if (path.includes('{id}')) {
     const collection = route.path.split('/')[1];
-    const id = entry.id ? await entry.id(f) : (await f.api.get(`/${collection}?page_size=1&sort=id`)).body?.data?.[0]?.id;
-    expect(['number', 'string'], `no ${collection} record in the seeded clinic for ${route.method} ${route.path}`).toContain(typeof id);
+    const id = entry.id
+      ? await entry.id(f)
+      : (await f.api.get(`/${collection}?page_size=1&sort=id`)).body?.data?.[0]?.id;
+    expect(
+      ['number', 'string'],
+      `no ${collection} record in the seeded clinic for ${route.method} ${route.path}`,
+    ).toContain(typeof id);
     path = path.replace('{id}', String(id));
   }
   return path + (entry.query ? await entry.query(f) : '');
@@ -214,39 +273,74 @@ async function call(f: Fixture, route: Route, path: string, key: string | null =
 
 /** What a write to clinic B would leave behind: its outbox. */
 async function outboxSize(f: Fixture): Promise<number> {
-  const [row] = await server.app.db.db.select({ n: count() }).from(events).where(eq(events.account_id, f.clinic.account.id));
+  const [row] = await server.app.db.db
+    .select({ n: count() })
+    .from(events)
+    .where(eq(events.account_id, f.clinic.account.id));
   return Number(row.n);
 }
 
 beforeAll(async () => {
   server = await startServer();
-  const [ca, cb] = await Promise.all([newClinic(server, { seed: true }), newClinic(server, { seed: true, region: 'apollo', timezone: 'Australia/Sydney', currency: 'AUD' })]);
+  const [ca, cb] = await Promise.all([
+    newClinic(server, { seed: true }),
+    newClinic(server, { seed: true, region: 'apollo', timezone: 'Australia/Sydney', currency: 'AUD' }),
+  ]);
   [a, b] = [await fixture(ca), await fixture(cb)];
   const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'route table' };
   const revoked = await createKey(server.app.db, ca.account, actor, { name: 'Revoked', access: 'read_write' });
   await revokeKey(server.app.db, ca.account, actor, revoked.id);
-  const expired = await createKey(server.app.db, ca.account, actor, { name: 'Expired', access: 'read_write', expires: '90d' });
-  await server.app.db.transaction((tx) => tx.update(apiKeys).set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, expired.id)));
-  badKeys.push(['no key', null], ['a malformed key', 'not-a-key'], ['a revoked key', revoked.secret], ['an expired key', expired.secret], ["another clinic's key", cb.key]);
+  const expired = await createKey(server.app.db, ca.account, actor, {
+    name: 'Expired',
+    access: 'read_write',
+    expires: '90d',
+  });
+  await server.app.db.transaction((tx) =>
+    tx
+      .update(apiKeys)
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(apiKeys.id, expired.id)),
+  );
+  badKeys.push(
+    ['no key', null],
+    ['a malformed key', 'not-a-key'],
+    ['a revoked key', revoked.secret],
+    ['an expired key', expired.secret],
+    ["another clinic's key", cb.key],
+  );
 }, 120_000);
 afterAll(() => server.close());
 
 describe('the route table', () => {
   it('every route has an entry, and every entry a route', () => {
     const names = routes.map((r) => r.name);
-    expect(names.filter((n) => !(n in ROUTES)), 'routes with no entry in ROUTES: say how to call them').toEqual([]);
-    expect(Object.keys(ROUTES).filter((n) => !names.includes(n)), 'entries for routes that no longer exist').toEqual([]);
+    expect(
+      names.filter((n) => !(n in ROUTES)),
+      'routes with no entry in ROUTES: say how to call them',
+    ).toEqual([]);
+    expect(
+      Object.keys(ROUTES).filter((n) => !names.includes(n)),
+      'entries for routes that no longer exist',
+    ).toEqual([]);
   });
   it('only the routes the table calls public need no key', () => {
-    expect(routes.filter(({ route }) => !route.protect).map((r) => r.name)).toEqual(Object.entries(ROUTES).filter(([, e]) => e.public).map(([n]) => n));
+    expect(routes.filter(({ route }) => !route.protect).map((r) => r.name)).toEqual(
+      Object.entries(ROUTES)
+        .filter(([, e]) => e.public)
+        .map(([n]) => n),
+    );
   });
 });
 
 describe.each(protectedRoutes)('$name', ({ route }) => {
-  it('no, malformed, revoked, expired or another clinic\'s key → 401 unauthenticated', async () => {
+  it("no, malformed, revoked, expired or another clinic's key → 401 unauthenticated", async () => {
     const path = route.path.replace('{resource}', 'patients').replace('{id}', '1');
     for (const [label, key] of badKeys) {
-      const res = await request(server, route.method, path, { host: a.clinic.host, key, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+      const res = await request(server, route.method, path, {
+        host: a.clinic.host,
+        key,
+        body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+      });
       expect(`${label}: ${res.status} ${res.body?.code}`).toBe(`${label}: 401 unauthenticated`);
     }
   });
@@ -257,7 +351,16 @@ describe.each(writes)('$name', ({ route }) => {
     const before = await outboxSize(a);
     const path = route.path.replace('{id}', '1');
     for (const raw of ['{"not json', '[]', 'x'.repeat(64)]) {
-      expectError(await request(server, route.method, path, { host: a.clinic.host, key: a.clinic.readOnlyKey, raw, headers: { 'content-type': 'text/plain' } }), 403, 'key_read_only');
+      expectError(
+        await request(server, route.method, path, {
+          host: a.clinic.host,
+          key: a.clinic.readOnlyKey,
+          raw,
+          headers: { 'content-type': 'text/plain' },
+        }),
+        403,
+        'key_read_only',
+      );
     }
     expect(await outboxSize(a)).toBe(before);
   });
@@ -281,7 +384,11 @@ describe.each(routes)('$name', ({ route }) => {
     const res = await call(a, route, await pathFor(a, route));
     ok(res, route.status);
     // Security headers on every route (server/security-headers.ts): no sniffing, no framing.
-    expect([res.headers['x-content-type-options'], res.headers['x-frame-options'], res.headers['content-security-policy']]).toEqual(['nosniff', 'DENY', "default-src 'none'; frame-ancestors 'none'"]);
+    expect([
+      res.headers['x-content-type-options'],
+      res.headers['x-frame-options'],
+      res.headers['content-security-policy'],
+    ]).toEqual(['nosniff', 'DENY', "default-src 'none'; frame-ancestors 'none'"]);
     if (route.status === 204) expect(res.text).toBe('');
     else if (!route.binary) expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
@@ -290,7 +397,10 @@ describe.each(routes)('$name', ({ route }) => {
 describe.each(reads)('$name', ({ route }) => {
   it('HEAD answers like GET, without a body', async () => {
     const path = await pathFor(a, route);
-    const [get, head] = [await call(a, route, path), await request(server, 'HEAD', path, { host: a.clinic.host, key: a.clinic.key })];
+    const [get, head] = [
+      await call(a, route, path),
+      await request(server, 'HEAD', path, { host: a.clinic.host, key: a.clinic.key }),
+    ];
     // A HEAD that matches a broken GET proves nothing: the GET must succeed first.
     ok(get, route.status);
     expect(head.status).toBe(get.status);

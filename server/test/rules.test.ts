@@ -9,7 +9,16 @@ import { apiKeys, idempotencyKeys } from '../../db/schema';
 import { forgetCachedKeys } from '../auth/authenticate';
 import { createKey, revokeKey, rotateKey } from '../domain/api_keys';
 import { fingerprint } from '../rest/idempotency';
-import { client, type Clinic, expectError, newClinic, request, startServer, type TestServer, useClinic } from './helpers';
+import {
+  client,
+  type Clinic,
+  expectError,
+  newClinic,
+  request,
+  startServer,
+  type TestServer,
+  useClinic,
+} from './helpers';
 
 const t = useClinic();
 const { api } = t;
@@ -18,7 +27,13 @@ const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'rules 
 describe('idempotency windows', () => {
   const body = (n: string) => ({ first_name: 'Idem', last_name: n });
   /** A stored claim or record for `key`, as another request (or an older one) would have left it. */
-  const store = (key: string, b: object, state: 'in_flight' | 'done', ageMs: number, response?: { status: number; body: string }) =>
+  const store = (
+    key: string,
+    b: object,
+    state: 'in_flight' | 'done',
+    ageMs: number,
+    response?: { status: number; body: string },
+  ) =>
     t.server.app.db.transaction((tx) =>
       tx.insert(idempotencyKeys).values({
         account_id: t.clinic.account.id,
@@ -34,7 +49,10 @@ describe('idempotency windows', () => {
   it('a claim still in progress → 409 idempotency_key_in_flight, nothing created', async () => {
     const before = (await api.get('/patients?last_name=InFlight')).body.meta.total;
     await store('rules-in-flight', body('InFlight'), 'in_flight', 1_000);
-    const res = await api.post('/patients', { body: body('InFlight'), headers: { 'idempotency-key': 'rules-in-flight' } });
+    const res = await api.post('/patients', {
+      body: body('InFlight'),
+      headers: { 'idempotency-key': 'rules-in-flight' },
+    });
     expectError(res, 409, 'idempotency_key_in_flight');
     expect((await api.get('/patients?last_name=InFlight')).body.meta.total).toBe(before);
   });
@@ -65,20 +83,31 @@ describe('keys', () => {
     ['90d', 90],
     ['1y', 365],
   ] as const)('an expiry of %s is exactly %i days from creation', async (expires, days) => {
-    const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: `Expires ${expires}`, access: 'read_write', expires });
+    const issued = await createKey(t.server.app.db, t.clinic.account, actor, {
+      name: `Expires ${expires}`,
+      access: 'read_write',
+      expires,
+    });
     const r = await row(issued.id);
     expect(Date.parse(r.expires_at!) - Date.parse(r.created_at)).toBe(days * 86_400_000);
   });
 
   it('rotation keeps the expiry date exactly', async () => {
-    const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Rotate keeps expiry', access: 'read_only', expires: '90d' });
+    const issued = await createKey(t.server.app.db, t.clinic.account, actor, {
+      name: 'Rotate keeps expiry',
+      access: 'read_only',
+      expires: '90d',
+    });
     const before = (await row(issued.id)).expires_at;
     await rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
     expect((await row(issued.id)).expires_at).toBe(before);
   });
 
   it('revoking a key in its rotation grace ends both secrets', async () => {
-    const issued = await createKey(t.server.app.db, t.clinic.account, actor, { name: 'Revoked in grace', access: 'read_write' });
+    const issued = await createKey(t.server.app.db, t.clinic.account, actor, {
+      name: 'Revoked in grace',
+      access: 'read_write',
+    });
     const rotated = await rotateKey(t.server.app.db, t.clinic.account, actor, issued.id);
     expect((await client(t.server, t.clinic, issued.secret).get('/me')).status).toBe(200);
     expect((await client(t.server, t.clinic, rotated.secret).get('/me')).status).toBe(200);
@@ -111,7 +140,10 @@ describe('rate-limit accounting', () => {
   // lands in one window however slow the machine.
   const pinned = Math.floor(Date.now() / 60_000) * 60_000 + 1000;
   beforeAll(async () => {
-    limited = await startServer({ RATE_LIMIT_REST_PER_MINUTE: '8', RATE_LIMIT_UNAUTH_PER_MINUTE: '5', TRUST_PROXY: '1' }, { now: () => pinned });
+    limited = await startServer(
+      { RATE_LIMIT_REST_PER_MINUTE: '8', RATE_LIMIT_UNAUTH_PER_MINUTE: '5', TRUST_PROXY: '1' },
+      { now: () => pinned },
+    );
     c = await newClinic(limited);
   });
   afterAll(() => limited.close());
@@ -153,10 +185,12 @@ describe('rate-limit accounting', () => {
 });
 
 describe('metadata bounds', () => {
-  const keys = (n: number, prefix = 'k') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+  const keys = (n: number, prefix = 'k') =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
 
   it('50 keys after merging: a write that would exceed it is 422; removing and adding in one write is fine', async () => {
-    const id = (await api.post('/patients', { body: { first_name: 'Meta', last_name: 'Bound', metadata: keys(30) } })).body.data.id;
+    const id = (await api.post('/patients', { body: { first_name: 'Meta', last_name: 'Bound', metadata: keys(30) } }))
+      .body.data.id;
     const over = await api.patch(`/patients/${id}`, { body: { metadata: keys(21, 'n') } });
     expectError(over, 422, 'validation_failed');
     expect(Object.keys(over.body.errors)).toEqual(['metadata']);
@@ -171,10 +205,14 @@ describe('metadata bounds', () => {
   });
 
   it('exactly 50 keys and a 500-character value are accepted; 501 characters is not', async () => {
-    const ok = await api.post('/patients', { body: { first_name: 'Meta', last_name: 'Edge', metadata: { ...keys(49), long: 'x'.repeat(500) } } });
+    const ok = await api.post('/patients', {
+      body: { first_name: 'Meta', last_name: 'Edge', metadata: { ...keys(49), long: 'x'.repeat(500) } },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.data.metadata.long).toHaveLength(500);
-    const refused = await api.post('/patients', { body: { first_name: 'Meta', last_name: 'Edge', metadata: { long: 'x'.repeat(501) } } });
+    const refused = await api.post('/patients', {
+      body: { first_name: 'Meta', last_name: 'Edge', metadata: { long: 'x'.repeat(501) } },
+    });
     expectError(refused, 422, 'validation_failed');
     expect(Object.keys(refused.body.errors)).toEqual(['metadata.long']);
   });
@@ -182,9 +220,12 @@ describe('metadata bounds', () => {
 
 describe('ne and not-in on a nullable attribute', () => {
   it('include the rows where it is null, as documented', async () => {
-    const make = async (preferred_name: string | null) => (await api.post('/patients', { body: { first_name: 'Null', last_name: 'Semantics', preferred_name } })).body.data.id;
+    const make = async (preferred_name: string | null) =>
+      (await api.post('/patients', { body: { first_name: 'Null', last_name: 'Semantics', preferred_name } })).body.data
+        .id;
     const [none, ann, bea] = [await make(null), await make('Ann'), await make('Bea')];
-    const ids = async (q: string) => (await api.get(`/patients?last_name=Semantics&sort=id&${q}`)).body.data.map((p: { id: number }) => p.id);
+    const ids = async (q: string) =>
+      (await api.get(`/patients?last_name=Semantics&sort=id&${q}`)).body.data.map((p: { id: number }) => p.id);
     expect(await ids('preferred_name=ne:Ann')).toEqual([none, bea]);
     expect(await ids('preferred_name=not-in:Ann,Bea')).toEqual([none]);
     expect(await ids('preferred_name=in:Ann,Bea')).toEqual([ann, bea]);

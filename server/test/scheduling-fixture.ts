@@ -92,25 +92,76 @@ async function insertCalendar(db: Db, clinic: Clinic) {
       .insert(practitioners)
       .values([
         person('One', {}),
-        person('Two', { online_booking: false, location_ids: [siteA, siteB], appointment_type_ids: [followUp, assessment] }),
+        person('Two', {
+          online_booking: false,
+          location_ids: [siteA, siteB],
+          appointment_type_ids: [followUp, assessment],
+        }),
         person('Three', { active: false, appointment_type_ids: [followUp] }),
         person('Four', { appointment_type_ids: [] }),
       ])
       .returning({ id: practitioners.id }),
   );
-  const resource = (name: string, location_id: number, sort_order: number, status: 'active' | 'inactive' = 'active') => ({ ...base, name, location_id, sort_order, status, locked: false });
+  const resource = (
+    name: string,
+    location_id: number,
+    sort_order: number,
+    status: 'active' | 'inactive' = 'active',
+  ) => ({ ...base, name, location_id, sort_order, status, locked: false });
   const [tableA, tableB, closedRoom, roomB] = await ids(
     db
       .insert(resources)
-      .values([resource('Table A', siteA, 1), resource('Table B', siteA, 2), resource('Closed room', siteA, 3, 'inactive'), resource('Room B', siteB, 1)])
+      .values([
+        resource('Table A', siteA, 1),
+        resource('Table B', siteA, 2),
+        resource('Closed room', siteA, 3, 'inactive'),
+        resource('Room B', siteB, 1),
+      ])
       .returning({ id: resources.id }),
   );
 
   const rows: Avail[] = [];
-  const weekly = (practitioner_id: number | null, location_id: number, days: number[], type: Avail['type'], starts_at: string, ends_at: string, extra: Partial<Avail> = {}) =>
-    days.forEach((d) => rows.push({ ...base, practitioner_id, location_id, day: String(d), type, starts_at, ends_at, online_booking: type === 'open', ...extra }));
-  const dated = (practitioner_id: number | null, location_id: number, type: Avail['type'], starts_at: string, ends_at: string, extra: Partial<Avail> = {}) =>
-    rows.push({ ...base, practitioner_id, location_id, day: null, type, starts_at, ends_at, online_booking: false, ...extra });
+  const weekly = (
+    practitioner_id: number | null,
+    location_id: number,
+    days: number[],
+    type: Avail['type'],
+    starts_at: string,
+    ends_at: string,
+    extra: Partial<Avail> = {},
+  ) =>
+    days.forEach((d) =>
+      rows.push({
+        ...base,
+        practitioner_id,
+        location_id,
+        day: String(d),
+        type,
+        starts_at,
+        ends_at,
+        online_booking: type === 'open',
+        ...extra,
+      }),
+    );
+  const dated = (
+    practitioner_id: number | null,
+    location_id: number,
+    type: Avail['type'],
+    starts_at: string,
+    ends_at: string,
+    extra: Partial<Avail> = {},
+  ) =>
+    rows.push({
+      ...base,
+      practitioner_id,
+      location_id,
+      day: null,
+      type,
+      starts_at,
+      ends_at,
+      online_booking: false,
+      ...extra,
+    });
   weekly(p1, siteA, [1, 2, 3, 4, 5], 'open', '09:00', '17:00');
   weekly(p1, siteA, [1, 2, 3, 4, 5], 'break', '12:00', '13:00');
   // Night hours on Sundays: the DST tests walk through the changed hour.
@@ -126,7 +177,25 @@ async function insertCalendar(db: Db, clinic: Clinic) {
   dated(p1, siteA, 'custom_availability', `${D(6)}T10:00:00`, `${D(6)}T11:00:00`, { online_booking: false });
   await db.insert(practitionerAvailabilities).values(rows);
 
-  return { siteA, siteB, followUp, assessment, massage, pilates, retired, phoneOnly, unassigned, p1, p2, p3, p4, tableA, tableB, closedRoom, roomB };
+  return {
+    siteA,
+    siteB,
+    followUp,
+    assessment,
+    massage,
+    pilates,
+    retired,
+    phoneOnly,
+    unassigned,
+    p1,
+    p2,
+    p3,
+    p4,
+    tableA,
+    tableB,
+    closedRoom,
+    roomB,
+  };
 }
 
 export type Calendar = Awaited<ReturnType<typeof calendarFixture>>;

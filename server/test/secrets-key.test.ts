@@ -24,7 +24,13 @@ describe('WEBHOOK_SECRETS_KEY', () => {
       await loadSecretsKey(db, {});
       const [generated] = await db.db.select().from(settings).where(eq(settings.key, 'secrets_key'));
       expect(generated.value).toBeTruthy();
-      const account = await createAccount(db, { subdomain: 'sealed', region: 'neptune', name: 'Sealed', timezone: 'Europe/London', currency: 'GBP' });
+      const account = await createAccount(db, {
+        subdomain: 'sealed',
+        region: 'neptune',
+        name: 'Sealed',
+        timezone: 'Europe/London',
+        currency: 'GBP',
+      });
       const { secret } = await createEndpoint(db, account, actor, { url: 'http://127.0.0.1:9/x', events: 'all' }, true);
       const [before] = await db.db.select().from(webhookEndpoints);
 
@@ -44,8 +50,12 @@ describe('WEBHOOK_SECRETS_KEY', () => {
   });
 
   test('a key that is not the base64 of 32 bytes stops the server, naming the variable; SECRETS_KEY is still read', () => {
-    expect(() => loadEnv({ NODE_ENV: 'test', WEBHOOK_SECRETS_KEY: 'short' })).toThrow(/WEBHOOK_SECRETS_KEY: must be the base64 of 32 bytes/);
-    expect(() => loadEnv({ NODE_ENV: 'test', WEBHOOK_SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(ConfigError);
+    expect(() => loadEnv({ NODE_ENV: 'test', WEBHOOK_SECRETS_KEY: 'short' })).toThrow(
+      /WEBHOOK_SECRETS_KEY: must be the base64 of 32 bytes/,
+    );
+    expect(() => loadEnv({ NODE_ENV: 'test', WEBHOOK_SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(
+      ConfigError,
+    );
     const old = randomBytes(32).toString('base64');
     expect(loadEnv({ NODE_ENV: 'test', SECRETS_KEY: old }).SECRETS_KEY).toBe(old);
   });

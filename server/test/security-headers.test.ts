@@ -32,11 +32,27 @@ describe('over http', () => {
     ['REST JSON, 200 with a key', () => request(server, 'GET', '/me', { host: clinic.host, key: clinic.key }), 200],
     ['REST JSON, 401', () => request(server, 'GET', '/me', { host: clinic.host }), 401],
     ['REST JSON, 404', () => request(server, 'GET', '/no-such-resource', { host: clinic.host, key: clinic.key }), 404],
-    ['OAuth discovery document', () => request(server, 'GET', '/.well-known/oauth-authorization-server', { host: clinic.host }), 200],
-    ['OAuth client registration, 400', () => request(server, 'POST', '/v3/oauth2/register', { host: clinic.host, body: {} }), 400],
+    [
+      'OAuth discovery document',
+      () => request(server, 'GET', '/.well-known/oauth-authorization-server', { host: clinic.host }),
+      200,
+    ],
+    [
+      'OAuth client registration, 400',
+      () => request(server, 'POST', '/v3/oauth2/register', { host: clinic.host, body: {} }),
+      400,
+    ],
     ['MCP without a token, 401', () => request(server, 'POST', '/v3/api/mcp', { host: clinic.host, body: {} }), 401],
-    ['portal tRPC transport, 401', () => request(server, 'GET', '/developers/trpc/session.me', { host: clinic.host }), 401],
-    ['an unknown path without a fallback, 404', () => request(server, 'GET', '/developers/connect', { host: clinic.host }), 404],
+    [
+      'portal tRPC transport, 401',
+      () => request(server, 'GET', '/developers/trpc/session.me', { host: clinic.host }),
+      401,
+    ],
+    [
+      'an unknown path without a fallback, 404',
+      () => request(server, 'GET', '/developers/connect', { host: clinic.host }),
+      404,
+    ],
     ["another region's clinic host, 421", () => request(server, 'GET', '/ping', { host: elsewhere.host }), 421],
   ];
 
@@ -77,7 +93,10 @@ describe('over https behind a trusted proxy', () => {
   });
 
   test('the proxy saying http: no HSTS', async () => {
-    const res = await request(server, 'GET', '/v3/api/ping', { host: clinic.host, headers: { 'x-forwarded-proto': 'http' } });
+    const res = await request(server, 'GET', '/v3/api/ping', {
+      host: clinic.host,
+      headers: { 'x-forwarded-proto': 'http' },
+    });
     expectSecured(res);
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });

@@ -5,7 +5,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signInAttempts } from '../../db/schema';
-const EMAIL_FAILURES = 20, EMAIL_IP_FAILURES = 5, WINDOW_MS = 900000;
+const EMAIL_FAILURES = 20,
+  EMAIL_IP_FAILURES = 5,
+  WINDOW_MS = 900000;
 const MAX_BATCH = 10;
 import { newClinic, request, useClinic, type Clinic, type Res, type TestServer } from './helpers';
 import { addMember, portalClient, portalCode } from './support/portal';
@@ -25,25 +27,40 @@ const signInFrom = (server: TestServer, clinic: Clinic, ip: string, email: strin
   });
 
 async function attemptsOf(server: TestServer, clinic: Clinic, email: string) {
-  return server.app.db.db.select().from(signInAttempts).where(and(eq(signInAttempts.account_id, clinic.account.id), eq(signInAttempts.email, email)));
+  return server.app.db.db
+    .select()
+    .from(signInAttempts)
+    .where(and(eq(signInAttempts.account_id, clinic.account.id), eq(signInAttempts.email, email)));
 }
 
 describe('sign-in cannot be raced', () => {
   test('a batch carrying sign-ins is refused whole: 11 wrong passwords and the right one sign nobody in and check nothing', async () => {
     const member = await addMember(t.server, t.clinic, 'admin');
-    const calls = [...Array.from({ length: 11 }, (_, i) => ({ email: member.email, password: `wrong password ${i}` })), { email: member.email, password: member.password }];
+    const calls = [
+      ...Array.from({ length: 11 }, (_, i) => ({ email: member.email, password: `wrong password ${i}` })),
+      { email: member.email, password: member.password },
+    ];
     const body = Object.fromEntries(calls.map((c, i) => [String(i), c]));
-    const res = await request(t.server, 'POST', `/developers/trpc/${calls.map(() => 'session.signIn').join(',')}?batch=1`, {
-      host: t.clinic.host,
-      body,
-      headers: { origin: `http://${t.clinic.host}`, 'x-forwarded-for': freshAddress() },
-    });
+    const res = await request(
+      t.server,
+      'POST',
+      `/developers/trpc/${calls.map(() => 'session.signIn').join(',')}?batch=1`,
+      {
+        host: t.clinic.host,
+        body,
+        headers: { origin: `http://${t.clinic.host}`, 'x-forwarded-for': freshAddress() },
+      },
+    );
     expect(res.status).toBe(422);
     expect(portalCode(res)).toBe('invalid_input');
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(await attemptsOf(t.server, t.clinic, member.email)).toHaveLength(0);
     // A batch of one sign-in is refused too; the same call on its own works.
-    const one = await request(t.server, 'POST', '/developers/trpc/session.signIn?batch=1', { host: t.clinic.host, body: { 0: calls[11] }, headers: { origin: `http://${t.clinic.host}` } });
+    const one = await request(t.server, 'POST', '/developers/trpc/session.signIn?batch=1', {
+      host: t.clinic.host,
+      body: { 0: calls[11] },
+      headers: { origin: `http://${t.clinic.host}` },
+    });
     expect(portalCode(one)).toBe('invalid_input');
     expect((await portalClient(t.server, t.clinic).signIn(member.email, member.password)).status).toBe(200);
   });
@@ -66,7 +83,9 @@ describe('sign-in cannot be raced', () => {
   test(`30 parallel wrong passwords: at most ${EMAIL_IP_FAILURES} are checked, the rest are 429 before any hash`, async () => {
     const member = await addMember(t.server, t.clinic, 'receptionist');
     const ip = freshAddress();
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signInFrom(t.server, t.clinic, ip, member.email, `wrong password ${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => signInFrom(t.server, t.clinic, ip, member.email, `wrong password ${i}`)),
+    );
     const checked = answers.filter((r) => r.status === 401);
     expect(checked.length).toBeGreaterThan(0);
     expect(checked.length).toBeLessThanOrEqual(EMAIL_IP_FAILURES);
@@ -77,7 +96,7 @@ describe('sign-in cannot be raced', () => {
     expect((await signInFrom(t.server, t.clinic, ip, member.email, member.password)).status).toBe(429);
   });
 
-  test('a flood on one clinic does not hold up a sign-in on another (2.5 s at most, or six lone sign-ins\' time on a loaded machine; the old code took 12.6 s)', async () => {
+  test("a flood on one clinic does not hold up a sign-in on another (2.5 s at most, or six lone sign-ins' time on a loaded machine; the old code took 12.6 s)", async () => {
     const other = await newClinic(t.server);
     const victim = await addMember(t.server, t.clinic, 'receptionist');
     const member = await addMember(t.server, other, 'admin');
@@ -94,10 +113,16 @@ describe('sign-in cannot be raced', () => {
     // loaded PostgreSQL run), which is sharing, not being held up by fifty hashes.
     const budget = Math.max(2500, 6 * Math.max(...alone));
     const floodIp = freshAddress();
-    const flood = Promise.all(Array.from({ length: 50 }, (_, i) => signInFrom(t.server, t.clinic, floodIp, victim.email, `wrong password ${i}`)));
+    const flood = Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        signInFrom(t.server, t.clinic, floodIp, victim.email, `wrong password ${i}`),
+      ),
+    );
     const batch = request(t.server, 'POST', `/developers/trpc/${Array(50).fill('session.signIn').join(',')}?batch=1`, {
       host: t.clinic.host,
-      body: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [String(i), { email: victim.email, password: `guess ${i}` }])),
+      body: Object.fromEntries(
+        Array.from({ length: 50 }, (_, i) => [String(i), { email: victim.email, password: `guess ${i}` }]),
+      ),
       headers: { origin: `http://${t.clinic.host}`, 'x-forwarded-for': floodIp },
     });
     const started = Date.now();
@@ -132,8 +157,19 @@ describe('two processes share one count', () => {
   let a: Spawned;
   let b: Spawned;
   beforeAll(async () => {
-    const env = { DATABASE_URL: process.env.DATABASE_URL!, PORT: '0', WEB_CONCURRENCY: '1', WEBHOOK_WORKER: 'off', LOG_LEVEL: 'silent', TRUST_PROXY: 'true', RATE_LIMIT_UNAUTH_PER_MINUTE: '100000' };
-    [a, b] = await Promise.all([spawnServer('server/test/support/cluster-server.ts', env), spawnServer('server/test/support/cluster-server.ts', env)]);
+    const env = {
+      DATABASE_URL: process.env.DATABASE_URL!,
+      PORT: '0',
+      WEB_CONCURRENCY: '1',
+      WEBHOOK_WORKER: 'off',
+      LOG_LEVEL: 'silent',
+      TRUST_PROXY: 'true',
+      RATE_LIMIT_UNAUTH_PER_MINUTE: '100000',
+    };
+    [a, b] = await Promise.all([
+      spawnServer('server/test/support/cluster-server.ts', env),
+      spawnServer('server/test/support/cluster-server.ts', env),
+    ]);
   }, 120_000);
   afterAll(() => {
     a?.child.kill('SIGKILL');
@@ -144,7 +180,9 @@ describe('two processes share one count', () => {
   test(`failures through either process count together: ${EMAIL_IP_FAILURES} in all, in parallel on both, then 429 on both`, async () => {
     const member = await addMember(t.server, t.clinic, 'receptionist');
     const ip = freshAddress();
-    const answers: Res[] = await Promise.all(Array.from({ length: 16 }, (_, i) => signInFrom(at(i % 2 ? a : b), t.clinic, ip, member.email, `wrong ${i}`)));
+    const answers: Res[] = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => signInFrom(at(i % 2 ? a : b), t.clinic, ip, member.email, `wrong ${i}`)),
+    );
     const checked = answers.filter((r) => r.status === 401).length;
     expect(checked).toBeGreaterThan(0);
     expect(checked).toBeLessThanOrEqual(EMAIL_IP_FAILURES);

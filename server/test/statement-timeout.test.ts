@@ -19,31 +19,37 @@ describe('statement timeout', () => {
     expect(statementTimeoutFor({ REQUEST_TIMEOUT_MS: 500 })).toBe(1000);
   });
 
-  test.runIf(isPg && !pooled)('a statement past it is cancelled and answers 503 request_timeout (only on PostgreSQL without a transaction pooler)', async () => {
-    const db = await openDb(process.env.DATABASE_URL!, { statementTimeoutMs: 200 });
-    try {
-      const started = Date.now();
-      const err = await db.all(sql`select pg_sleep(5)`).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      expect(Date.now() - started).toBeLessThan(4000);
-      const { error, internal } = toApiError(err);
-      expect([error.status, error.code, internal]).toEqual([503, 'request_timeout', false]);
-      // The pool's next statement runs as usual.
-      expect(await db.all(sql`select 1 as one`)).toEqual([{ one: 1 }]);
-    } finally {
-      await db.close();
-    }
-  });
+  test.runIf(isPg && !pooled)(
+    'a statement past it is cancelled and answers 503 request_timeout (only on PostgreSQL without a transaction pooler)',
+    async () => {
+      const db = await openDb(process.env.DATABASE_URL!, { statementTimeoutMs: 200 });
+      try {
+        const started = Date.now();
+        const err = await db.all(sql`select pg_sleep(5)`).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(Date.now() - started).toBeLessThan(4000);
+        const { error, internal } = toApiError(err);
+        expect([error.status, error.code, internal]).toEqual([503, 'request_timeout', false]);
+        // The pool's next statement runs as usual.
+        expect(await db.all(sql`select 1 as one`)).toEqual([{ one: 1 }]);
+      } finally {
+        await db.close();
+      }
+    },
+  );
 
-  test.runIf(isPg && !pooled)('migrations run without it (only on PostgreSQL without a transaction pooler)', async () => {
-    const db = await openDb(process.env.DATABASE_URL!, { statementTimeoutMs: 1000, migrate: true, poolSize: 1 });
-    try {
-      // The one pooled connection ran the migrations and is back at the pool's timeout.
-      expect(await db.all(sql`show statement_timeout`)).toEqual([{ statement_timeout: '1s' }]);
-    } finally {
-      await db.close();
-    }
-  });
+  test.runIf(isPg && !pooled)(
+    'migrations run without it (only on PostgreSQL without a transaction pooler)',
+    async () => {
+      const db = await openDb(process.env.DATABASE_URL!, { statementTimeoutMs: 1000, migrate: true, poolSize: 1 });
+      try {
+        // The one pooled connection ran the migrations and is back at the pool's timeout.
+        expect(await db.all(sql`show statement_timeout`)).toEqual([{ statement_timeout: '1s' }]);
+      } finally {
+        await db.close();
+      }
+    },
+  );
 });

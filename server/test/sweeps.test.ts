@@ -10,7 +10,18 @@ import type { AddressInfo } from 'node:net';
 import { and, count, eq, lt } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Db } from '../../db/client';
-import { events, idempotencyKeys, jobLeases, oauthClients, oauthCodes, oauthGrants, oauthTokens, requestLog, webhookAttempts, webhookMessages } from '../../db/schema';
+import {
+  events,
+  idempotencyKeys,
+  jobLeases,
+  oauthClients,
+  oauthCodes,
+  oauthGrants,
+  oauthTokens,
+  requestLog,
+  webhookAttempts,
+  webhookMessages,
+} from '../../db/schema';
 import { createEndpoint, setEndpointEnabled } from '../domain/webhooks';
 import { expiredDeletionsBatch, expiredEventsBatch, sweepEvents } from '../events/sweep';
 import { expiredCodesBatch, expiredTokensBatch } from '../oauth/sweep';
@@ -53,7 +64,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   // One retry at once, then failed; jobs ticked by hand.
-  server = await startServer({ DATABASE_URL: await ownDatabaseUrl(), JOBS: 'off', WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_TIMEOUT_MS: '2000' }, { now });
+  server = await startServer(
+    { DATABASE_URL: await ownDatabaseUrl(), JOBS: 'off', WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_TIMEOUT_MS: '2000' },
+    { now },
+  );
   for (const side of [A, B]) {
     side.clinic = await newClinic(server);
     side.api = client(server, side.clinic);
@@ -66,7 +80,10 @@ afterAll(async () => {
 afterEach(() => setSweepPace(null));
 
 const newPatient = async (side: Side, headers: Record<string, string> = {}) => {
-  const res = await side.api.post('/patients', { body: { first_name: 'Ada', last_name: uniqueName('Sweep') }, headers });
+  const res = await side.api.post('/patients', {
+    body: { first_name: 'Ada', last_name: uniqueName('Sweep') },
+    headers,
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.data.id as number;
 };
@@ -76,19 +93,36 @@ const deletePatient = async (side: Side) => {
   return id;
 };
 const eventsOf = async (side: Side, entityId: number) =>
-  (await db().db.select({ type: events.type }).from(events).where(and(eq(events.account_id, side.clinic.account.id), eq(events.entity_id, entityId)))).map((e) => e.type);
-const listedDeleted = async (side: Side, id: number) => (await side.api.get(`/deleted_entities?entity=patients&entity_id=${id}`)).body.data.length;
-const messagesOf = (endpointId: number) => db().db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpointId));
-const attemptsOf = (endpointId: number) => db().db.select().from(webhookAttempts).where(eq(webhookAttempts.endpoint_id, endpointId));
+  (
+    await db()
+      .db.select({ type: events.type })
+      .from(events)
+      .where(and(eq(events.account_id, side.clinic.account.id), eq(events.entity_id, entityId)))
+  ).map((e) => e.type);
+const listedDeleted = async (side: Side, id: number) =>
+  (await side.api.get(`/deleted_entities?entity=patients&entity_id=${id}`)).body.data.length;
+const messagesOf = (endpointId: number) =>
+  db().db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpointId));
+const attemptsOf = (endpointId: number) =>
+  db().db.select().from(webhookAttempts).where(eq(webhookAttempts.endpoint_id, endpointId));
 const keyRow = (side: Side, key: string) =>
-  db().db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, side.clinic.account.id), eq(idempotencyKeys.key, key)));
+  db()
+    .db.select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.account_id, side.clinic.account.id), eq(idempotencyKeys.key, key)));
 /** Ticks until no sweep asks to run again (each tick runs what is due; the scheduler's clock stands still). */
 async function tickUntilSettled(): Promise<string[][]> {
   const rounds: string[][] = [];
   for (let ran = await server.app.jobs.tick(); ran.length; ran = await server.app.jobs.tick()) rounds.push(ran);
   return rounds;
 }
-const expiredEvents = async () => (await db().db.select({ n: count() }).from(events).where(lt(events.occurred_at, cutoffOf(now(), 30))))[0].n;
+const expiredEvents = async () =>
+  (
+    await db()
+      .db.select({ n: count() })
+      .from(events)
+      .where(lt(events.occurred_at, cutoffOf(now(), 30)))
+  )[0].n;
 
 describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
   /** What each clinic wrote on day 0 and on day 20. */
@@ -99,14 +133,25 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
   let heldDay0 = 0;
 
   test('set-up: two clinics write, delete and receive webhooks on day 0 and on day 20', async () => {
-    hooks.ok = (await createEndpoint(db(), A.clinic.account, actor, { url: `${base}/ok`, events: 'all' }, true)).endpoint.id;
-    hooks.down = (await createEndpoint(db(), A.clinic.account, actor, { url: `${base}/down`, events: 'all' }, true)).endpoint.id;
-    hooks.held = (await createEndpoint(db(), A.clinic.account, actor, { url: `${base}/ok`, events: 'all' }, true)).endpoint.id;
-    hooks.okB = (await createEndpoint(db(), B.clinic.account, actor, { url: `${base}/ok`, events: 'all' }, true)).endpoint.id;
+    hooks.ok = (
+      await createEndpoint(db(), A.clinic.account, actor, { url: `${base}/ok`, events: 'all' }, true)
+    ).endpoint.id;
+    hooks.down = (
+      await createEndpoint(db(), A.clinic.account, actor, { url: `${base}/down`, events: 'all' }, true)
+    ).endpoint.id;
+    hooks.held = (
+      await createEndpoint(db(), A.clinic.account, actor, { url: `${base}/ok`, events: 'all' }, true)
+    ).endpoint.id;
+    hooks.okB = (
+      await createEndpoint(db(), B.clinic.account, actor, { url: `${base}/ok`, events: 'all' }, true)
+    ).endpoint.id;
     // Disabled: its messages are held, pending, until it is enabled again.
     await setEndpointEnabled(db(), A.clinic.account, actor, hooks.held, false);
 
-    for (const [side, name] of [[A, 'A'], [B, 'B']] as const) {
+    for (const [side, name] of [
+      [A, 'A'],
+      [B, 'B'],
+    ] as const) {
       day0[name].patient = await newPatient(side, name === 'A' ? { 'Idempotency-Key': key } : {});
       day0[name].deleted = await deletePatient(side);
     }
@@ -120,7 +165,10 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
     expect(heldDay0).toBeGreaterThan(0);
 
     ahead = 20 * DAY;
-    for (const [side, name] of [[A, 'A'], [B, 'B']] as const) {
+    for (const [side, name] of [
+      [A, 'A'],
+      [B, 'B'],
+    ] as const) {
       day20[name].patient = await newPatient(side);
       day20[name].deleted = await deletePatient(side);
     }
@@ -140,7 +188,15 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
   test('day 31: events, settled messages and attempts of day 0 go in both clinics; day 20 stays; the held (pending) message stays; the idempotent response goes', async () => {
     ahead = 31 * DAY;
     const rounds = await tickUntilSettled();
-    expect(rounds[0]).toEqual(expect.arrayContaining(['sweep.events', 'sweep.webhook_messages', 'sweep.webhook_attempts', 'sweep.deleted_entities', 'sweep.idempotency_keys']));
+    expect(rounds[0]).toEqual(
+      expect.arrayContaining([
+        'sweep.events',
+        'sweep.webhook_messages',
+        'sweep.webhook_attempts',
+        'sweep.deleted_entities',
+        'sweep.idempotency_keys',
+      ]),
+    );
 
     for (const name of ['A', 'B'] as const) {
       const side = name === 'A' ? A : B;
@@ -169,7 +225,16 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
 
   test('day 100: the request log keeps 90 days: day 0 requests go in both clinics, day 20 ones stay', async () => {
     const daysLogged = async (side: Side) =>
-      [...new Set((await db().db.select({ at: requestLog.created_at }).from(requestLog).where(eq(requestLog.account_id, side.clinic.account.id))).map((r) => Math.floor((Date.parse(r.at) - T0) / DAY)))].sort((a, b) => a - b);
+      [
+        ...new Set(
+          (
+            await db()
+              .db.select({ at: requestLog.created_at })
+              .from(requestLog)
+              .where(eq(requestLog.account_id, side.clinic.account.id))
+          ).map((r) => Math.floor((Date.parse(r.at) - T0) / DAY)),
+        ),
+      ].sort((a, b) => a - b);
     // Day 31's reads above are logged too: day 0, 20 and 31.
     await server.app.requestLog.flush();
     expect(await daysLogged(A)).toEqual([0, 20, 31]);
@@ -189,7 +254,10 @@ describe('retention sweeps (jobs of the scheduler, on its clock)', () => {
       expect(await listedDeleted(side, day0[name].deleted)).toBe(0);
       expect(await listedDeleted(side, day20[name].deleted)).toBe(1);
     }
-    expect((await messagesOf(hooks.held)).filter((m) => m.created_at < new Date(T0 + 20 * DAY - 60_000).toISOString()).length).toBe(heldDay0);
+    expect(
+      (await messagesOf(hooks.held)).filter((m) => m.created_at < new Date(T0 + 20 * DAY - 60_000).toISOString())
+        .length,
+    ).toBe(heldDay0);
     expect(await messagesOf(hooks.ok)).toEqual([]);
   });
 });
@@ -235,23 +303,61 @@ describe('a run stops at its bound and the next tick continues', () => {
     const ago = (days: number) => new Date(now() - days * DAY).toISOString();
     const client_id = uniqueName('app');
     await db().transaction(async (tx) => {
-      await tx.insert(oauthClients).values({ account_id, client_id, name: 'Old app', redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'none', kind: 'registered', expires_at: null, created_at: ago(40), secret_hash: null });
+      await tx.insert(oauthClients).values({
+        account_id,
+        client_id,
+        name: 'Old app',
+        redirect_uris: ['https://app.example/cb'],
+        token_endpoint_auth_method: 'none',
+        kind: 'registered',
+        expires_at: null,
+        created_at: ago(40),
+        secret_hash: null,
+      });
       const [grant] = await tx
         .insert(oauthGrants)
-        .values({ account_id, client_id, user_id: 1, scope: 'mcp:read', resource: 'https://mcp.example', created_at: ago(40), revoked_at: null, revoked_reason: null })
+        .values({
+          account_id,
+          client_id,
+          user_id: 1,
+          scope: 'mcp:read',
+          resource: 'https://mcp.example',
+          created_at: ago(40),
+          revoked_at: null,
+          revoked_reason: null,
+        })
         .returning({ id: oauthGrants.id });
       await tx.insert(oauthTokens).values(
-        Array.from({ length: 5 }, (_, i) => ({ account_id, grant_id: grant.id, kind: 'access' as const, token_hash: uniqueName(`tok${i}`), expires_at: ago(39 - i), created_at: ago(39 - i) })),
+        Array.from({ length: 5 }, (_, i) => ({
+          account_id,
+          grant_id: grant.id,
+          kind: 'access' as const,
+          token_hash: uniqueName(`tok${i}`),
+          expires_at: ago(39 - i),
+          created_at: ago(39 - i),
+        })),
       );
-      await tx.insert(oauthCodes).values({ account_id, grant_id: grant.id, code_hash: uniqueName('code'), redirect_uri: 'https://app.example/cb', code_challenge: 'c', expires_at: ago(40) });
+      await tx.insert(oauthCodes).values({
+        account_id,
+        grant_id: grant.id,
+        code_hash: uniqueName('code'),
+        redirect_uri: 'https://app.example/cb',
+        code_challenge: 'c',
+        expires_at: ago(40),
+      });
     });
     const left = async () => ({
-      tokens: (await db().db.select({ n: count() }).from(oauthTokens).where(eq(oauthTokens.account_id, account_id)))[0].n,
-      grants: (await db().db.select({ n: count() }).from(oauthGrants).where(eq(oauthGrants.account_id, account_id)))[0].n,
+      tokens: (await db().db.select({ n: count() }).from(oauthTokens).where(eq(oauthTokens.account_id, account_id)))[0]
+        .n,
+      grants: (await db().db.select({ n: count() }).from(oauthGrants).where(eq(oauthGrants.account_id, account_id)))[0]
+        .n,
       codes: (await db().db.select({ n: count() }).from(oauthCodes).where(eq(oauthCodes.account_id, account_id)))[0].n,
-      clients: (await db().db.select({ n: count() }).from(oauthClients).where(eq(oauthClients.account_id, account_id)))[0].n,
+      clients: (
+        await db().db.select({ n: count() }).from(oauthClients).where(eq(oauthClients.account_id, account_id))
+      )[0].n,
     });
-    const dueAt = async () => Date.parse((await db().db.select().from(jobLeases).where(eq(jobLeases.name, 'sweep.oauth')))[0].due_at);
+    const dueAt = async () =>
+      Date.parse((await db().db.select().from(jobLeases).where(eq(jobLeases.name, 'sweep.oauth')))[0].due_at);
 
     expect(await server.app.jobs.tick()).toContain('sweep.oauth');
     // The bound reached on tokens: the grant (a token still left) and the rest wait for the next run, due at once.
@@ -270,8 +376,18 @@ describe('each batch is served by an index on the time column', () => {
     ['events', 'events', expiredEventsBatch, 'events_sweep_idx'],
     ['deleted_entities', 'deleted_entities', expiredDeletionsBatch, 'deleted_entities_sweep_idx'],
     ['webhook_attempts', 'webhook_attempts', expiredAttemptsBatch, 'webhook_attempts_created_idx'],
-    ['webhook_messages delivered', 'webhook_messages', (tx: Db, at: number, n: number) => expiredMessagesBatch(tx, at, n, 'delivered'), 'webhook_messages_sweep_idx'],
-    ['webhook_messages failed', 'webhook_messages', (tx: Db, at: number, n: number) => expiredMessagesBatch(tx, at, n, 'failed'), 'webhook_messages_sweep_idx'],
+    [
+      'webhook_messages delivered',
+      'webhook_messages',
+      (tx: Db, at: number, n: number) => expiredMessagesBatch(tx, at, n, 'delivered'),
+      'webhook_messages_sweep_idx',
+    ],
+    [
+      'webhook_messages failed',
+      'webhook_messages',
+      (tx: Db, at: number, n: number) => expiredMessagesBatch(tx, at, n, 'failed'),
+      'webhook_messages_sweep_idx',
+    ],
     ['idempotency_keys', 'idempotency_keys', expiredKeysBatch, 'idempotency_keys_sweep_idx'],
     ['oauth_tokens', 'oauth_tokens', expiredTokensBatch, 'oauth_tokens_expires_idx'],
     ['oauth_codes', 'oauth_codes', expiredCodesBatch, 'oauth_codes_expires_idx'],
@@ -280,5 +396,4 @@ describe('each batch is served by an index on the time column', () => {
     const plan = await planOf(server, batch(db().db, now(), 5000).toSQL(), table);
     expect(plan, plan).toContain(index);
   });
-
 });

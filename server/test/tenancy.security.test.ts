@@ -8,8 +8,12 @@ let bPatient: number;
 
 beforeAll(async () => {
   server = await startServer();
-  [a, b] = await Promise.all([newClinic(server, { seed: true }), newClinic(server, { seed: true, region: 'apollo', timezone: 'Australia/Sydney', currency: 'AUD' })]);
-  bPatient = (await client(server, b).post('/patients', { body: { first_name: 'Only', last_name: 'InB' } })).body.data.id;
+  [a, b] = await Promise.all([
+    newClinic(server, { seed: true }),
+    newClinic(server, { seed: true, region: 'apollo', timezone: 'Australia/Sydney', currency: 'AUD' }),
+  ]);
+  bPatient = (await client(server, b).post('/patients', { body: { first_name: 'Only', last_name: 'InB' } })).body.data
+    .id;
 });
 afterAll(() => server.close());
 
@@ -33,14 +37,18 @@ describe('tenants are walled off', () => {
     const api = client(server, a);
     expect((await api.get(`/patients?id=${bPatient}`)).body.data).toEqual([]);
     expect((await api.get('/patients?last_name=InB')).body.meta.total).toBe(0);
-    const bNumberIds = (await client(server, b).get('/numbers?page_size=100')).body.data.map((n: { id: number }) => n.id);
+    const bNumberIds = (await client(server, b).get('/numbers?page_size=100')).body.data.map(
+      (n: { id: number }) => n.id,
+    );
     const aNumbers = (await api.get(`/numbers?id=in:${bNumberIds.slice(0, 50).join(',')}`)).body.data;
     expect(aNumbers).toEqual([]);
   });
 
   it("a reference to another clinic's record is refused as missing", async () => {
     const bLocation = (await client(server, b).get('/locations')).body.data[0].id;
-    const res = await client(server, a).post('/patients', { body: { first_name: 'X', last_name: 'Y', default_location_id: bLocation } });
+    const res = await client(server, a).post('/patients', {
+      body: { first_name: 'X', last_name: 'Y', default_location_id: bLocation },
+    });
     expectError(res, 422, 'location_not_found');
   });
 });
@@ -59,19 +67,61 @@ describe('tenants are walled off: diaries and ledgers', () => {
     expectError(await api.delete(`/invoices/${bInvoice.id}`), 404, 'not_found');
     expectError(await api.delete(`/payments/${bPayment.id}`), 404, 'not_found');
     expect((await api.get(`/appointments?id=${bAppointment.id}`)).body.data).toEqual([]);
-    expect((await api.get(`/invoices?number=${bInvoice.number}&patient_id=${bInvoice.patient_id}`)).body.data).toEqual([]);
+    expect((await api.get(`/invoices?number=${bInvoice.number}&patient_id=${bInvoice.patient_id}`)).body.data).toEqual(
+      [],
+    );
 
     // Booking or billing with another clinic's records.
     const mine = (await api.get('/appointments')).body.data[0];
-    const booking = { patient_id: mine.patient_id, practitioner_id: mine.practitioner_id, location_id: mine.location_id, appointment_type_id: mine.appointment_type_id, starts_at: '2030-01-07T09:00:00' };
-    expectError(await api.post('/appointments', { body: { ...booking, patient_id: bPatient } }), 422, 'patient_not_found');
-    expectError(await api.post('/appointments', { body: { ...booking, practitioner_id: bAppointment.practitioner_id } }), 422, 'practitioner_not_found');
-    expectError(await api.post('/appointments', { body: { ...booking, location_id: bAppointment.location_id } }), 422, 'location_not_found');
-    expectError(await api.get(`/availability?location_id=${bAppointment.location_id}&appointment_type_id=${mine.appointment_type_id}`), 422, 'location_not_found');
-    expectError(await api.post('/invoices', { body: { patient_id: bPatient, line_items: [{ billable_item_id: 1, quantity: 1 }] } }), 422, 'patient_not_found');
+    const booking = {
+      patient_id: mine.patient_id,
+      practitioner_id: mine.practitioner_id,
+      location_id: mine.location_id,
+      appointment_type_id: mine.appointment_type_id,
+      starts_at: '2030-01-07T09:00:00',
+    };
+    expectError(
+      await api.post('/appointments', { body: { ...booking, patient_id: bPatient } }),
+      422,
+      'patient_not_found',
+    );
+    expectError(
+      await api.post('/appointments', { body: { ...booking, practitioner_id: bAppointment.practitioner_id } }),
+      422,
+      'practitioner_not_found',
+    );
+    expectError(
+      await api.post('/appointments', { body: { ...booking, location_id: bAppointment.location_id } }),
+      422,
+      'location_not_found',
+    );
+    expectError(
+      await api.get(
+        `/availability?location_id=${bAppointment.location_id}&appointment_type_id=${mine.appointment_type_id}`,
+      ),
+      422,
+      'location_not_found',
+    );
+    expectError(
+      await api.post('/invoices', {
+        body: { patient_id: bPatient, line_items: [{ billable_item_id: 1, quantity: 1 }] },
+      }),
+      422,
+      'patient_not_found',
+    );
     const myInvoice = (await api.get('/invoices')).body.data[0];
-    expectError(await api.post('/payment_allocations', { body: { payment_id: bPayment.id, invoice_id: myInvoice.id, amount: '1.00' } }), 422, 'invalid_input');
-    expectError(await api.post('/refunds', { body: { payment_id: bPayment.id, amount: '1.00' } }), 422, 'invalid_input');
+    expectError(
+      await api.post('/payment_allocations', {
+        body: { payment_id: bPayment.id, invoice_id: myInvoice.id, amount: '1.00' },
+      }),
+      422,
+      'invalid_input',
+    );
+    expectError(
+      await api.post('/refunds', { body: { payment_id: bPayment.id, amount: '1.00' } }),
+      422,
+      'invalid_input',
+    );
     expect((await bApi.get(`/payments/${bPayment.id}`)).body.data).toEqual(bPayment);
   });
 });

@@ -31,7 +31,10 @@ interface OtlpSpan {
   attributes?: { key: string; value: OtlpValue }[];
 }
 interface OtlpExport {
-  resourceSpans: { resource?: { attributes?: { key: string; value: OtlpValue }[] }; scopeSpans: { spans: OtlpSpan[] }[] }[];
+  resourceSpans: {
+    resource?: { attributes?: { key: string; value: OtlpValue }[] };
+    scopeSpans: { spans: OtlpSpan[] }[];
+  }[];
 }
 
 /** What the receiver got: every export's body, parsed (http/json). */
@@ -57,8 +60,21 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const url = await ownDatabaseUrl();
   const db = await openDb(url, { migrate: true });
-  const account = await createAccount(db, { subdomain: 'otlp', region: 'neptune', name: 'OTLP Physio', timezone: 'Europe/London', currency: 'GBP' });
-  key = (await createKey(db, account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, { name: 'otlp', access: 'read_write' })).secret;
+  const account = await createAccount(db, {
+    subdomain: 'otlp',
+    region: 'neptune',
+    name: 'OTLP Physio',
+    timezone: 'Europe/London',
+    currency: 'GBP',
+  });
+  key = (
+    await createKey(
+      db,
+      account,
+      { actor_type: 'system', actor_id: null, actor_name: 'test' },
+      { name: 'otlp', access: 'read_write' },
+    )
+  ).secret;
   await db.close();
   const env = {
     DATABASE_URL: url,
@@ -76,8 +92,18 @@ beforeAll(async () => {
     OTEL_METRICS_EXPORTER: 'none',
     OTEL_LOGS_EXPORTER: 'none',
   };
-  const args = ['--import', 'tsx', '--import', path.join(root, 'server/observability/preload.ts'), path.join(root, 'server/test/support/metrics-server.ts')];
-  child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const args = [
+    '--import',
+    'tsx',
+    '--import',
+    path.join(root, 'server/observability/preload.ts'),
+    path.join(root, 'server/test/support/metrics-server.ts'),
+  ];
+  child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -96,8 +122,12 @@ afterAll(async () => {
 
 const me = () =>
   new Promise<{ status: number; requestId: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/v3/api/me', agent: false, headers: { host, authorization: `Bearer ${key}` } }, (res) =>
-      res.resume().on('end', () => resolve({ status: res.statusCode ?? 0, requestId: String(res.headers['x-request-id']) })),
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/v3/api/me', agent: false, headers: { host, authorization: `Bearer ${key}` } },
+      (res) =>
+        res
+          .resume()
+          .on('end', () => resolve({ status: res.statusCode ?? 0, requestId: String(res.headers['x-request-id']) })),
     );
     req.on('error', reject);
     req.end();
@@ -123,9 +153,13 @@ test('SIGTERM: the graceful stop flushes the request’s spans to the OTLP endpo
   const server = spans.find((s) => attr(s, 'clinic.request_id') === requestId && s.kind === 2);
   expect(server, spans.map((s) => s.name).join(', ')).toBeDefined();
   expect(server!.name).toBe('GET /v3/api/me');
-  const serviceNames = received.flatMap((e) => e.resourceSpans.flatMap((r) => r.resource?.attributes ?? [])).filter((a) => a.key === 'service.name');
+  const serviceNames = received
+    .flatMap((e) => e.resourceSpans.flatMap((r) => r.resource?.attributes ?? []))
+    .filter((a) => a.key === 'service.name');
   expect(serviceNames.map((a) => a.value.stringValue)).toContain('clinic-shutdown-test');
   // The whole request came through: its tenant, key check and procedure spans in its trace, under it.
-  const children = spans.filter((s) => s.traceId === server!.traceId && s.parentSpanId === server!.spanId).map((s) => s.name);
+  const children = spans
+    .filter((s) => s.traceId === server!.traceId && s.parentSpanId === server!.spanId)
+    .map((s) => s.name);
   expect(children).toEqual(expect.arrayContaining(['tenant resolve', 'auth api_key', 'procedure meta.me']));
 }, 60_000);

@@ -20,7 +20,10 @@ import { PASSWORD, signedIn } from './support/portal';
 
 const exporter = new InMemorySpanExporter();
 // Before the server is built (its gateway wraps the procedures then): the suite's beforeAll comes later.
-const tracing = startTracing({ ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, { spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracing = startTracing(
+  { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' },
+  { spanProcessors: [new SimpleSpanProcessor(exporter)] },
+);
 const t = useClinic({ seed: true });
 
 const receiver = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
@@ -55,7 +58,12 @@ const mcpCall = (token: string | null, body: unknown) =>
   request(t.server, 'POST', '/v3/api/mcp', {
     host: t.clinic.host,
     raw: JSON.stringify(body),
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
   });
 
 test('REST: tenant and key check under the request, before the procedure', async () => {
@@ -70,11 +78,17 @@ test('REST: tenant and key check under the request, before the procedure', async
   const start = (name: string) => named(name)!.startTime;
   expect(start('auth api_key') >= start('tenant resolve')).toBe(true);
 
-  const refused = await request(t.server, 'GET', '/me', { host: t.clinic.host, key: 'cpk_not_a_key_of_anyone_0000000000000000' });
+  const refused = await request(t.server, 'GET', '/me', {
+    host: t.clinic.host,
+    key: 'cpk_not_a_key_of_anyone_0000000000000000',
+  });
   expect(refused.status).toBe(401);
   expect(requestSpans(refused).named('auth api_key')?.attributes).toEqual({ 'clinic.auth.outcome': 'refused' });
 
-  const nowhere = await request(t.server, 'GET', '/me', { host: 'no-such-clinic.neptune.localhost', key: t.clinic.key });
+  const nowhere = await request(t.server, 'GET', '/me', {
+    host: 'no-such-clinic.neptune.localhost',
+    key: t.clinic.key,
+  });
   expect(nowhere.status).toBe(404);
   const unknown = requestSpans(nowhere);
   expect(unknown.named('tenant resolve')?.attributes).toEqual({ 'clinic.tenant.found': false });
@@ -92,7 +106,10 @@ test('portal: the call named by its procedure, with its request id; tenant and s
   expect(named('tenant resolve')?.attributes).toEqual({ 'clinic.tenant.found': true });
   expect(named('auth session')?.attributes).toEqual({ 'clinic.auth.outcome': 'accepted' });
 
-  const stale = await request(t.server, 'GET', '/developers/trpc/session.me', { host: t.clinic.host, headers: { cookie: 'clinic_session=not-a-session' } });
+  const stale = await request(t.server, 'GET', '/developers/trpc/session.me', {
+    host: t.clinic.host,
+    headers: { cookie: 'clinic_session=not-a-session' },
+  });
   expect(requestSpans(stale).named('auth session')?.attributes).toEqual({ 'clinic.auth.outcome': 'refused' });
   const unknown = await request(t.server, 'GET', '/developers/trpc/no.such.procedure', { host: t.clinic.host });
   const other = requestSpans(unknown).server;
@@ -102,7 +119,11 @@ test('portal: the call named by its procedure, with its request id; tenant and s
 
 test('MCP and OAuth: named by their route, with the access-token and client checks as spans', async () => {
   const { member } = await signedInOwner();
-  const token = await accessToken(t.server, t.clinic, (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!);
+  const token = await accessToken(
+    t.server,
+    t.clinic,
+    (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!,
+  );
   exporter.reset();
   const listed = await mcpCall(token, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
   expect(listed.status).toBe(200);
@@ -114,7 +135,11 @@ test('MCP and OAuth: named by their route, with the access-token and client chec
   expect(bad.status).toBe(401);
   expect(requestSpans(bad).named('auth oauth_token')?.attributes).toEqual({ 'clinic.auth.outcome': 'refused' });
 
-  const refused = await request(t.server, 'POST', '/v3/oauth2/token', { host: t.clinic.host, raw: 'grant_type=authorization_code&code=nope&client_id=nobody', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const refused = await request(t.server, 'POST', '/v3/oauth2/token', {
+    host: t.clinic.host,
+    raw: 'grant_type=authorization_code&code=nope&client_id=nobody',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   expect(refused.status).toBe(401);
   const oauth = requestSpans(refused);
   expect(oauth.server.name).toBe('POST /v3/oauth2/token');
@@ -126,48 +151,110 @@ test('MCP and OAuth: named by their route, with the access-token and client chec
 test('a scenario across every surface exports no patient data, credential or account id', async () => {
   const list = await t.api.get('/patients?page_size=50');
   expect(list.status).toBe(200);
-  const seeded = (list.body.data as { id: number; first_name: string; last_name: string; email: string | null }[]).find((p) => p.email)!;
+  const seeded = (list.body.data as { id: number; first_name: string; last_name: string; email: string | null }[]).find(
+    (p) => p.email,
+  )!;
   expect(seeded).toBeDefined();
   const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
-  await createEndpoint(t.server.app.db, t.clinic.account, actor, { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: 'all' }, true);
+  await createEndpoint(
+    t.server.app.db,
+    t.clinic.account,
+    actor,
+    { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: 'all' },
+    true,
+  );
   const { member, portal } = await signedInOwner();
   const session = portal.cookie.split('=')[1];
-  const token = await accessToken(t.server, t.clinic, (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!);
+  const token = await accessToken(
+    t.server,
+    t.clinic,
+    (await activeMember(t.server.app.db.db, t.clinic.account.id, member.id))!,
+  );
   exporter.reset();
 
   // REST: the patient read, searched by name and email, and changed (a webhook delivery follows).
   expect((await t.api.get(`/patients/${seeded.id}`)).status).toBe(200);
-  expect((await t.api.get(`/patients?last_name=eq:${encodeURIComponent(seeded.last_name)}&email=eq:${encodeURIComponent(seeded.email!)}`)).status).toBe(200);
+  expect(
+    (
+      await t.api.get(
+        `/patients?last_name=eq:${encodeURIComponent(seeded.last_name)}&email=eq:${encodeURIComponent(seeded.email!)}`,
+      )
+    ).status,
+  ).toBe(200);
   expect((await t.api.patch(`/patients/${seeded.id}`, { body: { first_name: seeded.first_name } })).status).toBe(200);
   await t.server.app.webhooks.drain();
   // The portal: sign-in (email and password in the body), then a read with input in the query string.
   expect((await portal.signIn(member.email, PASSWORD)).status).toBe(200);
   expect((await portal.query('keys.list', {})).status).toBe(200);
   // MCP: a tool that finds the patient by name and email.
-  const found = await mcpCall(token, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'find_patient', arguments: { name: seeded.last_name, email: seeded.email } } });
+  const found = await mcpCall(token, {
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'find_patient', arguments: { name: seeded.last_name, email: seeded.email } },
+  });
   expect(found.status).toBe(200);
   expect(found.text).toContain(seeded.last_name);
   // OAuth: discovery and a refused token call naming a client.
-  expect((await request(t.server, 'GET', '/.well-known/oauth-authorization-server', { host: t.clinic.host })).status).toBe(200);
-  expect((await request(t.server, 'POST', '/v3/oauth2/token', { host: t.clinic.host, raw: `grant_type=refresh_token&refresh_token=${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBeGreaterThanOrEqual(400);
+  expect(
+    (await request(t.server, 'GET', '/.well-known/oauth-authorization-server', { host: t.clinic.host })).status,
+  ).toBe(200);
+  expect(
+    (
+      await request(t.server, 'POST', '/v3/oauth2/token', {
+        host: t.clinic.host,
+        raw: `grant_type=refresh_token&refresh_token=${token}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
+    ).status,
+  ).toBeGreaterThanOrEqual(400);
 
   // The delivery's client span ends when its socket closes, which may come after the attempt was recorded.
   await vi.waitFor(() => expect(exporter.getFinishedSpans().some((s) => s.name === 'webhook deliver')).toBe(true));
   const spans = exporter.getFinishedSpans();
   const names = spans.map((s) => s.name);
-  for (const name of ['GET /v3/api/patients/{id}', 'PATCH /v3/api/patients/{id}', 'POST /developers/trpc/session.signIn', 'GET /developers/trpc/keys.list', 'POST /v3/api/mcp', 'POST /v3/oauth2/token', 'webhook deliver', 'auth session', 'auth oauth_token', 'auth api_key', 'tenant resolve']) {
+  for (const name of [
+    'GET /v3/api/patients/{id}',
+    'PATCH /v3/api/patients/{id}',
+    'POST /developers/trpc/session.signIn',
+    'GET /developers/trpc/keys.list',
+    'POST /v3/api/mcp',
+    'POST /v3/oauth2/token',
+    'webhook deliver',
+    'auth session',
+    'auth oauth_token',
+    'auth api_key',
+    'tenant resolve',
+  ]) {
     expect(names).toContain(name);
   }
 
-  const entries = spans.flatMap((s) => Object.entries(s.attributes).map(([key, value]) => ({ span: s.name, key, value })));
+  const entries = spans.flatMap((s) =>
+    Object.entries(s.attributes).map(([key, value]) => ({ span: s.name, key, value })),
+  );
   const text = [...names, ...entries.map((e) => `${e.key}=${String(e.value)}`)].join('\n');
-  for (const secret of [seeded.first_name, seeded.last_name, seeded.email!, t.clinic.key, PASSWORD, member.email, session, token]) {
+  for (const secret of [
+    seeded.first_name,
+    seeded.last_name,
+    seeded.email!,
+    t.clinic.key,
+    PASSWORD,
+    member.email,
+    session,
+    token,
+  ]) {
     expect(text, `an attribute carries ${secret}`).not.toContain(secret);
   }
   // The account id: never an attribute of its own, nor the value of one. Measures and ids of other rows
   // (a webhook message, an endpoint) may equal it by chance.
-  expect(entries.filter((e) => /account|tenant|clinic\.id/i.test(e.key) && e.key !== 'clinic.tenant.found')).toEqual([]);
+  expect(entries.filter((e) => /account|tenant|clinic\.id/i.test(e.key) && e.key !== 'clinic.tenant.found')).toEqual(
+    [],
+  );
   const OTHER_NUMBERS = /(status_code|port|attempt|size|length|count|rows|message_id|endpoint_id)$/;
   const id = t.clinic.account.id;
-  expect(entries.filter((e) => (e.value === id || e.value === String(id)) && !OTHER_NUMBERS.test(e.key)).map((e) => `${e.span} ${e.key}=${String(e.value)}`)).toEqual([]);
+  expect(
+    entries
+      .filter((e) => (e.value === id || e.value === String(id)) && !OTHER_NUMBERS.test(e.key))
+      .map((e) => `${e.span} ${e.key}=${String(e.value)}`),
+  ).toEqual([]);
 });

@@ -16,7 +16,10 @@ import { uniqueName, useClinic } from './helpers';
 
 const exporter = new InMemorySpanExporter();
 // Before the server is built (its gateway wraps the procedures then): the suite's beforeAll comes later.
-const tracing = startTracing({ ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }, { spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracing = startTracing(
+  { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' },
+  { spanProcessors: [new SimpleSpanProcessor(exporter)] },
+);
 const t = useClinic({ seed: true });
 
 const receiver = http.createServer((req, res) => req.resume().on('end', () => res.end('ok')));
@@ -32,7 +35,8 @@ beforeEach(() => exporter.reset());
 
 const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId;
 /** Every attribute value of every span, as text. */
-const allValues = (spans: ReadableSpan[]) => spans.flatMap((s) => [s.name, ...Object.entries(s.attributes).flat().map(String)]).join('\n');
+const allValues = (spans: ReadableSpan[]) =>
+  spans.flatMap((s) => [s.name, ...Object.entries(s.attributes).flat().map(String)]).join('\n');
 
 test('a request: server span (route template, request id) → procedure → database statements; no query values, no key', async () => {
   const surname = (await t.api.get('/patients?page_size=1')).body.data[0].last_name as string;
@@ -50,7 +54,11 @@ test('a request: server span (route template, request id) → procedure → data
   expect(procedure).toBeDefined();
   expect(parentOf(procedure!)).toBe(server!.spanContext().spanId);
   expect(procedure!.attributes['clinic.request_id']).toBe(requestId);
-  const statements = spans.filter((s) => parentOf(s) === procedure!.spanContext().spanId && ['sqlite', 'postgresql'].includes(String(s.attributes['db.system.name'])));
+  const statements = spans.filter(
+    (s) =>
+      parentOf(s) === procedure!.spanContext().spanId &&
+      ['sqlite', 'postgresql'].includes(String(s.attributes['db.system.name'])),
+  );
   expect(statements.length).toBeGreaterThanOrEqual(1);
   const text = allValues(spans);
   expect(text).not.toContain(surname);
@@ -68,7 +76,14 @@ test('a webhook delivery is a span with the outgoing call under it, the endpoint
   const delivery = exporter.getFinishedSpans().find((s) => s.name === 'webhook deliver');
   expect(delivery?.attributes['clinic.webhook.outcome']).toBe('delivered');
   // The client span ends when its socket closes, which may come after the delivery was recorded.
-  const call = await vi.waitFor(() => exporter.getFinishedSpans().find((s) => parentOf(s) === delivery!.spanContext().spanId && s.attributes['http.request.method'] === 'POST') ?? Promise.reject(new Error('no client span yet')));
+  const call = await vi.waitFor(
+    () =>
+      exporter
+        .getFinishedSpans()
+        .find(
+          (s) => parentOf(s) === delivery!.spanContext().spanId && s.attributes['http.request.method'] === 'POST',
+        ) ?? Promise.reject(new Error('no client span yet')),
+  );
   expect(call.attributes['url.full']).toBe(url.split('?')[0]);
   expect(allValues(exporter.getFinishedSpans())).not.toContain('s3cret-token');
 });
@@ -83,6 +98,8 @@ test('a job run is a span of its own', async () => {
 test('off unless OTEL_EXPORTER_OTLP_ENDPOINT (or the traces one) is set', () => {
   const { OTEL_EXPORTER_OTLP_ENDPOINT: _a, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: _b, ...unset } = process.env;
   expect(startTracing(unset)).toBeNull();
-  expect(startTracing({ ...unset, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBeNull();
+  expect(
+    startTracing({ ...unset, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }),
+  ).toBeNull();
   expect(observing.tracing).not.toBeNull();
 });

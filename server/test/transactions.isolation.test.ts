@@ -23,7 +23,10 @@ async function until(condition: () => Promise<boolean>, ms = 10_000) {
 }
 
 const claimOf = async (key: string) => {
-  const [row] = await t.server.app.db.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.account_id, t.clinic.account.id), eq(idempotencyKeys.key, key)));
+  const [row] = await t.server.app.db.db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.account_id, t.clinic.account.id), eq(idempotencyKeys.key, key)));
   return row;
 };
 
@@ -36,7 +39,16 @@ it('an open transaction awaiting real I/O: others do not see its rows, and their
   const gate = new Promise<void>((r) => (release = r));
   const held = t.server.app.db
     .transaction(async (tx) => {
-      await tx.insert(patients).values({ account_id: t.clinic.account.id, first_name: 'Ghost', last_name: 'Uncommitted', blocked: false, communication_preferences: {}, metadata: {}, created_at: now, updated_at: now });
+      await tx.insert(patients).values({
+        account_id: t.clinic.account.id,
+        first_name: 'Ghost',
+        last_name: 'Uncommitted',
+        blocked: false,
+        communication_preferences: {},
+        metadata: {},
+        created_at: now,
+        updated_at: now,
+      });
       opened();
       await gate; // real I/O would be awaited here
       throw new Error('rolled back on purpose');
@@ -52,7 +64,10 @@ it('an open transaction awaiting real I/O: others do not see its rows, and their
   // (a) Another request writes while it is open (an idempotency claim and record, rate-limit counts);
   // the open transaction then rolls back.
   const arrived = new Promise((r) => t.server.app.server.once('request', r));
-  const post = api.post('/patients', { body: { first_name: 'Real', last_name: 'Committed' }, headers: { 'idempotency-key': 'isolation-1' } });
+  const post = api.post('/patients', {
+    body: { first_name: 'Real', last_name: 'Committed' },
+    headers: { 'idempotency-key': 'isolation-1' },
+  });
   await arrived;
   // PostgreSQL commits the claim while the other transaction is open: wait for it. SQLite runs one
   // write transaction at a time, so there the claim waits for the rollback (the request has arrived).
@@ -65,10 +80,16 @@ it('an open transaction awaiting real I/O: others do not see its rows, and their
   await t.server.app.gateway.close(); // flushes the rate-limit counts
   const { db } = t.server.app.db;
   expect((await claimOf('isolation-1'))?.state).toBe('done');
-  const replay = await api.post('/patients', { body: { first_name: 'Real', last_name: 'Committed' }, headers: { 'idempotency-key': 'isolation-1' } });
+  const replay = await api.post('/patients', {
+    body: { first_name: 'Real', last_name: 'Committed' },
+    headers: { 'idempotency-key': 'isolation-1' },
+  });
   expect(replay.headers['idempotent-replayed']).toBe('true');
   expect(replay.body.data.id).toBe(created.body.data.id);
-  const [bucket] = await db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.bucket, `rest:${t.clinic.account.id}`));
+  const [bucket] = await db
+    .select()
+    .from(rateLimitBuckets)
+    .where(eq(rateLimitBuckets.bucket, `rest:${t.clinic.account.id}`));
   expect(bucket?.count).toBe(2); // the read and the write made while the transaction was open
   expect((await api.get('/patients?last_name=Uncommitted')).body.meta.total).toBe(0);
   expect((await api.get('/patients?last_name=Committed')).body.meta.total).toBe(1);

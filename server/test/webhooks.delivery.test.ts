@@ -15,7 +15,15 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { auditLog, webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema';
-import { createEndpoint, recoverSince, replayEvent, rotateSecret, sendTestEvent, setEndpointEnabled, type EndpointInput } from '../domain/webhooks';
+import {
+  createEndpoint,
+  recoverSince,
+  replayEvent,
+  rotateSecret,
+  sendTestEvent,
+  setEndpointEnabled,
+  type EndpointInput,
+} from '../domain/webhooks';
 import { announce } from '../events/record';
 import { BlockedTarget, blockedAddress, resolveTarget } from '../webhooks/send';
 import { newClinic, request, useClinic, type Clinic } from './helpers';
@@ -24,7 +32,10 @@ import { root } from './support/spawn';
 
 /** The server's clock runs with real time, moved ahead by `ahead` (messages are stamped with real time). */
 let ahead = 0;
-const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '400', WEBHOOK_DISABLE_AFTER: '1h' }, now: () => Date.now() + ahead });
+const t = useClinic({
+  env: { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '400', WEBHOOK_DISABLE_AFTER: '1h' },
+  now: () => Date.now() + ahead,
+});
 const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };
 
 interface Received {
@@ -40,7 +51,10 @@ const receiver = http.createServer((req, res) => {
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
     const path = req.url ?? '/';
-    received.set(path, [...(received.get(path) ?? []), { headers: req.headers, body: Buffer.concat(chunks).toString() }]);
+    received.set(path, [
+      ...(received.get(path) ?? []),
+      { headers: req.headers, body: Buffer.concat(chunks).toString() },
+    ]);
     const [status, delay, headers] = answers.get(path)?.shift() ?? [200, 0];
     setTimeout(() => {
       res.statusCode = status;
@@ -60,26 +74,48 @@ let n = 0;
 /** An endpoint on its own path of the receiver, and its secret. */
 async function endpoint(clinic: Clinic = t.clinic, events: EndpointInput['events'] = 'all') {
   const path = `/hook${++n}`;
-  const { endpoint, secret } = await createEndpoint(t.server.app.db, clinic.account, actor, { url: `${base}${path}`, events }, true);
+  const { endpoint, secret } = await createEndpoint(
+    t.server.app.db,
+    clinic.account,
+    actor,
+    { url: `${base}${path}`, events },
+    true,
+  );
   return { id: endpoint.id, secret, path, got: () => received.get(path) ?? [] };
 }
 
 const verify = (secret: string, r: Received) =>
-  new Webhook(secret).verify(r.body, { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) });
+  new Webhook(secret).verify(r.body, {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  });
 
 const drain = () => t.server.app.webhooks.drain();
-const messagesOf = (endpointId: number) => t.server.app.db.db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpointId));
-const attemptsOf = (endpointId: number) => t.server.app.db.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpoint_id, endpointId)).orderBy(webhookAttempts.id);
+const messagesOf = (endpointId: number) =>
+  t.server.app.db.db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpointId));
+const attemptsOf = (endpointId: number) =>
+  t.server.app.db.db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.endpoint_id, endpointId))
+    .orderBy(webhookAttempts.id);
 
 describe('delivery', () => {
   test('a patient created over REST arrives as patients.created: signed, thin, with the Standard Webhooks headers', async () => {
     const clinic = await newClinic(t.server);
     const hook = await endpoint(clinic);
-    const res = await request(t.server, 'POST', '/patients', { host: clinic.host, key: clinic.key, body: { first_name: 'Ada', last_name: 'Hook' } });
+    const res = await request(t.server, 'POST', '/patients', {
+      host: clinic.host,
+      key: clinic.key,
+      body: { first_name: 'Ada', last_name: 'Hook' },
+    });
     expect(res.status).toBe(201);
     await drain();
     const got = hook.got();
-    const patientEvents = got.map((r) => verify(hook.secret, r) as { type: string; data: { entity: string; id: number } }).filter((p) => p.data.id === res.body.data.id);
+    const patientEvents = got
+      .map((r) => verify(hook.secret, r) as { type: string; data: { entity: string; id: number } })
+      .filter((p) => p.data.id === res.body.data.id);
     expect(patientEvents.map((p) => p.type)).toEqual(['patients.created']);
     const one = got.find((r) => JSON.parse(r.body).data.id === res.body.data.id)!;
     const payload = JSON.parse(one.body);
@@ -131,7 +167,10 @@ describe('delivery', () => {
     expect(hook.got()).toHaveLength(1);
     const [row] = await t.server.app.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id));
     expect(row).toMatchObject({ enabled: false, disabled_reason: 'The endpoint answered 410 Gone' });
-    const log = await t.server.app.db.db.select().from(auditLog).where(and(eq(auditLog.entity, 'webhook_endpoints'), eq(auditLog.entity_id, hook.id)));
+    const log = await t.server.app.db.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'webhook_endpoints'), eq(auditLog.entity_id, hook.id)));
     expect(log.map((l) => l.action)).toContain('disabled');
   });
 
@@ -148,11 +187,16 @@ describe('delivery', () => {
 
   test('an endpoint whose deliveries all failed for WEBHOOK_DISABLE_AFTER is disabled; a success in between resets the streak', async () => {
     const hook = await endpoint();
-    const fail = (n: number) => answers.set(hook.path, Array.from({ length: n }, () => [500, 0] as [number, number]));
+    const fail = (n: number) =>
+      answers.set(
+        hook.path,
+        Array.from({ length: n }, () => [500, 0] as [number, number]),
+      );
     fail(3);
     await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
     await drain();
-    const state = async () => (await t.server.app.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id)))[0];
+    const state = async () =>
+      (await t.server.app.db.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hook.id)))[0];
     expect((await state()).failing_since).not.toBeNull();
     ahead += 30 * 60_000;
     await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
@@ -165,7 +209,10 @@ describe('delivery', () => {
     fail(3);
     await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
     await drain();
-    expect(await state()).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/^Every delivery failed since/) });
+    expect(await state()).toMatchObject({
+      enabled: false,
+      disabled_reason: expect.stringMatching(/^Every delivery failed since/),
+    });
     // Back to real time: receivers refuse signatures stamped more than five minutes away.
     ahead = 0;
   });
@@ -184,7 +231,11 @@ describe('delivery', () => {
   test('an endpoint subscribed to some types gets only those', async () => {
     const clinic = await newClinic(t.server);
     const hook = await endpoint(clinic, ['appointments.created']);
-    const res = await request(t.server, 'POST', '/patients', { host: clinic.host, key: clinic.key, body: { first_name: 'Not', last_name: 'Sent' } });
+    const res = await request(t.server, 'POST', '/patients', {
+      host: clinic.host,
+      key: clinic.key,
+      body: { first_name: 'Not', last_name: 'Sent' },
+    });
     expect(res.status).toBe(201);
     await drain();
     expect(hook.got()).toHaveLength(0);
@@ -234,17 +285,23 @@ describe('secrets, replay, recovery', () => {
 
 describe('a disabled endpoint', () => {
   const messages = async (endpointId: number) => (await messagesOf(endpointId)).sort((a, b) => a.id - b.id);
-  const setEnabled = (clinic: Clinic, id: number, enabled: boolean) => setEndpointEnabled(t.server.app.db, clinic.account, actor, id, enabled, enabled ? null : 'test');
+  const setEnabled = (clinic: Clinic, id: number, enabled: boolean) =>
+    setEndpointEnabled(t.server.app.db, clinic.account, actor, id, enabled, enabled ? null : 'test');
 
   test('events while it is disabled are held: never attempted, listed as waiting in the portal; enabling sends them, oldest first', async () => {
     const clinic = await newClinic(t.server);
     const hook = await endpoint(clinic);
     const { portal } = await signedIn(t.server, clinic, 'admin');
     expect((await portal.mutate('webhooks.setEnabled', { id: hook.id, enabled: false })).status).toBe(200);
-    const created = await request(t.server, 'POST', '/patients', { host: clinic.host, key: clinic.key, body: { first_name: 'Held', last_name: 'Back' } });
+    const created = await request(t.server, 'POST', '/patients', {
+      host: clinic.host,
+      key: clinic.key,
+      body: { first_name: 'Held', last_name: 'Back' },
+    });
     expect(created.status).toBe(201);
     await t.server.app.db.transaction(async (tx) => {
-      for (let i = 0; i < 25; i++) await announce(tx, clinic.account.id, 'patients.updated', 'patients', created.body.data.id);
+      for (let i = 0; i < 25; i++)
+        await announce(tx, clinic.account.id, 'patients.updated', 'patients', created.body.data.id);
     });
     await drain();
     expect(hook.got()).toHaveLength(0);
@@ -252,7 +309,10 @@ describe('a disabled endpoint', () => {
     expect(held).toHaveLength(26);
     expect(held.every((m) => m.status === 'pending' && m.next_attempt_at === null && m.attempts === 0)).toBe(true);
     expect(await attemptsOf(hook.id)).toEqual([]);
-    const listed = portalData(await portal.query('webhooks.messages', { id: hook.id })) as { status: string; next_attempt_at: string | null }[];
+    const listed = portalData(await portal.query('webhooks.messages', { id: hook.id })) as {
+      status: string;
+      next_attempt_at: string | null;
+    }[];
     expect(listed.map((m) => [m.status, m.next_attempt_at])).toEqual(held.map(() => ['waiting', null]));
 
     expect((await portal.mutate('webhooks.setEnabled', { id: hook.id, enabled: true })).status).toBe(200);
@@ -264,7 +324,12 @@ describe('a disabled endpoint', () => {
     expect(firstRound).toEqual(held.slice(0, claimed).map((m) => m.id));
     await drain();
     expect((await messages(hook.id)).map((m) => m.status)).toEqual(held.map(() => 'delivered'));
-    expect(hook.got().map((r) => r.headers['webhook-id']).sort()).toEqual(held.map((m) => m.event_id).sort());
+    expect(
+      hook
+        .got()
+        .map((r) => r.headers['webhook-id'])
+        .sort(),
+    ).toEqual(held.map((m) => m.event_id).sort());
   });
 
   test('disabling holds the messages still to be retried; enabling makes them due at once', async () => {
@@ -288,11 +353,22 @@ describe('a disabled endpoint', () => {
     await sendTestEvent(t.server.app.db, clinic.account, actor, hook.id);
     // Claimed as the worker claims (attempt counted, lease taken), then the endpoint is disabled.
     const lease = new Date(Date.now() + 60_000).toISOString();
-    const [claimed] = await t.server.app.db.transaction((tx) => tx.update(webhookMessages).set({ attempts: 1, lease_until: lease }).where(eq(webhookMessages.endpoint_id, hook.id)).returning());
+    const [claimed] = await t.server.app.db.transaction((tx) =>
+      tx
+        .update(webhookMessages)
+        .set({ attempts: 1, lease_until: lease })
+        .where(eq(webhookMessages.endpoint_id, hook.id))
+        .returning(),
+    );
     await setEnabled(clinic, hook.id, false);
     expect(await t.server.app.webhooks.deliver(claimed, 'scheduled')).toBeNull();
     expect(hook.got()).toHaveLength(0);
-    expect((await messages(hook.id))[0]).toMatchObject({ status: 'pending', next_attempt_at: null, lease_until: null, attempts: 0 });
+    expect((await messages(hook.id))[0]).toMatchObject({
+      status: 'pending',
+      next_attempt_at: null,
+      lease_until: null,
+      attempts: 0,
+    });
     expect(await attemptsOf(hook.id)).toEqual([]);
   });
 
@@ -321,10 +397,27 @@ describe('a disabled endpoint', () => {
 
 describe('SSRF', () => {
   test('every non-public address class is refused', () => {
-    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', 'fd00::1', 'fe80::1', '224.0.0.1', 'ff02::1', '0.0.0.0', '::', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      'fd00::1',
+      'fe80::1',
+      '224.0.0.1',
+      'ff02::1',
+      '0.0.0.0',
+      '::',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(blockedAddress(address), address).not.toBeNull();
     }
-    for (const address of ['8.8.8.8', '2001:4860:4860::8888', '1.1.1.1']) expect(blockedAddress(address), address).toBeNull();
+    for (const address of ['8.8.8.8', '2001:4860:4860::8888', '1.1.1.1'])
+      expect(blockedAddress(address), address).toBeNull();
   });
 
   // Every spelling of a non-public address a URL can carry; the URL parser normalises the IPv4 ones.
@@ -360,15 +453,27 @@ describe('SSRF', () => {
 
   test.each(REFUSED_URLS)('%s is refused at creation and at delivery', async (url) => {
     await expect(resolveTarget(url, false)).rejects.toThrow(BlockedTarget);
-    await expect(createEndpoint(t.server.app.db, t.clinic.account, actor, { url, events: 'all' }, false)).rejects.toMatchObject({ code: 'invalid_input' });
+    await expect(
+      createEndpoint(t.server.app.db, t.clinic.account, actor, { url, events: 'all' }, false),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
   });
 
   test('the classifier: only public unicast, with embedded IPv4 judged as IPv4', () => {
-    for (const address of ['::7f00:1', '::a9fe:a9fe', '64:ff9b::808:808', 'fe80::1%eth0', '0177.0.0.1', '0x7f.1', '2130706433', '::ffff:0:a00:1']) {
+    for (const address of [
+      '::7f00:1',
+      '::a9fe:a9fe',
+      '64:ff9b::808:808',
+      'fe80::1%eth0',
+      '0177.0.0.1',
+      '0x7f.1',
+      '2130706433',
+      '::ffff:0:a00:1',
+    ]) {
       expect(blockedAddress(address), address).not.toBeNull();
     }
     // A public IPv4 address stays public in any IPv6 form that only carries it.
-    for (const address of ['8.8.8.8', '::ffff:8.8.8.8', '::808:808', '2606:4700::1']) expect(blockedAddress(address), address).toBeNull();
+    for (const address of ['8.8.8.8', '::ffff:8.8.8.8', '::808:808', '2606:4700::1'])
+      expect(blockedAddress(address), address).toBeNull();
   });
 
   test('without the development flag: only https, and no private target, at creation and at delivery', async () => {
@@ -376,8 +481,17 @@ describe('SSRF', () => {
     await expect(resolveTarget('https://127.0.0.1/hook', false)).rejects.toThrow(/non-public/);
     await expect(resolveTarget('https://[::ffff:169.254.169.254]/hook', false)).rejects.toThrow(/non-public/);
     await expect(resolveTarget('https://user:pw@example.com/hook', false)).rejects.toThrow(/credentials/);
-    const refused = createEndpoint(t.server.app.db, t.clinic.account, actor, { url: 'https://10.0.0.5/hook', events: 'all' }, false);
-    await expect(refused).rejects.toMatchObject({ code: 'invalid_input', errors: { url: [expect.stringMatching(/non-public/)] } });
+    const refused = createEndpoint(
+      t.server.app.db,
+      t.clinic.account,
+      actor,
+      { url: 'https://10.0.0.5/hook', events: 'all' },
+      false,
+    );
+    await expect(refused).rejects.toMatchObject({
+      code: 'invalid_input',
+      errors: { url: [expect.stringMatching(/non-public/)] },
+    });
   });
 });
 
@@ -405,11 +519,20 @@ describe('worker processes', () => {
   function startWorker(env: Record<string, string> = {}, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
     return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli/main.ts'), 'worker'], {
       cwd: root,
-      env: { ...process.env, WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_DELAYS: '0,1,1,1', LOG_LEVEL: 'silent', ...env },
+      env: {
+        ...process.env,
+        WEBHOOKS_ALLOW_PRIVATE: '1',
+        WEBHOOK_RETRY_DELAYS: '0,1,1,1',
+        LOG_LEVEL: 'silent',
+        ...env,
+      },
       stdio: ['ignore', 'ignore', stderr],
     });
   }
-  const stop = (w: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') => new Promise<void>((r) => (w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill(signal))));
+  const stop = (w: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
+    new Promise<void>((r) =>
+      w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill(signal)),
+    );
 
   async function until(check: () => Promise<boolean>, ms: number, what: string) {
     const end = Date.now() + ms;
@@ -423,16 +546,29 @@ describe('worker processes', () => {
   /** `n` events on a new clinic with one endpoint: the messages' ids. */
   async function eventsFor(n: number) {
     const clinic = await newClinic(t.server);
-    const { endpoint } = await createEndpoint(t.server.app.db, clinic.account, actor, { url: workerUrl, events: 'all' }, true);
+    const { endpoint } = await createEndpoint(
+      t.server.app.db,
+      clinic.account,
+      actor,
+      { url: workerUrl, events: 'all' },
+      true,
+    );
     await t.server.app.db.transaction(async (tx) => {
       for (let i = 0; i < n; i++) await announce(tx, clinic.account.id, 'patients.updated', 'patients', i + 1);
     });
-    const rows = await t.server.app.db.db.select({ id: webhookMessages.id, event_id: webhookMessages.event_id }).from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpoint.id));
+    const rows = await t.server.app.db.db
+      .select({ id: webhookMessages.id, event_id: webhookMessages.event_id })
+      .from(webhookMessages)
+      .where(eq(webhookMessages.endpoint_id, endpoint.id));
     expect(rows).toHaveLength(n);
     return rows;
   }
 
-  const statuses = async (ids: number[]) => (await t.server.app.db.db.select().from(webhookMessages).where(inArray(webhookMessages.id, ids))).map((m) => ({ event_id: m.event_id, status: m.status }));
+  const statuses = async (ids: number[]) =>
+    (await t.server.app.db.db.select().from(webhookMessages).where(inArray(webhookMessages.id, ids))).map((m) => ({
+      event_id: m.event_id,
+      status: m.status,
+    }));
   const delivered = async (ids: number[]) => (await statuses(ids)).every((m) => m.status === 'delivered');
 
   test('a worker with METRICS_PORT serves its own metrics: the deliveries it made, by outcome', async () => {
@@ -442,7 +578,11 @@ describe('worker processes', () => {
     let said = '';
     w.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
     try {
-      await until(async () => /metrics on http:\/\/127\.0\.0\.1:\d+\/metrics/.test(said), 30_000, 'the metrics address');
+      await until(
+        async () => /metrics on http:\/\/127\.0\.0\.1:\d+\/metrics/.test(said),
+        30_000,
+        'the metrics address',
+      );
       await until(() => delivered(ids), 30_000, '5 deliveries');
       const url = /metrics on (http:\S+)/.exec(said)![1];
       const text = await (await fetch(url)).text();
@@ -454,20 +594,27 @@ describe('worker processes', () => {
     }
   }, 60_000);
 
-  test.skipIf(!isPg)('two workers on PostgreSQL deliver 1,000 events and attempt none twice (only on PostgreSQL)', async () => {
-    const messages = await eventsFor(1000);
-    const ids = messages.map((m) => m.id);
-    const workers = [startWorker(), startWorker()];
-    try {
-      await until(() => delivered(ids), 90_000, '1,000 deliveries');
-    } finally {
-      await Promise.all(workers.map((w) => stop(w)));
-    }
-    const attempts = await t.server.app.db.db.select({ message_id: webhookAttempts.message_id }).from(webhookAttempts).where(inArray(webhookAttempts.message_id, ids));
-    expect(attempts).toHaveLength(1000);
-    expect(new Set(attempts.map((a) => a.message_id)).size).toBe(1000);
-    for (const m of messages) expect(seen.get(m.event_id)).toBe(1);
-  }, 120_000);
+  test.skipIf(!isPg)(
+    'two workers on PostgreSQL deliver 1,000 events and attempt none twice (only on PostgreSQL)',
+    async () => {
+      const messages = await eventsFor(1000);
+      const ids = messages.map((m) => m.id);
+      const workers = [startWorker(), startWorker()];
+      try {
+        await until(() => delivered(ids), 90_000, '1,000 deliveries');
+      } finally {
+        await Promise.all(workers.map((w) => stop(w)));
+      }
+      const attempts = await t.server.app.db.db
+        .select({ message_id: webhookAttempts.message_id })
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.message_id, ids));
+      expect(attempts).toHaveLength(1000);
+      expect(new Set(attempts.map((a) => a.message_id)).size).toBe(1000);
+      for (const m of messages) expect(seen.get(m.event_id)).toBe(1);
+    },
+    120_000,
+  );
 
   test('a worker killed with SIGKILL mid-delivery: after its leases expire another delivers exactly what was not acknowledged', async () => {
     holdFirst = 4;
@@ -477,7 +624,13 @@ describe('worker processes', () => {
     const env = { WEBHOOK_TIMEOUT_MS: '3000' };
     const first = startWorker(env);
     // 8 are acknowledged; the receiver holds 4 without answering when the worker dies.
-    await until(async () => messages.every((m) => seen.has(m.event_id)) && (await statuses(ids)).filter((m) => m.status === 'delivered').length === 8, 30_000, 'the first deliveries');
+    await until(
+      async () =>
+        messages.every((m) => seen.has(m.event_id)) &&
+        (await statuses(ids)).filter((m) => m.status === 'delivered').length === 8,
+      30_000,
+      'the first deliveries',
+    );
     await stop(first, 'SIGKILL');
     const unacknowledged = (await statuses(ids)).filter((m) => m.status !== 'delivered').map((m) => m.event_id);
     expect(unacknowledged).toHaveLength(4);
@@ -488,7 +641,9 @@ describe('worker processes', () => {
     } finally {
       await stop(second);
     }
-    const resent = messages.filter((m) => (seen.get(m.event_id) ?? 0) > (before.get(m.event_id) ?? 0)).map((m) => m.event_id);
+    const resent = messages
+      .filter((m) => (seen.get(m.event_id) ?? 0) > (before.get(m.event_id) ?? 0))
+      .map((m) => m.event_id);
     expect(resent.sort()).toEqual(unacknowledged.sort());
     for (const m of messages) expect(seen.get(m.event_id)).toBe(unacknowledged.includes(m.event_id) ? 2 : 1);
   }, 60_000);

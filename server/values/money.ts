@@ -9,7 +9,6 @@ export function formatMoney(minor: number): string {
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-
 /** Accepted shape of an amount sent by a client: non-negative, at most two decimals, no exponent. */
 export const MONEY_PATTERN = /^\d{1,9}(\.\d{1,2})?$/;
 

@@ -10,7 +10,13 @@ import { parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from '
  * the region is required, fixed for the account's life (its data lives there) and was already the
  * default of writes, so the key a number was stored under is the key a search computes.
  */
-export const REGION_COUNTRY: Record<string, CountryCode> = { neptune: 'GB', mercury: 'DE', vulcan: 'US', jupiter: 'SG', apollo: 'AU' };
+export const REGION_COUNTRY: Record<string, CountryCode> = {
+  neptune: 'GB',
+  mercury: 'DE',
+  vulcan: 'US',
+  jupiter: 'SG',
+  apollo: 'AU',
+};
 
 export const accountCountry = (account: { region: string }): CountryCode | undefined => REGION_COUNTRY[account.region];
 
@@ -31,4 +37,5 @@ export function phoneSearchKey(text: string, parsed: PhoneNumber | undefined): s
 }
 
 /** The key of a number sent with no country of its own (a search), read in `country`. */
-export const searchKeyIn = (text: string, country: CountryCode | undefined) => phoneSearchKey(text, parsePhone(text, country));
+export const searchKeyIn = (text: string, country: CountryCode | undefined) =>
+  phoneSearchKey(text, parsePhone(text, country));

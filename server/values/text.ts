@@ -24,5 +24,11 @@ export function nulPath(value: unknown, path = ''): string | null {
 /** Throws 422 validation_failed when the value holds a NUL anywhere. */
 export function refuseNul(value: unknown): void {
   const at = nulPath(value);
-  if (at) throw invalid(at, 'must not contain the NUL character (\\u0000)', 'validation_failed', `${at}: must not contain the NUL character (\\u0000)`);
+  if (at)
+    throw invalid(
+      at,
+      'must not contain the NUL character (\\u0000)',
+      'validation_failed',
+      `${at}: must not contain the NUL character (\\u0000)`,
+    );
 }

@@ -18,9 +18,13 @@ const SETTING = 'secrets_key';
 let key: Buffer | null = null;
 
 /** The key from the environment, if one is set there. */
-const environmentKey = (env: Pick<Env, 'WEBHOOK_SECRETS_KEY' | 'SECRETS_KEY'>) => env.WEBHOOK_SECRETS_KEY ?? env.SECRETS_KEY;
+const environmentKey = (env: Pick<Env, 'WEBHOOK_SECRETS_KEY' | 'SECRETS_KEY'>) =>
+  env.WEBHOOK_SECRETS_KEY ?? env.SECRETS_KEY;
 
-export async function loadSecretsKey(db: DbHandle, env: Pick<Env, 'WEBHOOK_SECRETS_KEY' | 'SECRETS_KEY'> = {}): Promise<void> {
+export async function loadSecretsKey(
+  db: DbHandle,
+  env: Pick<Env, 'WEBHOOK_SECRETS_KEY' | 'SECRETS_KEY'> = {},
+): Promise<void> {
   const fromEnv = environmentKey(env);
   if (fromEnv) {
     key = Buffer.from(fromEnv, 'base64');
@@ -37,14 +41,20 @@ export async function loadSecretsKey(db: DbHandle, env: Pick<Env, 'WEBHOOK_SECRE
  */
 async function adopt(db: DbHandle, next: Buffer): Promise<void> {
   await db.transaction(async (tx) => {
-    const [stored] = await allIn<{ value: string }>(tx, sql`select value from ${settings} where key = ${SETTING}${isPg ? sql` for update` : sql``}`);
+    const [stored] = await allIn<{ value: string }>(
+      tx,
+      sql`select value from ${settings} where key = ${SETTING}${isPg ? sql` for update` : sql``}`,
+    );
     if (!stored) return;
     const previous = Buffer.from(stored.value, 'base64');
     const reseal = (sealed: string) => sealWith(next, openWith(previous, sealed));
     for (const row of await tx.select().from(webhookEndpoints)) {
       await tx
         .update(webhookEndpoints)
-        .set({ secret: reseal(row.secret), previous_secret: row.previous_secret === null ? null : reseal(row.previous_secret) })
+        .set({
+          secret: reseal(row.secret),
+          previous_secret: row.previous_secret === null ? null : reseal(row.previous_secret),
+        })
         .where(and(eq(webhookEndpoints.account_id, row.account_id), eq(webhookEndpoints.id, row.id)));
     }
     await tx.delete(settings).where(eq(settings.key, SETTING));
@@ -60,7 +70,9 @@ function sealWith(k: Buffer, plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', k, iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return ['v1', iv, cipher.getAuthTag(), data]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 function openWith(k: Buffer, sealed: string): string {

@@ -47,20 +47,27 @@ export function blockedAddress(address: string): string | null {
 }
 
 /** The IPv4 address in the last 32 bits of an IPv6 address. */
-const embeddedIPv4 = (v6: ipaddr.IPv6) => new ipaddr.IPv4([v6.parts[6] >> 8, v6.parts[6] & 0xff, v6.parts[7] >> 8, v6.parts[7] & 0xff]);
+const embeddedIPv4 = (v6: ipaddr.IPv6) =>
+  new ipaddr.IPv4([v6.parts[6] >> 8, v6.parts[6] & 0xff, v6.parts[7] >> 8, v6.parts[7] & 0xff]);
 
 /** The URL's protocol and host as allowed, and the address to connect to (throws BlockedTarget). */
-export async function resolveTarget(raw: string, allowPrivate: boolean): Promise<{ url: URL; address: string; family: number }> {
+export async function resolveTarget(
+  raw: string,
+  allowPrivate: boolean,
+): Promise<{ url: URL; address: string; family: number }> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new BlockedTarget('not a URL');
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new BlockedTarget('only https URLs are accepted');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
+    throw new BlockedTarget('only https URLs are accepted');
   if (url.username || url.password) throw new BlockedTarget('credentials in the URL are not accepted');
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await lookup(host, { all: true, verbatim: true }).catch(() => []);
+  const addresses = net.isIP(host)
+    ? [{ address: host, family: net.isIP(host) }]
+    : await lookup(host, { all: true, verbatim: true }).catch(() => []);
   if (!addresses.length) throw new BlockedTarget(`${host} does not resolve`);
   if (!allowPrivate) {
     for (const a of addresses) {
@@ -80,7 +87,12 @@ export interface SendOptions {
   keepBytes?: number;
 }
 
-export async function send(raw: string, body: string, headers: Record<string, string>, opts: SendOptions): Promise<Sent> {
+export async function send(
+  raw: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: SendOptions,
+): Promise<Sent> {
   const method = opts.method ?? 'POST';
   const keep = opts.keepBytes ?? RESPONSE_KEEP;
   const started = Date.now();
@@ -89,7 +101,12 @@ export async function send(raw: string, body: string, headers: Record<string, st
   try {
     target = await resolveTarget(raw, opts.allowPrivate);
   } catch (err) {
-    return done({ status: null, body: null, error: err instanceof BlockedTarget ? `blocked: ${err.message}` : 'dns', retryAfter: null });
+    return done({
+      status: null,
+      body: null,
+      error: err instanceof BlockedTarget ? `blocked: ${err.message}` : 'dns',
+      retryAfter: null,
+    });
   }
   const { url, address, family } = target;
   const client = url.protocol === 'https:' ? https : http;
@@ -103,7 +120,11 @@ export async function send(raw: string, body: string, headers: Record<string, st
         path: `${url.pathname}${url.search}`,
         // TLS checks the certificate against the URL's host, not the address connected to.
         servername: net.isIP(url.hostname) ? undefined : url.hostname,
-        headers: { ...headers, host: url.host, ...(method === 'POST' ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+        headers: {
+          ...headers,
+          host: url.host,
+          ...(method === 'POST' ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
+        },
         agent: false,
       },
       (res) => {
@@ -113,7 +134,15 @@ export async function send(raw: string, body: string, headers: Record<string, st
           clearTimeout(timer);
           const retry = Number(res.headers['retry-after']);
           const text = Buffer.concat(chunks).subarray(0, keep).toString('utf8');
-          resolve(done({ status: res.statusCode ?? null, body: text, error: null, retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : null, headers: res.headers }));
+          resolve(
+            done({
+              status: res.statusCode ?? null,
+              body: text,
+              error: null,
+              retryAfter: Number.isFinite(retry) && retry >= 0 ? retry : null,
+              headers: res.headers,
+            }),
+          );
           res.destroy();
         };
         res.on('data', (c: Buffer) => {
@@ -125,11 +154,21 @@ export async function send(raw: string, body: string, headers: Record<string, st
         res.on('error', finish);
       },
     );
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })), opts.timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })),
+      opts.timeoutMs,
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       const code = err.code ?? '';
-      const error = code === 'TIMEOUT' ? 'timeout' : code === 'ECONNREFUSED' ? 'refused' : /CERT|SSL|TLS/.test(code) ? `tls: ${code}` : code || err.message;
+      const error =
+        code === 'TIMEOUT'
+          ? 'timeout'
+          : code === 'ECONNREFUSED'
+            ? 'refused'
+            : /CERT|SSL|TLS/.test(code)
+              ? `tls: ${code}`
+              : code || err.message;
       resolve(done({ status: null, body: null, error, retryAfter: null }));
     });
     req.end(method === 'POST' ? body : undefined);

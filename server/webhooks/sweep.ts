@@ -20,7 +20,12 @@ export const MESSAGES_KEPT_DAYS = 30;
 /** One batch of the attempts sweep, oldest first, by webhook_attempts_created_idx (created_at). */
 export function expiredAttemptsBatch(tx: Db, now: number, limit: number) {
   const t = webhookAttempts;
-  const expired = tx.select(keyOf(t)).from(t).where(lt(t.created_at, sweepCutoff(t, now, ATTEMPTS_KEPT_DAYS))).orderBy(asc(t.created_at)).limit(limit);
+  const expired = tx
+    .select(keyOf(t))
+    .from(t)
+    .where(lt(t.created_at, sweepCutoff(t, now, ATTEMPTS_KEPT_DAYS)))
+    .orderBy(asc(t.created_at))
+    .limit(limit);
   return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
 }
 
@@ -52,7 +57,12 @@ export async function sweepWebhookMessages(db: DbHandle, now = Date.now(), run?:
   for (const status of SETTLED) {
     // One bound for the run, across both statuses.
     if (deleted >= bound) return { deleted, again: true };
-    const o = await sweepInBatches(db, run, async (tx, limit) => (await expiredMessagesBatch(tx, now, limit, status)).length, bound - deleted);
+    const o = await sweepInBatches(
+      db,
+      run,
+      async (tx, limit) => (await expiredMessagesBatch(tx, now, limit, status)).length,
+      bound - deleted,
+    );
     deleted += o.deleted;
     if (o.again) return { deleted, again: true };
   }

@@ -45,8 +45,19 @@ type Message = typeof webhookMessages.$inferSelect;
 type Endpoint = typeof webhookEndpoints.$inferSelect;
 
 /** `webhook-signature`: one `v1,` signature per live secret (two during a rotation's grace). */
-export function signatures(endpoint: Pick<Endpoint, 'secret' | 'previous_secret' | 'previous_expires_at'>, id: string, at: Date, payload: string, now: number): string {
-  const secrets = [endpoint.secret, ...(endpoint.previous_secret && endpoint.previous_expires_at && Date.parse(endpoint.previous_expires_at) > now ? [endpoint.previous_secret] : [])];
+export function signatures(
+  endpoint: Pick<Endpoint, 'secret' | 'previous_secret' | 'previous_expires_at'>,
+  id: string,
+  at: Date,
+  payload: string,
+  now: number,
+): string {
+  const secrets = [
+    endpoint.secret,
+    ...(endpoint.previous_secret && endpoint.previous_expires_at && Date.parse(endpoint.previous_expires_at) > now
+      ? [endpoint.previous_secret]
+      : []),
+  ];
   return secrets.map((s) => new Webhook(open(s)).sign(id, at, payload)).join(' ');
 }
 
@@ -162,7 +173,14 @@ export class WebhookWorker {
       const due = tx
         .select({ account_id: webhookMessages.account_id, id: webhookMessages.id })
         .from(webhookMessages)
-        .innerJoin(webhookEndpoints, and(eq(webhookEndpoints.account_id, webhookMessages.account_id), eq(webhookEndpoints.id, webhookMessages.endpoint_id), eq(webhookEndpoints.enabled, true)))
+        .innerJoin(
+          webhookEndpoints,
+          and(
+            eq(webhookEndpoints.account_id, webhookMessages.account_id),
+            eq(webhookEndpoints.id, webhookMessages.endpoint_id),
+            eq(webhookEndpoints.enabled, true),
+          ),
+        )
         .where(
           and(
             eq(webhookMessages.status, 'pending'),
@@ -186,7 +204,10 @@ export class WebhookWorker {
 
   /** One attempt of a claimed message: send, record, and decide what comes next. */
   async deliver(m: Message, trigger: AttemptTrigger): Promise<Sent | null> {
-    const [endpoint] = await this.db.db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.account_id, m.account_id), eq(webhookEndpoints.id, m.endpoint_id)));
+    const [endpoint] = await this.db.db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.account_id, m.account_id), eq(webhookEndpoints.id, m.endpoint_id)));
     if (!endpoint) return null;
     if (!endpoint.enabled) {
       // Disabled since the claim: no attempt. The message is held again and the claim's count undone.
@@ -206,18 +227,28 @@ export class WebhookWorker {
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
       'webhook-signature': signatures(endpoint, m.event_id, at, m.payload, at.getTime()),
     };
-    const sent = await send(endpoint.url, m.payload, headers, { timeoutMs: this.policy.timeoutMs, allowPrivate: this.policy.allowPrivate });
+    const sent = await send(endpoint.url, m.payload, headers, {
+      timeoutMs: this.policy.timeoutMs,
+      allowPrivate: this.policy.allowPrivate,
+    });
     await this.record(m, endpoint, sent, m.event_type === TEST_EVENT_TYPE ? 'test' : trigger, headers);
     return sent;
   }
 
-  private async record(m: Message, endpoint: Endpoint, sent: Sent, trigger: AttemptTrigger, headers: Record<string, string>) {
+  private async record(
+    m: Message,
+    endpoint: Endpoint,
+    sent: Sent,
+    trigger: AttemptTrigger,
+    headers: Record<string, string>,
+  ) {
     const now = this.now();
     const at = new Date(now).toISOString();
     const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
     const gone = sent.status === 410;
     const last = m.attempts >= this.policy.delays.length;
-    const hinted = sent.status !== null && RETRYABLE_WITH_HINT.has(sent.status) && sent.retryAfter !== null ? sent.retryAfter : null;
+    const hinted =
+      sent.status !== null && RETRYABLE_WITH_HINT.has(sent.status) && sent.retryAfter !== null ? sent.retryAfter : null;
     // Jitter (±20%) keeps the retries of many messages from arriving together.
     const delay = hinted ?? (this.policy.delays[m.attempts] ?? 0) * (0.8 + Math.random() * 0.4);
     await this.db.transaction(async (tx) => {
@@ -246,20 +277,39 @@ export class WebhookWorker {
         })
         .where(and(eq(webhookMessages.account_id, m.account_id), eq(webhookMessages.id, m.id)));
       if (ok) {
-        if (endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: null }).where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)));
+        if (endpoint.failing_since)
+          await tx
+            .update(webhookEndpoints)
+            .set({ failing_since: null })
+            .where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)));
         return;
       }
       const failingSince = endpoint.failing_since ?? at;
-      if (!endpoint.failing_since) await tx.update(webhookEndpoints).set({ failing_since: at }).where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)));
-      const reason = gone ? 'The endpoint answered 410 Gone' : now - Date.parse(failingSince) >= this.policy.disableAfterMs ? `Every delivery failed since ${failingSince}` : null;
+      if (!endpoint.failing_since)
+        await tx
+          .update(webhookEndpoints)
+          .set({ failing_since: at })
+          .where(and(eq(webhookEndpoints.account_id, endpoint.account_id), eq(webhookEndpoints.id, endpoint.id)));
+      const reason = gone
+        ? 'The endpoint answered 410 Gone'
+        : now - Date.parse(failingSince) >= this.policy.disableAfterMs
+          ? `Every delivery failed since ${failingSince}`
+          : null;
       if (reason && endpoint.enabled) await switchEndpoint(tx, DELIVERY_ACTOR, endpoint, false, reason, at);
     });
-    if (observing.any) observing.any.delivery(ok ? 'delivered' : gone || last ? 'failed' : 'retrying', m.next_attempt_at, now - sent.durationMs);
+    if (observing.any)
+      observing.any.delivery(
+        ok ? 'delivered' : gone || last ? 'failed' : 'retrying',
+        m.next_attempt_at,
+        now - sent.durationMs,
+      );
   }
 }
 
 /** The delivery policy from the environment. */
-export const policyOf = (env: Pick<Env, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_DISABLE_AFTER' | 'WEBHOOKS_ALLOW_PRIVATE'>): DeliveryPolicy => ({
+export const policyOf = (
+  env: Pick<Env, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_DISABLE_AFTER' | 'WEBHOOKS_ALLOW_PRIVATE'>,
+): DeliveryPolicy => ({
   timeoutMs: env.WEBHOOK_TIMEOUT_MS,
   delays: env.WEBHOOK_RETRY_DELAYS,
   disableAfterMs: env.WEBHOOK_DISABLE_AFTER,

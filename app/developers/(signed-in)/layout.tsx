@@ -8,7 +8,11 @@ import { allowed, PAGES } from '../_lib/pages';
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const { account, member } = await pageContext();
   if (!member) return <SignInFirst />;
-  const nav = PAGES.filter((p) => allowed(member, p.permissions)).map(({ href, label, section }) => ({ href, label, section: section ?? 'Developers' }));
+  const nav = PAGES.filter((p) => allowed(member, p.permissions)).map(({ href, label, section }) => ({
+    href,
+    label,
+    section: section ?? 'Developers',
+  }));
   return (
     <Shell clinic={account.name} member={{ name: member.name, role: member.role }} nav={nav}>
       {children}

@@ -28,7 +28,19 @@ interface Props {
   onConfirm: () => Promise<unknown>;
 }
 
-export function ConfirmDialog({ trigger, open, onOpenChange, returnFocus, focusAfter, title, children, extra, confirm, tone = 'danger', onConfirm }: Props) {
+export function ConfirmDialog({
+  trigger,
+  open,
+  onOpenChange,
+  returnFocus,
+  focusAfter,
+  title,
+  children,
+  extra,
+  confirm,
+  tone = 'danger',
+  onConfirm,
+}: Props) {
   const [ownOpen, setOwnOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);

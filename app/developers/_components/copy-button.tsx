@@ -29,7 +29,17 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 }
 
 /** A named value to copy (a secret, an address): a read-only field with its own Copy button. */
-export function CopyField({ id, label, value, mono = true }: { id: string; label: string; value: string; mono?: boolean }) {
+export function CopyField({
+  id,
+  label,
+  value,
+  mono = true,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  mono?: boolean;
+}) {
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium [overflow-wrap:anywhere]">

@@ -13,7 +13,17 @@ export interface NavItem {
   section: string;
 }
 
-export function Shell({ clinic, member, nav, children }: { clinic: string; member: { name: string; role: string }; nav: NavItem[]; children: ReactNode }) {
+export function Shell({
+  clinic,
+  member,
+  nav,
+  children,
+}: {
+  clinic: string;
+  member: { name: string; role: string };
+  nav: NavItem[];
+  children: ReactNode;
+}) {
   const path = usePathname();
   const [leaving, setLeaving] = useState(false);
   const signOut = async () => {
@@ -23,7 +33,10 @@ export function Shell({ clinic, member, nav, children }: { clinic: string; membe
   };
   return (
     <div className="min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-white">
@@ -48,20 +61,22 @@ export function Shell({ clinic, member, nav, children }: { clinic: string; membe
                 {section}
               </span>
               <ul aria-labelledby={`nav-${section}`} className="flex flex-wrap gap-1">
-                {nav.filter((item) => item.section === section).map((item) => {
-                  const current = path === item.href || path.startsWith(`${item.href}/`);
-                  return (
-                    <li key={item.href}>
-                      <Link
-                        href={item.href}
-                        aria-current={current ? 'page' : undefined}
-                        className={`inline-block border-b-2 px-3 py-2 text-sm ${current ? 'border-indigo-600 font-medium text-indigo-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
-                      >
-                        {item.label}
-                      </Link>
-                    </li>
-                  );
-                })}
+                {nav
+                  .filter((item) => item.section === section)
+                  .map((item) => {
+                    const current = path === item.href || path.startsWith(`${item.href}/`);
+                    return (
+                      <li key={item.href}>
+                        <Link
+                          href={item.href}
+                          aria-current={current ? 'page' : undefined}
+                          className={`inline-block border-b-2 px-3 py-2 text-sm ${current ? 'border-indigo-600 font-medium text-indigo-700' : 'border-transparent text-slate-600 hover:text-slate-900'}`}
+                        >
+                          {item.label}
+                        </Link>
+                      </li>
+                    );
+                  })}
               </ul>
             </div>
           ))}

@@ -17,7 +17,16 @@ export function useClinicZone(): string {
 
 /** "26 Nov 2026, 20:31:05 Europe/London" (server/domain/activity.ts clinicTime writes the same, for CSV and sentences). */
 export function fullTime(iso: string, zone: string): string {
-  const f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const f = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   return `${f.format(new Date(iso))} ${zone}`;
 }
 
@@ -66,11 +75,19 @@ export function Time({ iso }: { iso: string | null }) {
   const full = fullTime(iso, zone);
   return (
     // Focusable, so a keyboard reaches the full time as a mouse does; relative for a glance, the full time read out as well.
-    <time dateTime={iso} title={full} tabIndex={0} className="group relative cursor-help whitespace-nowrap underline decoration-dotted underline-offset-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500">
+    <time
+      dateTime={iso}
+      title={full}
+      tabIndex={0}
+      className="group relative cursor-help whitespace-nowrap underline decoration-dotted underline-offset-2 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+    >
       {ago(iso, now)}
       <span className="sr-only">, {full}</span>
       {/* Not rendered until wanted (hidden, not invisible): a laid-out tooltip would widen a phone's page. */}
-      <span aria-hidden="true" className="absolute left-0 top-full z-10 mt-1 hidden w-max max-w-[16rem] rounded bg-slate-900 px-2 py-1 text-xs text-white group-hover:block group-focus:block">
+      <span
+        aria-hidden="true"
+        className="absolute left-0 top-full z-10 mt-1 hidden w-max max-w-[16rem] rounded bg-slate-900 px-2 py-1 text-xs text-white group-hover:block group-focus:block"
+      >
         {full}
       </span>
     </time>

@@ -7,12 +7,34 @@ const tones = {
   danger: 'bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300',
 };
 
-export function Button({ tone = 'primary', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: keyof typeof tones }) {
-  return <button type="button" className={`inline-flex min-h-9 items-center justify-center rounded-md px-3 py-1.5 text-sm font-medium ${tones[tone]} ${className}`} {...props} />;
+export function Button({
+  tone = 'primary',
+  className = '',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: keyof typeof tones }) {
+  return (
+    <button
+      type="button"
+      className={`inline-flex min-h-9 items-center justify-center rounded-md px-3 py-1.5 text-sm font-medium ${tones[tone]} ${className}`}
+      {...props}
+    />
+  );
 }
 
 /** A labelled control with its inline error (announced, and tied to the control). */
-export function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
+export function Field({
+  id,
+  label,
+  error,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
@@ -36,15 +58,40 @@ export function Field({ id, label, error, hint, children }: { id: string; label:
 const control = 'rounded-md border border-slate-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-500';
 
 export function TextInput({ error, ...props }: InputHTMLAttributes<HTMLInputElement> & { error?: string }) {
-  return <input className={control} aria-invalid={error ? true : undefined} aria-describedby={error ? `${props.id}-error` : undefined} {...props} />;
+  return (
+    <input
+      className={control}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? `${props.id}-error` : undefined}
+      {...props}
+    />
+  );
 }
 
 export function Select({ error, ...props }: ComponentProps<'select'> & { error?: string }) {
-  return <select className={control} aria-invalid={error ? true : undefined} aria-describedby={error ? `${props.id}-error` : undefined} {...props} />;
+  return (
+    <select
+      className={control}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={error ? `${props.id}-error` : undefined}
+      {...props}
+    />
+  );
 }
 
-export function Alert({ tone = 'error', children }: { tone?: 'error' | 'warning' | 'success' | 'info'; children: ReactNode }) {
-  const styles = { error: 'border-red-300 bg-red-50 text-red-900', warning: 'border-amber-300 bg-amber-50 text-amber-900', success: 'border-emerald-300 bg-emerald-50 text-emerald-900', info: 'border-sky-300 bg-sky-50 text-sky-900' };
+export function Alert({
+  tone = 'error',
+  children,
+}: {
+  tone?: 'error' | 'warning' | 'success' | 'info';
+  children: ReactNode;
+}) {
+  const styles = {
+    error: 'border-red-300 bg-red-50 text-red-900',
+    warning: 'border-amber-300 bg-amber-50 text-amber-900',
+    success: 'border-emerald-300 bg-emerald-50 text-emerald-900',
+    info: 'border-sky-300 bg-sky-50 text-sky-900',
+  };
   return (
     <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-md border px-4 py-3 text-sm ${styles[tone]}`}>
       {children}
@@ -63,8 +110,19 @@ export function InlineError({ message }: { message: string | null }) {
 }
 
 export function Badge({ tone, children }: { tone: 'green' | 'amber' | 'red' | 'slate'; children: ReactNode }) {
-  const styles = { green: 'bg-emerald-100 text-emerald-800', amber: 'bg-amber-100 text-amber-900', red: 'bg-red-100 text-red-800', slate: 'bg-slate-200 text-slate-700' };
-  return <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium [overflow-wrap:normal] ${styles[tone]}`}>{children}</span>;
+  const styles = {
+    green: 'bg-emerald-100 text-emerald-800',
+    amber: 'bg-amber-100 text-amber-900',
+    red: 'bg-red-100 text-red-800',
+    slate: 'bg-slate-200 text-slate-700',
+  };
+  return (
+    <span
+      className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium [overflow-wrap:normal] ${styles[tone]}`}
+    >
+      {children}
+    </span>
+  );
 }
 
 export function Card({ title, children, actions }: { title?: string; children: ReactNode; actions?: ReactNode }) {
@@ -90,7 +148,11 @@ export function Loading({ what }: { what: string }) {
 }
 
 export function Empty({ children }: { children: ReactNode }) {
-  return <p className="rounded-md border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">{children}</p>;
+  return (
+    <p className="rounded-md border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-600">
+      {children}
+    </p>
+  );
 }
 
 export function LoadFailed({ message, retry }: { message: string; retry: () => void }) {
@@ -108,11 +170,23 @@ export function LoadFailed({ message, retry }: { message: string; retry: () => v
  * A table that scrolls sideways on a phone rather than squeezing its columns; `stacked`, it shows each
  * row as a block of labelled cells instead (with `Cell`), so status and actions stay on screen.
  */
-export function Table({ caption, head, children, stacked = false }: { caption: string; head: string[]; children: ReactNode; stacked?: boolean }) {
+export function Table({
+  caption,
+  head,
+  children,
+  stacked = false,
+}: {
+  caption: string;
+  head: string[];
+  children: ReactNode;
+  stacked?: boolean;
+}) {
   const table = (
     <table className={`w-full text-left text-sm ${stacked ? 'max-sm:block' : 'min-w-[40rem]'}`}>
       <caption className="sr-only">{caption}</caption>
-      <thead className={`border-b border-slate-200 text-xs uppercase text-slate-500 ${stacked ? 'max-sm:sr-only' : ''}`}>
+      <thead
+        className={`border-b border-slate-200 text-xs uppercase text-slate-500 ${stacked ? 'max-sm:sr-only' : ''}`}
+      >
         <tr>
           {head.map((h) => (
             <th key={h} scope="col" className="px-2 py-2 font-medium">
@@ -134,10 +208,20 @@ export function Row({ children, className = '' }: { children: ReactNode; classNa
 }
 
 /** A cell of a stacked table: on a phone it shows its column's name (screen readers have the header). */
-export function Cell({ label, children, className = '' }: { label?: string; children?: ReactNode; className?: string }) {
+export function Cell({
+  label,
+  children,
+  className = '',
+}: {
+  label?: string;
+  children?: ReactNode;
+  className?: string;
+}) {
   return (
     // Anywhere only on a phone: on a desktop it would break short words like a status inside narrow columns.
-    <td className={`px-2 py-3 break-words max-sm:flex max-sm:gap-3 max-sm:py-1 max-sm:[overflow-wrap:anywhere] ${className}`}>
+    <td
+      className={`px-2 py-3 break-words max-sm:flex max-sm:gap-3 max-sm:py-1 max-sm:[overflow-wrap:anywhere] ${className}`}
+    >
       {label && (
         <span aria-hidden="true" className="w-28 shrink-0 text-xs uppercase text-slate-500 sm:hidden">
           {label}
@@ -148,4 +232,5 @@ export function Cell({ label, children, className = '' }: { label?: string; chil
   );
 }
 
-export const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+export const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—';

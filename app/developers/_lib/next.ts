@@ -7,9 +7,11 @@ const HOME = '/developers';
 /** A same-origin portal path, or undefined. `//host` and `/\host` are other sites to a browser; control characters and backslashes have no place in a portal path. */
 export function portalPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > 2000) return undefined;
-  if (!value.startsWith(`${HOME}/`) || value.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(value)) return undefined;
+  if (!value.startsWith(`${HOME}/`) || value.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(value))
+    return undefined;
   // Back to the sign-in page itself would only loop.
-  if (value === `${HOME}/sign-in` || value.startsWith(`${HOME}/sign-in?`) || value.startsWith(`${HOME}/sign-in/`)) return undefined;
+  if (value === `${HOME}/sign-in` || value.startsWith(`${HOME}/sign-in?`) || value.startsWith(`${HOME}/sign-in/`))
+    return undefined;
   return value;
 }
 

@@ -12,19 +12,81 @@ export const PAGES: { href: string; label: string; permissions: Permission[]; se
   { href: '/developers/team', label: 'Team', permissions: ['team.manage'] },
   { href: '/developers/reference', label: 'API reference', permissions: [] },
   // The clinic's own setup (what the API keeps read-only): locations, appointment types, practitioners, hours.
-  { href: '/developers/practice/locations', label: 'Locations', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/appointment-types', label: 'Appointment types', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/billable-items', label: 'Billable items', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/rooms', label: 'Rooms and equipment', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/practitioners', label: 'Practitioners', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/hours', label: 'Opening hours', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/modalities', label: 'Modalities', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/payment-methods', label: 'Payment methods', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/tags', label: 'Patient tags', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/referral-sources', label: 'Referral sources', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/form-templates', label: 'Form templates', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
-  { href: '/developers/practice/settings', label: 'Settings', permissions: ['settings.read', 'settings.manage'], section: 'Practice' },
+  {
+    href: '/developers/practice/locations',
+    label: 'Locations',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/appointment-types',
+    label: 'Appointment types',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/billable-items',
+    label: 'Billable items',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/rooms',
+    label: 'Rooms and equipment',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/practitioners',
+    label: 'Practitioners',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/hours',
+    label: 'Opening hours',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/modalities',
+    label: 'Modalities',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/payment-methods',
+    label: 'Payment methods',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/tags',
+    label: 'Patient tags',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/referral-sources',
+    label: 'Referral sources',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/form-templates',
+    label: 'Form templates',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
+  {
+    href: '/developers/practice/settings',
+    label: 'Settings',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
 ];
 
-export const allowed = (member: MemberGrant, permissions: Permission[]) => permissions.length === 0 || permissions.some((p) => can(member, p));
-export const permissionLabels = (permissions: Permission[]) => permissions.map((p) => `“${PERMISSIONS[p]}”`).join(' or ');
+export const allowed = (member: MemberGrant, permissions: Permission[]) =>
+  permissions.length === 0 || permissions.some((p) => can(member, p));
+export const permissionLabels = (permissions: Permission[]) =>
+  permissions.map((p) => `“${PERMISSIONS[p]}”`).join(' or ');

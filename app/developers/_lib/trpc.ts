@@ -12,19 +12,25 @@ const SIGNED_OUT_CALLS = new Set(['session.signIn', 'session.signOut']);
  * every call with 401: without this the page would sit under "Signed in as" with nothing working. Off
  * to sign-in instead, with this page to come back to.
  */
-const sessionEnded: TRPCLink<PortalRouter> = () => ({ op, next }) =>
-  observable((observer) =>
-    next(op).subscribe({
-      next: (value) => observer.next(value),
-      complete: () => observer.complete(),
-      error: (err) => {
-        if (!SIGNED_OUT_CALLS.has(op.path) && (err.data as { code?: string } | undefined)?.code === 'unauthenticated' && typeof window !== 'undefined') {
-          window.location.assign(signInHref(window.location.pathname + window.location.search, true));
-        }
-        observer.error(err);
-      },
-    }),
-  );
+const sessionEnded: TRPCLink<PortalRouter> =
+  () =>
+  ({ op, next }) =>
+    observable((observer) =>
+      next(op).subscribe({
+        next: (value) => observer.next(value),
+        complete: () => observer.complete(),
+        error: (err) => {
+          if (
+            !SIGNED_OUT_CALLS.has(op.path) &&
+            (err.data as { code?: string } | undefined)?.code === 'unauthenticated' &&
+            typeof window !== 'undefined'
+          ) {
+            window.location.assign(signInHref(window.location.pathname + window.location.search, true));
+          }
+          observer.error(err);
+        },
+      }),
+    );
 
 export const portal = createTRPCClient<PortalRouter>({ links: [sessionEnded, httpLink({ url: '/developers/trpc' })] });
 

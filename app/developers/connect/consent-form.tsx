@@ -17,23 +17,31 @@ const reason = (message: string) => {
 
 function BadRequest({ message }: { message: string }) {
   return (
-    <section aria-labelledby="consent-title" className="flex flex-col gap-3 rounded-lg border border-red-300 bg-red-50 p-6 text-sm text-red-900">
+    <section
+      aria-labelledby="consent-title"
+      className="flex flex-col gap-3 rounded-lg border border-red-300 bg-red-50 p-6 text-sm text-red-900"
+    >
       <h1 id="consent-title" className="text-xl font-semibold">
         This connection request cannot be used
       </h1>
-      <p role="alert">
-        The app sent a request this clinic cannot accept: {reason(message)}. Nothing was connected.
-      </p>
+      <p role="alert">The app sent a request this clinic cannot accept: {reason(message)}. Nothing was connected.</p>
       <p>
-        Go back to the app that sent you here and start connecting from it again; if it keeps happening, the app&rsquo;s developer needs to fix its settings.
-        To see or disconnect the apps already connected, open <a className="font-medium underline" href="/developers/connectors">AI connectors</a>.
+        Go back to the app that sent you here and start connecting from it again; if it keeps happening, the app&rsquo;s
+        developer needs to fix its settings. To see or disconnect the apps already connected, open{' '}
+        <a className="font-medium underline" href="/developers/connectors">
+          AI connectors
+        </a>
+        .
       </p>
     </section>
   );
 }
 
 export function ConsentForm({ query }: { query: string }) {
-  const request = useQuery({ queryKey: ['consent', query], queryFn: () => portal.connectors.describe.query({ query }) });
+  const request = useQuery({
+    queryKey: ['consent', query],
+    queryFn: () => portal.connectors.describe.query({ query }),
+  });
   const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -41,7 +49,10 @@ export function ConsentForm({ query }: { query: string }) {
     setBusy(choice);
     setError(null);
     try {
-      const { redirect } = choice === 'allow' ? await portal.connectors.approve.mutate({ query }) : await portal.connectors.deny.mutate({ query });
+      const { redirect } =
+        choice === 'allow'
+          ? await portal.connectors.approve.mutate({ query })
+          : await portal.connectors.deny.mutate({ query });
       window.location.assign(redirect);
     } catch (err) {
       setError(portalError(err).message);
@@ -60,18 +71,25 @@ export function ConsentForm({ query }: { query: string }) {
   if (!r.valid) {
     return (
       <Alert>
-        This connection request cannot be approved. <a className="underline" href={r.redirect}>Return to the app</a>.
+        This connection request cannot be approved.{' '}
+        <a className="underline" href={r.redirect}>
+          Return to the app
+        </a>
+        .
       </Alert>
     );
   }
   return (
-    <section aria-labelledby="consent-title" className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+    <section
+      aria-labelledby="consent-title"
+      className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+    >
       <h1 id="consent-title" className="text-2xl font-semibold">
         Connect {r.client_name} to {r.clinic}?
       </h1>
       <p className="text-sm text-slate-600">
-        After you allow it, you go back to <strong>{r.redirect_host}</strong>. The app acts as you: it can do only what your role allows, and you or an admin can
-        disconnect it at any time under Developers → AI connectors.
+        After you allow it, you go back to <strong>{r.redirect_host}</strong>. The app acts as you: it can do only what
+        your role allows, and you or an admin can disconnect it at any time under Developers → AI connectors.
       </p>
       <div>
         <h2 className="text-sm font-semibold">It will be able to</h2>
@@ -82,7 +100,12 @@ export function ConsentForm({ query }: { query: string }) {
           <li>It cannot change anything: the connection is read-only.</li>
         </ul>
       </div>
-      {!r.can_connect && <Alert tone="warning">Your role does not allow connecting AI apps (it needs the permission “Connect AI apps”). Ask an admin or the account owner.</Alert>}
+      {!r.can_connect && (
+        <Alert tone="warning">
+          Your role does not allow connecting AI apps (it needs the permission “Connect AI apps”). Ask an admin or the
+          account owner.
+        </Alert>
+      )}
       {error && <Alert>{error}</Alert>}
       <div className="flex gap-3">
         <Button onClick={() => void answer('allow')} disabled={!r.can_connect || busy !== null}>

@@ -5,7 +5,11 @@ import { SignInForm } from './sign-in-form';
 
 export const metadata = { title: 'Sign in — developer portal' };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; ended?: string | string[] }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ next?: string | string[]; ended?: string | string[] }>;
+}) {
   const { account, member } = await pageContext();
   const asked = await searchParams;
   const next = portalPath(asked.next);
@@ -16,7 +20,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1 className="mb-6 text-2xl font-semibold">Sign in to {account.name}</h1>
       {asked.ended === '1' ? (
         <p role="status" className="mb-4 rounded-md border border-sky-300 bg-sky-50 px-4 py-3 text-sm text-sky-900">
-          Your session ended (it expired, or you were signed out in another tab). Sign in again to go back to the page you were on.
+          Your session ended (it expired, or you were signed out in another tab). Sign in again to go back to the page
+          you were on.
         </p>
       ) : (
         next && <p className="mb-4 text-sm text-slate-600">Sign in to open the page you asked for.</p>

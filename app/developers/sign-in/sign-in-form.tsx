@@ -26,13 +26,33 @@ export function SignInForm({ next }: { next?: string }) {
   };
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
+    >
       {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
       <Field id="email" label="Email" error={error?.errors.email?.[0]}>
-        <TextInput id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={error?.errors.email?.[0]} />
+        <TextInput
+          id="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={error?.errors.email?.[0]}
+        />
       </Field>
       <Field id="password" label="Password" error={error?.errors.password?.[0]}>
-        <TextInput id="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={error?.errors.password?.[0]} />
+        <TextInput
+          id="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={error?.errors.password?.[0]}
+        />
       </Field>
       <Button type="submit" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}

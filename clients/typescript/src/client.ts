@@ -29,6 +29,9 @@ export function createClinicClient(options: ClinicClientOptions): ClinicClient {
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { Authorization: `Bearer ${options.apiKey}` },
-    fetch: retryingFetch(fetch, { ...(options.retry === false ? { maxAttempts: 1 } : options.retry), idempotencyKeys: options.idempotencyKeys ?? true }),
+    fetch: retryingFetch(fetch, {
+      ...(options.retry === false ? { maxAttempts: 1 } : options.retry),
+      idempotencyKeys: options.idempotencyKeys ?? true,
+    }),
   });
 }

@@ -26,8 +26,18 @@ export class ClinicApiError extends Error {
 
 /** The `{ message, code, errors? }` envelope, or one made from the status when a proxy answered instead. */
 function errorBody(body: unknown, status: number): ApiErrorBody {
-  if (typeof body === 'object' && body !== null && 'code' in body && 'message' in body && typeof body.code === 'string' && typeof body.message === 'string') {
-    const errors = 'errors' in body && typeof body.errors === 'object' && body.errors !== null ? (body.errors as Record<string, string[]>) : undefined;
+  if (
+    typeof body === 'object' &&
+    body !== null &&
+    'code' in body &&
+    'message' in body &&
+    typeof body.code === 'string' &&
+    typeof body.message === 'string'
+  ) {
+    const errors =
+      'errors' in body && typeof body.errors === 'object' && body.errors !== null
+        ? (body.errors as Record<string, string[]>)
+        : undefined;
     return { code: body.code, message: body.message, errors };
   }
   return { code: `http_${status}`, message: typeof body === 'string' && body ? body.slice(0, 200) : `HTTP ${status}` };

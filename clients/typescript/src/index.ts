@@ -8,7 +8,15 @@ export { createClinicClient, type ClinicClient, type ClinicClientOptions } from 
 export { ClinicApiError, type ApiErrorBody } from './errors';
 export { paginate, type CursorPath, type ItemOf, type PaginateOptions, type PaginateQuery } from './paginate';
 export { defaultSleep, retryAfterMs, type Fetch, type RetryOptions, type Sleep } from './retry';
-export { isEventType, verifyWebhook, Webhook, WebhookVerificationError, type KnownWebhookEvent, type WebhookEnvelope, type WebhookEvent } from './webhooks';
+export {
+  isEventType,
+  verifyWebhook,
+  Webhook,
+  WebhookVerificationError,
+  type KnownWebhookEvent,
+  type WebhookEnvelope,
+  type WebhookEvent,
+} from './webhooks';
 export type { components, operations, paths, webhooks } from './schema';
 
 /** A named model of the document: `Schema<'Patient'>`, `Schema<'AppointmentCreate'>`. */

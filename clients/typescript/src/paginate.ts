@@ -41,15 +41,25 @@ type GetList = (
  * offset pages): `for await (const patient of paginate(client, '/patients', { query: { page_size: 100 } }))`.
  * An error answer is thrown as a ClinicApiError.
  */
-export async function* paginate<P extends CursorPath>(client: ClinicClient, path: P, options: PaginateOptions<P> = {}): AsyncGenerator<ItemOf<P>, void, undefined> {
+export async function* paginate<P extends CursorPath>(
+  client: ClinicClient,
+  path: P,
+  options: PaginateOptions<P> = {},
+): AsyncGenerator<ItemOf<P>, void, undefined> {
   const get = client.GET as unknown as GetList;
   // An empty cursor asks for the first page of keyset paging; each page's links.next carries the next.
   let cursor = '';
   for (;;) {
-    const { data, error, response } = await get(path, { params: { query: { ...options.query, cursor } }, signal: options.signal });
+    const { data, error, response } = await get(path, {
+      params: { query: { ...options.query, cursor } },
+      signal: options.signal,
+    });
     if (!data) throw new ClinicApiError(response, error);
     for (const item of data.data) yield item as ItemOf<P>;
-    const next = data.links.next === null ? null : new URL(data.links.next, response.url || 'http://localhost').searchParams.get('cursor');
+    const next =
+      data.links.next === null
+        ? null
+        : new URL(data.links.next, response.url || 'http://localhost').searchParams.get('cursor');
     if (!next) return;
     cursor = next;
   }

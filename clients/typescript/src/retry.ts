@@ -52,7 +52,8 @@ export function retryingFetch(fetch: Fetch, opts: RetryOptions & { idempotencyKe
   const sleep = opts.sleep ?? defaultSleep;
   return async (request) => {
     // Chosen once, before the first attempt, so every retry of this call carries the same key.
-    if (opts.idempotencyKeys && WRITES.has(request.method) && !request.headers.has('idempotency-key')) request.headers.set('Idempotency-Key', crypto.randomUUID());
+    if (opts.idempotencyKeys && WRITES.has(request.method) && !request.headers.has('idempotency-key'))
+      request.headers.set('Idempotency-Key', crypto.randomUUID());
     const replayable = SAFE.has(request.method) || request.headers.has('idempotency-key');
     for (let attempt = 1; ; attempt++) {
       // A clone per attempt: a request's body can be read once.

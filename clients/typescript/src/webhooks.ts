@@ -4,7 +4,9 @@ import type { components, webhooks } from './schema';
 export { Webhook, WebhookVerificationError };
 
 type Schemas = components['schemas'];
-type PayloadOf<Entry> = Entry extends { post: { requestBody?: { content: { 'application/json': infer Event } } } } ? Event : never;
+type PayloadOf<Entry> = Entry extends { post: { requestBody?: { content: { 'application/json': infer Event } } } }
+  ? Event
+  : never;
 
 /**
  * The payload of each event type the document describes under `webhooks` (`PatientCreatedEvent`, …),
@@ -22,7 +24,10 @@ export type WebhookEnvelope = Schemas extends { WebhookEvent: infer Event } ? Ev
 export type WebhookEvent = KnownWebhookEvent | WebhookEnvelope;
 
 /** Narrows an event to a known type: `if (isEventType(event, 'patients.created')) event.data.id`. */
-export function isEventType<Type extends KnownWebhookEvent['type']>(event: WebhookEvent, type: Type): event is Extract<KnownWebhookEvent, { type: Type }> {
+export function isEventType<Type extends KnownWebhookEvent['type']>(
+  event: WebhookEvent,
+  type: Type,
+): event is Extract<KnownWebhookEvent, { type: Type }> {
   return event.type === type;
 }
 
@@ -33,7 +38,11 @@ const HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as cons
  * received, and returns its event; throws WebhookVerificationError on a bad signature or a timestamp
  * more than five minutes away. `headers`: a Headers or Node's `req.headers`.
  */
-export function verifyWebhook(secret: string, body: string | Uint8Array, headers: Headers | Record<string, string | string[] | undefined>): WebhookEvent {
+export function verifyWebhook(
+  secret: string,
+  body: string | Uint8Array,
+  headers: Headers | Record<string, string | string[] | undefined>,
+): WebhookEvent {
   const read = (name: string) => {
     const value = headers instanceof Headers ? headers.get(name) : headers[name];
     return (Array.isArray(value) ? value.join(' ') : value) ?? '';

@@ -15,7 +15,16 @@ import type { Db } from '../../../db/client';
 import { isPg } from '../../../db/dialect';
 import { appointments, practitioners, resources as resourceRows } from '../../../db/schema';
 import { ApiError, invalid } from '../../errors';
-import { activeResources, assertResourceUsable, bookable, loadAppointmentType, loadLocation, loadPractitioner, offers, type AppointmentType } from '../scheduling/calendar';
+import {
+  activeResources,
+  assertResourceUsable,
+  bookable,
+  loadAppointmentType,
+  loadLocation,
+  loadPractitioner,
+  offers,
+  type AppointmentType,
+} from '../scheduling/calendar';
 import { loadDiary, MAX_APPOINTMENT_MS } from '../scheduling/diary';
 import { place } from '../scheduling/placement';
 import type { ZoneClock } from '../../values/wall-time';
@@ -24,19 +33,33 @@ const sorted = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
 
 export async function lockDiaries(tx: Db, accountId: number, practitionerIds: number[]): Promise<void> {
   if (!isPg) return;
-  await tx.select({ id: practitioners.id }).from(practitioners).where(and(eq(practitioners.account_id, accountId), inArray(practitioners.id, sorted(practitionerIds)))).orderBy(asc(practitioners.id)).for('update');
+  await tx
+    .select({ id: practitioners.id })
+    .from(practitioners)
+    .where(and(eq(practitioners.account_id, accountId), inArray(practitioners.id, sorted(practitionerIds))))
+    .orderBy(asc(practitioners.id))
+    .for('update');
 }
 
 /** The resources a booking may take, after its practitioners' diaries (lockDiaries). */
 async function lockResources(tx: Db, accountId: number, ids: number[]): Promise<void> {
   if (!isPg || !ids.length) return;
-  await tx.select({ id: resourceRows.id }).from(resourceRows).where(and(eq(resourceRows.account_id, accountId), inArray(resourceRows.id, sorted(ids)))).orderBy(asc(resourceRows.id)).for('update');
+  await tx
+    .select({ id: resourceRows.id })
+    .from(resourceRows)
+    .where(and(eq(resourceRows.account_id, accountId), inArray(resourceRows.id, sorted(ids))))
+    .orderBy(asc(resourceRows.id))
+    .for('update');
 }
 
 /** An existing appointment's row, locked before it is read for a change (two cancels cannot both pass). */
 export async function lockAppointment(tx: Db, accountId: number, id: number): Promise<void> {
   if (!isPg) return;
-  await tx.select({ id: appointments.id }).from(appointments).where(and(eq(appointments.account_id, accountId), eq(appointments.id, id))).for('update');
+  await tx
+    .select({ id: appointments.id })
+    .from(appointments)
+    .where(and(eq(appointments.account_id, accountId), eq(appointments.id, id)))
+    .for('update');
 }
 
 export interface Slot {
@@ -65,13 +88,23 @@ export const slotColumns = (s: ResolvedSlot) => ({
 });
 
 /** Checks the references and times of a slot; the end defaults to the start plus `defaultMs`. */
-export async function resolveSlot(tx: Db, clock: ZoneClock, accountId: number, s: Slot, defaultMs?: number): Promise<ResolvedSlot> {
+export async function resolveSlot(
+  tx: Db,
+  clock: ZoneClock,
+  accountId: number,
+  s: Slot,
+  defaultMs?: number,
+): Promise<ResolvedSlot> {
   await loadLocation(tx, accountId, s.location_id);
   const practitioner = await loadPractitioner(tx, accountId, s.practitioner_id);
   const type = await loadAppointmentType(tx, accountId, s.appointment_type_id);
   if (!type.active) throw invalid('appointment_type_id', 'is not active', 'invalid_input');
   if (!offers(practitioner, s.location_id, type.id)) {
-    throw invalid('practitioner_id', 'does not offer this appointment type at this location (or is inactive)', 'invalid_input');
+    throw invalid(
+      'practitioner_id',
+      'does not offer this appointment type at this location (or is inactive)',
+      'invalid_input',
+    );
   }
   if (s.resource_id != null) await assertResourceUsable(tx, accountId, s.resource_id, s.location_id);
   const start = clock.toUtc(s.starts_at);
@@ -101,10 +134,25 @@ export interface DiaryCheck {
  * Refuses a slot the diary cannot take (409 slot_unavailable, or group_full) and returns the resource
  * and group session the booking goes into. `allow_clash` skips the diary, not the references.
  */
-export async function checkDiary(tx: Db, clock: ZoneClock, accountId: number, c: DiaryCheck): Promise<{ resourceId: number | null; sessionId: number | null }> {
+export async function checkDiary(
+  tx: Db,
+  clock: ZoneClock,
+  accountId: number,
+  c: DiaryCheck,
+): Promise<{ resourceId: number | null; sessionId: number | null }> {
   const { type, start, end } = c.slot;
-  const resources = c.resourceId != null ? [c.resourceId] : type.requires_resource ? await activeResources(tx, accountId, c.locationId) : [];
-  if (type.requires_resource && !resources.length) throw invalid('resource_id', 'this type needs a resource and the location has no active one', 'resource_unavailable');
+  const resources =
+    c.resourceId != null
+      ? [c.resourceId]
+      : type.requires_resource
+        ? await activeResources(tx, accountId, c.locationId)
+        : [];
+  if (type.requires_resource && !resources.length)
+    throw invalid(
+      'resource_id',
+      'this type needs a resource and the location has no active one',
+      'resource_unavailable',
+    );
   await lockResources(tx, accountId, resources);
   if (c.allowClash) {
     return { resourceId: c.resourceId ?? (type.requires_resource ? resources[0] : null), sessionId: null };
@@ -120,13 +168,24 @@ export async function checkDiary(tx: Db, clock: ZoneClock, accountId: number, c:
   });
   const window = diary.workingTime(c.practitionerId, c.locationId, false).find((w) => w.start <= start && end <= w.end);
   if (!window) {
-    throw new ApiError('slot_unavailable', 'The practitioner is not working at this location then (outside working hours, or in a break, blockout or closure); allow_clash: true overbooks');
+    throw new ApiError(
+      'slot_unavailable',
+      'The practitioner is not working at this location then (outside working hours, or in a break, blockout or closure); allow_clash: true overbooks',
+    );
   }
-  const placed = place(diary, bookable(type), { practitionerId: c.practitionerId, start, end, windowResourceId: window.resourceId }, resources, c.resourceId);
+  const placed = place(
+    diary,
+    bookable(type),
+    { practitionerId: c.practitionerId, start, end, windowResourceId: window.resourceId },
+    resources,
+    c.resourceId,
+  );
   if (placed.ok) return { resourceId: placed.resourceId, sessionId: placed.sessionId };
   if (placed.reason === 'group_full') throw new ApiError('group_full', 'This group session has no places left');
   throw new ApiError(
     'slot_unavailable',
-    placed.reason === 'resource_busy' ? 'No suitable resource is free at that time; allow_clash: true overbooks' : 'The practitioner already has an appointment at that time; allow_clash: true overbooks',
+    placed.reason === 'resource_busy'
+      ? 'No suitable resource is free at that time; allow_clash: true overbooks'
+      : 'The practitioner already has an appointment at that time; allow_clash: true overbooks',
   );
 }

@@ -22,13 +22,22 @@ import { readAppointment, recordAppointmentWrite } from './write';
 
 export type { LifecycleAction };
 
-const PAST: Record<LifecycleAction, 'cancelled' | 'arrived' | 'missed' | 'reinstated'> = { cancel: 'cancelled', arrive: 'arrived', miss: 'missed', reinstate: 'reinstated' };
+const PAST: Record<LifecycleAction, 'cancelled' | 'arrived' | 'missed' | 'reinstated'> = {
+  cancel: 'cancelled',
+  arrive: 'arrived',
+  miss: 'missed',
+  reinstate: 'reinstated',
+};
 
 /** Why an action is refused from a status, or null when it is allowed. */
 function refusal(action: LifecycleAction, status: AppointmentStatus): string | null {
-  if (action === 'reinstate') return status === 'cancelled' || status === 'missed' ? null : `Only a cancelled or missed appointment can be reinstated; this one is ${status}`;
+  if (action === 'reinstate')
+    return status === 'cancelled' || status === 'missed'
+      ? null
+      : `Only a cancelled or missed appointment can be reinstated; this one is ${status}`;
   if (status === 'booked') return null;
-  if (status === 'arrived') return `The patient has arrived: an arrival cannot be undone, so the appointment cannot be ${PAST[action]}`;
+  if (status === 'arrived')
+    return `The patient has arrived: an arrival cannot be undone, so the appointment cannot be ${PAST[action]}`;
   if (status === PAST[action]) return `The appointment is already ${status}`;
   return `The appointment is ${status}; reinstate it first`;
 }
@@ -46,10 +55,12 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
     const set: Partial<typeof table.$inferInsert> = { updated_at: now.toISOString() };
     if (action === 'arrive') {
       const clock = clockFor(w.account.timezone);
-      if (before.starts_at.slice(0, 10) > clock.today()) throw new ApiError('appointment_rule', 'The patient cannot arrive before the day of the appointment');
+      if (before.starts_at.slice(0, 10) > clock.today())
+        throw new ApiError('appointment_rule', 'The patient cannot arrive before the day of the appointment');
       Object.assign(set, { status: 'arrived', arrived_at: set.updated_at });
     } else if (action === 'miss') {
-      if (Date.parse(before.starts_utc) > now.getTime()) throw new ApiError('appointment_rule', 'The appointment has not started yet, so it cannot be marked missed');
+      if (Date.parse(before.starts_utc) > now.getTime())
+        throw new ApiError('appointment_rule', 'The appointment has not started yet, so it cannot be marked missed');
       set.status = 'missed';
     } else if (action === 'cancel') {
       Object.assign(set, { status: 'cancelled', cancelled_at: set.updated_at, cancellation_reason: reason ?? null });
@@ -57,8 +68,18 @@ export async function moveAppointment(w: WriteContext, id: number, action: Lifec
       await assertStillFree(w, tx, before);
       Object.assign(set, { status: 'booked', cancelled_at: null, cancellation_reason: null });
     }
-    await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await recordAppointmentWrite(tx, w, id, PAST[action], { status: { from: before.status, to: set.status }, ...(reason ? { reason } : {}) }, [before]);
+    await tx
+      .update(table)
+      .set(set)
+      .where(and(eq(table.account_id, acc), eq(table.id, id)));
+    await recordAppointmentWrite(
+      tx,
+      w,
+      id,
+      PAST[action],
+      { status: { from: before.status, to: set.status }, ...(reason ? { reason } : {}) },
+      [before],
+    );
   });
   return readAppointment(w, id);
 }
@@ -68,7 +89,21 @@ async function assertStillFree(w: WriteContext, tx: Db, a: RowType<typeof appoin
   const acc = w.account.id;
   const clock = clockFor(w.account.timezone);
   await lockDiaries(tx, acc, [a.practitioner_id]);
-  const slot = { practitioner_id: a.practitioner_id, location_id: a.location_id, appointment_type_id: a.appointment_type_id, starts_at: a.starts_at, ends_at: a.ends_at, resource_id: a.resource_id };
+  const slot = {
+    practitioner_id: a.practitioner_id,
+    location_id: a.location_id,
+    appointment_type_id: a.appointment_type_id,
+    starts_at: a.starts_at,
+    ends_at: a.ends_at,
+    resource_id: a.resource_id,
+  };
   const resolved = await resolveSlot(tx, clock, acc, slot);
-  await checkDiary(tx, clock, acc, { practitionerId: slot.practitioner_id, locationId: slot.location_id, slot: resolved, resourceId: slot.resource_id, allowClash: a.allow_clash, excludeId: a.id });
+  await checkDiary(tx, clock, acc, {
+    practitionerId: slot.practitioner_id,
+    locationId: slot.location_id,
+    slot: resolved,
+    resourceId: slot.resource_id,
+    allowClash: a.allow_clash,
+    excludeId: a.id,
+  });
 }

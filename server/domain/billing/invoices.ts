@@ -18,12 +18,12 @@ import { insertLines, priceLines } from './lines';
 import { lockedRow, lockPatientBilling, voidedOrMissing } from './lock';
 import { billingRule, refreshPayment, retotalInvoice } from './totals';
 
-
 type InvoiceCreate = CreateInput<typeof invoices>;
 type InvoiceUpdate = UpdateInput<typeof invoices>;
 type InvoiceLine = NonNullable<InvoiceUpdate['line_items']>[number];
 
-export const readInvoice = async (w: WriteContext, id: number) => invoices.toRecord(await getRow(w.db.db, invoices, w.account.id, id));
+export const readInvoice = async (w: WriteContext, id: number) =>
+  invoices.toRecord(await getRow(w.db.db, invoices, w.account.id, id));
 
 /** The next number of the account: the counter moves in the invoice's own transaction, so a number is never reused or skipped. */
 async function nextNumber(tx: Db, accountId: number): Promise<number> {
@@ -45,15 +45,25 @@ async function checkLinks(tx: Db, accountId: number, input: InvoiceUpdate) {
 
 export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
   const acc = w.account.id;
-  if (!input.line_items?.length) throw billingRule('An invoice needs at least one line', { line_items: ['must hold at least one line'] }, 422);
-  if (input.line_items.some((l) => l.id !== undefined)) throw invalid('line_items', 'new lines have no id', 'validation_failed');
+  if (!input.line_items?.length)
+    throw billingRule('An invoice needs at least one line', { line_items: ['must hold at least one line'] }, 422);
+  if (input.line_items.some((l) => l.id !== undefined))
+    throw invalid('line_items', 'new lines have no id', 'validation_failed');
   const id = await w.db.transaction(async (tx) => {
     await assertLivePatient(tx, acc, input.patient_id);
     await lockPatientBilling(tx, acc, input.patient_id);
     await checkLinks(tx, acc, input);
     const priced = await priceLines(tx, acc, input.line_items!, (i, a) => `line_items.${i}.${a}`);
     const now = stamp(w);
-    const zero = { subtotal_minor: 0, discount_minor: 0, tax_minor: 0, total_minor: 0, paid_minor: 0, patient_paid_minor: 0, third_party_paid_minor: 0 };
+    const zero = {
+      subtotal_minor: 0,
+      discount_minor: 0,
+      tax_minor: 0,
+      total_minor: 0,
+      paid_minor: 0,
+      patient_paid_minor: 0,
+      third_party_paid_minor: 0,
+    };
     const number = await nextNumber(tx, acc);
     await checkpoint(w, 'invoice_number');
     const [row] = await tx
@@ -79,7 +89,13 @@ export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
       .returning({ id: table.id });
     await insertLines(tx, acc, row.id, priced);
     await retotalInvoice(tx, acc, row.id);
-    await recordWrite(tx, { ...recorded(w), entity: 'invoices', entityId: row.id, action: 'created', changes: { ...input } });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'invoices',
+      entityId: row.id,
+      action: 'created',
+      changes: { ...input },
+    });
     return row.id;
   });
   return readInvoice(w, id);
@@ -91,32 +107,51 @@ export async function updateInvoice(w: WriteContext, id: number, input: InvoiceU
     const before = await lockedRow(tx, acc, () => findRow(tx, invoices, acc, id));
     if (!before) throw notFound('Invoice');
     if (input.patient_id !== undefined && input.patient_id !== before.patient_id) {
-      if (before.paid_minor > 0) throw billingRule('Payments are allocated to this invoice: remove them before changing the patient');
+      if (before.paid_minor > 0)
+        throw billingRule('Payments are allocated to this invoice: remove them before changing the patient');
       await assertLivePatient(tx, acc, input.patient_id);
     }
     await checkLinks(tx, acc, input);
     const set = { ...storedValues(invoices, input), updated_at: stamp(w) };
     if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
-    await tx.update(table).set(set).where(and(eq(table.account_id, acc), eq(table.id, id)));
+    await tx
+      .update(table)
+      .set(set)
+      .where(and(eq(table.account_id, acc), eq(table.id, id)));
     if (input.line_items !== undefined) await reconcileLines(tx, acc, id, input.line_items);
     await retotalInvoice(tx, acc, id);
     const after = (await findRow(tx, invoices, acc, id))!;
-    await recordWrite(tx, { ...recorded(w), entity: 'invoices', entityId: id, action: 'updated', changes: changedFields(invoices.toRecord(before), invoices.toRecord(after)) });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'invoices',
+      entityId: id,
+      action: 'updated',
+      changes: changedFields(invoices.toRecord(before), invoices.toRecord(after)),
+    });
   });
   return readInvoice(w, id);
 }
 
 /** Lines by id: a stored id updates that line, no id adds one, a stored line left out is removed. */
 async function reconcileLines(tx: Db, acc: number, invoiceId: number, lines: InvoiceLine[]) {
-  if (!lines.length) throw billingRule('An invoice keeps at least one line; void the invoice instead', { line_items: ['must hold at least one line'] });
+  if (!lines.length)
+    throw billingRule('An invoice keeps at least one line; void the invoice instead', {
+      line_items: ['must hold at least one line'],
+    });
   const stored = await tx
     .select({ id: linesTable.id })
     .from(linesTable)
     .where(and(eq(linesTable.account_id, acc), eq(linesTable.invoice_id, invoiceId)));
-  const removed = reconcileById(stored.map((s) => s.id), lines, 'line_items', 'a line of this invoice');
+  const removed = reconcileById(
+    stored.map((s) => s.id),
+    lines,
+    'line_items',
+    'a line of this invoice',
+  );
   const priced = await priceLines(tx, acc, lines, (i, a) => `line_items.${i}.${a}`);
   const now = new Date().toISOString();
-  if (removed.length) await tx.delete(linesTable).where(and(eq(linesTable.account_id, acc), inArray(linesTable.id, removed)));
+  if (removed.length)
+    await tx.delete(linesTable).where(and(eq(linesTable.account_id, acc), inArray(linesTable.id, removed)));
   // Lines have no events of their own (they are announced as their invoice), but pollers learn of removals.
   for (const lineId of removed) await markDeleted(tx, acc, 'line_items', lineId, now);
   for (const [i, l] of lines.entries()) {
@@ -147,7 +182,14 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
         await tx
           .select({ id: payments.id })
           .from(payments)
-          .innerJoin(paymentAllocations, and(eq(paymentAllocations.account_id, payments.account_id), eq(paymentAllocations.payment_id, payments.id), eq(paymentAllocations.invoice_id, id)))
+          .innerJoin(
+            paymentAllocations,
+            and(
+              eq(paymentAllocations.account_id, payments.account_id),
+              eq(paymentAllocations.payment_id, payments.id),
+              eq(paymentAllocations.invoice_id, id),
+            ),
+          )
           .where(and(eq(payments.account_id, acc), eq(payments.unallocated_minor, 0), eq(payments.refunded_minor, 0)))
       ).map((p) => p.id),
     );
@@ -168,7 +210,10 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
         .from(payments)
         .where(and(eq(payments.account_id, acc), eq(payments.id, paymentId)));
       if (p.allocated === 0) {
-        await tx.update(payments).set({ voided_at: now, status: 'void', updated_at: now }).where(and(eq(payments.account_id, acc), eq(payments.id, paymentId)));
+        await tx
+          .update(payments)
+          .set({ voided_at: now, status: 'void', updated_at: now })
+          .where(and(eq(payments.account_id, acc), eq(payments.id, paymentId)));
         await announceDeleted(tx, acc, 'payments', paymentId, now);
       } else {
         await announce(tx, acc, 'payments.updated', 'payments', paymentId, now);
@@ -176,7 +221,16 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
     }
     // With its allocations gone the invoice owes its total again; re-totalled, then marked void.
     await retotalInvoice(tx, acc, id);
-    await tx.update(table).set({ voided_at: now, state: 'void', updated_at: now }).where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await recordWrite(tx, { ...recorded(w), entity: 'invoices', entityId: id, action: 'deleted', changes: { released_allocations: released.map((a) => a.id), void_payments: voidPayments } });
+    await tx
+      .update(table)
+      .set({ voided_at: now, state: 'void', updated_at: now })
+      .where(and(eq(table.account_id, acc), eq(table.id, id)));
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'invoices',
+      entityId: id,
+      action: 'deleted',
+      changes: { released_allocations: released.map((a) => a.id), void_payments: voidPayments },
+    });
   });
 }

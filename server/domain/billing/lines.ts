@@ -15,27 +15,48 @@ import { lockedRow } from './lock';
 import { billingRule, lineAmounts, MAX_LINE_MINOR, retotalInvoice } from './totals';
 
 /** A line to price: what a client sends, or a stored line's values for a re-price. */
-type LineValues = Pick<LineInput, 'billable_item_id' | 'quantity' | 'unit_price' | 'discount' | 'description' | 'metadata'>;
+type LineValues = Pick<
+  LineInput,
+  'billable_item_id' | 'quantity' | 'unit_price' | 'discount' | 'description' | 'metadata'
+>;
 
 /**
  * The stored columns of lines, priced from their billable items. `key(i)` names line i in errors
  * (`line_items.2` on an invoice, `lines.2` on POST /line_items, or nothing for a single line).
  */
-export async function priceLines(tx: Db, accountId: number, lines: LineValues[], key: (i: number, attribute: string) => string) {
+export async function priceLines(
+  tx: Db,
+  accountId: number,
+  lines: LineValues[],
+  key: (i: number, attribute: string) => string,
+) {
   const ids = [...new Set(lines.map((l) => l.billable_item_id))];
   const items = ids.length
     ? await tx
-        .select({ id: billableItems.id, name: billableItems.name, price: billableItems.price_minor, tax: billableItems.tax_rate_bp, active: billableItems.active })
+        .select({
+          id: billableItems.id,
+          name: billableItems.name,
+          price: billableItems.price_minor,
+          tax: billableItems.tax_rate_bp,
+          active: billableItems.active,
+        })
         .from(billableItems)
         .where(and(eq(billableItems.account_id, accountId), inArray(billableItems.id, ids)))
     : [];
   return lines.map((l, i) => {
     const item = items.find((x) => x.id === l.billable_item_id);
-    if (!item || !item.active) throw invalid(key(i, 'billable_item_id'), item ? 'is not active' : 'is not a billable item of this account', 'invalid_input');
+    if (!item || !item.active)
+      throw invalid(
+        key(i, 'billable_item_id'),
+        item ? 'is not active' : 'is not a billable item of this account',
+        'invalid_input',
+      );
     const unit = l.unit_price !== undefined ? parseMoney(l.unit_price) : item.price;
     const discount = l.discount !== undefined ? parseMoney(l.discount) : 0;
-    if (discount > l.quantity * unit) throw invalid(key(i, 'discount'), 'is more than quantity × unit price', 'invalid_input');
-    if (l.quantity * unit > MAX_LINE_MINOR) throw invalid(key(i, 'quantity'), 'the line total is too large', 'invalid_input');
+    if (discount > l.quantity * unit)
+      throw invalid(key(i, 'discount'), 'is more than quantity × unit price', 'invalid_input');
+    if (l.quantity * unit > MAX_LINE_MINOR)
+      throw invalid(key(i, 'quantity'), 'the line total is too large', 'invalid_input');
     return {
       billable_item_id: item.id,
       description: l.description ?? item.name,
@@ -49,11 +70,18 @@ export async function priceLines(tx: Db, accountId: number, lines: LineValues[],
   });
 }
 
-export async function insertLines(tx: Db, accountId: number, invoiceId: number, priced: Awaited<ReturnType<typeof priceLines>>): Promise<number[]> {
+export async function insertLines(
+  tx: Db,
+  accountId: number,
+  invoiceId: number,
+  priced: Awaited<ReturnType<typeof priceLines>>,
+): Promise<number[]> {
   const now = new Date().toISOString();
   const rows = await tx
     .insert(table)
-    .values(priced.map((p) => ({ ...p, account_id: accountId, invoice_id: invoiceId, created_at: now, updated_at: now })))
+    .values(
+      priced.map((p) => ({ ...p, account_id: accountId, invoice_id: invoiceId, created_at: now, updated_at: now })),
+    )
     .returning({ id: table.id });
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
@@ -79,7 +107,11 @@ export async function lineCount(tx: Db, accountId: number, invoiceId: number): P
   return Number(n);
 }
 
-const announceInvoice = (invoiceId: number) => ({ eventType: 'invoices.updated' as const, eventEntity: 'invoices', eventEntityId: invoiceId });
+const announceInvoice = (invoiceId: number) => ({
+  eventType: 'invoices.updated' as const,
+  eventEntity: 'invoices',
+  eventEntityId: invoiceId,
+});
 
 /**
  * POST /line_items: `lines: [...]` adds several atomically (then no single-line attribute may be sent);
@@ -89,13 +121,22 @@ export async function addLineItems(w: WriteContext, input: z.output<typeof addLi
   const { invoice_id, lines, ...one } = input;
   if (lines) {
     const stray = Object.keys(one);
-    if (stray.length) throw new ApiError('validation_failed', 'Send either lines or one line, not both', Object.fromEntries(stray.map((k) => [k, ['is not allowed with lines']])));
+    if (stray.length)
+      throw new ApiError(
+        'validation_failed',
+        'Send either lines or one line, not both',
+        Object.fromEntries(stray.map((k) => [k, ['is not allowed with lines']])),
+      );
     return addLines(w, invoice_id, lines, true);
   }
   const { billable_item_id, quantity } = one;
   if (billable_item_id === undefined || quantity === undefined) {
     const missing = Object.entries({ billable_item_id, quantity }).filter(([, v]) => v === undefined);
-    throw new ApiError('validation_failed', 'A line needs billable_item_id and quantity', Object.fromEntries(missing.map(([k]) => [k, ['is required']])));
+    throw new ApiError(
+      'validation_failed',
+      'A line needs billable_item_id and quantity',
+      Object.fromEntries(missing.map(([k]) => [k, ['is required']])),
+    );
   }
   const [line] = await addLines(w, invoice_id, [{ ...one, billable_item_id, quantity }], false);
   return line;
@@ -109,7 +150,14 @@ async function addLines(w: WriteContext, invoiceId: number, lines: LineInput[], 
     const priced = await priceLines(tx, acc, lines, (i, a) => (several ? `lines.${i}.${a}` : a));
     const created = await insertLines(tx, acc, invoiceId, priced);
     await retotalInvoice(tx, acc, invoiceId);
-    await recordWrite(tx, { ...recorded(w), entity: 'line_items', entityId: created[0], action: 'created', changes: { invoice_id: invoiceId, lines: created }, ...announceInvoice(invoiceId) });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'line_items',
+      entityId: created[0],
+      action: 'created',
+      changes: { invoice_id: invoiceId, lines: created },
+      ...announceInvoice(invoiceId),
+    });
     return created;
   });
   return (await findRows(w.db.db, lineItems, acc, ids)).map((r) => lineItems.toRecord(r));
@@ -120,7 +168,8 @@ export async function updateLine(w: WriteContext, id: number, input: UpdateInput
   await w.db.transaction(async (tx) => {
     const found = await findRow(tx, lineItems, acc, id);
     if (!found) throw notFound('Line item');
-    if (input.invoice_id !== undefined && input.invoice_id !== found.invoice_id) throw invalid('invoice_id', 'a line cannot move to another invoice', 'invalid_input');
+    if (input.invoice_id !== undefined && input.invoice_id !== found.invoice_id)
+      throw invalid('invoice_id', 'a line cannot move to another invoice', 'invalid_input');
     const invoiceId = found.invoice_id;
     await writableInvoice(tx, acc, invoiceId);
     // Read again under the lock: a concurrent write may have changed or removed the line.
@@ -150,7 +199,14 @@ export async function updateLine(w: WriteContext, id: number, input: UpdateInput
       .set({ ...columns, ...(metadata ? { metadata } : {}), updated_at: stamp(w) })
       .where(and(eq(table.account_id, acc), eq(table.id, id)));
     await retotalInvoice(tx, acc, invoiceId);
-    await recordWrite(tx, { ...recorded(w), entity: 'line_items', entityId: id, action: 'updated', changes: input, ...announceInvoice(invoiceId) });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'line_items',
+      entityId: id,
+      action: 'updated',
+      changes: input,
+      ...announceInvoice(invoiceId),
+    });
   });
   return lineItems.toRecord((await findRow(w.db.db, lineItems, acc, id))!);
 }
@@ -163,10 +219,17 @@ export async function deleteLine(w: WriteContext, id: number): Promise<void> {
     const invoiceId = found.invoice_id;
     await writableInvoice(tx, acc, invoiceId);
     if (!(await findRow(tx, lineItems, acc, id))) throw notFound('Line item');
-    if ((await lineCount(tx, acc, invoiceId)) <= 1) throw billingRule('An invoice keeps at least one line; void the invoice instead');
+    if ((await lineCount(tx, acc, invoiceId)) <= 1)
+      throw billingRule('An invoice keeps at least one line; void the invoice instead');
     await tx.delete(table).where(and(eq(table.account_id, acc), eq(table.id, id)));
     await retotalInvoice(tx, acc, invoiceId);
-    await recordWrite(tx, { ...recorded(w), entity: 'line_items', entityId: id, action: 'deleted', changes: { invoice_id: invoiceId }, ...announceInvoice(invoiceId) });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'line_items',
+      entityId: id,
+      action: 'deleted',
+      changes: { invoice_id: invoiceId },
+      ...announceInvoice(invoiceId),
+    });
   });
 }
-

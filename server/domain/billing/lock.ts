@@ -24,7 +24,11 @@ export async function lockPatientBilling(tx: Db, accountId: number, patientId: n
  * A billing record read for a change: found (its patient is needed to lock), locked, then read again
  * so the amounts checked are those no concurrent write can still change. Undefined when missing.
  */
-export async function lockedRow<T extends { patient_id: number }>(tx: Db, accountId: number, read: () => Promise<T | undefined>): Promise<T | undefined> {
+export async function lockedRow<T extends { patient_id: number }>(
+  tx: Db,
+  accountId: number,
+  read: () => Promise<T | undefined>,
+): Promise<T | undefined> {
   const first = await read();
   if (!first) return undefined;
   await lockPatientBilling(tx, accountId, first.patient_id);
@@ -35,7 +39,13 @@ export async function lockedRow<T extends { patient_id: number }>(tx: Db, accoun
  * Why an invoice or payment cannot be found live: voided already (409 billing_rule, the spec's "already
  * voided") or never there on this account (`missing`, a 404 unless the caller says otherwise).
  */
-export async function voidedOrMissing(tx: Db, accountId: number, entity: 'invoices' | 'payments', id: number, missing: () => Error = () => notFound(entity === 'invoices' ? 'Invoice' : 'Payment')): Promise<Error> {
+export async function voidedOrMissing(
+  tx: Db,
+  accountId: number,
+  entity: 'invoices' | 'payments',
+  id: number,
+  missing: () => Error = () => notFound(entity === 'invoices' ? 'Invoice' : 'Payment'),
+): Promise<Error> {
   const table = entity === 'invoices' ? invoices : payments;
   const [voided] = await tx
     .select({ id: table.id })

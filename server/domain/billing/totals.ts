@@ -12,7 +12,8 @@ import { ApiError } from '../../errors';
 export const MAX_LINE_MINOR = 99_999_999_999;
 
 /** A 409 billing_rule (the spec gives the code two statuses; 422 for zero lines on create). */
-export const billingRule = (message: string, errors?: Record<string, string[]>, status = 409) => new ApiError('billing_rule', message, errors, { status });
+export const billingRule = (message: string, errors?: Record<string, string[]>, status = 409) =>
+  new ApiError('billing_rule', message, errors, { status });
 
 /** Tax rounds half up to the minor unit, per line (BigInt: subtotal × rate can pass 2^53). */
 export function lineAmounts(quantity: number, unitMinor: number, discountMinor: number, taxBp: number) {
@@ -33,7 +34,12 @@ export async function retotalInvoice(tx: Db, accountId: number, invoiceId: numbe
     .from(invoices)
     .where(and(eq(invoices.account_id, accountId), eq(invoices.id, invoiceId)));
   const [lines] = await tx
-    .select({ subtotal: sum(lineItems.subtotal_minor), discount: sum(lineItems.discount_minor), tax: sum(lineItems.tax_minor), total: sum(lineItems.total_minor) })
+    .select({
+      subtotal: sum(lineItems.subtotal_minor),
+      discount: sum(lineItems.discount_minor),
+      tax: sum(lineItems.tax_minor),
+      total: sum(lineItems.total_minor),
+    })
     .from(lineItems)
     .where(and(eq(lineItems.account_id, accountId), eq(lineItems.invoice_id, invoiceId)));
   const paidBy = await tx
@@ -45,7 +51,9 @@ export async function retotalInvoice(tx: Db, accountId: number, invoiceId: numbe
   const thirdPartyPaid = paidBy.find((p) => p.payer === 'third_party')?.amount ?? 0;
   const thirdParty = inv.third_party;
   if (thirdParty > lines.total) {
-    throw billingRule('The third-party part cannot exceed the invoice total', { third_party_amount: [`is more than the total (${lines.total / 100})`] });
+    throw billingRule('The third-party part cannot exceed the invoice total', {
+      third_party_amount: [`is more than the total (${lines.total / 100})`],
+    });
   }
   const patientDue = lines.total - thirdParty;
   if (patientPaid > patientDue || thirdPartyPaid > thirdParty) {
@@ -89,7 +97,14 @@ export async function refreshPayment(tx: Db, accountId: number, paymentId: numbe
   const unallocated = p.amount - a.total - r.total;
   // The callers check before writing; this is the invariant itself, should a path ever miss it.
   if (unallocated < 0) throw billingRule('The payment would be allocated or refunded beyond its amount');
-  const status = r.total === p.amount ? 'refunded' : a.total === 0 ? 'unallocated' : unallocated === 0 ? 'allocated' : 'partially_allocated';
+  const status =
+    r.total === p.amount
+      ? 'refunded'
+      : a.total === 0
+        ? 'unallocated'
+        : unallocated === 0
+          ? 'allocated'
+          : 'partially_allocated';
   await tx
     .update(payments)
     .set({ allocated_minor: a.total, refunded_minor: r.total, unallocated_minor: unallocated, status })

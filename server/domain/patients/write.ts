@@ -56,7 +56,8 @@ export async function updatePatient(w: WriteContext, id: number, input: PatientU
     const now = stamp(w);
     const set = storedValues(patientResource, input);
     if (input.sex === 'prefer_not_to_say') set.sex = null;
-    if (input.communication_preferences) set.communication_preferences = { ...before.communication_preferences, ...input.communication_preferences };
+    if (input.communication_preferences)
+      set.communication_preferences = { ...before.communication_preferences, ...input.communication_preferences };
     if (input.metadata) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
     if (input.numbers !== undefined) await saveNumbers(tx, w, id, input.numbers ?? [], now);
     if (input.address !== undefined) await saveAddress(tx, w, id, input.address, now);
@@ -65,7 +66,13 @@ export async function updatePatient(w: WriteContext, id: number, input: PatientU
       .set({ ...set, updated_at: now })
       .where(and(eq(patients.account_id, w.account.id), eq(patients.id, id)));
     const after = await loadPatient(tx, w, id);
-    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: id, action: 'updated', changes: changedFields(patientResource.toRecord(before), patientResource.toRecord(after)) });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: 'patients',
+      entityId: id,
+      action: 'updated',
+      changes: changedFields(patientResource.toRecord(before), patientResource.toRecord(after)),
+    });
   });
   return readPatient(w, id);
 }
@@ -92,7 +99,6 @@ async function loadPatient(tx: Db, w: Pick<WriteContext, 'account'>, id: number)
   return row;
 }
 
-
 /** The referential rules of a patient write; `before` is the stored patient on update. */
 async function checkReferences(tx: Db, w: WriteContext, input: PatientUpdate, before: PatientRow | null) {
   const acc = w.account.id;
@@ -101,19 +107,38 @@ async function checkReferences(tx: Db, w: WriteContext, input: PatientUpdate, be
   const typeSent = input.referral_source_type !== undefined;
   if (idSent !== typeSent || (input.referral_source_id === null) !== (input.referral_source_type === null)) {
     const missing = idSent && input.referral_source_id !== null ? 'referral_source_type' : 'referral_source_id';
-    throw new ApiError('referral_source_incomplete', 'referral_source_id and referral_source_type must be sent together', {
-      [missing]: ['must be sent together with ' + (missing === 'referral_source_id' ? 'referral_source_type' : 'referral_source_id')],
-    });
+    throw new ApiError(
+      'referral_source_incomplete',
+      'referral_source_id and referral_source_type must be sent together',
+      {
+        [missing]: [
+          'must be sent together with ' +
+            (missing === 'referral_source_id' ? 'referral_source_type' : 'referral_source_id'),
+        ],
+      },
+    );
   }
   if (input.referral_source_id != null && input.referral_source_type === 'referral_source') {
     const [src] = await tx
       .select({ id: referralSources.id })
       .from(referralSources)
-      .where(and(eq(referralSources.account_id, acc), eq(referralSources.id, input.referral_source_id), eq(referralSources.active, true)));
-    if (!src) throw invalid('referral_source_id', 'is not an active referral source of this account', 'referral_source_not_found');
+      .where(
+        and(
+          eq(referralSources.account_id, acc),
+          eq(referralSources.id, input.referral_source_id),
+          eq(referralSources.active, true),
+        ),
+      );
+    if (!src)
+      throw invalid(
+        'referral_source_id',
+        'is not an active referral source of this account',
+        'referral_source_not_found',
+      );
   }
   if (input.referral_source_id != null && input.referral_source_type === 'patient') {
-    if (before && before.id === input.referral_source_id) throw invalid('referral_source_id', 'a patient cannot refer themselves', 'invalid_input');
+    if (before && before.id === input.referral_source_id)
+      throw invalid('referral_source_id', 'a patient cannot refer themselves', 'invalid_input');
     await assertLivePatient(tx, acc, input.referral_source_id, 'referral_source_id');
   }
 }
@@ -129,10 +154,17 @@ async function saveNumbers(tx: Db, w: WriteContext, patientId: number, list: Num
     .select({ id: numbers.id })
     .from(numbers)
     .where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId)));
-  const removed = reconcileById(stored.map((n) => n.id), list, 'numbers', 'a number of this patient');
+  const removed = reconcileById(
+    stored.map((n) => n.id),
+    list,
+    'numbers',
+    'a number of this patient',
+  );
   const normalized = list.map((n, i) => ({ id: n.id, type: n.type, ...normalizeNumber(n, i, w.account) }));
   if (removed.length) {
-    await tx.delete(numbers).where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId), inArray(numbers.id, removed)));
+    await tx
+      .delete(numbers)
+      .where(and(eq(numbers.account_id, acc), eq(numbers.patient_id, patientId), inArray(numbers.id, removed)));
     for (const id of removed) await announceDeleted(tx, acc, 'numbers', id, now);
   }
   for (const { id, ...n } of normalized) {
@@ -155,7 +187,11 @@ async function saveNumbers(tx: Db, w: WriteContext, patientId: number, list: Num
 /** The address: null removes it; otherwise only the keys sent change. */
 async function saveAddress(tx: Db, w: WriteContext, patientId: number, input: AddressInput | null, now: string) {
   const acc = w.account.id;
-  const where = and(eq(addresses.account_id, acc), eq(addresses.entity_type, 'Patient'), eq(addresses.entity_id, patientId));
+  const where = and(
+    eq(addresses.account_id, acc),
+    eq(addresses.entity_type, 'Patient'),
+    eq(addresses.entity_id, patientId),
+  );
   const [stored] = await tx.select({ id: addresses.id }).from(addresses).where(where);
   if (input === null) {
     if (stored) {
@@ -173,7 +209,14 @@ async function saveAddress(tx: Db, w: WriteContext, patientId: number, input: Ad
   } else {
     const [row] = await tx
       .insert(addresses)
-      .values({ ...input, account_id: acc, entity_type: 'Patient', entity_id: patientId, created_at: now, updated_at: now })
+      .values({
+        ...input,
+        account_id: acc,
+        entity_type: 'Patient',
+        entity_id: patientId,
+        created_at: now,
+        updated_at: now,
+      })
       .returning({ id: addresses.id });
     await announce(tx, acc, 'addresses.created', 'addresses', row.id, now);
   }

@@ -12,22 +12,32 @@ import { accountPractitioners } from './practitioners';
 import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup-writes';
 
 export const createAppointmentType = (w: WriteContext, input: StaffCreateInput<typeof appointmentTypes>) =>
-  createSetupRecord(w, appointmentTypes, input, { defaults: { active: true, online_booking: false, requires_resource: false } });
+  createSetupRecord(w, appointmentTypes, input, {
+    defaults: { active: true, online_booking: false, requires_resource: false },
+  });
 
-export const updateAppointmentType = (w: WriteContext, id: number, input: StaffUpdateInput<typeof appointmentTypes>) => updateSetupRecord(w, appointmentTypes, id, input);
+export const updateAppointmentType = (w: WriteContext, id: number, input: StaffUpdateInput<typeof appointmentTypes>) =>
+  updateSetupRecord(w, appointmentTypes, id, input);
 
 export const deleteAppointmentType = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, appointmentTypes, id, {
     inUse: async (tx, before) => {
-      const [booked] = await tx.select({ n: count() }).from(appointments).where(and(eq(appointments.account_id, w.account.id), eq(appointments.appointment_type_id, id)));
-      const offering = (await accountPractitioners(tx, w.account.id)).filter((p) => p.appointment_type_ids.includes(id)).length;
+      const [booked] = await tx
+        .select({ n: count() })
+        .from(appointments)
+        .where(and(eq(appointments.account_id, w.account.id), eq(appointments.appointment_type_id, id)));
+      const offering = (await accountPractitioners(tx, w.account.id)).filter((p) =>
+        p.appointment_type_ids.includes(id),
+      ).length;
       refuseIfUsed(
         before.name,
         [
           [booked.n, 'appointment'],
           [offering, 'practitioner offering it'],
         ],
-        booked.n ? 'Make it inactive instead: it can no longer be booked and past appointments keep it.' : 'Take it off its practitioners first, or make it inactive.',
+        booked.n
+          ? 'Make it inactive instead: it can no longer be booked and past appointments keep it.'
+          : 'Take it off its practitioners first, or make it inactive.',
       );
     },
   });

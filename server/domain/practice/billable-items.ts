@@ -23,14 +23,20 @@ const stored = (input: StaffUpdateInput<typeof billableItems>) => ({
 export const createBillableItem = (w: WriteContext, input: StaffCreateInput<typeof billableItems>) =>
   createSetupRecord(w, billableItems, input, { defaults: { active: true, tax_rate_bp: 0 }, stored });
 
-export const updateBillableItem = (w: WriteContext, id: number, input: StaffUpdateInput<typeof billableItems>) => updateSetupRecord(w, billableItems, id, input, { stored });
+export const updateBillableItem = (w: WriteContext, id: number, input: StaffUpdateInput<typeof billableItems>) =>
+  updateSetupRecord(w, billableItems, id, input, { stored });
 
 export const deleteBillableItem = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, billableItems, id, {
     inUse: async (tx, before) => {
-      const [lines] = await tx.select({ n: count() }).from(lineItems).where(and(eq(lineItems.account_id, w.account.id), eq(lineItems.billable_item_id, id)));
+      const [lines] = await tx
+        .select({ n: count() })
+        .from(lineItems)
+        .where(and(eq(lineItems.account_id, w.account.id), eq(lineItems.billable_item_id, id)));
       // Care plans name their items inside their billing (JSON): few per clinic, read and counted here.
-      const plans = (await tx.select({ billing: carePlans.billing }).from(carePlans).where(eq(carePlans.account_id, w.account.id))).filter((p) =>
+      const plans = (
+        await tx.select({ billing: carePlans.billing }).from(carePlans).where(eq(carePlans.account_id, w.account.id))
+      ).filter((p) =>
         [...(p.billing?.services ?? []), ...(p.billing?.products ?? [])].some((s) => s.billable_item_id === id),
       ).length;
       refuseIfUsed(

@@ -13,14 +13,26 @@ import { refuseIfUsed } from './in-use';
 import { accountPractitioners } from './practitioners';
 import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup-writes';
 
-export const createLocation = (w: WriteContext, input: StaffCreateInput<typeof locations>) => createSetupRecord(w, locations, input, { defaults: { online_booking: false } });
+export const createLocation = (w: WriteContext, input: StaffCreateInput<typeof locations>) =>
+  createSetupRecord(w, locations, input, { defaults: { online_booking: false } });
 
-export const updateLocation = (w: WriteContext, id: number, input: StaffUpdateInput<typeof locations>) => updateSetupRecord(w, locations, id, input);
+export const updateLocation = (w: WriteContext, id: number, input: StaffUpdateInput<typeof locations>) =>
+  updateSetupRecord(w, locations, id, input);
 
 async function uses(tx: Db, accountId: number, id: number): Promise<[number, string][]> {
-  const n = async (table: typeof appointments | typeof invoices | typeof practitionerAvailabilities | typeof resources) =>
-    (await tx.select({ n: count() }).from(table).where(and(eq(table.account_id, accountId), eq(table.location_id, id))))[0].n;
-  const [patientCount] = await tx.select({ n: count() }).from(patients).where(and(eq(patients.account_id, accountId), eq(patients.default_location_id, id)));
+  const n = async (
+    table: typeof appointments | typeof invoices | typeof practitionerAvailabilities | typeof resources,
+  ) =>
+    (
+      await tx
+        .select({ n: count() })
+        .from(table)
+        .where(and(eq(table.account_id, accountId), eq(table.location_id, id)))
+    )[0].n;
+  const [patientCount] = await tx
+    .select({ n: count() })
+    .from(patients)
+    .where(and(eq(patients.account_id, accountId), eq(patients.default_location_id, id)));
   const working = (await accountPractitioners(tx, accountId)).filter((p) => p.location_ids.includes(id)).length;
   return [
     [await n(appointments), 'appointment'],

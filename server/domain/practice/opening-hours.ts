@@ -16,7 +16,12 @@ import type { Db } from '../../../db/client';
 import { locations, practitionerAvailabilities as table, practitioners } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
 import type { RecordType, StaffCreateInput, StaffUpdateInput } from '../../resources/define';
-import { practitionerAvailabilities, STAFF_EXCEPTION_TYPES, type staffExceptionInput, type staffExceptionUpdate } from '../../resources/practitioner_availabilities';
+import {
+  practitionerAvailabilities,
+  STAFF_EXCEPTION_TYPES,
+  type staffExceptionInput,
+  type staffExceptionUpdate,
+} from '../../resources/practitioner_availabilities';
 import { addDays, clockFor } from '../../values/wall-time';
 import type { WriteContext } from '../write-context';
 import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup-writes';
@@ -35,7 +40,12 @@ async function check(tx: Db, accountId: number, row: Row, id: number | null) {
     .from(locations)
     .where(and(eq(locations.account_id, accountId), eq(locations.id, row.location_id!)));
   if (!l) throw invalid('location_id', 'is not a location of this clinic', 'location_not_found');
-  if (!p.location_ids.includes(l.id)) throw invalid('location_id', `${p.name} does not work at this location: add it to their locations first`, 'invalid_input');
+  if (!p.location_ids.includes(l.id))
+    throw invalid(
+      'location_id',
+      `${p.name} does not work at this location: add it to their locations first`,
+      'invalid_input',
+    );
   if (row.ends_at! <= row.starts_at!) throw invalid('ends_at', 'must be after the start', 'validation_failed');
   if (row.type !== 'open') return;
   const sameDay = await tx
@@ -53,17 +63,29 @@ async function check(tx: Db, accountId: number, row: Row, id: number | null) {
     );
   // HH:MM strings compare in time order.
   const clash = sameDay.find((o) => o.starts_at! < row.ends_at! && row.starts_at! < o.ends_at!);
-  if (clash) throw invalid('starts_at', `overlaps the working hours ${clash.starts_at}–${clash.ends_at} on ${DAY_NAMES[Number(row.day)]}`, 'validation_failed');
+  if (clash)
+    throw invalid(
+      'starts_at',
+      `overlaps the working hours ${clash.starts_at}–${clash.ends_at} on ${DAY_NAMES[Number(row.day)]}`,
+      'validation_failed',
+    );
 }
 
 export const createOpeningHours = (w: WriteContext, input: StaffCreateInput<typeof practitionerAvailabilities>) =>
-  createSetupRecord(w, practitionerAvailabilities, input, { check: (tx, after) => check(tx, w.account.id, after, null) });
+  createSetupRecord(w, practitionerAvailabilities, input, {
+    check: (tx, after) => check(tx, w.account.id, after, null),
+  });
 
-export const updateOpeningHours = (w: WriteContext, id: number, input: StaffUpdateInput<typeof practitionerAvailabilities>) =>
+export const updateOpeningHours = (
+  w: WriteContext,
+  id: number,
+  input: StaffUpdateInput<typeof practitionerAvailabilities>,
+) =>
   updateSetupRecord(w, practitionerAvailabilities, id, input, {
     check: async (tx, after, before) => {
       // Dated rows and the types staff do not keep here are edited elsewhere (the clinic software), not in the weekly grid.
-      if (before?.day == null || (before.type !== 'open' && before.type !== 'break')) throw invalid('id', 'is not a weekly working-hours or break row', 'invalid_input');
+      if (before?.day == null || (before.type !== 'open' && before.type !== 'break'))
+        throw invalid('id', 'is not a weekly working-hours or break row', 'invalid_input');
       await check(tx, w.account.id, after, id);
     },
   });
@@ -87,28 +109,47 @@ export function exceptionView(row: { starts_at: string | null; ends_at: string |
   const from = row.starts_at!.slice(11, 16);
   const [endDate, endTime] = [row.ends_at!.slice(0, 10), row.ends_at!.slice(11, 16)];
   // A row stored elsewhere (the clinic software) may run over several days: its end then names its date.
-  const to = endDate === date ? endTime : endDate === addDays(date, 1) && endTime === '00:00' ? '24:00' : `${endDate} ${endTime}`;
+  const to =
+    endDate === date
+      ? endTime
+      : endDate === addDays(date, 1) && endTime === '00:00'
+        ? '24:00'
+        : `${endDate} ${endTime}`;
   const whole = from === '00:00' && to === '24:00';
   return { date, whole_day: whole, from: whole ? null : from, to: whole ? null : to };
 }
 
 const conflict = (message: string) => new ApiError('conflict', message);
-const isException = (row: { day: string | null; type: string | null }) => row.day == null && (STAFF_EXCEPTION_TYPES as readonly string[]).includes(row.type ?? '');
+const isException = (row: { day: string | null; type: string | null }) =>
+  row.day == null && (STAFF_EXCEPTION_TYPES as readonly string[]).includes(row.type ?? '');
 
 /** Today in the clinic's zone, on the write's clock. */
-const todayOf = (w: WriteContext) => clockFor(w.account.timezone).toWall(w.now?.() ?? Date.now()).slice(0, 10);
+const todayOf = (w: WriteContext) =>
+  clockFor(w.account.timezone)
+    .toWall(w.now?.() ?? Date.now())
+    .slice(0, 10);
 
 /** The stored wall times of a date and its hours; refuses a past date, half a range, and a whole day of extra hours. */
 function datedRange(w: WriteContext, type: ExceptionType, date: string, from: string | null, to: string | null) {
   const today = todayOf(w);
-  if (date < today) throw invalid('date', `is in the past: choose today (${today}) or a later date`, 'validation_failed', `The date ${date} is in the past`);
-  if ((from == null) !== (to == null)) throw invalid(from == null ? 'starts_at' : 'ends_at', 'Enter both times, or neither for the whole day');
+  if (date < today)
+    throw invalid(
+      'date',
+      `is in the past: choose today (${today}) or a later date`,
+      'validation_failed',
+      `The date ${date} is in the past`,
+    );
+  if ((from == null) !== (to == null))
+    throw invalid(from == null ? 'starts_at' : 'ends_at', 'Enter both times, or neither for the whole day');
   if (from == null || to == null) {
     if (type === 'custom_availability') throw invalid('starts_at', 'Enter the extra hours (from and to)');
     return { starts_at: `${date}T00:00:00`, ends_at: `${addDays(date, 1)}T00:00:00` };
   }
   if (to <= from) throw invalid('ends_at', 'must be after the start');
-  return { starts_at: `${date}T${from}:00`, ends_at: to === '24:00' ? `${addDays(date, 1)}T00:00:00` : `${date}T${to}:00` };
+  return {
+    starts_at: `${date}T${from}:00`,
+    ends_at: to === '24:00' ? `${addDays(date, 1)}T00:00:00` : `${date}T${to}:00`,
+  };
 }
 
 /** Upcoming dated exceptions (today on) of a practitioner at a location, earliest first. */
@@ -139,23 +180,31 @@ export async function createException(w: WriteContext, input: ExceptionInput) {
   const range = datedRange(w, input.type, date, from, to);
   // Stored as the declaration's attributes: a dated row has no weekday.
   const stored = { ...rest, ...range, day: null } as unknown as StaffCreateInput<typeof practitionerAvailabilities>;
-  return withView(await createSetupRecord(w, practitionerAvailabilities, stored, { check: (tx, after) => check(tx, w.account.id, after, null) }));
+  return withView(
+    await createSetupRecord(w, practitionerAvailabilities, stored, {
+      check: (tx, after) => check(tx, w.account.id, after, null),
+    }),
+  );
 }
 
 export async function updateException(w: WriteContext, id: number, input: ExceptionUpdate) {
   const { date, starts_at: from, ends_at: to, ...rest } = input;
   const before = await datedRow(w, id);
   const was = exceptionView(before);
-  const hours = from !== undefined || to !== undefined ? { from: from ?? null, to: to ?? null } : { from: was.from, to: was.to };
+  const hours =
+    from !== undefined || to !== undefined ? { from: from ?? null, to: to ?? null } : { from: was.from, to: was.to };
   // A change of the note alone leaves the date and times as stored.
   const when = date !== undefined || from !== undefined || to !== undefined || rest.type !== undefined;
-  const range = when ? datedRange(w, rest.type ?? (before.type as ExceptionType), date ?? was.date, hours.from, hours.to) : {};
+  const range = when
+    ? datedRange(w, rest.type ?? (before.type as ExceptionType), date ?? was.date, hours.from, hours.to)
+    : {};
   const stored = { ...rest, ...range } as StaffUpdateInput<typeof practitionerAvailabilities>;
   return withView(
     await updateSetupRecord(w, practitionerAvailabilities, id, stored, {
       check: async (tx, after, current) => {
         // The times were worked out from the row read above: a change in between asks for a fresh look.
-        if (!current || current.starts_at !== before.starts_at || current.ends_at !== before.ends_at) throw conflict('The exception changed meanwhile: reload and try again');
+        if (!current || current.starts_at !== before.starts_at || current.ends_at !== before.ends_at)
+          throw conflict('The exception changed meanwhile: reload and try again');
         await check(tx, w.account.id, after, id);
       },
     }),

@@ -13,19 +13,30 @@ import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup
 
 /** A new method without a sort order comes last. */
 async function nextSortOrder(w: WriteContext): Promise<number> {
-  const [last] = await w.db.db.select({ n: max(paymentMethodTable.sort_order) }).from(paymentMethodTable).where(eq(paymentMethodTable.account_id, w.account.id));
+  const [last] = await w.db.db
+    .select({ n: max(paymentMethodTable.sort_order) })
+    .from(paymentMethodTable)
+    .where(eq(paymentMethodTable.account_id, w.account.id));
   return (last?.n ?? 0) + 1;
 }
 
 export const createPaymentMethod = async (w: WriteContext, input: StaffCreateInput<typeof paymentMethods>) =>
   createSetupRecord(w, paymentMethods, input, { defaults: { active: true, sort_order: await nextSortOrder(w) } });
 
-export const updatePaymentMethod = (w: WriteContext, id: number, input: StaffUpdateInput<typeof paymentMethods>) => updateSetupRecord(w, paymentMethods, id, input);
+export const updatePaymentMethod = (w: WriteContext, id: number, input: StaffUpdateInput<typeof paymentMethods>) =>
+  updateSetupRecord(w, paymentMethods, id, input);
 
 export const deletePaymentMethod = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, paymentMethods, id, {
     inUse: async (tx, before) => {
-      const [paid] = await tx.select({ n: count() }).from(payments).where(and(eq(payments.account_id, w.account.id), eq(payments.payment_method_id, id)));
-      refuseIfUsed(before.name, [[paid.n, 'payment']], 'Make it inactive instead: it can no longer be chosen for new payments, and past payments keep it.');
+      const [paid] = await tx
+        .select({ n: count() })
+        .from(payments)
+        .where(and(eq(payments.account_id, w.account.id), eq(payments.payment_method_id, id)));
+      refuseIfUsed(
+        before.name,
+        [[paid.n, 'payment']],
+        'Make it inactive instead: it can no longer be chosen for new payments, and past payments keep it.',
+      );
     },
   });

@@ -6,7 +6,14 @@
  */
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { appointments, appointmentTypes, locations, practitionerAvailabilities, practitioners as table, users } from '../../../db/schema';
+import {
+  appointments,
+  appointmentTypes,
+  locations,
+  practitionerAvailabilities,
+  practitioners as table,
+  users,
+} from '../../../db/schema';
 import { invalid } from '../../errors';
 import { recordWrite } from '../../events/record';
 import { practitioners } from '../../resources/practitioners';
@@ -17,10 +24,18 @@ import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup
 
 /** Every practitioner of the account with what they offer: a small table, filtered in memory. */
 export const accountPractitioners = (tx: Db, accountId: number) =>
-  tx.select({ id: table.id, location_ids: table.location_ids, appointment_type_ids: table.appointment_type_ids }).from(table).where(eq(table.account_id, accountId));
+  tx
+    .select({ id: table.id, location_ids: table.location_ids, appointment_type_ids: table.appointment_type_ids })
+    .from(table)
+    .where(eq(table.account_id, accountId));
 
 /** The ids of `ids` that are not records of the account's table. */
-async function missing(tx: Db, accountId: number, of: typeof locations | typeof appointmentTypes, ids: number[]): Promise<number[]> {
+async function missing(
+  tx: Db,
+  accountId: number,
+  of: typeof locations | typeof appointmentTypes,
+  ids: number[],
+): Promise<number[]> {
   if (!ids.length) return [];
   const found = await tx
     .select({ id: of.id })
@@ -30,9 +45,14 @@ async function missing(tx: Db, accountId: number, of: typeof locations | typeof 
 }
 
 async function checkOffers(tx: Db, accountId: number, p: RecordType<typeof practitioners>) {
-  if ((await missing(tx, accountId, locations, p.location_ids)).length) throw invalid('location_ids', 'includes a location that is not one of this clinic’s', 'location_not_found');
+  if ((await missing(tx, accountId, locations, p.location_ids)).length)
+    throw invalid('location_ids', 'includes a location that is not one of this clinic’s', 'location_not_found');
   if ((await missing(tx, accountId, appointmentTypes, p.appointment_type_ids)).length) {
-    throw invalid('appointment_type_ids', 'includes an appointment type that is not one of this clinic’s', 'appointment_type_not_found');
+    throw invalid(
+      'appointment_type_ids',
+      'includes an appointment type that is not one of this clinic’s',
+      'appointment_type_not_found',
+    );
   }
 }
 
@@ -48,8 +68,14 @@ export const updatePractitioner = (w: WriteContext, id: number, input: StaffUpda
 export const deletePractitioner = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, practitioners, id, {
     inUse: async (tx, before) => {
-      const [booked] = await tx.select({ n: count() }).from(appointments).where(and(eq(appointments.account_id, w.account.id), eq(appointments.practitioner_id, id)));
-      const [members] = await tx.select({ n: count() }).from(users).where(and(eq(users.account_id, w.account.id), eq(users.practitioner_id, id)));
+      const [booked] = await tx
+        .select({ n: count() })
+        .from(appointments)
+        .where(and(eq(appointments.account_id, w.account.id), eq(appointments.practitioner_id, id)));
+      const [members] = await tx
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.account_id, w.account.id), eq(users.practitioner_id, id)));
       refuseIfUsed(
         `${before.first_name} ${before.last_name}`,
         [
@@ -64,10 +90,22 @@ export const deletePractitioner = (w: WriteContext, id: number) =>
       const hours = await tx
         .select({ id: practitionerAvailabilities.id })
         .from(practitionerAvailabilities)
-        .where(and(eq(practitionerAvailabilities.account_id, w.account.id), eq(practitionerAvailabilities.practitioner_id, id)));
+        .where(
+          and(
+            eq(practitionerAvailabilities.account_id, w.account.id),
+            eq(practitionerAvailabilities.practitioner_id, id),
+          ),
+        );
       for (const h of hours) {
-        await tx.delete(practitionerAvailabilities).where(and(eq(practitionerAvailabilities.account_id, w.account.id), eq(practitionerAvailabilities.id, h.id)));
-        await recordWrite(tx, { ...recorded(w), entity: 'practitioner_availabilities', entityId: h.id, action: 'deleted' });
+        await tx
+          .delete(practitionerAvailabilities)
+          .where(and(eq(practitionerAvailabilities.account_id, w.account.id), eq(practitionerAvailabilities.id, h.id)));
+        await recordWrite(tx, {
+          ...recorded(w),
+          entity: 'practitioner_availabilities',
+          entityId: h.id,
+          action: 'deleted',
+        });
       }
     },
   });

@@ -13,9 +13,11 @@ import type { WriteContext } from '../write-context';
 import { refuseIfUsed } from './in-use';
 import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup-writes';
 
-export const createReferralSource = (w: WriteContext, input: StaffCreateInput<typeof referralSources>) => createSetupRecord(w, referralSources, input, { defaults: { active: true } });
+export const createReferralSource = (w: WriteContext, input: StaffCreateInput<typeof referralSources>) =>
+  createSetupRecord(w, referralSources, input, { defaults: { active: true } });
 
-export const updateReferralSource = (w: WriteContext, id: number, input: StaffUpdateInput<typeof referralSources>) => updateSetupRecord(w, referralSources, id, input);
+export const updateReferralSource = (w: WriteContext, id: number, input: StaffUpdateInput<typeof referralSources>) =>
+  updateSetupRecord(w, referralSources, id, input);
 
 export const deleteReferralSource = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, referralSources, id, {
@@ -24,7 +26,18 @@ export const deleteReferralSource = (w: WriteContext, id: number) =>
       const [referred] = await tx
         .select({ n: count() })
         .from(patients)
-        .where(and(eq(patients.account_id, acc), eq(patients.referral_source_type, 'referral_source'), eq(patients.referral_source_id, id), isNull(patients.deleted_at)));
-      refuseIfUsed(before.name, [[referred.n, 'patient referred by it']], 'Make it inactive instead: it can no longer be given as a referral, and those patients keep it.');
+        .where(
+          and(
+            eq(patients.account_id, acc),
+            eq(patients.referral_source_type, 'referral_source'),
+            eq(patients.referral_source_id, id),
+            isNull(patients.deleted_at),
+          ),
+        );
+      refuseIfUsed(
+        before.name,
+        [[referred.n, 'patient referred by it']],
+        'Make it inactive instead: it can no longer be given as a referral, and those patients keep it.',
+      );
     },
   });

@@ -34,11 +34,16 @@ export const updateRoom = (w: WriteContext, id: number, input: StaffUpdateInput<
 export const deleteRoom = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, resources, id, {
     inUse: async (tx, before) => {
-      const [booked] = await tx.select({ n: count() }).from(appointments).where(and(eq(appointments.account_id, w.account.id), eq(appointments.resource_id, id)));
+      const [booked] = await tx
+        .select({ n: count() })
+        .from(appointments)
+        .where(and(eq(appointments.account_id, w.account.id), eq(appointments.resource_id, id)));
       const [hours] = await tx
         .select({ n: count() })
         .from(practitionerAvailabilities)
-        .where(and(eq(practitionerAvailabilities.account_id, w.account.id), eq(practitionerAvailabilities.resource_id, id)));
+        .where(
+          and(eq(practitionerAvailabilities.account_id, w.account.id), eq(practitionerAvailabilities.resource_id, id)),
+        );
       refuseIfUsed(
         before.name,
         [

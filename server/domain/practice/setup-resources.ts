@@ -14,4 +14,15 @@ import { referralSources } from '../../resources/referral_sources';
 import { resources } from '../../resources/resources';
 import { tags } from '../../resources/tags';
 
-export const SETUP_RESOURCES = [locations, practitioners, appointmentTypes, practitionerAvailabilities, modalities, paymentMethods, tags, referralSources, billableItems, resources] as const;
+export const SETUP_RESOURCES = [
+  locations,
+  practitioners,
+  appointmentTypes,
+  practitionerAvailabilities,
+  modalities,
+  paymentMethods,
+  tags,
+  referralSources,
+  billableItems,
+  resources,
+] as const;

@@ -11,7 +11,15 @@ import { practitioners } from '../../../db/schema';
 import { notFound } from '../../errors';
 import { changedFields, eventTypeOf, recordWrite } from '../../events/record';
 import { EVENT_TYPES, type EventType } from '../../events/types';
-import { storedValues, type AnyResource, type AnyTable, type RecordType, type RowType, type StaffCreateInput, type StaffUpdateInput } from '../../resources/define';
+import {
+  storedValues,
+  type AnyResource,
+  type AnyTable,
+  type RecordType,
+  type RowType,
+  type StaffCreateInput,
+  type StaffUpdateInput,
+} from '../../resources/define';
 import { findRow, getRow } from '../../resources/queries';
 import { bumpDiaries, SETUP_DIARY } from '../scheduling/diary-version';
 import { recorded, stamp, type WriteContext } from '../write-context';
@@ -43,7 +51,13 @@ const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
  * Payment methods, modalities, tags, referral sources and billable items do not: their writes leave the
  * availability cache standing.
  */
-const CALENDAR_RESOURCES = new Set(['locations', 'appointment_types', 'practitioners', 'practitioner_availabilities', 'resources']);
+const CALENDAR_RESOURCES = new Set([
+  'locations',
+  'appointment_types',
+  'practitioners',
+  'practitioner_availabilities',
+  'resources',
+]);
 const touchesCalendars = (resource: AnyResource) => CALENDAR_RESOURCES.has(resource.name);
 
 /**
@@ -54,25 +68,58 @@ const touchesCalendars = (resource: AnyResource) => CALENDAR_RESOURCES.has(resou
  * the table small, so all of them move rather than working out which.
  */
 export async function touchCalendars(tx: Db, accountId: number): Promise<void> {
-  const ids = await tx.select({ id: practitioners.id }).from(practitioners).where(eq(practitioners.account_id, accountId));
-  await bumpDiaries(tx, accountId, ids.map((p) => ({ practitioner_id: p.id, resource_id: null })), [SETUP_DIARY]);
+  const ids = await tx
+    .select({ id: practitioners.id })
+    .from(practitioners)
+    .where(eq(practitioners.account_id, accountId));
+  await bumpDiaries(
+    tx,
+    accountId,
+    ids.map((p) => ({ practitioner_id: p.id, resource_id: null })),
+    [SETUP_DIARY],
+  );
 }
 
-export async function createSetupRecord<R extends AnyResource>(w: WriteContext, resource: R, input: StaffCreateInput<R>, hooks: SetupHooks<R> = {}): Promise<RecordType<R>> {
+export async function createSetupRecord<R extends AnyResource>(
+  w: WriteContext,
+  resource: R,
+  input: StaffCreateInput<R>,
+  hooks: SetupHooks<R> = {},
+): Promise<RecordType<R>> {
   const table: AnyTable = resource.table;
   const id = await w.db.transaction(async (tx) => {
     const now = stamp(w);
-    const values = { ...hooks.defaults, ...storedValues(resource, input, null, 'staff'), ...hooks.stored?.(input), account_id: w.account.id, created_at: now, updated_at: now };
+    const values = {
+      ...hooks.defaults,
+      ...storedValues(resource, input, null, 'staff'),
+      ...hooks.stored?.(input),
+      account_id: w.account.id,
+      created_at: now,
+      updated_at: now,
+    };
     await hooks.check?.(tx, resource.toRecord(values as RowType<R>) as RecordType<R>, null);
     const [row] = await tx.insert(table).values(values).returning({ id: table.id });
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: Number(row.id), action: 'created', changes: input, eventType: announced(resource, 'created') });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: resource.name,
+      entityId: Number(row.id),
+      action: 'created',
+      changes: input,
+      eventType: announced(resource, 'created'),
+    });
     if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
     return Number(row.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
 }
 
-export async function updateSetupRecord<R extends AnyResource>(w: WriteContext, resource: R, id: number, input: StaffUpdateInput<R>, hooks: SetupHooks<R> = {}): Promise<RecordType<R>> {
+export async function updateSetupRecord<R extends AnyResource>(
+  w: WriteContext,
+  resource: R,
+  id: number,
+  input: StaffUpdateInput<R>,
+  hooks: SetupHooks<R> = {},
+): Promise<RecordType<R>> {
   const table: AnyTable = resource.table;
   await w.db.transaction(async (tx) => {
     const before = await findRow(tx, resource, w.account.id, id);
@@ -88,7 +135,14 @@ export async function updateSetupRecord<R extends AnyResource>(w: WriteContext, 
     delete changes.updated_at;
     // Saving a form unchanged is not a change: nothing to audit or announce.
     if (!Object.keys(changes).length) return;
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'updated', changes, eventType: announced(resource, 'updated') });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: resource.name,
+      entityId: id,
+      action: 'updated',
+      changes,
+      eventType: announced(resource, 'updated'),
+    });
     if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
   });
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
@@ -102,7 +156,10 @@ export async function deleteSetupRecord<R extends AnyResource>(
   w: WriteContext,
   resource: R,
   id: number,
-  hooks: { inUse?: (tx: Db, before: RowType<R>) => Promise<void>; cascade?: (tx: Db, before: RowType<R>) => Promise<void> } = {},
+  hooks: {
+    inUse?: (tx: Db, before: RowType<R>) => Promise<void>;
+    cascade?: (tx: Db, before: RowType<R>) => Promise<void>;
+  } = {},
 ): Promise<{ id: number; deleted: true }> {
   const table: AnyTable = resource.table;
   await w.db.transaction(async (tx) => {
@@ -111,7 +168,14 @@ export async function deleteSetupRecord<R extends AnyResource>(
     await hooks.inUse?.(tx, before);
     await hooks.cascade?.(tx, before);
     await tx.delete(table).where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
-    await recordWrite(tx, { ...recorded(w), entity: resource.name, entityId: id, action: 'deleted', changes: resource.toRecord(before), eventType: announced(resource, 'deleted') });
+    await recordWrite(tx, {
+      ...recorded(w),
+      entity: resource.name,
+      entityId: id,
+      action: 'deleted',
+      changes: resource.toRecord(before),
+      eventType: announced(resource, 'deleted'),
+    });
     if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
   });
   return { id, deleted: true };

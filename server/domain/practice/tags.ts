@@ -15,13 +15,18 @@ import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup
 
 /** A new tag without a sort order comes last. */
 async function nextSortOrder(w: WriteContext): Promise<number> {
-  const [last] = await w.db.db.select({ n: max(tagTable.sort_order) }).from(tagTable).where(eq(tagTable.account_id, w.account.id));
+  const [last] = await w.db.db
+    .select({ n: max(tagTable.sort_order) })
+    .from(tagTable)
+    .where(eq(tagTable.account_id, w.account.id));
   return (last?.n ?? 0) + 1;
 }
 
-export const createTag = async (w: WriteContext, input: StaffCreateInput<typeof tags>) => createSetupRecord(w, tags, input, { defaults: { sort_order: await nextSortOrder(w) } });
+export const createTag = async (w: WriteContext, input: StaffCreateInput<typeof tags>) =>
+  createSetupRecord(w, tags, input, { defaults: { sort_order: await nextSortOrder(w) } });
 
-export const updateTag = (w: WriteContext, id: number, input: StaffUpdateInput<typeof tags>) => updateSetupRecord(w, tags, id, input);
+export const updateTag = (w: WriteContext, id: number, input: StaffUpdateInput<typeof tags>) =>
+  updateSetupRecord(w, tags, id, input);
 
 export const deleteTag = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, tags, id, {
@@ -33,8 +38,14 @@ export const deleteTag = (w: WriteContext, id: number) =>
         .from(patientTags)
         .innerJoin(patients, and(eq(patients.account_id, acc), eq(patients.id, patientTags.patient_id)))
         .where(and(eq(patientTags.account_id, acc), eq(patientTags.tag_id, id), isNull(patients.deleted_at)));
-      const [planned] = await tx.select({ n: count() }).from(carePlans).where(and(eq(carePlans.account_id, acc), eq(carePlans.tag_id, id)));
-      const [logged] = await tx.select({ n: count() }).from(patientLogTags).where(and(eq(patientLogTags.account_id, acc), eq(patientLogTags.tag_id, id)));
+      const [planned] = await tx
+        .select({ n: count() })
+        .from(carePlans)
+        .where(and(eq(carePlans.account_id, acc), eq(carePlans.tag_id, id)));
+      const [logged] = await tx
+        .select({ n: count() })
+        .from(patientLogTags)
+        .where(and(eq(patientLogTags.account_id, acc), eq(patientLogTags.tag_id, id)));
       refuseIfUsed(
         before.name,
         [

@@ -21,7 +21,17 @@ import { invalid } from '../../errors';
 import { appointments } from '../../resources/appointments';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../resources/availability';
 import { findRow } from '../../resources/queries';
-import { bookable, bookableResources, loadAppointmentType, loadLocation, loadPractitioners, locationResources, offers, practitionerNotFound, type Practitioner } from './calendar';
+import {
+  bookable,
+  bookableResources,
+  loadAppointmentType,
+  loadLocation,
+  loadPractitioners,
+  locationResources,
+  offers,
+  practitionerNotFound,
+  type Practitioner,
+} from './calendar';
 import { loadDiary } from './diary';
 import { place } from './placement';
 import { practitionerDiary, resourceDiary, SETUP_DIARY, versionsOf } from './diary-version';
@@ -57,9 +67,19 @@ export async function findAvailability(db: Db, account: Account, q: Availability
   const from = q.from ?? clock.today();
   const to = q.to ?? addDays(from, DEFAULT_RANGE_DAYS - 1);
   if (to < from) throw invalid('to', 'must be on or after from', 'validation_failed');
-  if (daysBetween(from, to) + 1 > MAX_RANGE_DAYS) throw invalid('to', `the range is at most ${MAX_RANGE_DAYS} days (from and to inclusive)`, 'validation_failed');
+  if (daysBetween(from, to) + 1 > MAX_RANGE_DAYS)
+    throw invalid('to', `the range is at most ${MAX_RANGE_DAYS} days (from and to inclusive)`, 'validation_failed');
 
-  const key = JSON.stringify([account.id, q.location_id, q.appointment_type_id, q.practitioner_id, from, to, q.visibility, q.rescheduled_appointment_id]);
+  const key = JSON.stringify([
+    account.id,
+    q.location_id,
+    q.appointment_type_id,
+    q.practitioner_id,
+    from,
+    to,
+    q.visibility,
+    q.rescheduled_appointment_id,
+  ]);
   let found = cache.get(key);
   if (found && Date.now() - found.builtAt > CACHE_TTL_MS) found = undefined;
   // Read before the diaries: a write committed in between moves a counter past the version kept.
@@ -129,7 +149,8 @@ interface Cached extends Computed {
 
 const cache = new Map<string, Cached>();
 
-const isCurrent = (part: Part | undefined, versions: Map<string, number>) => !!part && [...part.versions].every(([diary, v]) => versions.get(diary) === v);
+const isCurrent = (part: Part | undefined, versions: Map<string, number>) =>
+  !!part && [...part.versions].every(([diary, v]) => versions.get(diary) === v);
 
 function firstAtOrAfter(sorted: number[], t: number): number {
   let lo = 0;
@@ -148,23 +169,35 @@ async function planSearch(db: Db, account: Account, q: AvailabilityQuery) {
   const location = await loadLocation(db, account.id, q.location_id);
   const type = await loadAppointmentType(db, account.id, q.appointment_type_id);
   if (!type.active) throw invalid('appointment_type_id', 'is not active', 'invalid_input');
-  if (online && !location.online_booking) throw invalid('location_id', 'is not enabled for online booking', 'not_online_bookable');
-  if (online && !type.online_booking) throw invalid('appointment_type_id', 'is not enabled for online booking', 'not_online_bookable');
+  if (online && !location.online_booking)
+    throw invalid('location_id', 'is not enabled for online booking', 'not_online_bookable');
+  if (online && !type.online_booking)
+    throw invalid('appointment_type_id', 'is not enabled for online booking', 'not_online_bookable');
 
   const everyone = await loadPractitioners(db, account.id);
   let candidates = everyone.filter((p) => offers(p, location.id, type.id));
   if (q.practitioner_id != null) {
     const p = everyone.find((x) => x.id === q.practitioner_id);
     if (!p) throw practitionerNotFound();
-    if (!offers(p, location.id, type.id)) throw invalid('practitioner_id', 'does not offer this appointment type at this location', 'invalid_input');
-    if (online && !p.online_booking) throw invalid('practitioner_id', 'is not enabled for online booking', 'not_online_bookable');
+    if (!offers(p, location.id, type.id))
+      throw invalid('practitioner_id', 'does not offer this appointment type at this location', 'invalid_input');
+    if (online && !p.online_booking)
+      throw invalid('practitioner_id', 'is not enabled for online booking', 'not_online_bookable');
     candidates = [p];
   } else if (online) {
     candidates = candidates.filter((p) => p.online_booking);
   }
-  if (!candidates.length) throw invalid('appointment_type_id', 'no practitioner offers this appointment type at this location', 'availability_not_configured');
+  if (!candidates.length)
+    throw invalid(
+      'appointment_type_id',
+      'no practitioner offers this appointment type at this location',
+      'availability_not_configured',
+    );
 
-  if (q.rescheduled_appointment_id != null && !(await findRow(db, appointments, account.id, q.rescheduled_appointment_id))) {
+  if (
+    q.rescheduled_appointment_id != null &&
+    !(await findRow(db, appointments, account.id, q.rescheduled_appointment_id))
+  ) {
     throw invalid('rescheduled_appointment_id', 'is not an appointment of this account', 'invalid_input');
   }
 
@@ -172,14 +205,28 @@ async function planSearch(db: Db, account: Account, q: AvailabilityQuery) {
   const resources = type.requires_resource ? bookableResources(columns) : [];
   // Every diary a part may read: the candidates' and every resource column of the location (the type's
   // resources are among them, and a practitioner's window may put slots in any).
-  const diaries = [SETUP_DIARY, ...candidates.map((p) => practitionerDiary(p.id)), ...columns.map((c) => resourceDiary(c.id))];
+  const diaries = [
+    SETUP_DIARY,
+    ...candidates.map((p) => practitionerDiary(p.id)),
+    ...columns.map((c) => resourceDiary(c.id)),
+  ];
   return { location, type, candidates, resources, diaries };
 }
 
 type Search = Awaited<ReturnType<typeof planSearch>>;
 
 /** Recomputes the parts of `stale` practitioners from one read of their diaries, a practitioner at a time. */
-async function computeParts(db: Db, account: Account, clock: ZoneClock, found: Cached, stale: Practitioner[], versions: Map<string, number>, q: AvailabilityQuery, from: string, to: string): Promise<void> {
+async function computeParts(
+  db: Db,
+  account: Account,
+  clock: ZoneClock,
+  found: Cached,
+  stale: Practitioner[],
+  versions: Map<string, number>,
+  q: AvailabilityQuery,
+  from: string,
+  to: string,
+): Promise<void> {
   const { location, type, resources } = found.search;
   const online = q.visibility === 'online';
   const diary = await loadDiary(db, clock, {
@@ -210,7 +257,12 @@ async function computeParts(db: Db, account: Account, clock: ZoneClock, found: C
         const day = clock.toWall(start).slice(0, 10);
         if (day < from || day > to) continue;
         const end = start + duration;
-        const placed = place(diary, asBooked, { practitionerId: p.id, start, end, windowResourceId: w.resourceId }, resources);
+        const placed = place(
+          diary,
+          asBooked,
+          { practitionerId: p.id, start, end, windowResourceId: w.resourceId },
+          resources,
+        );
         if (!placed.ok) continue;
         slots.push({
           at: start,
@@ -224,7 +276,11 @@ async function computeParts(db: Db, account: Account, clock: ZoneClock, found: C
         });
       }
     }
-    found.parts.set(p.id, { versions: new Map([...read].map((d) => [d, versions.get(d) ?? 0])), slots, hasCalendar: hasCalendar(diary.rows, p.id, location.id) });
+    found.parts.set(p.id, {
+      versions: new Map([...read].map((d) => [d, versions.get(d) ?? 0])),
+      slots,
+      hasCalendar: hasCalendar(diary.rows, p.id, location.id),
+    });
   }
 }
 
@@ -232,10 +288,19 @@ async function computeParts(db: Db, account: Account, clock: ZoneClock, found: C
 function merged(found: Cached): Computed {
   const parts = [...found.parts.values()];
   if (!parts.some((p) => p.hasCalendar)) {
-    throw invalid('location_id', 'no working hours are set for this appointment type at this location', 'availability_not_configured');
+    throw invalid(
+      'location_id',
+      'no working hours are set for this appointment type at this location',
+      'availability_not_configured',
+    );
   }
   const all = parts.flatMap((p) => p.slots).sort((a, b) => a.at - b.at || a.practitioner_id - b.practitioner_id);
   const lastStartOfDay = new Map<string, number>();
   for (const s of all) lastStartOfDay.set(s.starts_at.slice(0, 10), s.at);
-  return { slots: all.map(({ at: _at, ...slot }) => slot), starts: all.map((s) => s.at), days: found.days, lastStartOfDay };
+  return {
+    slots: all.map(({ at: _at, ...slot }) => slot),
+    starts: all.map((s) => s.at),
+    days: found.days,
+    lastStartOfDay,
+  };
 }

@@ -19,10 +19,18 @@ export type AppointmentType = Awaited<ReturnType<typeof loadAppointmentType>>;
 export async function loadAppointmentType(db: Db, accountId: number, id: number) {
   const t = appointmentTypes;
   const [row] = await db
-    .select({ id: t.id, duration_minutes: t.duration_minutes, online_booking: t.online_booking, active: t.active, max_attendees: t.max_attendees, requires_resource: t.requires_resource })
+    .select({
+      id: t.id,
+      duration_minutes: t.duration_minutes,
+      online_booking: t.online_booking,
+      active: t.active,
+      max_attendees: t.max_attendees,
+      requires_resource: t.requires_resource,
+    })
     .from(t)
     .where(and(eq(t.account_id, accountId), eq(t.id, id)));
-  if (!row) throw invalid('appointment_type_id', 'is not an appointment type of this account', 'appointment_type_not_found');
+  if (!row)
+    throw invalid('appointment_type_id', 'is not an appointment type of this account', 'appointment_type_not_found');
   return row;
 }
 
@@ -39,18 +47,31 @@ export type Practitioner = Awaited<ReturnType<typeof loadPractitioners>>[number]
 export async function loadPractitioners(db: Db, accountId: number) {
   const p = practitioners;
   return db
-    .select({ id: p.id, active: p.active, online_booking: p.online_booking, location_ids: p.location_ids, appointment_type_ids: p.appointment_type_ids })
+    .select({
+      id: p.id,
+      active: p.active,
+      online_booking: p.online_booking,
+      location_ids: p.location_ids,
+      appointment_type_ids: p.appointment_type_ids,
+    })
     .from(p)
     .where(eq(p.account_id, accountId))
     .orderBy(asc(p.id));
 }
 
-export const practitionerNotFound = () => invalid('practitioner_id', 'is not a practitioner of this account', 'practitioner_not_found');
+export const practitionerNotFound = () =>
+  invalid('practitioner_id', 'is not a practitioner of this account', 'practitioner_not_found');
 
 export async function loadPractitioner(db: Db, accountId: number, id: number): Promise<Practitioner> {
   const p = practitioners;
   const [row] = await db
-    .select({ id: p.id, active: p.active, online_booking: p.online_booking, location_ids: p.location_ids, appointment_type_ids: p.appointment_type_ids })
+    .select({
+      id: p.id,
+      active: p.active,
+      online_booking: p.online_booking,
+      location_ids: p.location_ids,
+      appointment_type_ids: p.appointment_type_ids,
+    })
     .from(p)
     .where(and(eq(p.account_id, accountId), eq(p.id, id)));
   if (!row) throw practitionerNotFound();
@@ -65,7 +86,11 @@ export const offers = (p: Practitioner, locationId: number, typeId: number) =>
  * Every resource of a location in calendar column order, whatever its status: a practitioner's working
  * window may sit in any column; only the active ones take bookings.
  */
-export async function locationResources(db: Db, accountId: number, locationId: number): Promise<{ id: number; active: boolean }[]> {
+export async function locationResources(
+  db: Db,
+  accountId: number,
+  locationId: number,
+): Promise<{ id: number; active: boolean }[]> {
   const r = resources;
   const rows = await db
     .select({ id: r.id, status: r.status })
@@ -76,7 +101,8 @@ export async function locationResources(db: Db, accountId: number, locationId: n
 }
 
 /** The bookable (active) ones of a location's resources, in calendar column order. */
-export const bookableResources = (columns: { id: number; active: boolean }[]): number[] => columns.filter((c) => c.active).map((c) => c.id);
+export const bookableResources = (columns: { id: number; active: boolean }[]): number[] =>
+  columns.filter((c) => c.active).map((c) => c.id);
 
 /** A location's bookable resources, in calendar column order (a booking reads them in its transaction). */
 export async function activeResources(db: Db, accountId: number, locationId: number): Promise<number[]> {

@@ -18,7 +18,11 @@ export const resourceDiary = (id: number) => `r${id}`;
 
 /** The diaries of some appointments (or slots), each once, in one order: two writers never lock them in a cycle. */
 export function diariesOf(refs: readonly DiaryRef[]): string[] {
-  const all = refs.flatMap((r) => (r.resource_id == null ? [practitionerDiary(r.practitioner_id)] : [practitionerDiary(r.practitioner_id), resourceDiary(r.resource_id)]));
+  const all = refs.flatMap((r) =>
+    r.resource_id == null
+      ? [practitionerDiary(r.practitioner_id)]
+      : [practitionerDiary(r.practitioner_id), resourceDiary(r.resource_id)],
+  );
   return [...new Set(all)].sort();
 }
 
@@ -30,13 +34,21 @@ export function diariesOf(refs: readonly DiaryRef[]): string[] {
 export const SETUP_DIARY = 'setup';
 
 /** In the transaction of every appointment write, with the diaries it touched (before and after a move). */
-export async function bumpDiaries(tx: Db, accountId: number, refs: readonly DiaryRef[], also: readonly string[] = []): Promise<void> {
+export async function bumpDiaries(
+  tx: Db,
+  accountId: number,
+  refs: readonly DiaryRef[],
+  also: readonly string[] = [],
+): Promise<void> {
   const diaries = [...new Set([...diariesOf(refs), ...also])].sort();
   if (!diaries.length) return;
   await tx
     .insert(diaryVersions)
     .values(diaries.map((diary) => ({ account_id: accountId, diary, version: 1 })))
-    .onConflictDoUpdate({ target: [diaryVersions.account_id, diaryVersions.diary], set: { version: sql`${diaryVersions.version} + 1` } });
+    .onConflictDoUpdate({
+      target: [diaryVersions.account_id, diaryVersions.diary],
+      set: { version: sql`${diaryVersions.version} + 1` },
+    });
 }
 
 /** The diaries' counters (0 for a diary never written): a cached result read at other versions is stale. */

@@ -6,7 +6,14 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { appointments, practitionerAvailabilities } from '../../../db/schema';
-import { overlaps, resourceClosures, workingTime, type CalendarRow, type Interval, type WorkInterval } from './working-time';
+import {
+  overlaps,
+  resourceClosures,
+  workingTime,
+  type CalendarRow,
+  type Interval,
+  type WorkInterval,
+} from './working-time';
 import { addDays, type ZoneClock } from '../../values/wall-time';
 
 /** No appointment is longer than this (POST refuses longer ones), which bounds the overlap search. */
@@ -107,7 +114,13 @@ function firstFrom(items: Booked[], t: number): number {
   return lo;
 }
 
-function stateAgainst(list: Bookings | undefined, start: number, end: number, type: SessionType, practitionerId: number): SlotState {
+function stateAgainst(
+  list: Bookings | undefined,
+  start: number,
+  end: number,
+  type: SessionType,
+  practitionerId: number,
+): SlotState {
   let attendees = 0;
   let sessionId: number | null = null;
   const items = list?.items ?? [];
@@ -115,7 +128,8 @@ function stateAgainst(list: Bookings | undefined, start: number, end: number, ty
     const b = items[i];
     if (b.start >= end) break;
     if (b.end <= start) continue;
-    const sameSession = type.maxAttendees != null && b.typeId === type.id && b.start === start && b.practitionerId === practitionerId;
+    const sameSession =
+      type.maxAttendees != null && b.typeId === type.id && b.start === start && b.practitionerId === practitionerId;
     if (!sameSession) return { free: false, inSession: false, sessionId: null, placesLeft: null };
     attendees++;
     sessionId ??= b.id;
@@ -143,7 +157,7 @@ export async function loadDiary(db: Db, clock: ZoneClock, scope: DiaryScope): Pr
   if (scope.practitionerIds.length) whose.push(inArray(a.practitioner_id, scope.practitionerIds));
   // Every resource row of the location: whichever resources the slots end up in, their closures are here.
   whose.push(and(eq(a.location_id, scope.locationId), isNotNull(a.resource_id))!);
-  const rows = (await db
+  const rows = await db
     .select({
       type: a.type,
       starts_at: a.starts_at,
@@ -164,17 +178,34 @@ export async function loadDiary(db: Db, clock: ZoneClock, scope: DiaryScope): Pr
         // Weekly rows always; dated rows (wall times, which sort as text) when they touch the days.
         or(isNotNull(a.day), and(lt(a.starts_at, `${addDays(scope.to, 1)}T24`), gt(a.ends_at, scope.from))),
       ),
-    ));
+    );
 
   // A window may put its slots in a resource: that resource's bookings and closures matter too.
-  const resourceIds = [...new Set([...scope.resourceIds, ...rows.filter((r) => r.resource_id != null && r.practitioner_id != null && scope.practitionerIds.includes(r.practitioner_id)).map((r) => r.resource_id!)])];
+  const resourceIds = [
+    ...new Set([
+      ...scope.resourceIds,
+      ...rows
+        .filter(
+          (r) =>
+            r.resource_id != null && r.practitioner_id != null && scope.practitionerIds.includes(r.practitioner_id),
+        )
+        .map((r) => r.resource_id!),
+    ]),
+  ];
   const ap = appointments;
   const who: SQL[] = [];
   if (scope.practitionerIds.length) who.push(inArray(ap.practitioner_id, scope.practitionerIds));
   if (resourceIds.length) who.push(inArray(ap.resource_id, resourceIds));
   const booked = who.length
     ? await db
-        .select({ id: ap.id, practitionerId: ap.practitioner_id, resourceId: ap.resource_id, typeId: ap.appointment_type_id, start: ap.starts_utc, end: ap.ends_utc })
+        .select({
+          id: ap.id,
+          practitionerId: ap.practitioner_id,
+          resourceId: ap.resource_id,
+          typeId: ap.appointment_type_id,
+          start: ap.starts_utc,
+          end: ap.ends_utc,
+        })
         .from(ap)
         .where(
           and(

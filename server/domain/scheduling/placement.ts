@@ -25,7 +25,13 @@ export type Placement =
  * booking names. The resource taken is the requested one, else the window's, else (when the type
  * needs one) the first free resource of the location.
  */
-export function place(diary: Diary, type: BookableType, c: Candidate, resources: number[], requested: number | null = null): Placement {
+export function place(
+  diary: Diary,
+  type: BookableType,
+  c: Candidate,
+  resources: number[],
+  requested: number | null = null,
+): Placement {
   const state = diary.practitionerState(c.practitionerId, c.start, c.end, type);
   if (!state.free) return { ok: false, reason: state.inSession ? 'group_full' : 'busy' };
   const free = (r: number) => diary.resourceFree(r, c.start, c.end, type, c.practitionerId);

@@ -53,7 +53,10 @@ export function occurrences(row: CalendarRow, days: string[], clock: ZoneClock):
     if (weekday(d) !== dow) continue;
     const start = clock.toUtcLenient(`${d}T${row.starts_at}:00`);
     // 24:00 closes the day; otherwise an end at or before the start is a malformed row and opens nothing.
-    const end = row.ends_at === '24:00' ? clock.toUtcLenient(`${addDays(d, 1)}T00:00:00`) : clock.toUtcLenient(`${d}T${row.ends_at}:00`);
+    const end =
+      row.ends_at === '24:00'
+        ? clock.toUtcLenient(`${addDays(d, 1)}T00:00:00`)
+        : clock.toUtcLenient(`${d}T${row.ends_at}:00`);
     if (end > start) out.push({ start, end });
   }
   return out;
@@ -121,12 +124,21 @@ function mergeOverlaps(windows: WorkInterval[]): WorkInterval[] {
 }
 
 /** Times a resource is closed by its own rows (a table being serviced), over the days. */
-export function resourceClosures(rows: CalendarRow[], resourceId: number, days: string[], clock: ZoneClock): Interval[] {
-  return rows.filter((r) => r.type && CLOSING.has(r.type) && r.resource_id === resourceId && !blocksLane(r)).flatMap((r) => occurrences(r, days, clock));
+export function resourceClosures(
+  rows: CalendarRow[],
+  resourceId: number,
+  days: string[],
+  clock: ZoneClock,
+): Interval[] {
+  return rows
+    .filter((r) => r.type && CLOSING.has(r.type) && r.resource_id === resourceId && !blocksLane(r))
+    .flatMap((r) => occurrences(r, days, clock));
 }
 
 /** Whether any row at all opens time for the practitioner at the location ("has a calendar"). */
 export const hasCalendar = (rows: CalendarRow[], practitionerId: number, locationId: number) =>
-  rows.some((r) => r.type && OPENING.has(r.type) && r.practitioner_id === practitionerId && r.location_id === locationId);
+  rows.some(
+    (r) => r.type && OPENING.has(r.type) && r.practitioner_id === practitionerId && r.location_id === locationId,
+  );
 
 export const overlaps = (a: Interval, start: number, end: number) => a.start < end && start < a.end;

@@ -128,6 +128,7 @@ export function listParameters(resource: Resource): Json[] {
 export function booleanFlags(parameters: Json[]): void {
   for (const p of parameters) {
     const s = p.schema as Json | undefined;
-    if (p.in === 'query' && s?.type === 'string' && JSON.stringify(s.enum) === '["true","false"]') p.schema = { type: 'boolean' };
+    if (p.in === 'query' && s?.type === 'string' && JSON.stringify(s.enum) === '["true","false"]')
+      p.schema = { type: 'boolean' };
   }
 }

@@ -32,7 +32,10 @@ export const commonHeaders = (): Json => ({
 
 /** What each error status means, whatever the operation, and its extra headers. */
 const STATUSES: Record<number, { summary: string; headers?: Json }> = {
-  401: { summary: 'No, invalid, expired or revoked API key', headers: { 'WWW-Authenticate': headerRef('WWWAuthenticate') } },
+  401: {
+    summary: 'No, invalid, expired or revoked API key',
+    headers: { 'WWW-Authenticate': headerRef('WWWAuthenticate') },
+  },
   403: { summary: 'A read-only key on a write; nothing is read or written' },
   404: { summary: 'No clinic at this host' },
   409: { summary: 'Refused by a business rule, or another request with this Idempotency-Key is still in flight' },
@@ -40,9 +43,15 @@ const STATUSES: Record<number, { summary: string; headers?: Json }> = {
   415: { summary: 'The body is not JSON (an upload: not multipart/form-data)' },
   421: { summary: "A clinic host of a region this deployment does not serve: use that region's host" },
   422: { summary: 'The input is invalid: `errors` names each attribute (or parameter) and its problems' },
-  429: { summary: 'Rate limit exceeded; retry after Retry-After seconds', headers: { 'Retry-After': headerRef('RetryAfter') } },
+  429: {
+    summary: 'Rate limit exceeded; retry after Retry-After seconds',
+    headers: { 'Retry-After': headerRef('RetryAfter') },
+  },
   500: { summary: 'Server error; retry with backoff' },
-  503: { summary: 'No answer within REQUEST_TIMEOUT_MS; the connection is closed. Retry with backoff (a POST with the same Idempotency-Key is safe to retry)' },
+  503: {
+    summary:
+      'No answer within REQUEST_TIMEOUT_MS; the connection is closed. Retry with backoff (a POST with the same Idempotency-Key is safe to retry)',
+  },
 };
 
 /** A status a path parameter can give: the record (or resource name) it names is not there. */
@@ -54,7 +63,8 @@ const CODE_LIST = /\b([45]\d\d) ([a-z][a-z_]*(?:, [a-z][a-z_]*)*)/g;
 export function statedCodes(text: string): [number, ErrorCode][] {
   const out: [number, ErrorCode][] = [];
   for (const [, status, list] of text.matchAll(CODE_LIST)) {
-    for (const word of list.split(', ')) if (Object.hasOwn(ERROR_STATUS, word)) out.push([Number(status), word as ErrorCode]);
+    for (const word of list.split(', '))
+      if (Object.hasOwn(ERROR_STATUS, word)) out.push([Number(status), word as ErrorCode]);
   }
   return out;
 }
@@ -66,11 +76,23 @@ export type ErrorCodes = Map<number, Set<ErrorCode>>;
  * rules (a write, the availability search), the text stating them; such an operation may also refuse
  * input it cannot use (`invalid_input`).
  */
-export function errorCodes(route: Pick<Route, 'protect' | 'type' | 'method' | 'multipart'>, rules?: string): ErrorCodes {
+export function errorCodes(
+  route: Pick<Route, 'protect' | 'type' | 'method' | 'multipart'>,
+  rules?: string,
+): ErrorCodes {
   const codes: ErrorCodes = new Map();
-  const add = (status: number, code: ErrorCode) => (codes.get(status) ?? codes.set(status, new Set()).get(status)!).add(code);
+  const add = (status: number, code: ErrorCode) =>
+    (codes.get(status) ?? codes.set(status, new Set()).get(status)!).add(code);
   // Any route: an unknown clinic host, a region served elsewhere, an unknown parameter, the budget, a fault, the deadline.
-  for (const code of ['not_found', 'wrong_region', 'validation_failed', 'rate_limited', 'internal_error', 'request_timeout'] as const) add(ERROR_STATUS[code], code);
+  for (const code of [
+    'not_found',
+    'wrong_region',
+    'validation_failed',
+    'rate_limited',
+    'internal_error',
+    'request_timeout',
+  ] as const)
+    add(ERROR_STATUS[code], code);
   if (route.protect) add(401, 'unauthenticated');
   if (route.type === 'mutation') add(403, 'key_read_only');
   if (route.method === 'POST' || route.method === 'PATCH') {
@@ -112,7 +134,10 @@ function errorResponse(status: number, codes: Iterable<ErrorCode>, summary = STA
   };
 }
 
-export const sharedResponses = (): Json => Object.fromEntries(Object.entries(SHARED).map(([status, { name, code }]) => [name, errorResponse(Number(status), [code])]));
+export const sharedResponses = (): Json =>
+  Object.fromEntries(
+    Object.entries(SHARED).map(([status, { name, code }]) => [name, errorResponse(Number(status), [code])]),
+  );
 
 /**
  * The error responses of an operation: the shared one where a status carries nothing but its usual
@@ -123,7 +148,8 @@ export function errorResponses(codes: ErrorCodes, byPath: boolean): Json {
   for (const [status, set] of codes) {
     const shared = SHARED[status];
     if (status === 404 && byPath) out[status] = errorResponse(status, set, BY_PATH_404);
-    else if (shared && set.size === 1 && set.has(shared.code)) out[status] = { $ref: `#/components/responses/${shared.name}` };
+    else if (shared && set.size === 1 && set.has(shared.code))
+      out[status] = { $ref: `#/components/responses/${shared.name}` };
     else out[status] = errorResponse(status, set, status === 409 ? conflict(set) : undefined);
   }
   return out;

@@ -38,7 +38,10 @@ export const apiErrorSchema = (): Json => ({
   required: ['message', 'code'],
   properties: {
     message: { type: 'string', description: 'Human-readable; may change; do not parse' },
-    code: openEnum(Object.keys(ERROR_STATUS), 'Stable snake_case machine code. More codes may appear within the version: handle one you do not know by the HTTP status.'),
+    code: openEnum(
+      Object.keys(ERROR_STATUS),
+      'Stable snake_case machine code. More codes may appear within the version: handle one you do not know by the HTTP status.',
+    ),
     errors: {
       type: 'object',
       additionalProperties: { type: 'array', items: { type: 'string' } },
@@ -75,10 +78,17 @@ function namedOutputs(operations: Operation[]): Record<string, z.ZodType> {
  * Every JSON response body of the routes, rendered at once so shared schemas become components: the
  * components, and each route's body schema (mostly a `$ref`, or `{ data: $ref }`).
  */
-export function responseSchemas(operations: Operation[]): { components: Record<string, Json>; byRoute: Map<Route, Json> } {
+export function responseSchemas(operations: Operation[]): {
+  components: Record<string, Json>;
+  byRoute: Map<Route, Json>;
+} {
   const answered = operations.map((o) => o.route).filter((r) => r.output && r.status !== 204 && !r.binary);
   const bag = z.object(Object.fromEntries(answered.map((r, i) => [String(i), r.output!])));
-  const rendered = createSchema(bag, { io: 'output', schemaComponents: namedOutputs(operations), openapiVersion: '3.1.0' });
+  const rendered = createSchema(bag, {
+    io: 'output',
+    schemaComponents: namedOutputs(operations),
+    openapiVersion: '3.1.0',
+  });
   const bodies = (rendered.schema as { properties: Record<string, Json> }).properties;
   const components = rendered.components as Record<string, Json>;
   open(components);
@@ -86,7 +96,10 @@ export function responseSchemas(operations: Operation[]): { components: Record<s
   // The spec names event types among what may appear within a version.
   const event = components[modelName(events)] as { properties: Record<string, Json> };
   const said = event.properties.type.description ?? 'Event type';
-  event.properties.type = openEnum(events.fields.type.values!, `${said}. More types may appear within the version: ignore one you do not handle.`);
+  event.properties.type = openEnum(
+    events.fields.type.values!,
+    `${said}. More types may appear within the version: ignore one you do not handle.`,
+  );
   components[ERROR_MODEL] = apiErrorSchema();
   return { components, byRoute: new Map(answered.map((r, i) => [r, bodies[String(i)]])) };
 }

@@ -3,7 +3,8 @@ import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES } from '../../resources/av
 import { RESOURCES } from '../../resources';
 import type { Json, Operation } from './operation';
 
-const bullets = (rules: readonly string[]) => (rules.length ? `\n\nRules:\n${rules.map((r) => `- ${r}`).join('\n')}` : '');
+const bullets = (rules: readonly string[]) =>
+  rules.length ? `\n\nRules:\n${rules.map((r) => `- ${r}`).join('\n')}` : '';
 
 /** The rules an operation is bound by, as declared: a write's rules, the availability search's. */
 function rulesOf({ resource, kind, route }: Operation): readonly string[] {
@@ -38,7 +39,8 @@ function generated({ resource, kind }: Operation): string | undefined {
  */
 export function operationDescription(op: Operation, own: string | undefined): string {
   const text = own ?? generated(op);
-  if (!text) throw new Error(`${op.route.method} ${op.route.path}: describe the route in its meta (openapi.description)`);
+  if (!text)
+    throw new Error(`${op.route.method} ${op.route.path}: describe the route in its meta (openapi.description)`);
   return text + bullets(rulesOf(op));
 }
 
@@ -53,15 +55,21 @@ export function ruleText(op: Operation, description: string): string | undefined
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  utility: 'Liveness, the calling key and its account, schema discovery (GET /schema/{resource} describes every resource as data), and this document.',
+  utility:
+    'Liveness, the calling key and its account, schema discovery (GET /schema/{resource} describes every resource as data), and this document.',
   availability: AVAILABILITY_DESCRIPTION,
 };
 
 /** Every tag the operations use, with its resource's description. */
 export function tagsOf(paths: Record<string, Record<string, Json>>): Json[] {
-  const used = new Set(Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => (op.tags as string[] | undefined)?.[0] ?? '')));
+  const used = new Set(
+    Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => (op.tags as string[] | undefined)?.[0] ?? '')),
+  );
   used.delete('');
-  return [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? (Object.hasOwn(RESOURCES, name) ? RESOURCES[name].description : name) }));
+  return [...used].sort().map((name) => ({
+    name,
+    description: TAG_DESCRIPTIONS[name] ?? (Object.hasOwn(RESOURCES, name) ? RESOURCES[name].description : name),
+  }));
 }
 
 /** Request examples for the main writes (the README's curl lines), shown by documentation tools. */
@@ -76,7 +84,19 @@ export const EXAMPLES: Record<string, Json> = {
     metadata: { crm_id: 'A-1001' },
   },
   'PATCH /patients/{id}': { preferred_name: 'Ada', metadata: { crm_id: null } },
-  'POST /appointments': { patient_id: 1, practitioner_id: 1, location_id: 1, appointment_type_id: 2, starts_at: '2027-01-11T09:00:00', notes: 'Left knee' },
+  'POST /appointments': {
+    patient_id: 1,
+    practitioner_id: 1,
+    location_id: 1,
+    appointment_type_id: 2,
+    starts_at: '2027-01-11T09:00:00',
+    notes: 'Left knee',
+  },
   'POST /invoices': { patient_id: 1, line_items: [{ billable_item_id: 1, quantity: 1 }] },
-  'POST /payments': { patient_id: 1, payment_method_id: 2, amount: '75.00', allocations: [{ invoice_id: 1, amount: '75.00' }] },
+  'POST /payments': {
+    patient_id: 1,
+    payment_method_id: 2,
+    amount: '75.00',
+    allocations: [{ invoice_id: 1, amount: '75.00' }],
+  },
 };

@@ -18,7 +18,8 @@ import { ref } from './schemas';
 export const WEBHOOK_EVENT_MODEL = 'WebhookEvent';
 
 /** The component of one type's payload: `patients.created` → `PatientCreatedEvent`. */
-export const webhookEventName = (e: Pick<EventDescription, 'type' | 'resource'>) => `${pascal(RESOURCES[e.resource].singular)}${pascal(e.type.slice(e.type.indexOf('.') + 1))}Event`;
+export const webhookEventName = (e: Pick<EventDescription, 'type' | 'resource'>) =>
+  `${pascal(RESOURCES[e.resource].singular)}${pascal(e.type.slice(e.type.indexOf('.') + 1))}Event`;
 
 /** The headers of every delivery (Standard Webhooks), as the worker sends them (server/webhooks/worker.ts). */
 export const WEBHOOK_HEADERS: Record<string, Json> = {
@@ -26,14 +27,16 @@ export const WEBHOOK_HEADERS: Record<string, Json> = {
     name: 'webhook-id',
     in: 'header',
     required: true,
-    description: 'The event id (the payload’s `id`): the same on every retry and replay, so use it to drop duplicates. Signed.',
+    description:
+      'The event id (the payload’s `id`): the same on every retry and replay, so use it to drop duplicates. Signed.',
     schema: { type: 'string', minLength: 1 },
   },
   WebhookTimestamp: {
     name: 'webhook-timestamp',
     in: 'header',
     required: true,
-    description: 'When this attempt was sent, in whole seconds since the Unix epoch. Signed: refuse a delivery whose timestamp is far from your clock (replays).',
+    description:
+      'When this attempt was sent, in whole seconds since the Unix epoch. Signed: refuse a delivery whose timestamp is far from your clock (replays).',
     schema: { type: 'string', pattern: '^[0-9]+$' },
   },
   WebhookSignature: {
@@ -60,7 +63,9 @@ function envelope(): Json {
 /** One type's payload: the envelope with its `type` and `data.entity` fixed. */
 function payload(e: EventDescription): Json {
   const resource = RESOURCES[e.resource];
-  const read = resource.read ? ` GET /${resource.name}/{id} returns its current state (a \`${modelName(resource)}\`).` : '';
+  const read = resource.read
+    ? ` GET /${resource.name}/{id} returns its current state (a \`${modelName(resource)}\`).`
+    : '';
   return {
     description: `${e.description} The payload of \`${e.type}\`.`,
     allOf: [
@@ -101,8 +106,14 @@ function operation(e: EventDescription): Json {
         content: { 'application/json': { schema: ref(webhookEventName(e)), example: e.example } },
       },
       responses: {
-        '2XX': { description: 'Received. Answer within a few seconds; the body is ignored (its first 1 KB is kept with the attempt).' },
-        '410': { description: 'Gone: the endpoint is disabled at once and nothing more is sent to it until it is enabled again in the portal.' },
+        '2XX': {
+          description:
+            'Received. Answer within a few seconds; the body is ignored (its first 1 KB is kept with the attempt).',
+        },
+        '410': {
+          description:
+            'Gone: the endpoint is disabled at once and nothing more is sent to it until it is enabled again in the portal.',
+        },
         default: {
           description:
             'Any other answer, or none within the timeout: attempted again with exponential backoff over about a day (a 429, 502, 503 or 504 with Retry-After is retried after that many seconds); an endpoint failing that long is disabled.',
@@ -118,7 +129,9 @@ export function addWebhooks(doc: Json): void {
   const schemas: Record<string, Json> = { ...components.schemas, [WEBHOOK_EVENT_MODEL]: envelope() };
   for (const e of EVENT_DESCRIPTIONS) schemas[webhookEventName(e)] = payload(e);
   // In name order, the error body first, as the rest of the document's components.
-  const names = Object.keys(schemas).filter((n) => n !== ERROR_MODEL).sort();
+  const names = Object.keys(schemas)
+    .filter((n) => n !== ERROR_MODEL)
+    .sort();
   components.schemas = Object.fromEntries([ERROR_MODEL, ...names].map((n) => [n, schemas[n]]));
   components.parameters = { ...components.parameters, ...WEBHOOK_HEADERS };
   doc.webhooks = Object.fromEntries(EVENT_DESCRIPTIONS.map((e) => [e.type, operation(e)]));

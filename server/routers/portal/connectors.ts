@@ -5,7 +5,17 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../../errors';
-import { approve, checkAuthorizationRequest, denial, listConnectors, mayConnect, revokeConnector, RedirectedError, redirectWith, UntrustedRequest } from '../../oauth/grants';
+import {
+  approve,
+  checkAuthorizationRequest,
+  denial,
+  listConnectors,
+  mayConnect,
+  revokeConnector,
+  RedirectedError,
+  redirectWith,
+  UntrustedRequest,
+} from '../../oauth/grants';
 import { oauthUrls } from '../../oauth/urls';
 import type { Ctx } from '../../context';
 import { router } from '../../trpc';
@@ -15,7 +25,8 @@ import { recordId } from '../../resources/fields';
 /** The authorization request, as the query string the authorization endpoint forwarded to the consent page. */
 const consentInput = z.strictObject({ query: z.string().max(8000) });
 const SCOPE_TEXT: Record<string, string> = {
-  'mcp:read': "Read this clinic's patients, appointments, billing and reference data, as you, with your role's permissions and record scope",
+  'mcp:read':
+    "Read this clinic's patients, appointments, billing and reference data, as you, with your role's permissions and record scope",
 };
 
 const urlsOf = (ctx: Ctx) => oauthUrls(ctx.baseUrl.replace(/\/v3\/api$/, ''));
@@ -24,11 +35,28 @@ const urlsOf = (ctx: Ctx) => oauthUrls(ctx.baseUrl.replace(/\/v3\/api$/, ''));
 async function requestOf(ctx: Ctx, query: string) {
   const params = new URLSearchParams(query);
   try {
-    return { ok: true as const, req: await checkAuthorizationRequest(ctx.db, ctx.account, urlsOf(ctx), params, ctx.portal?.allowPrivateWebhooks ?? false) };
+    return {
+      ok: true as const,
+      req: await checkAuthorizationRequest(
+        ctx.db,
+        ctx.account,
+        urlsOf(ctx),
+        params,
+        ctx.portal?.allowPrivateWebhooks ?? false,
+      ),
+    };
   } catch (err) {
-    if (err instanceof UntrustedRequest) throw new ApiError('invalid_input', `This connection request cannot be used: ${err.message}`);
+    if (err instanceof UntrustedRequest)
+      throw new ApiError('invalid_input', `This connection request cannot be used: ${err.message}`);
     if (err instanceof RedirectedError) {
-      return { ok: false as const, redirect: redirectWith(params.get('redirect_uri')!, { error: err.error, error_description: err.description, state: params.get('state') }, urlsOf(ctx)) };
+      return {
+        ok: false as const,
+        redirect: redirectWith(
+          params.get('redirect_uri')!,
+          { error: err.error, error_description: err.description, state: params.get('state') },
+          urlsOf(ctx),
+        ),
+      };
     }
     throw err;
   }
@@ -60,7 +88,10 @@ export const connectorsRouter = router({
     const checked = await requestOf(ctx, input.query);
     return { redirect: checked.ok ? denial(checked.req, urlsOf(ctx)) : checked.redirect };
   }),
-  list: manage.query(async ({ ctx }) => ({ data: await listConnectors(ctx.db, ctx.account.id), mcp_url: urlsOf(ctx).resource })),
+  list: manage.query(async ({ ctx }) => ({
+    data: await listConnectors(ctx.db, ctx.account.id),
+    mcp_url: urlsOf(ctx).resource,
+  })),
   revoke: manage.input(z.strictObject({ id: recordId })).mutation(async ({ ctx, input }) => {
     await revokeConnector(ctx.db, ctx.account, ctx.actor, input.id, ctx.now());
     return { revoked: true };

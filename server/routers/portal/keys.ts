@@ -1,6 +1,14 @@
 /** API keys in the portal (Manage API keys): the same domain functions as `clinic key ...`. */
 import { z } from 'zod';
-import { createKey, KeyError, listKeys, revokeKey, rotateKey, ROTATION_GRACES, type RotationGrace } from '../../domain/api_keys';
+import {
+  createKey,
+  KeyError,
+  listKeys,
+  revokeKey,
+  rotateKey,
+  ROTATION_GRACES,
+  type RotationGrace,
+} from '../../domain/api_keys';
 import { ApiError } from '../../errors';
 import { router } from '../../trpc';
 import { permitted } from './base';
@@ -13,7 +21,11 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof KeyError) throw new ApiError('conflict', err.message.replace(/^./, (c) => c.toUpperCase()));
+    if (err instanceof KeyError)
+      throw new ApiError(
+        'conflict',
+        err.message.replace(/^./, (c) => c.toUpperCase()),
+      );
     throw err;
   }
 }
@@ -21,7 +33,10 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
 const manage = permitted('api_keys.manage');
 
 export const keysRouter = router({
-  list: manage.query(async ({ ctx }) => ({ data: await listKeys(ctx.db, ctx.account, ctx.now()), can_create: ctx.account.generation === 'current' })),
+  list: manage.query(async ({ ctx }) => ({
+    data: await listKeys(ctx.db, ctx.account, ctx.now()),
+    can_create: ctx.account.generation === 'current',
+  })),
   create: manage
     .input(
       z.strictObject({
@@ -31,11 +46,22 @@ export const keysRouter = router({
       }),
     )
     .mutation(({ ctx, input }) =>
-      refusing(() => createKey(ctx.db, ctx.account, ctx.actor, { name: input.name, access: input.access, expires: input.expires === 'never' ? undefined : input.expires })),
+      refusing(() =>
+        createKey(ctx.db, ctx.account, ctx.actor, {
+          name: input.name,
+          access: input.access,
+          expires: input.expires === 'never' ? undefined : input.expires,
+        }),
+      ),
     ),
   // grace: how long the replaced secret keeps working (Stripe's choice, within the spec's 24 h); 24 h when not given.
   rotate: manage
-    .input(z.strictObject({ id: recordId, grace: z.enum(Object.keys(ROTATION_GRACES) as [RotationGrace, ...RotationGrace[]]).default('24h') }))
+    .input(
+      z.strictObject({
+        id: recordId,
+        grace: z.enum(Object.keys(ROTATION_GRACES) as [RotationGrace, ...RotationGrace[]]).default('24h'),
+      }),
+    )
     .mutation(({ ctx, input }) => refusing(() => rotateKey(ctx.db, ctx.account, ctx.actor, input.id, input.grace))),
   revoke: manage.input(keyId).mutation(async ({ ctx, input }) => {
     await refusing(() => revokeKey(ctx.db, ctx.account, ctx.actor, input.id));

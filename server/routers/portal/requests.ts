@@ -22,7 +22,10 @@ const filters = z
     to: day.optional(),
     before: z.string().regex(CURSOR, 'Not a page of this log: start from the first page').optional(),
   })
-  .refine((f) => !(f.from && f.to && f.from > f.to), { message: 'The end day is before the start day: pick a later one', path: ['to'] });
+  .refine((f) => !(f.from && f.to && f.from > f.to), {
+    message: 'The end day is before the start day: pick a later one',
+    path: ['to'],
+  });
 
 export const requestsRouter = router({
   list: readLog.input(filters).query(({ ctx, input }) =>

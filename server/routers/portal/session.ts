@@ -8,9 +8,20 @@ import { memberProcedure, portalProcedure } from './base';
 
 export const sessionRouter = router({
   signIn: portalProcedure
-    .input(z.strictObject({ email: z.string().trim().min(1, 'Enter your email').max(255), password: z.string().min(1, 'Enter your password').max(1000) }))
+    .input(
+      z.strictObject({
+        email: z.string().trim().min(1, 'Enter your email').max(255),
+        password: z.string().min(1, 'Enter your password').max(1000),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
-      const { token, user } = await signIn(ctx.db, ctx.account, { ...input, ip: ctx.portal.clientIp, userAgent: ctx.portal.userAgent }, ctx.now(), ctx.portal.policy);
+      const { token, user } = await signIn(
+        ctx.db,
+        ctx.account,
+        { ...input, ip: ctx.portal.clientIp, userAgent: ctx.portal.userAgent },
+        ctx.now(),
+        ctx.portal.policy,
+      );
       ctx.portal.setSession(token);
       return { name: user.name };
     }),
@@ -20,9 +31,21 @@ export const sessionRouter = router({
     return { signed_out: true };
   }),
   me: memberProcedure.query(({ ctx }) => ({
-    member: { id: ctx.member.id, name: ctx.member.name, email: ctx.member.email, role: ctx.member.role, permissions: ctx.member.role === 'owner' ? Object.keys(PERMISSIONS) : ctx.member.permissions },
+    member: {
+      id: ctx.member.id,
+      name: ctx.member.name,
+      email: ctx.member.email,
+      role: ctx.member.role,
+      permissions: ctx.member.role === 'owner' ? Object.keys(PERMISSIONS) : ctx.member.permissions,
+    },
     // The clinic's zone: the portal shows times in it (named), whatever the browser's zone.
-    account: { name: ctx.account.name, subdomain: ctx.account.subdomain, region: ctx.account.region, generation: ctx.account.generation, timezone: ctx.account.timezone },
+    account: {
+      name: ctx.account.name,
+      subdomain: ctx.account.subdomain,
+      region: ctx.account.region,
+      generation: ctx.account.generation,
+      timezone: ctx.account.timezone,
+    },
     api_base_url: ctx.baseUrl,
   })),
 });

@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { practitioners, RECORD_SCOPES, ROLE_KEYS } from '../../../db/schema';
 import { generatePassword } from '../../auth/passwords';
 import { PERMISSION_KEYS, PERMISSIONS } from '../../auth/permissions';
-import { createMember, listMembers, listRoles, setActive, setRole, transferOwnership, updateRole } from '../../domain/team';
+import {
+  createMember,
+  listMembers,
+  listRoles,
+  setActive,
+  setRole,
+  transferOwnership,
+  updateRole,
+} from '../../domain/team';
 import { router } from '../../trpc';
 import { memberProcedure, permitted } from './base';
 import { recordId } from '../../resources/fields';
@@ -39,7 +47,9 @@ export const teamRouter = router({
       const member = await createMember(ctx.db, ctx.account, ctx.actor, { ...input, password });
       return { member, password };
     }),
-  setRole: manage.input(z.strictObject({ user_id: userId, role: assignable })).mutation(({ ctx, input }) => setRole(ctx.db, ctx.account, ctx.actor, input.user_id, input.role)),
+  setRole: manage
+    .input(z.strictObject({ user_id: userId, role: assignable }))
+    .mutation(({ ctx, input }) => setRole(ctx.db, ctx.account, ctx.actor, input.user_id, input.role)),
   setActive: manage
     .input(z.strictObject({ user_id: userId, active: z.boolean() }))
     .mutation(({ ctx, input }) => setActive(ctx.db, ctx.account, ctx.actor, input.user_id, input.active)),

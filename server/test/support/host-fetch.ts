@@ -15,17 +15,23 @@ export function hostFetch(server: TestServer): typeof fetch {
     headers.host = url.host;
     if (body) headers['content-length'] = String(body.length);
     return new Promise<Response>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: server.port, method: request.method, path: `${url.pathname}${url.search}`, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const out = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) for (const item of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, item);
-          const status = res.statusCode ?? 500;
-          resolve(new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: out }));
-        });
-        res.on('error', reject);
-      });
+      const req = http.request(
+        { host: '127.0.0.1', port: server.port, method: request.method, path: `${url.pathname}${url.search}`, headers },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const out = new Headers();
+            for (const [k, v] of Object.entries(res.headers))
+              for (const item of Array.isArray(v) ? v : v === undefined ? [] : [v]) out.append(k, item);
+            const status = res.statusCode ?? 500;
+            resolve(
+              new Response(status === 204 || status === 304 ? null : Buffer.concat(chunks), { status, headers: out }),
+            );
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -9,7 +9,16 @@ import { createLogger } from '../../logger';
 
 const logger = createLogger('error');
 const db = await openDb(process.env.DATABASE_URL!, { migrate: true });
-const row = { account_id: 999_999_999, email: 'ada.secret@example.test', name: 'Ada Secretname', role: 'admin' as const, password_hash: 'x', active: true, created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+const row = {
+  account_id: 999_999_999,
+  email: 'ada.secret@example.test',
+  name: 'Ada Secretname',
+  role: 'admin' as const,
+  password_hash: 'x',
+  active: true,
+  created_at: new Date().toISOString(),
+  updated_at: new Date().toISOString(),
+};
 try {
   await db.transaction(async (tx) => {
     await tx.insert(users).values(row);

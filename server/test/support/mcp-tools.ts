@@ -31,7 +31,14 @@ const REDIRECT = 'http://127.0.0.1:8765/callback';
 
 /** The tools run in-process as the member, through the same Connector the MCP endpoint builds. */
 export function connectorCall(t: ClinicHarness, member: MemberPrincipal): Call {
-  const c: Connector = { db: t.server.app.db, account: t.clinic.account, member, baseUrl: `http://${t.clinic.host}/v3/api`, grantId: 0, clientId: 'test' };
+  const c: Connector = {
+    db: t.server.app.db,
+    account: t.clinic.account,
+    member,
+    baseUrl: `http://${t.clinic.host}/v3/api`,
+    grantId: 0,
+    clientId: 'test',
+  };
   return async (name, args) => {
     const tool = TOOLS.find((x) => x.name === name)!;
     try {
@@ -54,7 +61,11 @@ export async function accessToken(server: TestServer, clinic: Clinic, member: Me
   const { db } = server.app;
   const account = clinic.account;
   const urls = oauthUrls(`http://${clinic.host}`);
-  const registered = await registerClient(db, account, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', client_name: 'Test connector' });
+  const registered = await registerClient(db, account, {
+    redirect_uris: [REDIRECT],
+    token_endpoint_auth_method: 'none',
+    client_name: 'Test connector',
+  });
   const verifier = randomBytes(32).toString('base64url');
   const params = new URLSearchParams({
     response_type: 'code',
@@ -68,7 +79,15 @@ export async function accessToken(server: TestServer, clinic: Clinic, member: Me
   const req = await checkAuthorizationRequest(db, account, urls, params, true);
   const code = new URL(await approve(db, account, member, SYSTEM, req, urls)).searchParams.get('code')!;
   const client = (await findClient(db, account, registered.client_id, { allowPrivate: true }))!;
-  return (await exchangeCode(db, account, client, new URLSearchParams({ code, code_verifier: verifier, redirect_uri: REDIRECT, resource: urls.resource }), urls)).access_token;
+  return (
+    await exchangeCode(
+      db,
+      account,
+      client,
+      new URLSearchParams({ code, code_verifier: verifier, redirect_uri: REDIRECT, resource: urls.resource }),
+      urls,
+    )
+  ).access_token;
 }
 
 /** The tools over the real MCP endpoint, with an access token the member approved. */
@@ -76,7 +95,12 @@ export async function httpCall(t: ClinicHarness, member: MemberPrincipal): Promi
   const token = await accessToken(t.server, t.clinic, member);
   const urls = oauthUrls(`http://${t.clinic.host}`);
   const mcp = new Client({ name: 'scope-test', version: '1.0.0' });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(urls.resource), { fetch: hostFetch(t.server), requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(urls.resource), {
+      fetch: hostFetch(t.server),
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
   return async (name, args) => {
     const res = await mcp.callTool({ name, arguments: args });
     if (res.isError) return { ok: false, code: JSON.parse((res.content as { text: string }[])[0].text).code };
@@ -95,9 +119,18 @@ export async function ok(call: Call, name: string, args: Rec): Promise<Rec> {
  * A new member of `role` after the role is given these permissions and record scope (every member of
  * the role gets them), linked to a practitioner or not.
  */
-export async function memberWith(t: ClinicHarness, role: 'practitioner' | 'receptionist', permissions: Permission[], scope: MemberPrincipal['record_scope'], linkTo: number | null) {
+export async function memberWith(
+  t: ClinicHarness,
+  role: 'practitioner' | 'receptionist',
+  permissions: Permission[],
+  scope: MemberPrincipal['record_scope'],
+  linkTo: number | null,
+) {
   await updateRole(t.server.app.db, t.clinic.account, SYSTEM, role, { permissions, record_scope: scope });
   const added = await addMember(t.server, t.clinic, role);
-  if (linkTo !== null) await t.server.app.db.transaction((tx) => tx.update(users).set({ practitioner_id: linkTo }).where(eq(users.id, added.id)));
+  if (linkTo !== null)
+    await t.server.app.db.transaction((tx) =>
+      tx.update(users).set({ practitioner_id: linkTo }).where(eq(users.id, added.id)),
+    );
   return (await activeMember(t.server.app.db.db, t.clinic.account.id, added.id))!;
 }

@@ -2,4 +2,6 @@
 import { loadEnv } from '../../env';
 import { serve } from '../../serve';
 
-await serve(loadEnv(), { listening: (port, metricsPort) => process.stdout.write(`METRICS ${metricsPort}\nLISTENING ${port}\n`) });
+await serve(loadEnv(), {
+  listening: (port, metricsPort) => process.stdout.write(`METRICS ${metricsPort}\nLISTENING ${port}\n`),
+});

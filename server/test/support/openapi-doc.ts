@@ -6,7 +6,10 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 
 export type Json = Record<string, unknown>;
-export type Doc = Json & { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json>; responses: Record<string, Json> } };
+export type Doc = Json & {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json>; responses: Record<string, Json> };
+};
 export interface Operation {
   operationId: string;
   description?: string;
@@ -29,7 +32,9 @@ export class OpenApiDoc {
 
   /** Every operation, as `METHOD /path`. */
   operations(): [string, Operation][] {
-    return Object.entries(this.doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+    return Object.entries(this.doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+    );
   }
 
   op(name: string): Operation {
@@ -43,7 +48,10 @@ export class OpenApiDoc {
   resolve<T = Json>(value: Json): T {
     const ref = value.$ref as string | undefined;
     if (!ref) return value as T;
-    return ref.slice(2).split('/').reduce<unknown>((node, key) => (node as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc) as T;
+    return ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc) as T;
   }
 
   /** The JSON pointer of the schema of an operation's response with this status (its shared response followed). */
@@ -51,7 +59,9 @@ export class OpenApiDoc {
     const [method, path] = name.split(' ');
     const response = this.op(name).responses[String(status)] as Json | undefined;
     if (!response) return undefined;
-    const base = response.$ref ? (response.$ref as string).slice(1) : `/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}`;
+    const base = response.$ref
+      ? (response.$ref as string).slice(1)
+      : `/paths/${escape(path)}/${method.toLowerCase()}/responses/${status}`;
     const content = (this.resolve(response).content ?? {}) as Record<string, unknown>;
     const type = Object.keys(content)[0];
     return type ? `${base}/content/${escape(type)}/schema` : undefined;
@@ -64,7 +74,9 @@ export class OpenApiDoc {
       validate = this.ajv.compile({ $ref: `${ID}#${pointer}` });
       this.compiled.set(pointer, validate);
     }
-    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+    return validate(value)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
   }
 
   /** Every schema reachable from a start, `$ref`s followed, each visited once. */
@@ -80,6 +92,10 @@ export class OpenApiDoc {
   /** The schema components a start refers to, directly or through other components. */
   componentsReached(start: unknown): Set<string> {
     const refs = this.reachable(start).map((s) => s.$ref);
-    return new Set(refs.filter((r): r is string => typeof r === 'string' && r.startsWith('#/components/schemas/')).map((r) => r.split('/').at(-1)!));
+    return new Set(
+      refs
+        .filter((r): r is string => typeof r === 'string' && r.startsWith('#/components/schemas/'))
+        .map((r) => r.split('/').at(-1)!),
+    );
   }
 }

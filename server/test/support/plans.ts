@@ -27,12 +27,19 @@ export async function planOf(server: TestServer, { sql, params }: Captured, tabl
          where c.relispartition and c.relnamespace = current_schema()::regnamespace`,
       );
       const roots = new Map(parts.map((p) => [p.part, p.root]));
-      return JSON.stringify(rows[0]['QUERY PLAN']).replace(/"(Index Name|Relation Name)":"([^"]+)"/g, (whole, key: string, name: string) => (roots.has(name) ? `"${key}":"${roots.get(name)}"` : whole));
+      return JSON.stringify(rows[0]['QUERY PLAN']).replace(
+        /"(Index Name|Relation Name)":"([^"]+)"/g,
+        (whole, key: string, name: string) => (roots.has(name) ? `"${key}":"${roots.get(name)}"` : whole),
+      );
     } finally {
       client.release();
     }
   }
-  const sqlite = (server.app.db as unknown as { db: { $client: { prepare(s: string): { all(...p: unknown[]): { detail: string }[] } } } }).db.$client;
+  const sqlite = (
+    server.app.db as unknown as {
+      db: { $client: { prepare(s: string): { all(...p: unknown[]): { detail: string }[] } } };
+    }
+  ).db.$client;
   return sqlite
     .prepare(`explain query plan ${sql}`)
     .all(...params)

@@ -25,7 +25,12 @@ export function portalClient(server: TestServer, clinic: Clinic, host = clinic.h
     cookie: '',
     async query(proc, input, opts = {}) {
       const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-      return keep(await request(server, 'GET', `/developers/trpc/${proc}${qs}`, { host, headers: { ...(c.cookie ? { cookie: c.cookie } : {}), ...opts.headers } }));
+      return keep(
+        await request(server, 'GET', `/developers/trpc/${proc}${qs}`, {
+          host,
+          headers: { ...(c.cookie ? { cookie: c.cookie } : {}), ...opts.headers },
+        }),
+      );
     },
     async mutate(proc, input, opts = {}) {
       const origin = opts.origin === undefined ? `http://${host}` : opts.origin;
@@ -33,7 +38,12 @@ export function portalClient(server: TestServer, clinic: Clinic, host = clinic.h
         await request(server, 'POST', `/developers/trpc/${proc}`, {
           host,
           raw: JSON.stringify(input ?? null),
-          headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}), ...(c.cookie ? { cookie: c.cookie } : {}), ...opts.headers },
+          headers: {
+            'content-type': 'application/json',
+            ...(origin ? { origin } : {}),
+            ...(c.cookie ? { cookie: c.cookie } : {}),
+            ...opts.headers,
+          },
         }),
       );
     },
@@ -53,7 +63,12 @@ export const PASSWORD = 'correct horse battery staple';
 /** A member of the clinic with a known password. */
 export async function addMember(server: TestServer, clinic: Clinic, role: RoleKey, opts: { active?: boolean } = {}) {
   const email = `${uniqueName(role)}@example.test`;
-  const member = await createMember(server.app.db, clinic.account, { actor_type: 'system', actor_id: null, actor_name: 'test' }, { name: `${role} member`, email, role, password: PASSWORD });
+  const member = await createMember(
+    server.app.db,
+    clinic.account,
+    { actor_type: 'system', actor_id: null, actor_name: 'test' },
+    { name: `${role} member`, email, role, password: PASSWORD },
+  );
   return { ...member, email, password: PASSWORD, active: opts.active ?? true };
 }
 

@@ -28,7 +28,11 @@ export function recordingDb(server: TestServer): { db: Db; statements: Captured[
         if (prop === 'query') {
           return (config: string | { text: string; name?: string }, params: unknown[]) => {
             const text = typeof config === 'string' ? config : config.text;
-            statements.push({ sql: text, params: params ?? [], name: typeof config === 'string' ? undefined : config.name });
+            statements.push({
+              sql: text,
+              params: params ?? [],
+              name: typeof config === 'string' ? undefined : config.name,
+            });
             return (target.query as (c: unknown, p: unknown) => unknown)(config, params);
           };
         }

@@ -11,7 +11,11 @@ export interface Spawned {
 
 /** Starts `entry` (relative to the repository) with `env` added and waits for its `LISTENING <port>`. */
 export function spawnServer(entry: string, env: Record<string, string>): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`${entry} did not start within 60 s`)), 60_000);
@@ -28,4 +32,7 @@ export function spawnServer(entry: string, env: Record<string, string>): Promise
 }
 
 /** Resolves once the process has exited (at once if it already has). */
-export const exited = (s: Spawned) => new Promise<void>((resolve) => (s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve())));
+export const exited = (s: Spawned) =>
+  new Promise<void>((resolve) =>
+    s.child.exitCode !== null || s.child.signalCode !== null ? resolve() : s.child.once('exit', () => resolve()),
+  );

@@ -13,7 +13,15 @@ import { CsvDownload } from './csv-download';
 
 type Entry = Awaited<ReturnType<typeof portal.activity.list.query>>['data'][number];
 type Kind = NonNullable<Entry['kind']>;
-const KINDS: Record<Kind, string> = { api_keys: 'API keys', sign_ins: 'Sign-ins', team: 'Team', roles: 'Roles', webhooks: 'Webhooks', connectors: 'AI connectors', practice: 'Practice setup' };
+const KINDS: Record<Kind, string> = {
+  api_keys: 'API keys',
+  sign_ins: 'Sign-ins',
+  team: 'Team',
+  roles: 'Roles',
+  webhooks: 'Webhooks',
+  connectors: 'AI connectors',
+  practice: 'Practice setup',
+};
 
 export interface ActivityFilters {
   kind?: Kind;
@@ -31,7 +39,12 @@ export function ActivityLog() {
   const members = useQuery({ queryKey: ['activity.members'], queryFn: () => portal.activity.members.query() });
   // A range the wrong way round is said, not sent (it would only ever list nothing).
   const backwards = Boolean(from && to && from > to);
-  const filters: ActivityFilters = { kind: kind || undefined, member_id: member ? Number(member) : undefined, from: from || undefined, to: backwards ? undefined : to || undefined };
+  const filters: ActivityFilters = {
+    kind: kind || undefined,
+    member_id: member ? Number(member) : undefined,
+    from: from || undefined,
+    to: backwards ? undefined : to || undefined,
+  };
   const log = useInfiniteQuery({
     queryKey: ['activity', filters],
     queryFn: ({ pageParam }) => portal.activity.list.query({ ...filters, before: pageParam }),
@@ -44,7 +57,11 @@ export function ActivityLog() {
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Activity log</h1>
       <Card title="Activity">
-        <form aria-label="Filter activity" className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end" onSubmit={(e) => e.preventDefault()}>
+        <form
+          aria-label="Filter activity"
+          className="mb-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end"
+          onSubmit={(e) => e.preventDefault()}
+        >
           <Field id="activity-kind" label="Show">
             <Select id="activity-kind" value={kind} onChange={(e) => setKind(e.target.value as Kind | '')}>
               <option value="">Everything</option>
@@ -66,10 +83,28 @@ export function ActivityLog() {
             </Select>
           </Field>
           <Field id="activity-from" label="From">
-            <TextInput id="activity-from" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} aria-describedby="activity-zone" />
+            <TextInput
+              id="activity-from"
+              type="date"
+              value={from}
+              max={to || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+              aria-describedby="activity-zone"
+            />
           </Field>
-          <Field id="activity-to" label="To (included)" error={backwards ? 'The end day is before the start day: pick a later one.' : undefined}>
-            <TextInput id="activity-to" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} error={backwards ? 'backwards' : undefined} />
+          <Field
+            id="activity-to"
+            label="To (included)"
+            error={backwards ? 'The end day is before the start day: pick a later one.' : undefined}
+          >
+            <TextInput
+              id="activity-to"
+              type="date"
+              value={to}
+              min={from || undefined}
+              onChange={(e) => setTo(e.target.value)}
+              error={backwards ? 'backwards' : undefined}
+            />
           </Field>
           <CsvDownload filters={filters} disabled={backwards} />
           <p id="activity-zone" className="text-xs text-slate-500 sm:col-span-2 lg:col-span-5">
@@ -78,7 +113,9 @@ export function ActivityLog() {
         </form>
         {log.isPending && <Loading what="activity" />}
         {log.isError && <LoadFailed message={portalError(log.error).message} retry={() => void log.refetch()} />}
-        {log.isSuccess && rows.length === 0 && <Empty>{filtered ? 'No activity matches these filters.' : 'Nothing here yet.'}</Empty>}
+        {log.isSuccess && rows.length === 0 && (
+          <Empty>{filtered ? 'No activity matches these filters.' : 'Nothing here yet.'}</Empty>
+        )}
         {rows.length > 0 && (
           <Table caption="Account activity, newest first" head={['When', 'What happened']}>
             {rows.map((e) => (
@@ -92,7 +129,12 @@ export function ActivityLog() {
           </Table>
         )}
         {log.hasNextPage && (
-          <Button tone="secondary" className="mt-4" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+          <Button
+            tone="secondary"
+            className="mt-4"
+            onClick={() => void log.fetchNextPage()}
+            disabled={log.isFetchingNextPage}
+          >
             {log.isFetchingNextPage ? 'Loading…' : 'Load older entries'}
           </Button>
         )}

@@ -22,7 +22,11 @@ export function CsvDownload({ filters, disabled }: { filters: ActivityFilters; d
       a.download = `activity-${new Date().toISOString().slice(0, 10)}.csv`;
       a.click();
       URL.revokeObjectURL(url);
-      setNote(truncated ? `Downloaded the newest ${rows.toLocaleString('en-GB')} entries; older ones were left out. Narrow the dates to download them.` : `Downloaded ${rows.toLocaleString('en-GB')} ${rows === 1 ? 'entry' : 'entries'}.`);
+      setNote(
+        truncated
+          ? `Downloaded the newest ${rows.toLocaleString('en-GB')} entries; older ones were left out. Narrow the dates to download them.`
+          : `Downloaded ${rows.toLocaleString('en-GB')} ${rows === 1 ? 'entry' : 'entries'}.`,
+      );
     } catch (err) {
       setError(`The CSV was not downloaded. ${portalError(err).message}`);
     } finally {

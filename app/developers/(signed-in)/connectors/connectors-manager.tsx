@@ -26,7 +26,9 @@ function ConnectorRow({ c }: { c: Connector }) {
       <Cell label="Scope" className="font-mono text-xs">
         {c.scope}
       </Cell>
-      <Cell label="Connected"><Time iso={c.created_at} /></Cell>
+      <Cell label="Connected">
+        <Time iso={c.created_at} />
+      </Cell>
       <Cell label="Last used">{c.last_used_at ? <Time iso={c.last_used_at} /> : 'Never'}</Cell>
       <Cell label="Actions">
         <ConfirmDialog
@@ -42,7 +44,8 @@ function ConnectorRow({ c }: { c: Connector }) {
           onConfirm={revoke}
         >
           <p>
-            {c.client_name}, connected by {c.member}, loses its access to this clinic at once. To use it again, someone has to connect it again and approve it.
+            {c.client_name}, connected by {c.member}, loses its access to this clinic at once. To use it again, someone
+            has to connect it again and approve it.
           </p>
         </ConfirmDialog>
       </Cell>
@@ -57,8 +60,8 @@ export function ConnectorsManager() {
       <h1 className="text-2xl font-semibold">AI connectors</h1>
       <Card title="Connect an assistant">
         <p className="text-sm">
-          Paste this MCP server address into an AI assistant that supports remote MCP servers; it asks you to sign in here and approve. It acts as you, read-only,
-          within your role&apos;s permissions.
+          Paste this MCP server address into an AI assistant that supports remote MCP servers; it asks you to sign in
+          here and approve. It acts as you, read-only, within your role&apos;s permissions.
         </p>
         {list.data && (
           <div className="mt-3">
@@ -70,13 +73,19 @@ export function ConnectorsManager() {
       {list.isError && <LoadFailed message={portalError(list.error).message} retry={() => void list.refetch()} />}
       {list.data && list.data.data.length === 0 && <Empty>No AI app is connected.</Empty>}
       {list.data && list.data.data.length > 0 && (
-        <Table stacked caption="Connected AI apps" head={['App', 'Connected by', 'Scope', 'Connected', 'Last used', 'Actions']}>
+        <Table
+          stacked
+          caption="Connected AI apps"
+          head={['App', 'Connected by', 'Scope', 'Connected', 'Last used', 'Actions']}
+        >
           {list.data.data.map((c) => (
             <ConnectorRow key={c.id} c={c} />
           ))}
         </Table>
       )}
-      {list.isSuccess && <Alert tone="info">Revoking ends the app&apos;s access at once; it must ask again to reconnect.</Alert>}
+      {list.isSuccess && (
+        <Alert tone="info">Revoking ends the app&apos;s access at once; it must ask again to reconnect.</Alert>
+      )}
     </div>
   );
 }

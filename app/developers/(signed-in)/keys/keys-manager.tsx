@@ -8,7 +8,21 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
 import { CopyField } from '../../_components/copy-button';
-import { Alert, Badge, Button, Card, Cell, Empty, Field, LoadFailed, Loading, Row, Select, Table, TextInput } from '../../_components/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Cell,
+  Empty,
+  Field,
+  LoadFailed,
+  Loading,
+  Row,
+  Select,
+  Table,
+  TextInput,
+} from '../../_components/ui';
 import { Time, useFullTime } from '../../_components/time';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
@@ -34,7 +48,9 @@ function Secret({ k, shown, onDone }: { k: Key; shown: Shown; onDone: () => void
       <td colSpan={8} className="px-2 pb-3 max-sm:block">
         <Alert tone="success">
           <p className="font-semibold">{shown.title}</p>
-          <p className="mt-1">Copy it now: it will not be shown again. Keep it on your server, never in a browser or app.</p>
+          <p className="mt-1">
+            Copy it now: it will not be shown again. Keep it on your server, never in a browser or app.
+          </p>
           {shown.note && <p className="mt-1">{shown.note}</p>}
           <div className="mt-3 flex flex-wrap items-end gap-2">
             <div className="min-w-0 flex-1 basis-64">
@@ -66,7 +82,14 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
   return (
     <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
       <Field id="key-name" label="Integration name" error={error?.errors.name?.[0]}>
-        <TextInput id="key-name" value={name} maxLength={255} onChange={(e) => setName(e.target.value)} placeholder="e.g. Booking website" error={error?.errors.name?.[0]} />
+        <TextInput
+          id="key-name"
+          value={name}
+          maxLength={255}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="e.g. Booking website"
+          error={error?.errors.name?.[0]}
+        />
       </Field>
       <Field id="key-access" label="Access">
         <Select id="key-access" value={access} onChange={(e) => setAccess(e.target.value as typeof access)}>
@@ -104,7 +127,14 @@ function GraceChoice({ k, grace, onChange }: { k: Key; grace: Grace; onChange: (
       <div className="mt-2 flex flex-col gap-1">
         {(Object.keys(GRACES) as Grace[]).map((g) => (
           <label key={g} className="flex min-h-9 items-center gap-2 text-sm">
-            <input type="radio" name={`grace-${k.id}`} value={g} checked={grace === g} onChange={() => onChange(g)} className="size-5" />
+            <input
+              type="radio"
+              name={`grace-${k.id}`}
+              value={g}
+              checked={grace === g}
+              onChange={() => onChange(g)}
+              className="size-5"
+            />
             {GRACES[g]}
           </label>
         ))}
@@ -133,7 +163,10 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
       id: k.id,
       title: `New secret for ${k.name}`,
       secret: r.secret,
-      note: grace === 'now' ? 'The previous secret has stopped working.' : `The previous secret keeps working until ${at(r.previous_valid_until ?? null)}; the key can be rotated again after then.`,
+      note:
+        grace === 'now'
+          ? 'The previous secret has stopped working.'
+          : `The previous secret keeps working until ${at(r.previous_valid_until ?? null)}; the key can be rotated again after then.`,
     });
     await refresh();
   };
@@ -145,8 +178,12 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
   return (
     <>
       <Row>
-        <Cell label="Integration" className="font-medium">{k.name}</Cell>
-        <Cell label="Key" className="font-mono text-xs">{k.start}…</Cell>
+        <Cell label="Integration" className="font-medium">
+          {k.name}
+        </Cell>
+        <Cell label="Key" className="font-mono text-xs">
+          {k.start}…
+        </Cell>
         <Cell label="Access">{ACCESS[k.access]}</Cell>
         <Cell label="Created">
           <Time iso={k.created_at} />
@@ -162,7 +199,12 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
             <div className="flex flex-wrap gap-2">
               <ConfirmDialog
                 trigger={
-                  <Button tone="secondary" disabled={rotating} aria-label={`Rotate ${k.name}`} aria-describedby={rotating ? why : ROTATION_RULES}>
+                  <Button
+                    tone="secondary"
+                    disabled={rotating}
+                    aria-label={`Rotate ${k.name}`}
+                    aria-describedby={rotating ? why : ROTATION_RULES}
+                  >
                     Rotate
                   </Button>
                 }
@@ -173,7 +215,9 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
                 confirm={`Rotate ${k.name}`}
                 onConfirm={rotate}
               >
-                <p>{k.name} gets a new secret, shown once. {graceSentence(k, grace)}</p>
+                <p>
+                  {k.name} gets a new secret, shown once. {graceSentence(k, grace)}
+                </p>
               </ConfirmDialog>
               <ConfirmDialog
                 trigger={
@@ -186,13 +230,17 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
                 confirm={`Revoke ${k.name}`}
                 onConfirm={revoke}
               >
-                <p>{k.name} stops working at once{rotating ? ', its previous secret too' : ''}: every request it makes is refused. This cannot be undone; a new key would be needed.</p>
+                <p>
+                  {k.name} stops working at once{rotating ? ', its previous secret too' : ''}: every request it makes is
+                  refused. This cannot be undone; a new key would be needed.
+                </p>
               </ConfirmDialog>
             </div>
           )}
           {live && rotating && (
             <p id={why} className="mt-1 max-w-56 text-xs text-slate-600">
-              Can be rotated again after {at(k.previous_valid_until)}, when the previous secret stops working. Revoke stops both secrets now.
+              Can be rotated again after {at(k.previous_valid_until)}, when the previous secret stops working. Revoke
+              stops both secrets now.
             </p>
           )}
         </Cell>
@@ -210,15 +258,21 @@ export function KeysManager() {
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">API keys</h1>
       <p className="max-w-3xl text-sm text-slate-600">
-        Each key is one integration: its requests are logged and rate-limited as that integration. Only a hash is stored, so a secret is shown once. Send it as{' '}
+        Each key is one integration: its requests are logged and rate-limited as that integration. Only a hash is
+        stored, so a secret is shown once. Send it as{' '}
         <code className="rounded bg-slate-200 px-1">Authorization: Bearer &lt;API_KEY&gt;</code>.
       </p>
       <p id={ROTATION_RULES} className="max-w-3xl text-sm text-slate-600">
-        Rotate gives a key a new secret and keeps the current one working for 24 hours; the key can be rotated again once those 24 hours are over. When you rotate you can choose a shorter time instead: 1 hour, or stop it at once. Revoke stops every secret of a key at once.
+        Rotate gives a key a new secret and keeps the current one working for 24 hours; the key can be rotated again
+        once those 24 hours are over. When you rotate you can choose a shorter time instead: 1 hour, or stop it at once.
+        Revoke stops every secret of a key at once.
       </p>
       <Card title="Create a key">
         {keys.data && !keys.data.can_create ? (
-          <Alert tone="warning">This account is not yet native to the current API generation, so it cannot create keys for this API. Keys of the older API do not work here.</Alert>
+          <Alert tone="warning">
+            This account is not yet native to the current API generation, so it cannot create keys for this API. Keys of
+            the older API do not work here.
+          </Alert>
         ) : (
           <CreateKey onCreated={(id, secret) => setShown({ id, title: 'Your new API key', secret })} />
         )}
@@ -226,9 +280,15 @@ export function KeysManager() {
       <Card title="Keys">
         {keys.isPending && <Loading what="keys" />}
         {keys.isError && <LoadFailed message={portalError(keys.error).message} retry={() => void keys.refetch()} />}
-        {keys.data && keys.data.data.length === 0 && <Empty>No API keys yet. Create one above to start integrating.</Empty>}
+        {keys.data && keys.data.data.length === 0 && (
+          <Empty>No API keys yet. Create one above to start integrating.</Empty>
+        )}
         {keys.data && keys.data.data.length > 0 && (
-          <Table stacked caption="API keys of this account" head={['Integration', 'Key', 'Access', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}>
+          <Table
+            stacked
+            caption="API keys of this account"
+            head={['Integration', 'Key', 'Access', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}
+          >
             {keys.data.data.map((k) => (
               <KeyRow key={k.id} k={k} shown={shown?.id === k.id ? shown : null} onShown={setShown} />
             ))}

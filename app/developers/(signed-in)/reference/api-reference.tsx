@@ -13,7 +13,10 @@ import { FIRST_RESOURCE } from './redoc-options';
 import type { OpenApiDocument } from './redoc-view';
 
 // Redoc is most of this page's script: it loads after the page, in its own chunk, in the browser only.
-const RedocView = dynamic(() => import('./redoc-view'), { ssr: false, loading: () => <Loading what="the API reference" /> });
+const RedocView = dynamic(() => import('./redoc-view'), {
+  ssr: false,
+  loading: () => <Loading what="the API reference" />,
+});
 
 const DOCUMENT = '/v3/api/openapi.json';
 
@@ -32,12 +35,21 @@ export function ApiReference({ changelog }: { changelog: ReactNode }) {
   const curl = `curl -H "Authorization: Bearer $API_KEY" "${base ?? '/v3/api'}/${FIRST_RESOURCE}?page_size=5"`;
   const failed = doc.error ?? me.error;
   // One store for Redoc per document and base URL: its servers are this clinic's host, not the document's template.
-  const spec = useMemo(() => (doc.data && base ? { ...doc.data, servers: [{ url: base, description: 'This clinic' }] } : null), [doc.data, base]);
+  const spec = useMemo(
+    () => (doc.data && base ? { ...doc.data, servers: [{ url: base, description: 'This clinic' }] } : null),
+    [doc.data, base],
+  );
   return (
     <>
       <Card title="Try it">
-        <p className="text-sm text-slate-600">With a key from the API keys page (kept on your server, never pasted into a web page):</p>
-        <pre className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-3 text-xs text-slate-100" tabIndex={0} aria-label="curl line">
+        <p className="text-sm text-slate-600">
+          With a key from the API keys page (kept on your server, never pasted into a web page):
+        </p>
+        <pre
+          className="mt-2 overflow-x-auto whitespace-pre-wrap break-all rounded bg-slate-900 p-3 text-xs text-slate-100"
+          tabIndex={0}
+          aria-label="curl line"
+        >
           <code>{curl}</code>
         </pre>
         <div className="mt-2">

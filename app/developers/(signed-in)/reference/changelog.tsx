@@ -19,8 +19,14 @@ const KIND: Record<ChangeKind, { label: string; tone: 'green' | 'amber' | 'red' 
 /** An entry's inline Markdown as the file writes it: `code` and **bold**; anything else is text. */
 function inline(text: string): ReactNode[] {
   return text.split(/(`[^`]+`|\*\*[^*]+\*\*)/).map((part, i) => {
-    if (part.startsWith('`') && part.endsWith('`') && part.length > 1) return <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] [overflow-wrap:anywhere]">{part.slice(1, -1)}</code>;
-    if (part.startsWith('**') && part.endsWith('**') && part.length > 3) return <strong key={i}>{part.slice(2, -2)}</strong>;
+    if (part.startsWith('`') && part.endsWith('`') && part.length > 1)
+      return (
+        <code key={i} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] [overflow-wrap:anywhere]">
+          {part.slice(1, -1)}
+        </code>
+      );
+    if (part.startsWith('**') && part.endsWith('**') && part.length > 3)
+      return <strong key={i}>{part.slice(2, -2)}</strong>;
     return part;
   });
 }

@@ -15,8 +15,9 @@ export default async function ReferencePage() {
           API reference <Badge tone="amber">Beta</Badge>
         </h1>
         <p className="max-w-3xl text-sm text-slate-700">
-          The API is in Beta: within v3 it changes additively — new resources, attributes, event types, error codes and optional inputs may appear at any time, so read responses leniently. A
-          change that affects an existing client is announced in the changelog below first, with time to move.
+          The API is in Beta: within v3 it changes additively — new resources, attributes, event types, error codes and
+          optional inputs may appear at any time, so read responses leniently. A change that affects an existing client
+          is announced in the changelog below first, with time to move.
         </p>
       </div>
       <ApiReference changelog={<Changelog changelog={changelog} />} />

@@ -6,7 +6,21 @@
  * Redoc's: the menu, search, operations with parameters, bodies, examples and responses.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { ApiContentWrap, ApiInfo, AppStore, BackgroundStub, ContentItems, MenuItems, OptionsProvider, RedocWrap, SearchBox, StickyResponsiveSidebar, StoreProvider, ThemeProvider, type IMenuItem } from 'redoc';
+import {
+  ApiContentWrap,
+  ApiInfo,
+  AppStore,
+  BackgroundStub,
+  ContentItems,
+  MenuItems,
+  OptionsProvider,
+  RedocWrap,
+  SearchBox,
+  StickyResponsiveSidebar,
+  StoreProvider,
+  ThemeProvider,
+  type IMenuItem,
+} from 'redoc';
 import { FIRST_RESOURCE, REDOC_OPTIONS } from './redoc-options';
 
 /** The document as Redoc reads it (Redoc names the type but does not export it). */
@@ -70,7 +84,12 @@ export default function RedocView({ doc }: { doc: OpenApiDocument }) {
           <div className="[&_.redoc-json_.token.boolean]:text-red-300! [&_.redoc-json_.token.number]:text-sky-300!">
             <RedocWrap className="redoc-wrap">
               <StickyResponsiveSidebar menu={menu} className="menu-content">
-                <SearchBox search={store.search!} marker={store.marker} getItemById={menu.getItemById} onActivate={activate} />
+                <SearchBox
+                  search={store.search!}
+                  marker={store.marker}
+                  getItemById={menu.getItemById}
+                  onActivate={activate}
+                />
                 <nav aria-label="Operations by resource">
                   <MenuItems items={menu.items} onActivate={activate} root />
                 </nav>

@@ -10,11 +10,25 @@ export type StatusClass = NonNullable<RequestFilters['status_class']>;
 export type Method = NonNullable<RequestFilters['method']>;
 
 /** Every status class and method the server filters by, with what a person reads (typed: none is left out). */
-export const STATUS_LABELS: Record<StatusClass, string> = { '2xx': '2xx success', '3xx': '3xx redirect', '4xx': '4xx client error', '5xx': '5xx server error' };
-export const METHOD_LABELS: Record<Method, string> = { GET: 'GET', POST: 'POST', PATCH: 'PATCH', DELETE: 'DELETE', PUT: 'PUT', HEAD: 'HEAD', OPTIONS: 'OPTIONS' };
+export const STATUS_LABELS: Record<StatusClass, string> = {
+  '2xx': '2xx success',
+  '3xx': '3xx redirect',
+  '4xx': '4xx client error',
+  '5xx': '5xx server error',
+};
+export const METHOD_LABELS: Record<Method, string> = {
+  GET: 'GET',
+  POST: 'POST',
+  PATCH: 'PATCH',
+  DELETE: 'DELETE',
+  PUT: 'PUT',
+  HEAD: 'HEAD',
+  OPTIONS: 'OPTIONS',
+};
 
 const TEXT = ['request_id', 'from', 'to', 'path'] as const;
-const oneOf = <T extends string>(labels: Record<T, string>, v: string | null): T | undefined => (v !== null && Object.hasOwn(labels, v) ? (v as T) : undefined);
+const oneOf = <T extends string>(labels: Record<T, string>, v: string | null): T | undefined =>
+  v !== null && Object.hasOwn(labels, v) ? (v as T) : undefined;
 
 /** The filters of an address; anything it does not recognise is left out. */
 export function filtersFrom(params: URLSearchParams): RequestFilters {

@@ -4,7 +4,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
 import { CopyField } from '../../_components/copy-button';
-import { Alert, Badge, Button, Card, Cell, Field, InlineError, LoadFailed, Loading, Row, Select, Table, TextInput } from '../../_components/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Cell,
+  Field,
+  InlineError,
+  LoadFailed,
+  Loading,
+  Row,
+  Select,
+  Table,
+  TextInput,
+} from '../../_components/ui';
 import { Time } from '../../_components/time';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
@@ -12,8 +26,16 @@ import { portal, portalError } from '../../_lib/trpc';
 type Team = Awaited<ReturnType<typeof portal.team.list.query>>;
 type Assignable = 'admin' | 'practitioner' | 'receptionist';
 type Scope = 'all' | 'own_patients' | 'own_calendar';
-const ROLES: Record<Assignable, string> = { admin: 'Admin', practitioner: 'Practitioner', receptionist: 'Receptionist' };
-const SCOPES: Record<Scope, string> = { all: 'All records', own_patients: 'Own patients only', own_calendar: 'Own calendar only' };
+const ROLES: Record<Assignable, string> = {
+  admin: 'Admin',
+  practitioner: 'Practitioner',
+  receptionist: 'Receptionist',
+};
+const SCOPES: Record<Scope, string> = {
+  all: 'All records',
+  own_patients: 'Own patients only',
+  own_calendar: 'Own calendar only',
+};
 
 function useRefresh() {
   const queries = useQueryClient();
@@ -42,19 +64,37 @@ function AddMember({ team }: { team: Team }) {
         <div className="mb-4">
           <Alert tone="success">
             <p className="font-semibold">{created.email} can now sign in.</p>
-            <p>Their password is shown once: hand it over in person or over a secure channel. It disappears when you leave this page.</p>
+            <p>
+              Their password is shown once: hand it over in person or over a secure channel. It disappears when you
+              leave this page.
+            </p>
             <div className="mt-2">
               <CopyField id="member-password" label={`Password for ${created.email}`} value={created.password} />
             </div>
           </Alert>
         </div>
       )}
-      <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end">
+      <form
+        onSubmit={submit}
+        noValidate
+        className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end"
+      >
         <Field id="member-name" label="Name" error={error?.errors.name?.[0]}>
-          <TextInput id="member-name" value={name} onChange={(e) => setName(e.target.value)} error={error?.errors.name?.[0]} />
+          <TextInput
+            id="member-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            error={error?.errors.name?.[0]}
+          />
         </Field>
         <Field id="member-email" label="Email" error={error?.errors.email?.[0]}>
-          <TextInput id="member-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error?.errors.email?.[0]} />
+          <TextInput
+            id="member-email"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={error?.errors.email?.[0]}
+          />
         </Field>
         <Field id="member-role" label="Role">
           <Select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Assignable)}>
@@ -102,7 +142,10 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
     await portal.team.setActive.mutate({ user_id: m.id, active: false });
     await refresh();
   };
-  const reactivate = useMutation({ mutationFn: () => portal.team.setActive.mutate({ user_id: m.id, active: true }), onSuccess: () => void refresh() });
+  const reactivate = useMutation({
+    mutationFn: () => portal.team.setActive.mutate({ user_id: m.id, active: true }),
+    onSuccess: () => void refresh(),
+  });
   const transfer = async () => {
     await portal.team.transferOwnership.mutate({ user_id: m.id });
     // Every page's permissions change with the handover: start again from the server's view of this member.
@@ -124,7 +167,12 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
               Role of {m.name}
             </label>
             {/* The select shows the saved role until the change is confirmed. */}
-            <Select ref={roleSelect} id={`role-${m.id}`} value={m.role} onChange={(e) => setPendingRole(e.target.value as Assignable)}>
+            <Select
+              ref={roleSelect}
+              id={`role-${m.id}`}
+              value={m.role}
+              onChange={(e) => setPendingRole(e.target.value as Assignable)}
+            >
               {Object.entries(ROLES).map(([k, label]) => (
                 <option key={k} value={k}>
                   {label}
@@ -141,13 +189,17 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
               onConfirm={changeRole}
             >
               <p>
-                {m.name} becomes {pendingRole ? article(ROLES[pendingRole]) : ''}: from their next request they can do what {pendingRole ? `${article(ROLES[pendingRole])}` : ''} may do in this clinic (listed under Roles below), and no more.
+                {m.name} becomes {pendingRole ? article(ROLES[pendingRole]) : ''}: from their next request they can do
+                what {pendingRole ? `${article(ROLES[pendingRole])}` : ''} may do in this clinic (listed under Roles
+                below), and no more.
               </p>
             </ConfirmDialog>
           </>
         )}
       </Cell>
-      <Cell label="Status">{m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}</Cell>
+      <Cell label="Status">
+        {m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}
+      </Cell>
       <Cell label="Last sign-in">{m.last_sign_in_at ? <Time iso={m.last_sign_in_at} /> : 'Never'}</Cell>
       <Cell label="Actions">
         <div className="flex flex-wrap gap-2">
@@ -165,11 +217,18 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
                 onConfirm={deactivate}
               >
                 <p>
-                  {m.name} is signed out at once and can no longer sign in to this clinic, nor use the AI apps they connected. Their records and activity stay. You can reactivate them later.
+                  {m.name} is signed out at once and can no longer sign in to this clinic, nor use the AI apps they
+                  connected. Their records and activity stay. You can reactivate them later.
                 </p>
               </ConfirmDialog>
             ) : (
-              <Button id={`reactivate-${m.id}`} tone="secondary" onClick={() => reactivate.mutate()} disabled={reactivate.isPending} aria-label={`Reactivate ${m.name}`}>
+              <Button
+                id={`reactivate-${m.id}`}
+                tone="secondary"
+                onClick={() => reactivate.mutate()}
+                disabled={reactivate.isPending}
+                aria-label={`Reactivate ${m.name}`}
+              >
                 Reactivate
               </Button>
             ))}
@@ -185,7 +244,8 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
               onConfirm={transfer}
             >
               <p>
-                {m.name} becomes the owner of this clinic; you become an admin. Only the owner can hand ownership on, so you cannot undo this yourself: {m.name} would have to give it back.
+                {m.name} becomes the owner of this clinic; you become an admin. Only the owner can hand ownership on, so
+                you cannot undo this yourself: {m.name} would have to give it back.
               </p>
             </ConfirmDialog>
           )}
@@ -207,7 +267,12 @@ function RoleEditor({ role, permissions }: { role: Team['roles'][number]; permis
   const [error, setError] = useState<string | null>(null);
   const refresh = useRefresh();
   const save = useMutation({
-    mutationFn: () => portal.team.updateRole.mutate({ key: role.key as Assignable, permissions: granted as Team['permissions'][number]['key'][], record_scope: scope }),
+    mutationFn: () =>
+      portal.team.updateRole.mutate({
+        key: role.key as Assignable,
+        permissions: granted as Team['permissions'][number]['key'][],
+        record_scope: scope,
+      }),
     onSuccess: () => {
       setSaved(true);
       setError(null);
@@ -225,14 +290,24 @@ function RoleEditor({ role, permissions }: { role: Team['roles'][number]; permis
       <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
         {permissions.map((p) => (
           <label key={p.key} className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={granted.includes(p.key)} onChange={() => toggle(p.key)} disabled={!role.editable} />
+            <input
+              type="checkbox"
+              checked={granted.includes(p.key)}
+              onChange={() => toggle(p.key)}
+              disabled={!role.editable}
+            />
             {p.label}
           </label>
         ))}
       </div>
       <div className="mt-3 flex flex-wrap items-end gap-3">
         <Field id={`scope-${role.key}`} label="Records">
-          <Select id={`scope-${role.key}`} value={scope} onChange={(e) => (setSaved(false), setScope(e.target.value as Scope))} disabled={!role.editable}>
+          <Select
+            id={`scope-${role.key}`}
+            value={scope}
+            onChange={(e) => (setSaved(false), setScope(e.target.value as Scope))}
+            disabled={!role.editable}
+          >
             {Object.entries(SCOPES).map(([k, label]) => (
               <option key={k} value={k}>
                 {label}

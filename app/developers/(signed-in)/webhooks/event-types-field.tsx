@@ -5,7 +5,19 @@ import type { EventTypeInfo } from '../../../../server/events/types';
 
 export type EventChoice = 'all' | string[];
 
-export function EventTypesField({ id, types, value, onChange, error }: { id: string; types: readonly EventTypeInfo[]; value: EventChoice; onChange: (v: EventChoice) => void; error?: string }) {
+export function EventTypesField({
+  id,
+  types,
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  types: readonly EventTypeInfo[];
+  value: EventChoice;
+  onChange: (v: EventChoice) => void;
+  error?: string;
+}) {
   const chosen = value === 'all' ? [] : value;
   return (
     <fieldset aria-describedby={error ? `${id}-error` : undefined}>
@@ -18,16 +30,34 @@ export function EventTypesField({ id, types, value, onChange, error }: { id: str
         .
       </p>
       <label className="mt-1 flex min-h-9 items-center gap-2 text-sm">
-        <input type="checkbox" checked={value === 'all'} onChange={(e) => onChange(e.target.checked ? 'all' : [])} className="size-5" /> All event types
+        <input
+          type="checkbox"
+          checked={value === 'all'}
+          onChange={(e) => onChange(e.target.checked ? 'all' : [])}
+          className="size-5"
+        />{' '}
+        All event types
       </label>
       {value !== 'all' && (
         <>
-          <p className="mt-1 text-xs text-slate-600">Types marked “never fires yet” are in the specification, but no change made today announces them (their resources are read-only through the API, for one).</p>
+          <p className="mt-1 text-xs text-slate-600">
+            Types marked “never fires yet” are in the specification, but no change made today announces them (their
+            resources are read-only through the API, for one).
+          </p>
           {/* Not a scrolling box: every type stays reachable by Tab and by a finger, and each box is a 24 px target. */}
           <div className="mt-2 grid gap-1 rounded border border-slate-200 p-2 sm:grid-cols-2 lg:grid-cols-3">
             {types.map(({ type: t, fires, reason }) => (
-              <label key={t} className="flex min-h-9 min-w-0 items-center gap-2 font-mono text-xs [overflow-wrap:anywhere]" title={reason ?? undefined}>
-                <input type="checkbox" checked={chosen.includes(t)} onChange={() => onChange(chosen.includes(t) ? chosen.filter((x) => x !== t) : [...chosen, t])} className="size-5 shrink-0" />
+              <label
+                key={t}
+                className="flex min-h-9 min-w-0 items-center gap-2 font-mono text-xs [overflow-wrap:anywhere]"
+                title={reason ?? undefined}
+              >
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(t)}
+                  onChange={() => onChange(chosen.includes(t) ? chosen.filter((x) => x !== t) : [...chosen, t])}
+                  className="size-5 shrink-0"
+                />
                 <span className={fires ? undefined : 'text-slate-500'}>{t}</span>
                 {!fires && <span className="font-sans text-slate-500">(never fires yet)</span>}
               </label>

@@ -23,7 +23,13 @@ type Shown = { id: number; value: string };
 /** How often an open list reads its endpoints again: a delivery shows within this. */
 export const REFRESH_MS = 5000;
 
-function AddEndpoint({ types, onAdded }: { types: readonly EventTypeInfo[]; onAdded: (id: number, secret: string) => void }) {
+function AddEndpoint({
+  types,
+  onAdded,
+}: {
+  types: readonly EventTypeInfo[];
+  onAdded: (id: number, secret: string) => void;
+}) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<EventChoice>('all');
@@ -41,14 +47,37 @@ function AddEndpoint({ types, onAdded }: { types: readonly EventTypeInfo[]; onAd
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id="endpoint-url" label="Endpoint URL" hint="https only; it must answer 2xx within 15 seconds" error={error?.errors.url?.[0]}>
-          <TextInput id="endpoint-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks/clinic" error={error?.errors.url?.[0]} />
+        <Field
+          id="endpoint-url"
+          label="Endpoint URL"
+          hint="https only; it must answer 2xx within 15 seconds"
+          error={error?.errors.url?.[0]}
+        >
+          <TextInput
+            id="endpoint-url"
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://example.com/webhooks/clinic"
+            error={error?.errors.url?.[0]}
+          />
         </Field>
         <Field id="endpoint-description" label="Description (optional)" error={error?.errors.description?.[0]}>
-          <TextInput id="endpoint-description" value={description} onChange={(e) => setDescription(e.target.value)} error={error?.errors.description?.[0]} />
+          <TextInput
+            id="endpoint-description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            error={error?.errors.description?.[0]}
+          />
         </Field>
       </div>
-      <EventTypesField id="endpoint-events" types={types} value={events} onChange={setEvents} error={error?.errors.events?.[0]} />
+      <EventTypesField
+        id="endpoint-events"
+        types={types}
+        value={events}
+        onChange={setEvents}
+        error={error?.errors.events?.[0]}
+      />
       {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
       <div>
         <Button type="submit" disabled={pending}>
@@ -60,7 +89,11 @@ function AddEndpoint({ types, onAdded }: { types: readonly EventTypeInfo[]; onAd
 }
 
 export function WebhooksList() {
-  const list = useQuery({ queryKey: ['webhooks', 'list'], queryFn: () => portal.webhooks.list.query(), refetchInterval: REFRESH_MS });
+  const list = useQuery({
+    queryKey: ['webhooks', 'list'],
+    queryFn: () => portal.webhooks.list.query(),
+    refetchInterval: REFRESH_MS,
+  });
   // One new secret at a time, in its endpoint's entry; page state, so leaving the page forgets it.
   const [secret, setSecret] = useState<Shown | null>(null);
   // An endpoint deleted on its own page: said here, with focus, where its entry was.
@@ -80,11 +113,13 @@ export function WebhooksList() {
         </div>
       )}
       <p className="max-w-3xl text-sm text-slate-600">
-        Each change is announced to your endpoints as <code>{'{id, type, occurred_at, data: {entity, id}}'}</code>, signed per{' '}
+        Each change is announced to your endpoints as <code>{'{id, type, occurred_at, data: {entity, id}}'}</code>,
+        signed per{' '}
         <a className="text-indigo-700 underline" href="https://www.standardwebhooks.com">
           Standard Webhooks
         </a>{' '}
-        (headers <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are retried for about a day.{' '}
+        (headers <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed
+        deliveries are retried for about a day.{' '}
         <Link className="text-indigo-700 underline" href="/developers/webhooks/events">
           Event types and example payloads
         </Link>
@@ -112,17 +147,24 @@ export function WebhooksList() {
                       </h3>
                       {e.enabled ? <Badge tone="green">Enabled</Badge> : <Badge tone="red">Disabled</Badge>}
                     </div>
-                    {e.description && <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]">{e.description}</p>}
+                    {e.description && (
+                      <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]">{e.description}</p>
+                    )}
                     <dl className="mt-2 grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
                       <dt className="text-slate-500">Receives</dt>
-                      <dd>{e.events === 'all' ? 'All event types' : `${e.events.length} event type${e.events.length === 1 ? '' : 's'}`}</dd>
+                      <dd>
+                        {e.events === 'all'
+                          ? 'All event types'
+                          : `${e.events.length} event type${e.events.length === 1 ? '' : 's'}`}
+                      </dd>
                       <dt className="text-slate-500">Last delivery</dt>
                       <dd>
                         <LastDelivery last={e.last_attempt} />
                       </dd>
                       <dt className="text-slate-500">Last 30 days</dt>
                       <dd>
-                        {e.delivered} delivered, {e.failed} failed{e.pending ? `, ${e.pending} waiting or to be sent` : ''}
+                        {e.delivered} delivered, {e.failed} failed
+                        {e.pending ? `, ${e.pending} waiting or to be sent` : ''}
                       </dd>
                       <dt className="text-slate-500">Added</dt>
                       <dd>
@@ -132,12 +174,23 @@ export function WebhooksList() {
                     {secret?.id === e.id && (
                       <div className="mt-3">
                         <Alert tone="success">
-                          <p className="mb-2">Endpoint added. Your receiver verifies each message with this secret; it is also on the endpoint’s page.</p>
+                          <p className="mb-2">
+                            Endpoint added. Your receiver verifies each message with this secret; it is also on the
+                            endpoint’s page.
+                          </p>
                           <div className="flex flex-wrap items-end gap-2">
                             <div className="min-w-0 flex-1 basis-64">
-                              <CopyField id={`signing-secret-${e.id}`} label={`Signing secret for ${e.url}`} value={secret.value} />
+                              <CopyField
+                                id={`signing-secret-${e.id}`}
+                                label={`Signing secret for ${e.url}`}
+                                value={secret.value}
+                              />
                             </div>
-                            <Button tone="secondary" onClick={() => setSecret(null)} aria-label={`Hide the signing secret for ${e.url}`}>
+                            <Button
+                              tone="secondary"
+                              onClick={() => setSecret(null)}
+                              aria-label={`Hide the signing secret for ${e.url}`}
+                            >
                               Hide
                             </Button>
                           </div>

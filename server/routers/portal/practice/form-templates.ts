@@ -10,7 +10,11 @@ import { read } from './procedures';
 
 export const formTemplatesRouter = router({
   list: read.query(async ({ ctx }) => {
-    const rows = await ctx.db.db.select().from(templateTable).where(eq(templateTable.account_id, ctx.account.id)).orderBy(asc(templateTable.name), asc(templateTable.id));
+    const rows = await ctx.db.db
+      .select()
+      .from(templateTable)
+      .where(eq(templateTable.account_id, ctx.account.id))
+      .orderBy(asc(templateTable.name), asc(templateTable.id));
     return { data: rows.map(formTemplates.toRecord) };
   }),
 });

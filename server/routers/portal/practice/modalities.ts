@@ -9,10 +9,16 @@ import { as, byId, manage, read } from './procedures';
 
 export const modalitiesRouter = router({
   list: read.query(async ({ ctx }) => {
-    const rows = await ctx.db.db.select().from(table).where(eq(table.account_id, ctx.account.id)).orderBy(asc(table.name), asc(table.id));
+    const rows = await ctx.db.db
+      .select()
+      .from(table)
+      .where(eq(table.account_id, ctx.account.id))
+      .orderBy(asc(table.name), asc(table.id));
     return { data: rows.map(modalities.toRecord) };
   }),
   create: manage.input(modalities.staffCreateInput).mutation(({ ctx, input }) => createModality(as(ctx), input)),
-  update: manage.input(modalities.staffUpdateInput.extend({ id: recordId })).mutation(({ ctx, input: { id, ...input } }) => updateModality(as(ctx), id, input)),
+  update: manage
+    .input(modalities.staffUpdateInput.extend({ id: recordId }))
+    .mutation(({ ctx, input: { id, ...input } }) => updateModality(as(ctx), id, input)),
   delete: manage.input(byId).mutation(({ ctx, input }) => deleteModality(as(ctx), input.id)),
 });

@@ -19,11 +19,26 @@ export const practitionersRouter = router({
       ? await ctx.db.db
           .select({ id: users.id, name: users.name, practitioner_id: users.practitioner_id })
           .from(users)
-          .where(and(eq(users.account_id, ctx.account.id), inArray(users.practitioner_id, rows.map((r) => r.id))))
+          .where(
+            and(
+              eq(users.account_id, ctx.account.id),
+              inArray(
+                users.practitioner_id,
+                rows.map((r) => r.id),
+              ),
+            ),
+          )
       : [];
-    return { data: rows.map((r) => ({ ...practitioners.toRecord(r), members: linked.filter((m) => m.practitioner_id === r.id).map(({ id, name }) => ({ id, name })) })) };
+    return {
+      data: rows.map((r) => ({
+        ...practitioners.toRecord(r),
+        members: linked.filter((m) => m.practitioner_id === r.id).map(({ id, name }) => ({ id, name })),
+      })),
+    };
   }),
   create: manage.input(practitioners.staffCreateInput).mutation(({ ctx, input }) => createPractitioner(as(ctx), input)),
-  update: manage.input(practitioners.staffUpdateInput.extend({ id: recordId })).mutation(({ ctx, input: { id, ...input } }) => updatePractitioner(as(ctx), id, input)),
+  update: manage
+    .input(practitioners.staffUpdateInput.extend({ id: recordId }))
+    .mutation(({ ctx, input: { id, ...input } }) => updatePractitioner(as(ctx), id, input)),
   delete: manage.input(byId).mutation(({ ctx, input }) => deletePractitioner(as(ctx), input.id)),
 });

@@ -13,4 +13,10 @@ export const byId = z.strictObject({ id: recordId });
 
 type Ctx = Parameters<Parameters<typeof manage.mutation>[0]>[0]['ctx'];
 /** The member writes as themselves: the audit trail's actor, on the app's clock. */
-export const as = (ctx: Ctx): WriteContext => ({ db: ctx.db, account: ctx.account, actor: ctx.actor, requestId: ctx.requestId, now: ctx.now });
+export const as = (ctx: Ctx): WriteContext => ({
+  db: ctx.db,
+  account: ctx.account,
+  actor: ctx.actor,
+  requestId: ctx.requestId,
+  now: ctx.now,
+});

@@ -17,6 +17,8 @@ export const roomsRouter = router({
     return { data: rows.map(resources.toRecord) };
   }),
   create: manage.input(resources.staffCreateInput).mutation(({ ctx, input }) => createRoom(as(ctx), input)),
-  update: manage.input(resources.staffUpdateInput.extend({ id: recordId })).mutation(({ ctx, input: { id, ...input } }) => updateRoom(as(ctx), id, input)),
+  update: manage
+    .input(resources.staffUpdateInput.extend({ id: recordId }))
+    .mutation(({ ctx, input: { id, ...input } }) => updateRoom(as(ctx), id, input)),
   delete: manage.input(byId).mutation(({ ctx, input }) => deleteRoom(as(ctx), input.id)),
 });

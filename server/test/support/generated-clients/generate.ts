@@ -21,10 +21,23 @@ export async function generateClient(generator: Generator, documentFile: string,
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   if (generator === 'hey-api') {
-    await createClient({ input: documentFile, output: { path: out }, plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'], logs: { level: 'silent' } });
+    await createClient({
+      input: documentFile,
+      output: { path: out },
+      plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+      logs: { level: 'silent' },
+    });
   } else if (generator === 'orval') {
     // useRuntimeFetcher: each function takes the caller's fetch (a base URL and a Host of its own, here).
-    await orval({ input: { target: documentFile }, output: { target: path.join(out, 'clinic.ts'), client: 'fetch', mode: 'single', override: { fetch: { useRuntimeFetcher: true } } } });
+    await orval({
+      input: { target: documentFile },
+      output: {
+        target: path.join(out, 'clinic.ts'),
+        client: 'fetch',
+        mode: 'single',
+        override: { fetch: { useRuntimeFetcher: true } },
+      },
+    });
   } else {
     fs.writeFileSync(path.join(out, 'api.d.ts'), astToString(await openapiTS(fs.readFileSync(documentFile, 'utf8'))));
   }

@@ -10,15 +10,27 @@ type Slot = components['schemas']['Slot'];
 export const codeAddedLater: ApiError['code'] = 'code_added_later';
 
 export async function program(input: ProgramInput): Promise<ProgramOutcome> {
-  const api = createClient<paths>({ baseUrl: input.baseUrl, fetch: input.fetch, headers: { Authorization: `Bearer ${input.apiKey}` } });
+  const api = createClient<paths>({
+    baseUrl: input.baseUrl,
+    fetch: input.fetch,
+    headers: { Authorization: `Bearer ${input.apiKey}` },
+  });
 
-  const created = await api.POST('/patients', { body: { first_name: 'Vip', last_name: input.lastName, metadata: { vip: true } } });
+  const created = await api.POST('/patients', {
+    body: { first_name: 'Vip', last_name: input.lastName, metadata: { vip: true } },
+  });
   if (created.error) throw new Error(`create: ${created.error.code}`);
   const patient = created.data.data;
 
   const pages: number[][] = [];
   for (let page = 1; ; page++) {
-    const query = { last_name: [`eq:${input.lastName}`], metadata: { vip: 'eq:true' }, sort: 'id', page, page_size: input.pageSize };
+    const query = {
+      last_name: [`eq:${input.lastName}`],
+      metadata: { vip: 'eq:true' },
+      sort: 'id',
+      page,
+      page_size: input.pageSize,
+    };
     const { data, error } = await api.GET('/patients', { params: { query } });
     if (error) throw new Error(`list: ${error.code}`);
     pages.push(data.data.map((p) => p.id));
@@ -30,17 +42,28 @@ export async function program(input: ProgramInput): Promise<ProgramOutcome> {
   const [like] = first.data.data;
   if (!like) throw new Error('no appointment to copy');
   const free = await api.GET('/availability', {
-    params: { query: { location_id: like.location_id, appointment_type_id: like.appointment_type_id, practitioner_id: like.practitioner_id, limit: 1 } },
+    params: {
+      query: {
+        location_id: like.location_id,
+        appointment_type_id: like.appointment_type_id,
+        practitioner_id: like.practitioner_id,
+        limit: 1,
+      },
+    },
   });
   if (free.error) throw new Error(`availability: ${free.error.code}`);
   const [slot]: Slot[] = free.data.data;
   if (!slot) throw new Error('no free slot');
   const { practitioner_id, location_id, appointment_type_id, resource_id, starts_at } = slot;
-  const booking = await api.POST('/appointments', { body: { patient_id: patient.id, practitioner_id, location_id, appointment_type_id, resource_id, starts_at } });
+  const booking = await api.POST('/appointments', {
+    body: { patient_id: patient.id, practitioner_id, location_id, appointment_type_id, resource_id, starts_at },
+  });
   if (booking.error) throw new Error(`book: ${booking.error.code}`);
   const appointment = booking.data.data;
 
-  const bad = await api.POST('/patients', { body: { first_name: 'Ada', last_name: input.lastName, email: 'not an email' } });
+  const bad = await api.POST('/patients', {
+    body: { first_name: 'Ada', last_name: input.lastName, email: 'not an email' },
+  });
   // The 422 branch, typed by the document: the code (a known one or a newer one) and the attributes named.
   const refused =
     bad.error && bad.response.status === 422
@@ -51,7 +74,12 @@ export async function program(input: ProgramInput): Promise<ProgramOutcome> {
     pages,
     created: patient.id,
     slot: { starts_at, practitioner_id, location_id, appointment_type_id },
-    booked: { status: booking.response.status, id: appointment.id, patient_id: appointment.patient_id, starts_at: appointment.starts_at },
+    booked: {
+      status: booking.response.status,
+      id: appointment.id,
+      patient_id: appointment.patient_id,
+      starts_at: appointment.starts_at,
+    },
     refused,
   };
 }

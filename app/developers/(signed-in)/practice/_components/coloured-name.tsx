@@ -4,7 +4,13 @@ import type { ReactNode } from 'react';
 export function ColouredName({ color, name, children }: { color: string | null; name: string; children?: ReactNode }) {
   return (
     <span className="flex items-center gap-2">
-      {color && <span aria-hidden="true" className="inline-block h-3 w-3 rounded-full border border-slate-300" style={{ backgroundColor: color }} />}
+      {color && (
+        <span
+          aria-hidden="true"
+          className="inline-block h-3 w-3 rounded-full border border-slate-300"
+          style={{ backgroundColor: color }}
+        />
+      )}
       <strong>{name}</strong>
       {children}
     </span>

@@ -4,7 +4,13 @@ import { can } from '../../../../../server/auth/permissions';
 import { Gate } from '../../../_components/gate';
 import { pageContext } from '../../../_lib/context';
 
-export async function PracticePage({ title, children }: { title: string; children: (canManage: boolean) => ReactNode }) {
+export async function PracticePage({
+  title,
+  children,
+}: {
+  title: string;
+  children: (canManage: boolean) => ReactNode;
+}) {
   const { member } = await pageContext();
   const canManage = member ? can(member, 'settings.manage') : false;
   return (

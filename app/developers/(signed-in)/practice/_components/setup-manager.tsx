@@ -7,7 +7,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../_components/confirm-dialog';
-import { Alert, Button, Card, Cell, Empty, Field, LoadFailed, Loading, Row, Select, Table, TextInput } from '../../../_components/ui';
+import {
+  Alert,
+  Button,
+  Card,
+  Cell,
+  Empty,
+  Field,
+  LoadFailed,
+  Loading,
+  Row,
+  Select,
+  Table,
+  TextInput,
+} from '../../../_components/ui';
 import { useFormAction } from '../../../_lib/form';
 import { portalError } from '../../../_lib/trpc';
 
@@ -52,12 +65,32 @@ interface Props<R extends Identified> {
 }
 
 const blank = (fields: FieldSpec[]): Values =>
-  Object.fromEntries(fields.map((f) => [f.name, f.kind === 'checkbox' ? (f.checked ?? false) : f.kind === 'choices' ? [] : f.kind === 'select' ? (f.values?.[0]?.value ?? '') : '']));
+  Object.fromEntries(
+    fields.map((f) => [
+      f.name,
+      f.kind === 'checkbox'
+        ? (f.checked ?? false)
+        : f.kind === 'choices'
+          ? []
+          : f.kind === 'select'
+            ? (f.values?.[0]?.value ?? '')
+            : '',
+    ]),
+  );
 const valuesOf = (fields: FieldSpec[], r: Identified): Values =>
   Object.fromEntries(
     fields.map((f) => {
       const v = (r as unknown as Record<string, unknown>)[f.name];
-      return [f.name, f.kind === 'checkbox' ? Boolean(v) : f.kind === 'choices' ? ((v as number[]) ?? []) : v == null ? '' : String(v)];
+      return [
+        f.name,
+        f.kind === 'checkbox'
+          ? Boolean(v)
+          : f.kind === 'choices'
+            ? ((v as number[]) ?? [])
+            : v == null
+              ? ''
+              : String(v),
+      ];
     }),
   );
 
@@ -72,7 +105,15 @@ export function toInput(fields: FieldSpec[], values: Values): Record<string, unk
   );
 }
 
-function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, idPrefix }: {
+function RecordForm({
+  fields,
+  initial,
+  submitLabel,
+  action,
+  onDone,
+  onCancel,
+  idPrefix,
+}: {
   fields: FieldSpec[];
   initial: Values;
   submitLabel: string;
@@ -83,10 +124,13 @@ function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, id
 }) {
   const [values, setValues] = useState<Values>(initial);
   const set = (name: string, v: Values[string]) => setValues((old) => ({ ...old, [name]: v }));
-  const { submit, pending, error } = useFormAction(() => action(values), () => {
-    setValues(initial);
-    onDone();
-  });
+  const { submit, pending, error } = useFormAction(
+    () => action(values),
+    () => {
+      setValues(initial);
+      onDone();
+    },
+  );
   const errorOf = (name: string) => error?.errors[name]?.[0];
   const fieldErrors = error ? Object.keys(error.errors).filter((k) => fields.some((f) => f.name === k)) : [];
   return (
@@ -97,7 +141,14 @@ function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, id
         if (f.kind === 'checkbox') {
           return (
             <div key={f.name} className="flex items-start gap-2 sm:col-span-2">
-              <input id={id} type="checkbox" className="mt-1 h-5 w-5" checked={values[f.name] as boolean} onChange={(e) => set(f.name, e.target.checked)} aria-describedby={f.hint ? `${id}-hint` : undefined} />
+              <input
+                id={id}
+                type="checkbox"
+                className="mt-1 h-5 w-5"
+                checked={values[f.name] as boolean}
+                onChange={(e) => set(f.name, e.target.checked)}
+                aria-describedby={f.hint ? `${id}-hint` : undefined}
+              />
               <div>
                 <label htmlFor={id} className="text-sm font-medium text-slate-700">
                   {f.label}
@@ -107,7 +158,11 @@ function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, id
                     {f.hint}
                   </p>
                 )}
-                {errorOf(f.name) && <p role="alert" className="text-sm text-red-700">{errorOf(f.name)}</p>}
+                {errorOf(f.name) && (
+                  <p role="alert" className="text-sm text-red-700">
+                    {errorOf(f.name)}
+                  </p>
+                )}
               </div>
             </div>
           );
@@ -115,13 +170,24 @@ function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, id
         if (f.kind === 'choices') {
           const chosen = values[f.name] as number[];
           return (
-            <fieldset key={f.name} className="sm:col-span-2" aria-describedby={errorOf(f.name) ? `${id}-error` : undefined}>
+            <fieldset
+              key={f.name}
+              className="sm:col-span-2"
+              aria-describedby={errorOf(f.name) ? `${id}-error` : undefined}
+            >
               <legend className="text-sm font-medium text-slate-700">{f.label}</legend>
               {!f.options?.length && <p className="text-sm text-slate-600">{f.hint}</p>}
               <div className="mt-1 flex flex-wrap gap-x-4 gap-y-2">
                 {f.options?.map((o) => (
                   <label key={o.value} className="flex min-h-9 items-center gap-2 text-sm">
-                    <input type="checkbox" className="h-5 w-5" checked={chosen.includes(o.value)} onChange={(e) => set(f.name, e.target.checked ? [...chosen, o.value] : chosen.filter((x) => x !== o.value))} />
+                    <input
+                      type="checkbox"
+                      className="h-5 w-5"
+                      checked={chosen.includes(o.value)}
+                      onChange={(e) =>
+                        set(f.name, e.target.checked ? [...chosen, o.value] : chosen.filter((x) => x !== o.value))
+                      }
+                    />
                     {o.label}
                   </label>
                 ))}
@@ -137,7 +203,13 @@ function RecordForm({ fields, initial, submitLabel, action, onDone, onCancel, id
         if (f.kind === 'select') {
           return (
             <Field key={f.name} id={id} label={label} error={errorOf(f.name)} hint={f.hint}>
-              <Select id={id} value={values[f.name] as string} onChange={(e) => set(f.name, e.target.value)} error={errorOf(f.name)} aria-describedby={errorOf(f.name) ? `${id}-error` : f.hint ? `${id}-hint` : undefined}>
+              <Select
+                id={id}
+                value={values[f.name] as string}
+                onChange={(e) => set(f.name, e.target.value)}
+                error={errorOf(f.name)}
+                aria-describedby={errorOf(f.name) ? `${id}-error` : f.hint ? `${id}-hint` : undefined}
+              >
                 {f.values?.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
@@ -231,7 +303,9 @@ export function SetupManager<R extends Identified>(p: Props<R>) {
           </Card>
         )
       ) : (
-        <Alert tone="info">You can see the practice setup; changing it needs the permission “Manage practice setup”.</Alert>
+        <Alert tone="info">
+          You can see the practice setup; changing it needs the permission “Manage practice setup”.
+        </Alert>
       )}
       <Card title={`${p.title} (${rows.length})`}>
         {list.isPending ? (
@@ -241,7 +315,11 @@ export function SetupManager<R extends Identified>(p: Props<R>) {
         ) : rows.length === 0 ? (
           <Empty>{p.empty}</Empty>
         ) : (
-          <Table caption={p.title} head={[...p.columns.map((c) => c.label), ...(p.canManage ? ['Actions'] : [])]} stacked>
+          <Table
+            caption={p.title}
+            head={[...p.columns.map((c) => c.label), ...(p.canManage ? ['Actions'] : [])]}
+            stacked
+          >
             {rows.map((r) => (
               <Row key={r.id}>
                 {p.columns.map((c) => (
@@ -252,7 +330,14 @@ export function SetupManager<R extends Identified>(p: Props<R>) {
                 {p.canManage && (
                   <Cell label="Actions">
                     <div className="flex flex-wrap gap-2">
-                      <Button tone="secondary" onClick={() => { setNotice(null); setEditing(r); }} aria-label={`Edit ${p.nameOf(r)}`}>
+                      <Button
+                        tone="secondary"
+                        onClick={() => {
+                          setNotice(null);
+                          setEditing(r);
+                        }}
+                        aria-label={`Edit ${p.nameOf(r)}`}
+                      >
                         Edit
                       </Button>
                       <ConfirmDialog

@@ -11,12 +11,23 @@ const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'e.g. Initial assessment' },
   { name: 'duration_minutes', label: 'Length in minutes', kind: 'number', required: true },
   { name: 'color', label: 'Calendar colour', kind: 'color', hint: 'A hex colour such as #3366cc' },
-  { name: 'max_attendees', label: 'Places (group classes)', kind: 'number', hint: 'Leave empty for one patient at a time' },
+  {
+    name: 'max_attendees',
+    label: 'Places (group classes)',
+    kind: 'number',
+    hint: 'Leave empty for one patient at a time',
+  },
   { name: 'category', label: 'Category', kind: 'text' },
   { name: 'description', label: 'Description', kind: 'text' },
   { name: 'online_booking', label: 'Patients can book it online', kind: 'checkbox' },
   { name: 'requires_resource', label: 'Needs a room or resource', kind: 'checkbox' },
-  { name: 'active', label: 'Active (can be booked)', kind: 'checkbox', hint: 'Untick to stop new bookings; past appointments keep their type', checked: true },
+  {
+    name: 'active',
+    label: 'Active (can be booked)',
+    kind: 'checkbox',
+    hint: 'Untick to stop new bookings; past appointments keep their type',
+    checked: true,
+  },
 ];
 
 export function AppointmentTypesManager({ canManage }: { canManage: boolean }) {
@@ -46,7 +57,11 @@ export function AppointmentTypesManager({ canManage }: { canManage: boolean }) {
           ),
         },
       ]}
-      create={(v) => portal.practice.appointmentTypes.create.mutate(toInput(FIELDS, v) as Parameters<typeof portal.practice.appointmentTypes.create.mutate>[0])}
+      create={(v) =>
+        portal.practice.appointmentTypes.create.mutate(
+          toInput(FIELDS, v) as Parameters<typeof portal.practice.appointmentTypes.create.mutate>[0],
+        )
+      }
       update={(id, v) => portal.practice.appointmentTypes.update.mutate({ id, ...toInput(FIELDS, v) })}
       remove={(id) => portal.practice.appointmentTypes.delete.mutate({ id })}
       deleteNote="The type is removed for good. A type that appointments use is kept (make it inactive instead), and so is one practitioners still offer."

@@ -11,12 +11,36 @@ type BillableItem = Awaited<ReturnType<typeof portal.practice.billableItems.list
 const TYPES: Record<BillableItem['item_type'], string> = { service: 'Service', product: 'Product', other: 'Other' };
 
 const fieldsIn = (currency: string): FieldSpec[] => [
-  { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'As it shows on invoices, e.g. Sports massage (30 min)' },
-  { name: 'item_type', label: 'Type', kind: 'select', required: true, values: Object.entries(TYPES).map(([value, label]) => ({ value, label })) },
-  { name: 'price', label: `Price (${currency})`, kind: 'decimal', required: true, hint: 'The amount without a currency sign, e.g. 45.00' },
+  {
+    name: 'name',
+    label: 'Name',
+    kind: 'text',
+    required: true,
+    hint: 'As it shows on invoices, e.g. Sports massage (30 min)',
+  },
+  {
+    name: 'item_type',
+    label: 'Type',
+    kind: 'select',
+    required: true,
+    values: Object.entries(TYPES).map(([value, label]) => ({ value, label })),
+  },
+  {
+    name: 'price',
+    label: `Price (${currency})`,
+    kind: 'decimal',
+    required: true,
+    hint: 'The amount without a currency sign, e.g. 45.00',
+  },
   { name: 'tax_rate', label: 'Tax rate (%)', kind: 'decimal', hint: 'e.g. 20; leave empty for no tax' },
   { name: 'item_code', label: 'Item code', kind: 'text', hint: 'Your own code, for accounts or insurers' },
-  { name: 'active', label: 'Active (offered on new invoices)', kind: 'checkbox', checked: true, hint: 'Untick to retire it: past invoices keep it' },
+  {
+    name: 'active',
+    label: 'Active (offered on new invoices)',
+    kind: 'checkbox',
+    checked: true,
+    hint: 'Untick to retire it: past invoices keep it',
+  },
 ];
 
 const list = () => portal.practice.billableItems.list.query();
@@ -39,9 +63,16 @@ export function BillableItemsManager({ canManage }: { canManage: boolean }) {
         { label: 'Price', render: (i) => `${i.price} ${currency}` },
         { label: 'Tax', render: (i) => `${i.tax_rate} %` },
         { label: 'Code', render: (i) => i.item_code ?? '—' },
-        { label: 'Status', render: (i) => (i.active ? <Badge tone="green">Active</Badge> : <Badge tone="slate">Inactive</Badge>) },
+        {
+          label: 'Status',
+          render: (i) => (i.active ? <Badge tone="green">Active</Badge> : <Badge tone="slate">Inactive</Badge>),
+        },
       ]}
-      create={(v) => portal.practice.billableItems.create.mutate(toInput(fields, v) as Parameters<typeof portal.practice.billableItems.create.mutate>[0])}
+      create={(v) =>
+        portal.practice.billableItems.create.mutate(
+          toInput(fields, v) as Parameters<typeof portal.practice.billableItems.create.mutate>[0],
+        )
+      }
       update={(id, v) => portal.practice.billableItems.update.mutate({ id, ...toInput(fields, v) })}
       remove={(id) => portal.practice.billableItems.delete.mutate({ id })}
       deleteNote="The item is removed for good. An item on invoices or in care plans is kept for their record: make it inactive instead, so it is no longer offered."

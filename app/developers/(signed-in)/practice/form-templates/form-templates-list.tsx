@@ -12,7 +12,12 @@ type Template = Awaited<ReturnType<typeof portal.practice.formTemplates.list.que
 type Question = Template['questions'][number];
 
 /** Every category and question type the declaration allows, in words (a new one fails to compile here until it has its words). */
-const CATEGORIES: Record<Template['category'], string> = { intake: 'Intake', consent: 'Consent', outcome_measure: 'Outcome measure', other: 'Other' };
+const CATEGORIES: Record<Template['category'], string> = {
+  intake: 'Intake',
+  consent: 'Consent',
+  outcome_measure: 'Outcome measure',
+  other: 'Other',
+};
 const TYPES: Record<Question['type'], string> = {
   text: 'Short text',
   textarea: 'Long text',
@@ -24,12 +29,18 @@ const TYPES: Record<Question['type'], string> = {
 };
 
 export function FormTemplatesList() {
-  const list = useQuery({ queryKey: ['practice', 'form-templates'], queryFn: () => portal.practice.formTemplates.list.query() });
+  const list = useQuery({
+    queryKey: ['practice', 'form-templates'],
+    queryFn: () => portal.practice.formTemplates.list.query(),
+  });
   const rows = list.data?.data ?? [];
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Form templates</h1>
-      <Alert tone="info">Form templates are read-only here: their questions are written in the clinic software. This page shows what each form asks.</Alert>
+      <Alert tone="info">
+        Form templates are read-only here: their questions are written in the clinic software. This page shows what each
+        form asks.
+      </Alert>
       {list.isPending ? (
         <Loading what="form templates" />
       ) : list.isError ? (
@@ -53,7 +64,12 @@ export function FormTemplatesList() {
                 <ol className="list-decimal space-y-1 pl-6 text-sm">
                   {t.questions.map((q) => (
                     <li key={q.key}>
-                      <span className="font-medium">{q.label}</span> <span className="text-slate-600">— {TYPES[q.type]}{q.required ? ', required' : ''}{q.options?.length ? `: ${q.options.join(', ')}` : ''}</span>
+                      <span className="font-medium">{q.label}</span>{' '}
+                      <span className="text-slate-600">
+                        — {TYPES[q.type]}
+                        {q.required ? ', required' : ''}
+                        {q.options?.length ? `: ${q.options.join(', ')}` : ''}
+                      </span>
                     </li>
                   ))}
                 </ol>

@@ -17,7 +17,14 @@ type Kind = 'closed' | 'custom_availability';
 const KINDS: Record<Kind, string> = { closed: 'Time off', custom_availability: 'Extra hours' };
 
 /** "Monday 5 January 2026": a clinic calendar day, named the same wherever the browser is. */
-export const dayName = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+export const dayName = (d: string) =>
+  new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 const hoursOf = (e: Pick<Exception, 'whole_day' | 'from' | 'to'>) => (e.whole_day ? 'whole day' : `${e.from}–${e.to}`);
 const summary = (e: Exception) => `${KINDS[e.type as Kind] ?? e.type} on ${dayName(e.date)}, ${hoursOf(e)}`;
 
@@ -30,14 +37,31 @@ interface Draft {
   note: string;
 }
 
-function ExceptionForm({ initial, label, submitLabel, save, onDone, onCancel }: { initial: Draft; label: string; submitLabel: string; save: (d: Draft) => Promise<unknown>; onDone: () => void; onCancel?: () => void }) {
+function ExceptionForm({
+  initial,
+  label,
+  submitLabel,
+  save,
+  onDone,
+  onCancel,
+}: {
+  initial: Draft;
+  label: string;
+  submitLabel: string;
+  save: (d: Draft) => Promise<unknown>;
+  onDone: () => void;
+  onCancel?: () => void;
+}) {
   const [d, setD] = useState<Draft>(initial);
   const id = useId();
   const set = (patch: Partial<Draft>) => setD((prev) => ({ ...prev, ...patch }));
-  const { submit, pending, error } = useFormAction(() => save(d), () => {
-    if (!onCancel) setD(initial);
-    onDone();
-  });
+  const { submit, pending, error } = useFormAction(
+    () => save(d),
+    () => {
+      if (!onCancel) setD(initial);
+      onDone();
+    },
+  );
   const whole = d.type === 'closed' && d.wholeDay;
   const err = (k: string) => error?.errors[k]?.[0];
   const shown = ['type', 'date', 'starts_at', 'ends_at', 'description'];
@@ -46,33 +70,68 @@ function ExceptionForm({ initial, label, submitLabel, save, onDone, onCancel }: 
     <form onSubmit={submit} noValidate aria-label={label} className="flex flex-col gap-3">
       <div className="grid gap-3 sm:grid-cols-2">
         <Field id={`${id}-type`} label="Kind" error={err('type')}>
-          <Select id={`${id}-type`} value={d.type} onChange={(e) => set({ type: e.target.value as Kind })} error={err('type')}>
+          <Select
+            id={`${id}-type`}
+            value={d.type}
+            onChange={(e) => set({ type: e.target.value as Kind })}
+            error={err('type')}
+          >
             <option value="closed">{KINDS.closed}</option>
             <option value="custom_availability">{KINDS.custom_availability}</option>
           </Select>
         </Field>
         <Field id={`${id}-date`} label="Date" error={err('date')}>
-          <TextInput id={`${id}-date`} type="date" required value={d.date} onChange={(e) => set({ date: e.target.value })} error={err('date')} />
+          <TextInput
+            id={`${id}-date`}
+            type="date"
+            required
+            value={d.date}
+            onChange={(e) => set({ date: e.target.value })}
+            error={err('date')}
+          />
         </Field>
       </div>
       {d.type === 'closed' && (
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={d.wholeDay} onChange={(e) => set({ wholeDay: e.target.checked })} className="h-4 w-4" />
+          <input
+            type="checkbox"
+            checked={d.wholeDay}
+            onChange={(e) => set({ wholeDay: e.target.checked })}
+            className="h-4 w-4"
+          />
           Whole day
         </label>
       )}
       {!whole && (
         <div className="grid gap-3 sm:grid-cols-2">
           <Field id={`${id}-from`} label="From" error={err('starts_at')}>
-            <TextInput id={`${id}-from`} type="time" value={d.from} onChange={(e) => set({ from: e.target.value })} error={err('starts_at')} />
+            <TextInput
+              id={`${id}-from`}
+              type="time"
+              value={d.from}
+              onChange={(e) => set({ from: e.target.value })}
+              error={err('starts_at')}
+            />
           </Field>
           <Field id={`${id}-to`} label="To" error={err('ends_at')}>
-            <TextInput id={`${id}-to`} type="time" value={d.to} onChange={(e) => set({ to: e.target.value })} error={err('ends_at')} />
+            <TextInput
+              id={`${id}-to`}
+              type="time"
+              value={d.to}
+              onChange={(e) => set({ to: e.target.value })}
+              error={err('ends_at')}
+            />
           </Field>
         </div>
       )}
       <Field id={`${id}-note`} label="Note (optional)" error={err('description')}>
-        <TextInput id={`${id}-note`} value={d.note} onChange={(e) => set({ note: e.target.value })} error={err('description')} placeholder="Bank holiday, training day …" />
+        <TextInput
+          id={`${id}-note`}
+          value={d.note}
+          onChange={(e) => set({ note: e.target.value })}
+          error={err('description')}
+          placeholder="Bank holiday, training day …"
+        />
       </Field>
       {other && (
         <p role="alert" className="text-sm text-red-700">
@@ -94,12 +153,30 @@ function ExceptionForm({ initial, label, submitLabel, save, onDone, onCancel }: 
 }
 
 /** What the server stores from a draft: both times null for a whole day off. */
-const timesOf = (d: Draft) => (d.type === 'closed' && d.wholeDay ? { starts_at: null, ends_at: null } : { starts_at: d.from, ends_at: d.to === '00:00' ? '24:00' : d.to });
+const timesOf = (d: Draft) =>
+  d.type === 'closed' && d.wholeDay
+    ? { starts_at: null, ends_at: null }
+    : { starts_at: d.from, ends_at: d.to === '00:00' ? '24:00' : d.to };
 
-export function Exceptions({ practitionerId, locationId, who, canManage, heading, refresh }: { practitionerId: number; locationId: number; who: string; canManage: boolean; heading: RefObject<HTMLHeadingElement | null>; refresh: () => Promise<unknown> }) {
+export function Exceptions({
+  practitionerId,
+  locationId,
+  who,
+  canManage,
+  heading,
+  refresh,
+}: {
+  practitionerId: number;
+  locationId: number;
+  who: string;
+  canManage: boolean;
+  heading: RefObject<HTMLHeadingElement | null>;
+  refresh: () => Promise<unknown>;
+}) {
   const list = useQuery({
     queryKey: ['practice', 'exceptions', practitionerId, locationId],
-    queryFn: () => portal.practice.hours.exceptions.list.query({ practitioner_id: practitionerId, location_id: locationId }),
+    queryFn: () =>
+      portal.practice.hours.exceptions.list.query({ practitioner_id: practitionerId, location_id: locationId }),
   });
   const [editing, setEditing] = useState<number | null>(null);
   const blank: Draft = { type: 'closed', date: '', wholeDay: true, from: '09:00', to: '17:00', note: '' };
@@ -107,7 +184,10 @@ export function Exceptions({ practitionerId, locationId, who, canManage, heading
   return (
     <Card title={`Days off and extra hours: ${who}`}>
       <div className="flex flex-col gap-4">
-        <p className="text-sm text-slate-700">For one date only: a day off, a holiday closure or a few hours away, or extra hours. They win over the weekly hours on that date.</p>
+        <p className="text-sm text-slate-700">
+          For one date only: a day off, a holiday closure or a few hours away, or extra hours. They win over the weekly
+          hours on that date.
+        </p>
         {list.isPending ? (
           <Loading what="days off and extra hours" />
         ) : list.isError ? (
@@ -125,7 +205,12 @@ export function Exceptions({ practitionerId, locationId, who, canManage, heading
                   {e.description && <span className="text-slate-600">({e.description})</span>}
                   {canManage && editing !== e.id && (
                     <span className="ml-auto flex gap-2">
-                      <Button tone="secondary" className="min-h-8 px-2 py-0.5" aria-label={`Edit ${summary(e)}`} onClick={() => setEditing(e.id)}>
+                      <Button
+                        tone="secondary"
+                        className="min-h-8 px-2 py-0.5"
+                        aria-label={`Edit ${summary(e)}`}
+                        onClick={() => setEditing(e.id)}
+                      >
                         Edit
                       </Button>
                       <ConfirmDialog
@@ -155,8 +240,23 @@ export function Exceptions({ practitionerId, locationId, who, canManage, heading
                   <ExceptionForm
                     label={`Edit ${summary(e)}`}
                     submitLabel="Save"
-                    initial={{ type: e.type as Kind, date: e.date, wholeDay: e.whole_day, from: e.from ?? '09:00', to: e.to ?? '17:00', note: e.description ?? '' }}
-                    save={(d) => portal.practice.hours.exceptions.update.mutate({ id: e.id, type: d.type, date: d.date, ...timesOf(d), description: d.note })}
+                    initial={{
+                      type: e.type as Kind,
+                      date: e.date,
+                      wholeDay: e.whole_day,
+                      from: e.from ?? '09:00',
+                      to: e.to ?? '17:00',
+                      note: e.description ?? '',
+                    }}
+                    save={(d) =>
+                      portal.practice.hours.exceptions.update.mutate({
+                        id: e.id,
+                        type: d.type,
+                        date: d.date,
+                        ...timesOf(d),
+                        description: d.note,
+                      })
+                    }
                     onDone={() => {
                       setEditing(null);
                       void refresh();
@@ -177,7 +277,16 @@ export function Exceptions({ practitionerId, locationId, who, canManage, heading
               label="Add a day off or extra hours"
               submitLabel="Add"
               initial={blank}
-              save={(d) => portal.practice.hours.exceptions.create.mutate({ practitioner_id: practitionerId, location_id: locationId, type: d.type, date: d.date, ...timesOf(d), description: d.note })}
+              save={(d) =>
+                portal.practice.hours.exceptions.create.mutate({
+                  practitioner_id: practitionerId,
+                  location_id: locationId,
+                  type: d.type,
+                  date: d.date,
+                  ...timesOf(d),
+                  description: d.note,
+                })
+              }
               onDone={() => void refresh()}
             />
           </section>

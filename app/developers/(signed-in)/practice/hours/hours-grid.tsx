@@ -9,7 +9,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../_components/confirm-dialog';
-import { Alert, Badge, Button, Card, Empty, Field, LoadFailed, Loading, Select, TextInput } from '../../../_components/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Empty,
+  Field,
+  LoadFailed,
+  Loading,
+  Select,
+  TextInput,
+} from '../../../_components/ui';
 import { useFormAction } from '../../../_lib/form';
 import { portal, portalError } from '../../../_lib/trpc';
 import { Exceptions } from './exceptions';
@@ -27,12 +38,32 @@ const KINDS = { open: 'Working hours', break: 'Break' } as const;
 
 type Hours = Awaited<ReturnType<typeof portal.practice.hours.list.query>>['data'][number];
 
-function AddHours({ day, dayName, practitionerId, locationId, onAdded }: { day: string; dayName: string; practitionerId: number; locationId: number; onAdded: () => void }) {
+function AddHours({
+  day,
+  dayName,
+  practitionerId,
+  locationId,
+  onAdded,
+}: {
+  day: string;
+  dayName: string;
+  practitionerId: number;
+  locationId: number;
+  onAdded: () => void;
+}) {
   const [type, setType] = useState<'open' | 'break'>('open');
   const [from, setFrom] = useState('09:00');
   const [to, setTo] = useState('17:00');
   const { submit, pending, error } = useFormAction(
-    () => portal.practice.hours.create.mutate({ practitioner_id: practitionerId, location_id: locationId, day: day as '1', type, starts_at: from, ends_at: to }),
+    () =>
+      portal.practice.hours.create.mutate({
+        practitioner_id: practitionerId,
+        location_id: locationId,
+        day: day as '1',
+        type,
+        starts_at: from,
+        ends_at: to,
+      }),
     onAdded,
   );
   const id = `add-${day}`;
@@ -40,7 +71,12 @@ function AddHours({ day, dayName, practitionerId, locationId, onAdded }: { day: 
   const toError = error?.errors.ends_at?.[0];
   const other = error && !fromError && !toError ? error.message : null;
   return (
-    <form onSubmit={submit} noValidate aria-label={`Add hours on ${dayName}`} className="flex flex-wrap items-end gap-2">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label={`Add hours on ${dayName}`}
+      className="flex flex-wrap items-end gap-2"
+    >
       <Field id={`${id}-type`} label={`Kind (${dayName})`}>
         <Select id={`${id}-type`} value={type} onChange={(e) => setType(e.target.value as 'open' | 'break')}>
           <option value="open">{KINDS.open}</option>
@@ -48,12 +84,23 @@ function AddHours({ day, dayName, practitionerId, locationId, onAdded }: { day: 
         </Select>
       </Field>
       <Field id={`${id}-from`} label={`From (${dayName})`} error={fromError}>
-        <TextInput id={`${id}-from`} type="time" value={from} onChange={(e) => setFrom(e.target.value)} error={fromError} />
+        <TextInput
+          id={`${id}-from`}
+          type="time"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          error={fromError}
+        />
       </Field>
       <Field id={`${id}-to`} label={`To (${dayName})`} error={toError}>
         <TextInput id={`${id}-to`} type="time" value={to} onChange={(e) => setTo(e.target.value)} error={toError} />
       </Field>
-      <Button type="submit" tone="secondary" disabled={pending} aria-label={`Add ${KINDS[type].toLowerCase()} on ${dayName}`}>
+      <Button
+        type="submit"
+        tone="secondary"
+        disabled={pending}
+        aria-label={`Add ${KINDS[type].toLowerCase()} on ${dayName}`}
+      >
         {pending ? 'Adding…' : 'Add'}
       </Button>
       {other && (
@@ -65,17 +112,37 @@ function AddHours({ day, dayName, practitionerId, locationId, onAdded }: { day: 
   );
 }
 
-function Slots({ practitionerId, locationId, types }: { practitionerId: number; locationId: number; types: { id: number; name: string }[] }) {
+function Slots({
+  practitionerId,
+  locationId,
+  types,
+}: {
+  practitionerId: number;
+  locationId: number;
+  types: { id: number; name: string }[];
+}) {
   const [typeId, setTypeId] = useState<number | null>(types[0]?.id ?? null);
   const slots = useQuery({
     queryKey: ['practice', 'slots', practitionerId, locationId, typeId],
-    queryFn: () => portal.practice.hours.slots.query({ practitioner_id: practitionerId, location_id: locationId, appointment_type_id: typeId! }),
+    queryFn: () =>
+      portal.practice.hours.slots.query({
+        practitioner_id: practitionerId,
+        location_id: locationId,
+        appointment_type_id: typeId!,
+      }),
     enabled: typeId != null,
     retry: false,
   });
   const byDay = new Map<string, string[]>();
-  for (const s of slots.data?.data ?? []) byDay.set(s.starts_at.slice(0, 10), [...(byDay.get(s.starts_at.slice(0, 10)) ?? []), s.starts_at.slice(11, 16)]);
-  const dayLabel = (d: string) => new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+  for (const s of slots.data?.data ?? [])
+    byDay.set(s.starts_at.slice(0, 10), [...(byDay.get(s.starts_at.slice(0, 10)) ?? []), s.starts_at.slice(11, 16)]);
+  const dayLabel = (d: string) =>
+    new Date(`${d}T12:00:00Z`).toLocaleDateString('en-GB', {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      timeZone: 'UTC',
+    });
   return (
     <Card title="Free slots in the next 7 days">
       {types.length === 0 ? (
@@ -115,9 +182,18 @@ function Slots({ practitionerId, locationId, types }: { practitionerId: number; 
 export function HoursGrid({ canManage }: { canManage: boolean }) {
   const queries = useQueryClient();
   const heading = useRef<HTMLHeadingElement>(null);
-  const people = useQuery({ queryKey: ['practice', 'practitioners'], queryFn: () => portal.practice.practitioners.list.query() });
-  const places = useQuery({ queryKey: ['practice', 'locations'], queryFn: () => portal.practice.locations.list.query() });
-  const types = useQuery({ queryKey: ['practice', 'appointment-types'], queryFn: () => portal.practice.appointmentTypes.list.query() });
+  const people = useQuery({
+    queryKey: ['practice', 'practitioners'],
+    queryFn: () => portal.practice.practitioners.list.query(),
+  });
+  const places = useQuery({
+    queryKey: ['practice', 'locations'],
+    queryFn: () => portal.practice.locations.list.query(),
+  });
+  const types = useQuery({
+    queryKey: ['practice', 'appointment-types'],
+    queryFn: () => portal.practice.appointmentTypes.list.query(),
+  });
   const [chosenPractitioner, setPractitioner] = useState<number | null>(null);
   const [chosenLocation, setLocation] = useState<number | null>(null);
   const practitioner = people.data?.data.find((p) => p.id === chosenPractitioner) ?? people.data?.data[0];
@@ -135,9 +211,27 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
       Opening hours
     </h1>
   );
-  if (people.isPending || places.isPending || types.isPending) return <>{title}<Loading what="opening hours" /></>;
-  if (people.isError) return <>{title}<LoadFailed message={portalError(people.error).message} retry={() => void people.refetch()} /></>;
-  if (!practitioner) return <>{title}<Empty>No practitioners yet: add one on Practitioners, then set their hours here.</Empty></>;
+  if (people.isPending || places.isPending || types.isPending)
+    return (
+      <>
+        {title}
+        <Loading what="opening hours" />
+      </>
+    );
+  if (people.isError)
+    return (
+      <>
+        {title}
+        <LoadFailed message={portalError(people.error).message} retry={() => void people.refetch()} />
+      </>
+    );
+  if (!practitioner)
+    return (
+      <>
+        {title}
+        <Empty>No practitioners yet: add one on Practitioners, then set their hours here.</Empty>
+      </>
+    );
   const name = [practitioner.title, practitioner.first_name, practitioner.last_name].filter(Boolean).join(' ');
   const offered = (types.data?.data ?? []).filter((t) => practitioner.appointment_type_ids.includes(t.id) && t.active);
   const rowsOf = (day: string) => (hours.data?.data ?? []).filter((h) => h.day === day);
@@ -145,10 +239,16 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
   return (
     <div className="flex flex-col gap-6">
       {title}
-      <p className="text-sm text-slate-700">The hours repeat every week, in the clinic’s time zone. Breaks close time inside working hours.</p>
+      <p className="text-sm text-slate-700">
+        The hours repeat every week, in the clinic’s time zone. Breaks close time inside working hours.
+      </p>
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="hours-practitioner" label="Practitioner">
-          <Select id="hours-practitioner" value={practitioner.id} onChange={(e) => setPractitioner(Number(e.target.value))}>
+          <Select
+            id="hours-practitioner"
+            value={practitioner.id}
+            onChange={(e) => setPractitioner(Number(e.target.value))}
+          >
             {people.data.data.map((p) => (
               <option key={p.id} value={p.id}>
                 {[p.title, p.first_name, p.last_name].filter(Boolean).join(' ')}
@@ -157,7 +257,12 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
           </Select>
         </Field>
         <Field id="hours-location" label="Location">
-          <Select id="hours-location" value={location?.id ?? ''} onChange={(e) => setLocation(Number(e.target.value))} disabled={!theirLocations.length}>
+          <Select
+            id="hours-location"
+            value={location?.id ?? ''}
+            onChange={(e) => setLocation(Number(e.target.value))}
+            disabled={!theirLocations.length}
+          >
             {theirLocations.map((l) => (
               <option key={l.id} value={l.id}>
                 {l.name}
@@ -185,15 +290,24 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
                     ) : (
                       <ul aria-label={`${dayName} hours`} className="flex flex-wrap gap-2">
                         {rowsOf(day).map((h: Hours) => (
-                          <li key={h.id} className="flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm">
-                            <Badge tone={h.type === 'break' ? 'amber' : 'green'}>{KINDS[h.type as keyof typeof KINDS] ?? h.type}</Badge>
+                          <li
+                            key={h.id}
+                            className="flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1 text-sm"
+                          >
+                            <Badge tone={h.type === 'break' ? 'amber' : 'green'}>
+                              {KINDS[h.type as keyof typeof KINDS] ?? h.type}
+                            </Badge>
                             <span>
                               {h.starts_at}–{h.ends_at}
                             </span>
                             {canManage && (
                               <ConfirmDialog
                                 trigger={
-                                  <Button tone="secondary" className="min-h-8 px-2 py-0.5" aria-label={`Remove ${dayName} ${h.starts_at}–${h.ends_at}`}>
+                                  <Button
+                                    tone="secondary"
+                                    className="min-h-8 px-2 py-0.5"
+                                    aria-label={`Remove ${dayName} ${h.starts_at}–${h.ends_at}`}
+                                  >
                                     Remove
                                   </Button>
                                 }
@@ -206,7 +320,9 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
                                 }}
                               >
                                 <p>
-                                  {h.type === 'break' ? 'The break is removed: that time becomes bookable again.' : `${name} no longer works ${h.starts_at}–${h.ends_at} on ${dayName}s: no new bookings then. Appointments already booked stay.`}
+                                  {h.type === 'break'
+                                    ? 'The break is removed: that time becomes bookable again.'
+                                    : `${name} no longer works ${h.starts_at}–${h.ends_at} on ${dayName}s: no new bookings then. Appointments already booked stay.`}
                                 </p>
                               </ConfirmDialog>
                             )}
@@ -214,14 +330,35 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
                         ))}
                       </ul>
                     )}
-                    {canManage && <AddHours day={day} dayName={dayName} practitionerId={practitioner.id} locationId={location.id} onAdded={() => void refresh()} />}
+                    {canManage && (
+                      <AddHours
+                        day={day}
+                        dayName={dayName}
+                        practitionerId={practitioner.id}
+                        locationId={location.id}
+                        onAdded={() => void refresh()}
+                      />
+                    )}
                   </li>
                 ))}
               </ul>
             )}
           </Card>
-          <Exceptions key={`x-${practitioner.id}-${location.id}`} practitionerId={practitioner.id} locationId={location.id} who={`${name} at ${location.name}`} canManage={canManage} heading={heading} refresh={refresh} />
-          <Slots key={`${practitioner.id}-${location.id}`} practitionerId={practitioner.id} locationId={location.id} types={offered} />
+          <Exceptions
+            key={`x-${practitioner.id}-${location.id}`}
+            practitionerId={practitioner.id}
+            locationId={location.id}
+            who={`${name} at ${location.name}`}
+            canManage={canManage}
+            heading={heading}
+            refresh={refresh}
+          />
+          <Slots
+            key={`${practitioner.id}-${location.id}`}
+            practitionerId={practitioner.id}
+            locationId={location.id}
+            types={offered}
+          />
         </>
       )}
     </div>

@@ -7,7 +7,13 @@ import { SetupManager, toInput, type FieldSpec } from '../_components/setup-mana
 type Location = Awaited<ReturnType<typeof portal.practice.locations.list.query>>['data'][number];
 
 const FIELDS: FieldSpec[] = [
-  { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'As patients and staff know it, e.g. Harbour Street' },
+  {
+    name: 'name',
+    label: 'Name',
+    kind: 'text',
+    required: true,
+    hint: 'As patients and staff know it, e.g. Harbour Street',
+  },
   { name: 'line_1', label: 'Address', kind: 'text' },
   { name: 'city', label: 'Town or city', kind: 'text' },
   { name: 'postal_code', label: 'Postcode', kind: 'text' },
@@ -28,11 +34,21 @@ export function LocationsManager({ canManage }: { canManage: boolean }) {
       nameOf={(l) => l.name}
       columns={[
         { label: 'Name', render: (l) => <strong>{l.name}</strong> },
-        { label: 'Address', render: (l) => [l.line_1, l.city, l.postal_code, l.country].filter(Boolean).join(', ') || '—' },
+        {
+          label: 'Address',
+          render: (l) => [l.line_1, l.city, l.postal_code, l.country].filter(Boolean).join(', ') || '—',
+        },
         { label: 'Contact', render: (l) => [l.phone, l.email].filter(Boolean).join(' · ') || '—' },
-        { label: 'Online booking', render: (l) => (l.online_booking ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>) },
+        {
+          label: 'Online booking',
+          render: (l) => (l.online_booking ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>),
+        },
       ]}
-      create={(v) => portal.practice.locations.create.mutate(toInput(FIELDS, v) as Parameters<typeof portal.practice.locations.create.mutate>[0])}
+      create={(v) =>
+        portal.practice.locations.create.mutate(
+          toInput(FIELDS, v) as Parameters<typeof portal.practice.locations.create.mutate>[0],
+        )
+      }
       update={(id, v) => portal.practice.locations.update.mutate({ id, ...toInput(FIELDS, v) })}
       remove={(id) => portal.practice.locations.delete.mutate({ id })}
       deleteNote="The location is removed for good. A location that appointments, invoices, opening hours, practitioners or rooms still use is kept: you will be told what uses it (switch off online booking to stop new bookings there)."

@@ -24,7 +24,11 @@ export function ModalitiesManager({ canManage }: { canManage: boolean }) {
         { label: 'Name', render: (m) => <ColouredName color={m.color} name={m.name} /> },
         { label: 'Colour', render: (m) => m.color ?? '—' },
       ]}
-      create={(v) => portal.practice.modalities.create.mutate(toInput(FIELDS, v) as Parameters<typeof portal.practice.modalities.create.mutate>[0])}
+      create={(v) =>
+        portal.practice.modalities.create.mutate(
+          toInput(FIELDS, v) as Parameters<typeof portal.practice.modalities.create.mutate>[0],
+        )
+      }
       update={(id, v) => portal.practice.modalities.update.mutate({ id, ...toInput(FIELDS, v) })}
       remove={(id) => portal.practice.modalities.delete.mutate({ id })}
       deleteNote="The modality is removed for good. One that care plans still plan visits with is kept: you will be told which to change first."

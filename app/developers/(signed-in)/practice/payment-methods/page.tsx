@@ -4,5 +4,9 @@ import { PaymentMethodsManager } from './payment-methods-manager';
 export const metadata = { title: 'Payment methods — practice setup' };
 
 export default function PaymentMethodsPage() {
-  return <PracticePage title="payment methods">{(canManage) => <PaymentMethodsManager canManage={canManage} />}</PracticePage>;
+  return (
+    <PracticePage title="payment methods">
+      {(canManage) => <PaymentMethodsManager canManage={canManage} />}
+    </PracticePage>
+  );
 }

@@ -4,5 +4,7 @@ import { PractitionersManager } from './practitioners-manager';
 export const metadata = { title: 'Practitioners — practice setup' };
 
 export default function PractitionersPage() {
-  return <PracticePage title="practitioners">{(canManage) => <PractitionersManager canManage={canManage} />}</PracticePage>;
+  return (
+    <PracticePage title="practitioners">{(canManage) => <PractitionersManager canManage={canManage} />}</PracticePage>
+  );
 }

@@ -4,5 +4,7 @@ import { RoomsManager } from './rooms-manager';
 export const metadata = { title: 'Rooms and equipment — practice setup' };
 
 export default function RoomsPage() {
-  return <PracticePage title="rooms and equipment">{(canManage) => <RoomsManager canManage={canManage} />}</PracticePage>;
+  return (
+    <PracticePage title="rooms and equipment">{(canManage) => <RoomsManager canManage={canManage} />}</PracticePage>
+  );
 }

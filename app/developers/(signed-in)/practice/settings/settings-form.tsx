@@ -23,7 +23,11 @@ export function SettingsForm({ canManage }: { canManage: boolean }) {
   }, [current.data]);
   const { submit, pending, error } = useFormAction(
     // Off, the hours are kept as they were. On, a blank box is sent as no number, so the server's rule says what is wrong.
-    () => portal.practice.settings.update.mutate({ mark_missed: markMissed, mark_missed_after_hours: markMissed ? (hours.trim() === '' ? Number.NaN : Number(hours)) : undefined }),
+    () =>
+      portal.practice.settings.update.mutate({
+        mark_missed: markMissed,
+        mark_missed_after_hours: markMissed ? (hours.trim() === '' ? Number.NaN : Number(hours)) : undefined,
+      }),
     () => {
       setSaved(true);
       void queries.invalidateQueries({ queryKey: ['practice', 'settings'] });
@@ -31,8 +35,20 @@ export function SettingsForm({ canManage }: { canManage: boolean }) {
   );
 
   const title = <h1 className="text-2xl font-semibold">Practice settings</h1>;
-  if (current.isPending) return <>{title}<Loading what="practice settings" /></>;
-  if (current.isError) return <>{title}<LoadFailed message={portalError(current.error).message} retry={() => void current.refetch()} /></>;
+  if (current.isPending)
+    return (
+      <>
+        {title}
+        <Loading what="practice settings" />
+      </>
+    );
+  if (current.isError)
+    return (
+      <>
+        {title}
+        <LoadFailed message={portalError(current.error).message} retry={() => void current.refetch()} />
+      </>
+    );
   const { min, max } = current.data.limits.mark_missed_after_hours;
   const hoursError = error?.errors.mark_missed_after_hours?.[0];
   const other = error && !hoursError ? error.message : null;
@@ -40,7 +56,11 @@ export function SettingsForm({ canManage }: { canManage: boolean }) {
   return (
     <div className="flex flex-col gap-6">
       {title}
-      {!canManage && <Alert tone="info">You can read these settings; changing them needs the “Manage practice setup” permission.</Alert>}
+      {!canManage && (
+        <Alert tone="info">
+          You can read these settings; changing them needs the “Manage practice setup” permission.
+        </Alert>
+      )}
       <Card title="Missed appointments">
         <form onSubmit={submit} noValidate aria-label="Missed appointments" className="flex flex-col gap-4">
           <label className="flex items-start gap-2 text-sm">
@@ -56,10 +76,18 @@ export function SettingsForm({ canManage }: { canManage: boolean }) {
             />
             <span>
               <span className="font-medium">Mark unarrived appointments missed</span>
-              <span className="block text-slate-600">A booked appointment nobody marked arrived or cancelled becomes missed some hours after it ends (checked every 10 minutes).</span>
+              <span className="block text-slate-600">
+                A booked appointment nobody marked arrived or cancelled becomes missed some hours after it ends (checked
+                every 10 minutes).
+              </span>
             </span>
           </label>
-          <Field id="missed-hours" label="Hours after the appointment ends" error={hoursError} hint={`A whole number from ${min} to ${max}.`}>
+          <Field
+            id="missed-hours"
+            label="Hours after the appointment ends"
+            error={hoursError}
+            hint={`A whole number from ${min} to ${max}.`}
+          >
             <TextInput
               id="missed-hours"
               type="number"

@@ -9,7 +9,12 @@ type Tag = Awaited<ReturnType<typeof portal.practice.tags.list.query>>['data'][n
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'e.g. Runner' },
   { name: 'color', label: 'Colour', kind: 'color', hint: 'A hex colour such as #3366cc' },
-  { name: 'sort_order', label: 'Position in the list', kind: 'number', hint: 'Lower comes first; leave empty to put it last' },
+  {
+    name: 'sort_order',
+    label: 'Position in the list',
+    kind: 'number',
+    hint: 'Lower comes first; leave empty to put it last',
+  },
 ];
 
 /** An empty position is left out: a new tag goes last, an edited one keeps its place. */
@@ -31,7 +36,9 @@ export function TagsManager({ canManage }: { canManage: boolean }) {
         { label: 'Name', render: (t) => <ColouredName color={t.color} name={t.name} /> },
         { label: 'Position', render: (t) => t.sort_order },
       ]}
-      create={(v) => portal.practice.tags.create.mutate(input(v) as Parameters<typeof portal.practice.tags.create.mutate>[0])}
+      create={(v) =>
+        portal.practice.tags.create.mutate(input(v) as Parameters<typeof portal.practice.tags.create.mutate>[0])
+      }
       update={(id, v) => portal.practice.tags.update.mutate({ id, ...input(v) })}
       remove={(id) => portal.practice.tags.delete.mutate({ id })}
       deleteNote="The tag is removed for good. A tag still on patients, placed by a care plan or on timeline entries is kept: you will be told where it is used (rename it instead, or take it off those patients first)."

@@ -29,17 +29,32 @@ export function RequestDetail({ id }: { id: string }) {
   const params = useSearchParams();
   const back = `/developers/requests${searchOf(filtersFrom(params))}`;
   const valid = /^\d{1,10}$/.test(id);
-  const request = useQuery({ queryKey: ['requests.get', id], queryFn: () => portal.requests.get.query({ id: Number(id) }), enabled: valid, retry: false });
+  const request = useQuery({
+    queryKey: ['requests.get', id],
+    queryFn: () => portal.requests.get.query({ id: Number(id) }),
+    enabled: valid,
+    retry: false,
+  });
   const r = request.data;
   const full = useFullTime();
   return (
     <div className="flex flex-col gap-6">
-      <Link href={back} className="self-start text-sm text-indigo-700 underline underline-offset-2 hover:text-indigo-900">
+      <Link
+        href={back}
+        className="self-start text-sm text-indigo-700 underline underline-offset-2 hover:text-indigo-900"
+      >
         ← Request log
       </Link>
-      {!valid && <LoadFailed message="This is not the address of a request: open one from the request log." retry={() => window.location.assign(back)} />}
+      {!valid && (
+        <LoadFailed
+          message="This is not the address of a request: open one from the request log."
+          retry={() => window.location.assign(back)}
+        />
+      )}
       {valid && request.isPending && <Loading what="the request" />}
-      {request.isError && <LoadFailed message={portalError(request.error).message} retry={() => void request.refetch()} />}
+      {request.isError && (
+        <LoadFailed message={portalError(request.error).message} retry={() => void request.refetch()} />
+      )}
       {r && (
         <>
           <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]">
@@ -61,7 +76,11 @@ export function RequestDetail({ id }: { id: string }) {
                   {r.path}
                   {r.query ? `?${r.query}` : ''}
                 </span>
-                {r.query?.includes('***') && <p className="mt-1 text-xs text-slate-600">Values shown as *** were not kept: they can name a patient (names, emails, dates of birth).</p>}
+                {r.query?.includes('***') && (
+                  <p className="mt-1 text-xs text-slate-600">
+                    Values shown as *** were not kept: they can name a patient (names, emails, dates of birth).
+                  </p>
+                )}
               </Item>
               <Item term="Status">
                 <Badge tone={statusTone(r.status)}>{r.status}</Badge>
@@ -79,8 +98,20 @@ export function RequestDetail({ id }: { id: string }) {
                 )}
               </Item>
               <Item term="Duration">{r.duration_ms} ms</Item>
-              <Item term="API key">{r.key ? (r.key.name ?? `Deleted key #${r.key.id}`) : <span className="text-slate-600">None: the request carried no valid key</span>}</Item>
-              <Item term="Client address">{r.client_ip ? <span className="font-mono">{r.client_ip}</span> : <span className="text-slate-600">Not recorded</span>}</Item>
+              <Item term="API key">
+                {r.key ? (
+                  (r.key.name ?? `Deleted key #${r.key.id}`)
+                ) : (
+                  <span className="text-slate-600">None: the request carried no valid key</span>
+                )}
+              </Item>
+              <Item term="Client address">
+                {r.client_ip ? (
+                  <span className="font-mono">{r.client_ip}</span>
+                ) : (
+                  <span className="text-slate-600">Not recorded</span>
+                )}
+              </Item>
               <Item term="X-Request-Id">
                 <span className="flex flex-wrap items-center gap-2">
                   <span className="font-mono">{r.request_id}</span>
@@ -88,7 +119,9 @@ export function RequestDetail({ id }: { id: string }) {
                 </span>
               </Item>
             </dl>
-            <p className="mt-2 text-xs text-slate-600">Bodies are not kept: they carry patient data. An error keeps its code and message.</p>
+            <p className="mt-2 text-xs text-slate-600">
+              Bodies are not kept: they carry patient data. An error keeps its code and message.
+            </p>
           </Card>
         </>
       )}

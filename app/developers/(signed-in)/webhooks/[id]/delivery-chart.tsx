@@ -32,11 +32,20 @@ function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] 
 }
 
 export function DeliveryChart({ id, range, onRange }: { id: number; range: Range; onRange: (r: Range) => void }) {
-  const stats = useQuery({ queryKey: ['webhooks', 'stats', id, range], queryFn: () => portal.webhooks.stats.query({ id, range }), refetchInterval: 5000 });
+  const stats = useQuery({
+    queryKey: ['webhooks', 'stats', id, range],
+    queryFn: () => portal.webhooks.stats.query({ id, range }),
+    refetchInterval: 5000,
+  });
   const zone = useClinicZone();
   const [ref, width] = useWidth<HTMLElement>();
   const label = (iso: string) =>
-    new Intl.DateTimeFormat('en-GB', range === '24h' ? { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } : { timeZone: zone, weekday: 'short', day: 'numeric' }).format(new Date(iso));
+    new Intl.DateTimeFormat(
+      'en-GB',
+      range === '24h'
+        ? { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+        : { timeZone: zone, weekday: 'short', day: 'numeric' },
+    ).format(new Date(iso));
 
   const bars = stats.data?.bars ?? [];
   const succeeded = bars.reduce((n, b) => n + b.succeeded, 0);
@@ -54,7 +63,11 @@ export function DeliveryChart({ id, range, onRange }: { id: number; range: Range
   const every = Math.max(1, Math.ceil(bars.length / Math.floor(width / 56)));
 
   return (
-    <section ref={ref} aria-labelledby="chart-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+    <section
+      ref={ref}
+      aria-labelledby="chart-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+    >
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 id="chart-heading" className="text-lg font-semibold">
           Delivery success
@@ -96,10 +109,27 @@ export function DeliveryChart({ id, range, onRange }: { id: number; range: Range
                   const failTop = y(b.succeeded + b.failed);
                   return (
                     <g key={b.from}>
-                      <Bar x={left} y={okTop} width={x.bandwidth()} height={HEIGHT - AXIS - okTop} className="fill-emerald-600" />
-                      <Bar x={left} y={failTop} width={x.bandwidth()} height={okTop - failTop} className="fill-red-600" />
+                      <Bar
+                        x={left}
+                        y={okTop}
+                        width={x.bandwidth()}
+                        height={HEIGHT - AXIS - okTop}
+                        className="fill-emerald-600"
+                      />
+                      <Bar
+                        x={left}
+                        y={failTop}
+                        width={x.bandwidth()}
+                        height={okTop - failTop}
+                        className="fill-red-600"
+                      />
                       {i % every === 0 && (
-                        <text x={left + x.bandwidth() / 2} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-600 text-[10px]">
+                        <text
+                          x={left + x.bandwidth() / 2}
+                          y={HEIGHT - 6}
+                          textAnchor="middle"
+                          className="fill-slate-600 text-[10px]"
+                        >
                           {label(b.from)}
                         </text>
                       )}
@@ -119,9 +149,16 @@ export function DeliveryChart({ id, range, onRange }: { id: number; range: Range
           </p>
           <details className="mt-2 text-sm">
             <summary className="min-h-6 cursor-pointer text-indigo-700 underline">Show as a table</summary>
-            <div className="mt-2 max-h-72 overflow-y-auto" tabIndex={0} role="region" aria-label="Delivery attempts per period">
+            <div
+              className="mt-2 max-h-72 overflow-y-auto"
+              tabIndex={0}
+              role="region"
+              aria-label="Delivery attempts per period"
+            >
               <table className="w-full text-left text-xs">
-                <caption className="sr-only">Delivery attempts per {range === '24h' ? 'hour' : 'day'}, {zone}</caption>
+                <caption className="sr-only">
+                  Delivery attempts per {range === '24h' ? 'hour' : 'day'}, {zone}
+                </caption>
                 <thead>
                   <tr>
                     <th scope="col" className="px-2 py-1 font-medium">

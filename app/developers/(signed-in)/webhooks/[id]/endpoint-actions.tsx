@@ -24,7 +24,11 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   const until = useFullTime();
   const refresh = () => queries.invalidateQueries({ queryKey: ['webhooks'] });
   const onError = (err: unknown) => setError(portalError(err).message);
-  const reveal = useMutation({ mutationFn: () => portal.webhooks.secret.query({ id: endpoint.id }), onSuccess: (r) => setSecret({ value: r.secret }), onError });
+  const reveal = useMutation({
+    mutationFn: () => portal.webhooks.secret.query({ id: endpoint.id }),
+    onSuccess: (r) => setSecret({ value: r.secret }),
+    onError,
+  });
   const test = useMutation({
     mutationFn: () => portal.webhooks.test.mutate({ id: endpoint.id }),
     onSuccess: () => {
@@ -44,7 +48,10 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   });
   const rotate = async () => {
     const r = await portal.webhooks.rotate.mutate({ id: endpoint.id });
-    setSecret({ value: r.secret, note: `The previous secret also signs messages until ${until(r.previous_valid_until)}: update your receiver before then.` });
+    setSecret({
+      value: r.secret,
+      note: `The previous secret also signs messages until ${until(r.previous_valid_until)}: update your receiver before then.`,
+    });
     await refresh();
   };
   const disable = async () => {
@@ -89,7 +96,8 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
           onConfirm={rotate}
         >
           <p className="[overflow-wrap:anywhere]">
-            Messages to {endpoint.url} are signed with a new secret from now on. The current secret also signs them for 24 hours, so your receiver keeps accepting them while you update it.
+            Messages to {endpoint.url} are signed with a new secret from now on. The current secret also signs them for
+            24 hours, so your receiver keeps accepting them while you update it.
           </p>
         </ConfirmDialog>
         {endpoint.enabled ? (
@@ -100,15 +108,26 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
             confirm="Disable endpoint"
             onConfirm={disable}
           >
-            <p className="[overflow-wrap:anywhere]">Nothing is sent to {endpoint.url} until you enable it again. New events wait meanwhile and are sent, oldest first, when you do.</p>
+            <p className="[overflow-wrap:anywhere]">
+              Nothing is sent to {endpoint.url} until you enable it again. New events wait meanwhile and are sent,
+              oldest first, when you do.
+            </p>
           </ConfirmDialog>
         ) : (
           <Button id="enable-endpoint" tone="secondary" onClick={() => enable.mutate()} disabled={enable.isPending}>
             Enable
           </Button>
         )}
-        <ConfirmDialog trigger={<Button tone="danger">Delete endpoint</Button>} title="Delete this endpoint?" confirm="Delete endpoint" onConfirm={remove}>
-          <p className="[overflow-wrap:anywhere]">Nothing more is sent to {endpoint.url}, and its messages and their attempts are deleted with it. This cannot be undone.</p>
+        <ConfirmDialog
+          trigger={<Button tone="danger">Delete endpoint</Button>}
+          title="Delete this endpoint?"
+          confirm="Delete endpoint"
+          onConfirm={remove}
+        >
+          <p className="[overflow-wrap:anywhere]">
+            Nothing more is sent to {endpoint.url}, and its messages and their attempts are deleted with it. This cannot
+            be undone.
+          </p>
         </ConfirmDialog>
       </div>
       <InlineError message={error} />

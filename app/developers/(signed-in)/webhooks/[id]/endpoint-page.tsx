@@ -21,7 +21,11 @@ import { searchOf, stateFrom, type PageState } from './message-filters';
 import { RecoverFailed } from './recover-failed';
 
 export function EndpointPage({ id }: { id: number }) {
-  const got = useQuery({ queryKey: ['webhooks', 'endpoint', id], queryFn: () => portal.webhooks.get.query({ id }), refetchInterval: REFRESH_MS });
+  const got = useQuery({
+    queryKey: ['webhooks', 'endpoint', id],
+    queryFn: () => portal.webhooks.get.query({ id }),
+    refetchInterval: REFRESH_MS,
+  });
   const params = useSearchParams();
   const pathname = usePathname();
   const search = params.toString();
@@ -44,7 +48,11 @@ export function EndpointPage({ id }: { id: number }) {
       <div className="flex flex-col gap-4">
         {back}
         <h1 className="text-2xl font-semibold">Webhook endpoint</h1>
-        {err.code === 'not_found' ? <Alert>This clinic has no such webhook endpoint. It may have been deleted.</Alert> : <LoadFailed message={err.message} retry={() => void got.refetch()} />}
+        {err.code === 'not_found' ? (
+          <Alert>This clinic has no such webhook endpoint. It may have been deleted.</Alert>
+        ) : (
+          <LoadFailed message={err.message} retry={() => void got.refetch()} />
+        )}
       </div>
     );
   }
@@ -57,10 +65,14 @@ export function EndpointPage({ id }: { id: number }) {
           <h1 className="min-w-0 font-mono text-xl font-semibold [overflow-wrap:anywhere]">{endpoint.url}</h1>
           {endpoint.enabled ? <Badge tone="green">Enabled</Badge> : <Badge tone="red">Disabled</Badge>}
         </div>
-        {endpoint.description && <p className="text-sm text-slate-700 [overflow-wrap:anywhere]">{endpoint.description}</p>}
+        {endpoint.description && (
+          <p className="text-sm text-slate-700 [overflow-wrap:anywhere]">{endpoint.description}</p>
+        )}
         <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-slate-500">Receives</dt>
-          <dd className="[overflow-wrap:anywhere]">{endpoint.events === 'all' ? 'All event types' : endpoint.events.join(', ')}</dd>
+          <dd className="[overflow-wrap:anywhere]">
+            {endpoint.events === 'all' ? 'All event types' : endpoint.events.join(', ')}
+          </dd>
           <dt className="text-slate-500">Last delivery</dt>
           <dd>
             <LastDelivery last={endpoint.last_attempt} />
@@ -77,7 +89,9 @@ export function EndpointPage({ id }: { id: number }) {
       </div>
       {!endpoint.enabled && (
         <Alert tone="warning">
-          <p className="font-semibold">This endpoint is disabled{endpoint.disabled_reason ? `: ${endpoint.disabled_reason}` : ''}.</p>
+          <p className="font-semibold">
+            This endpoint is disabled{endpoint.disabled_reason ? `: ${endpoint.disabled_reason}` : ''}.
+          </p>
           <p>New events wait while it is disabled (listed as waiting below); enabling it sends them, oldest first.</p>
         </Alert>
       )}

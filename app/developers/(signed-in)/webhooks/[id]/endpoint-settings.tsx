@@ -22,22 +22,41 @@ export function EndpointSettings({ endpoint, types }: { endpoint: Got['endpoint'
       void queries.invalidateQueries({ queryKey: ['webhooks'] });
     },
   );
-  const edit = <T,>(set: (v: T) => void) => (v: T) => {
-    setSaved(false);
-    set(v);
-  };
+  const edit =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      setSaved(false);
+      set(v);
+    };
   return (
     <Card title="Settings">
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field id="edit-url" label="Endpoint URL" error={error?.errors.url?.[0]}>
-            <TextInput id="edit-url" type="url" value={url} onChange={(e) => edit(setUrl)(e.target.value)} error={error?.errors.url?.[0]} />
+            <TextInput
+              id="edit-url"
+              type="url"
+              value={url}
+              onChange={(e) => edit(setUrl)(e.target.value)}
+              error={error?.errors.url?.[0]}
+            />
           </Field>
           <Field id="edit-description" label="Description (optional)" error={error?.errors.description?.[0]}>
-            <TextInput id="edit-description" value={description} onChange={(e) => edit(setDescription)(e.target.value)} error={error?.errors.description?.[0]} />
+            <TextInput
+              id="edit-description"
+              value={description}
+              onChange={(e) => edit(setDescription)(e.target.value)}
+              error={error?.errors.description?.[0]}
+            />
           </Field>
         </div>
-        <EventTypesField id="edit-events" types={types} value={events} onChange={edit(setEvents)} error={error?.errors.events?.[0]} />
+        <EventTypesField
+          id="edit-events"
+          types={types}
+          value={events}
+          onChange={edit(setEvents)}
+          error={error?.errors.events?.[0]}
+        />
         {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" disabled={pending}>

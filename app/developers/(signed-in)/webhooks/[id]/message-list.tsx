@@ -8,7 +8,17 @@ import { portal, portalError } from '../../../_lib/trpc';
 import { MessageBadge } from './message-badge';
 import { STATUS_LABELS, type MessageStatus, type PageState } from './message-filters';
 
-export function MessageList({ id, state, types, onFilter }: { id: number; state: PageState; types: readonly string[]; onFilter: (patch: Partial<PageState>) => void }) {
+export function MessageList({
+  id,
+  state,
+  types,
+  onFilter,
+}: {
+  id: number;
+  state: PageState;
+  types: readonly string[];
+  onFilter: (patch: Partial<PageState>) => void;
+}) {
   const filter = { status: state.status, event_type: state.type };
   const messages = useInfiniteQuery({
     queryKey: ['webhooks', 'messages', id, filter],
@@ -21,13 +31,20 @@ export function MessageList({ id, state, types, onFilter }: { id: number; state:
   const rows = messages.data?.pages.flatMap((p) => p.data) ?? [];
   const filtered = Boolean(state.status || state.type);
   return (
-    <section aria-labelledby="messages-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+    <section
+      aria-labelledby="messages-heading"
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+    >
       <h2 id="messages-heading" className="mb-3 text-lg font-semibold">
         Messages
       </h2>
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <Field id="filter-status" label="Status">
-          <Select id="filter-status" value={state.status ?? ''} onChange={(e) => onFilter({ status: (e.target.value || undefined) as MessageStatus | undefined })}>
+          <Select
+            id="filter-status"
+            value={state.status ?? ''}
+            onChange={(e) => onFilter({ status: (e.target.value || undefined) as MessageStatus | undefined })}
+          >
             <option value="">Any status</option>
             {(Object.keys(STATUS_LABELS) as MessageStatus[]).map((s) => (
               <option key={s} value={s}>
@@ -37,7 +54,11 @@ export function MessageList({ id, state, types, onFilter }: { id: number; state:
           </Select>
         </Field>
         <Field id="filter-type" label="Event type">
-          <Select id="filter-type" value={state.type ?? ''} onChange={(e) => onFilter({ type: e.target.value || undefined })}>
+          <Select
+            id="filter-type"
+            value={state.type ?? ''}
+            onChange={(e) => onFilter({ type: e.target.value || undefined })}
+          >
             <option value="">Any event type</option>
             {types.map((t) => (
               <option key={t} value={t}>
@@ -53,14 +74,29 @@ export function MessageList({ id, state, types, onFilter }: { id: number; state:
         )}
       </div>
       {messages.isPending && <Loading what="messages" />}
-      {messages.isError && <LoadFailed message={portalError(messages.error).message} retry={() => void messages.refetch()} />}
-      {messages.data && !rows.length && <Empty>{filtered ? 'No messages match these filters.' : 'No messages yet. Send a test event, or make a change over the API.'}</Empty>}
+      {messages.isError && (
+        <LoadFailed message={portalError(messages.error).message} retry={() => void messages.refetch()} />
+      )}
+      {messages.data && !rows.length && (
+        <Empty>
+          {filtered
+            ? 'No messages match these filters.'
+            : 'No messages yet. Send a test event, or make a change over the API.'}
+        </Empty>
+      )}
       {rows.length > 0 && (
-        <Table stacked caption="Messages, newest first" head={['Event', 'Status', 'Attempts', 'Created', 'Next attempt']}>
+        <Table
+          stacked
+          caption="Messages, newest first"
+          head={['Event', 'Status', 'Attempts', 'Created', 'Next attempt']}
+        >
           {rows.map((m) => (
             <Row key={m.id}>
               <Cell label="Event">
-                <Link href={`/developers/webhooks/${id}/messages/${m.id}`} className="font-mono text-xs text-indigo-700 underline">
+                <Link
+                  href={`/developers/webhooks/${id}/messages/${m.id}`}
+                  className="font-mono text-xs text-indigo-700 underline"
+                >
                   {m.event_type}
                 </Link>
                 <span className="block font-mono text-xs text-slate-500 [overflow-wrap:anywhere]">{m.event_id}</span>

@@ -18,7 +18,8 @@ export function RecoverFailed({ id }: { id: number }) {
   const full = useFullTime();
   // A day back (in the clinic's zone) until one is typed: the count shows at once, for the usual "since yesterday's outage".
   const [typed, setLocal] = useState<string | null>(null);
-  const local = typed ?? DateTime.now().setZone(zone).minus({ days: 1 }).startOf('minute').toFormat("yyyy-MM-dd'T'HH:mm");
+  const local =
+    typed ?? DateTime.now().setZone(zone).minus({ days: 1 }).startOf('minute').toFormat("yyyy-MM-dd'T'HH:mm");
   const [done, setDone] = useState('');
   const queries = useQueryClient();
   const at = local ? DateTime.fromISO(local, { zone }) : null;
@@ -39,9 +40,15 @@ export function RecoverFailed({ id }: { id: number }) {
   return (
     <Card title="Recover failed messages">
       <div className="flex flex-col gap-3">
-        <p className="text-sm text-slate-600">After an outage: send again every message that failed since a time. Each is retried on the usual schedule.</p>
+        <p className="text-sm text-slate-600">
+          After an outage: send again every message that failed since a time. Each is retried on the usual schedule.
+        </p>
         <div className="flex flex-wrap items-end gap-3">
-          <Field id="recover-since" label={`Failed since (${zone} time)`} error={local && !since ? 'Enter a date and time' : undefined}>
+          <Field
+            id="recover-since"
+            label={`Failed since (${zone} time)`}
+            error={local && !since ? 'Enter a date and time' : undefined}
+          >
             <TextInput
               id="recover-since"
               type="datetime-local"
@@ -70,7 +77,12 @@ export function RecoverFailed({ id }: { id: number }) {
           </ConfirmDialog>
         </div>
         <p role="status" className="text-sm text-slate-700">
-          {done || (since && count.data ? (n === 0 ? `No messages failed since ${full(since)}.` : `${plural(n)} since ${full(since)} will be sent again.`) : '')}
+          {done ||
+            (since && count.data
+              ? n === 0
+                ? `No messages failed since ${full(since)}.`
+                : `${plural(n)} since ${full(since)} will be sent again.`
+              : '')}
         </p>
         {count.isError && <InlineError message={portalError(count.error).message} />}
       </div>

@@ -23,7 +23,9 @@ export function EventCatalogue() {
   const catalogue = useQuery({ queryKey: ['events', 'catalogue'], queryFn: () => portal.events.catalogue.query() });
   const [filter, setFilter] = useState('');
   const words = filter.trim().toLowerCase();
-  const shown = (catalogue.data?.data ?? []).filter((e) => !words || `${e.type} ${e.description}`.toLowerCase().includes(words));
+  const shown = (catalogue.data?.data ?? []).filter(
+    (e) => !words || `${e.type} ${e.description}`.toLowerCase().includes(words),
+  );
   const groups = byResource(shown);
   return (
     <div className="flex flex-col gap-6">
@@ -36,8 +38,9 @@ export function EventCatalogue() {
         </nav>
         <h1 className="text-2xl font-semibold">Event types</h1>
         <p className="max-w-prose text-sm text-slate-600">
-          Every event an endpoint can subscribe to. Each delivery is a small JSON message naming the record that changed (<code>data.entity</code> and <code>data.id</code>), signed with the
-          endpoint’s secret: fetch the record with your API key for its current state. The same list is in the{' '}
+          Every event an endpoint can subscribe to. Each delivery is a small JSON message naming the record that changed
+          (<code>data.entity</code> and <code>data.id</code>), signed with the endpoint’s secret: fetch the record with
+          your API key for its current state. The same list is in the{' '}
           <a href="/v3/api/openapi.json" className="text-indigo-700 underline">
             OpenAPI document
           </a>{' '}
@@ -45,18 +48,34 @@ export function EventCatalogue() {
         </p>
       </div>
       {catalogue.isPending && <Loading what="the event types" />}
-      {catalogue.isError && <LoadFailed message={portalError(catalogue.error).message} retry={() => void catalogue.refetch()} />}
+      {catalogue.isError && (
+        <LoadFailed message={portalError(catalogue.error).message} retry={() => void catalogue.refetch()} />
+      )}
       {catalogue.data && (
         <>
           <div className="max-w-sm">
-            <Field id="event-filter" label="Filter event types" hint="By name or description, e.g. patients or cancelled">
-              <TextInput id="event-filter" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} aria-describedby="event-filter-hint" />
+            <Field
+              id="event-filter"
+              label="Filter event types"
+              hint="By name or description, e.g. patients or cancelled"
+            >
+              <TextInput
+                id="event-filter"
+                type="search"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                aria-describedby="event-filter-hint"
+              />
             </Field>
           </div>
           {groups.length > 0 && (
             <nav aria-label="Resources" className="flex flex-wrap gap-2 text-sm">
               {groups.map(([resource]) => (
-                <a key={resource} href={`#events-${resource}`} className="inline-flex min-h-9 items-center rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-100">
+                <a
+                  key={resource}
+                  href={`#events-${resource}`}
+                  className="inline-flex min-h-9 items-center rounded border border-slate-300 bg-white px-2 py-1 hover:bg-slate-100"
+                >
                   {resource}
                 </a>
               ))}
@@ -64,7 +83,12 @@ export function EventCatalogue() {
           )}
           {groups.length === 0 && <Empty>No event type matches “{filter.trim()}”.</Empty>}
           {groups.map(([resource, entries]) => (
-            <section key={resource} id={`events-${resource}`} aria-labelledby={`events-${resource}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+            <section
+              key={resource}
+              id={`events-${resource}`}
+              aria-labelledby={`events-${resource}-title`}
+              className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+            >
               <h2 id={`events-${resource}-title`} className="text-lg font-semibold [overflow-wrap:anywhere]">
                 {resource}
               </h2>
@@ -92,7 +116,9 @@ function EventType({ entry }: { entry: Entry }) {
           {entry.fires ? <Badge tone="green">Sent today</Badge> : <Badge tone="slate">Not sent yet</Badge>}
         </div>
         <p className="text-sm">{entry.description}</p>
-        {!entry.fires && entry.reason && <p className="text-sm text-slate-600">Why not yet: {entry.reason}. You can subscribe to it already.</p>}
+        {!entry.fires && entry.reason && (
+          <p className="text-sm text-slate-600">Why not yet: {entry.reason}. You can subscribe to it already.</p>
+        )}
       </div>
       <figure className="flex min-w-0 flex-col gap-2">
         <figcaption className="text-xs font-medium uppercase text-slate-500">

@@ -36,7 +36,11 @@ export function MessageDetail({ endpointId, messageId }: { endpointId: number; m
       <div className="flex flex-col gap-4">
         {back}
         <h1 className="text-2xl font-semibold">Webhook message</h1>
-        {err.code === 'not_found' ? <Alert>This clinic has no such webhook message. Its endpoint may have been deleted.</Alert> : <LoadFailed message={err.message} retry={() => void detail.refetch()} />}
+        {err.code === 'not_found' ? (
+          <Alert>This clinic has no such webhook message. Its endpoint may have been deleted.</Alert>
+        ) : (
+          <LoadFailed message={err.message} retry={() => void detail.refetch()} />
+        )}
       </div>
     );
   }
@@ -64,19 +68,33 @@ export function MessageDetail({ endpointId, messageId }: { endpointId: number; m
           <dd>{m.status === 'waiting' ? 'when the endpoint is enabled' : <Time iso={m.next_attempt_at} />}</dd>
         </dl>
         <div>
-          <ConfirmDialog trigger={<Button tone="secondary">Replay message</Button>} title="Replay this message?" confirm="Replay message" tone="primary" onConfirm={replay}>
+          <ConfirmDialog
+            trigger={<Button tone="secondary">Replay message</Button>}
+            title="Replay this message?"
+            confirm="Replay message"
+            tone="primary"
+            onConfirm={replay}
+          >
             <p>
-              The {m.event_type} message is sent again to the endpoint now (or when it is enabled), signed afresh, with the same <code>webhook-id</code> so your receiver can tell it is the same event.
+              The {m.event_type} message is sent again to the endpoint now (or when it is enabled), signed afresh, with
+              the same <code>webhook-id</code> so your receiver can tell it is the same event.
             </p>
           </ConfirmDialog>
         </div>
       </div>
 
-      <section aria-labelledby="payload-heading" className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+      <section
+        aria-labelledby="payload-heading"
+        className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+      >
         <h2 id="payload-heading" className="mb-2 text-lg font-semibold">
           Payload
         </h2>
-        <pre tabIndex={0} aria-label="Payload" className="whitespace-pre-wrap rounded bg-slate-50 p-3 text-xs [overflow-wrap:anywhere]">
+        <pre
+          tabIndex={0}
+          aria-label="Payload"
+          className="whitespace-pre-wrap rounded bg-slate-50 p-3 text-xs [overflow-wrap:anywhere]"
+        >
           {m.payload}
         </pre>
       </section>
@@ -89,7 +107,10 @@ export function MessageDetail({ endpointId, messageId }: { endpointId: number; m
         <ol className="flex flex-col gap-3">
           {m.attempts.map((a, i) => (
             <li key={a.id}>
-              <article aria-label={`Attempt ${m.attempts.length - i}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+              <article
+                aria-label={`Attempt ${m.attempts.length - i}`}
+                className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+              >
                 <h3 className="flex flex-wrap items-center gap-2 text-sm font-semibold">
                   Attempt {m.attempts.length - i}
                   {a.ok ? <Badge tone="green">Succeeded</Badge> : <Badge tone="red">Failed</Badge>}
@@ -104,7 +125,13 @@ export function MessageDetail({ endpointId, messageId }: { endpointId: number; m
                     <Time iso={a.created_at} />
                   </dd>
                   <dt className="text-slate-500">Why</dt>
-                  <dd>{a.trigger === 'manual' ? 'replayed by a member' : a.trigger === 'test' ? 'test event' : 'scheduled delivery'}</dd>
+                  <dd>
+                    {a.trigger === 'manual'
+                      ? 'replayed by a member'
+                      : a.trigger === 'test'
+                        ? 'test event'
+                        : 'scheduled delivery'}
+                  </dd>
                 </dl>
                 <h4 className="mt-3 text-sm font-medium">Request headers</h4>
                 {a.request_headers ? (
@@ -117,12 +144,18 @@ export function MessageDetail({ endpointId, messageId }: { endpointId: number; m
                     ))}
                   </dl>
                 ) : (
-                  <p className="mt-1 text-xs text-slate-600">Not recorded for this attempt (made before the portal kept them).</p>
+                  <p className="mt-1 text-xs text-slate-600">
+                    Not recorded for this attempt (made before the portal kept them).
+                  </p>
                 )}
                 <h4 className="mt-3 text-sm font-medium">Response body (first {KEPT}, as text)</h4>
                 {a.response_body ? (
                   // Text in a <pre>: React escapes it, so a receiver's HTML shows as written, never rendered.
-                  <pre tabIndex={0} aria-label={`Response body of attempt ${m.attempts.length - i}`} className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-3 text-xs [overflow-wrap:anywhere]">
+                  <pre
+                    tabIndex={0}
+                    aria-label={`Response body of attempt ${m.attempts.length - i}`}
+                    className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-3 text-xs [overflow-wrap:anywhere]"
+                  >
                     {a.response_body}
                   </pre>
                 ) : (
