@@ -61,19 +61,24 @@ export const pendingMessage = (
   updated_at: at,
 });
 
-/** Messages for an event just written, one per endpoint subscribed to its type (held for disabled ones); in its transaction. */
-export async function fanOut(tx: Db, accountId: number, event: OutboxEvent) {
+/** Messages for events just written, one per endpoint subscribed to each type (held for disabled ones); in their transaction. */
+export async function fanOut(tx: Db, accountId: number, ...batch: OutboxEvent[]) {
   const endpoints = await tx
     .select({ id: webhookEndpoints.id, types: webhookEndpoints.event_types, enabled: webhookEndpoints.enabled })
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.account_id, accountId));
-  const subscribed = endpoints.filter((e) => e.types === null || e.types.includes(event.type));
-  if (!subscribed.length) return;
-  await tx
-    .insert(webhookMessages)
-    .values(
-      subscribed.map((e) =>
-        pendingMessage(accountId, e.id, event, event.occurred_at, null, dueAt(e, event.occurred_at)),
-      ),
-    );
+  if (!endpoints.length) return;
+  const messages = batch.flatMap((event) =>
+    endpoints
+      .filter((e) => e.types === null || e.types.includes(event.type))
+      .map((e) => pendingMessage(accountId, e.id, event, event.occurred_at, null, dueAt(e, event.occurred_at))),
+  );
+  for (const chunk of chunks(messages)) await tx.insert(webhookMessages).values(chunk);
+}
+
+/** Rows in statements of at most 500 (bounded parameters per statement on both databases). */
+export function chunks<T>(rows: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
 }

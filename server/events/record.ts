@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
 import { auditLog, deletedEntities, events } from '../../db/schema';
-import { fanOut } from './fan-out';
+import { chunks, fanOut } from './fan-out';
 import { isEventType, type EventEntity, type EventType } from './types';
 
 export interface Actor {
@@ -121,6 +121,31 @@ export async function announceDeleted(
 ) {
   await markDeleted(tx, accountId, entity, entityId, at);
   await announce(tx, accountId, `${entity}.deleted`, entity, entityId, at);
+}
+
+/**
+ * Records gone as part of another record's operation, many at once (a deleted patient's timeline):
+ * a tombstone each where `tombstone`, and their `.deleted` event each where `announced` (else the
+ * parent's event announces them), in statements of bounded size.
+ */
+export async function announceGone(
+  tx: Db,
+  accountId: number,
+  entity: string,
+  ids: number[],
+  at: string,
+  { tombstone, announced }: { tombstone: boolean; announced: EventType | null },
+) {
+  if (tombstone) {
+    const rows = ids.map((id) => ({ account_id: accountId, entity, entity_id: id, deleted_at: at }));
+    for (const chunk of chunks(rows)) await tx.insert(deletedEntities).values(chunk);
+  }
+  if (!announced) return;
+  const batch = ids.map((id) => ({ event_id: randomUUID(), type: announced, entity, entity_id: id, occurred_at: at }));
+  for (const chunk of chunks(batch)) {
+    await tx.insert(events).values(chunk.map((e) => ({ ...e, account_id: accountId })));
+    await fanOut(tx, accountId, ...chunk);
+  }
 }
 
 export async function markDeleted(

@@ -67,9 +67,9 @@ export const PORTAL_SETUP_RESOURCES = [
  * every setup procedure and holds this list to what they announce.
  */
 const SILENT: { readonly [T in EventType]?: string } = {
-  ...Object.fromEntries(crud('patient_log_tags').map((t) => [t, LOG_TAGS])),
+  'patient_log_tags.created': LOG_TAGS,
+  'patient_log_tags.updated': LOG_TAGS,
   'patient_logs.updated': 'timeline entries are written once (POST only)',
-  'patient_logs.deleted': 'timeline entries are written once (POST only)',
   'payment_allocations.updated': 'an allocation is made or removed, never changed',
 };
 

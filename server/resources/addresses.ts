@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
+import { PATIENT } from './follows';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
@@ -29,10 +29,9 @@ export const addresses = defineResource({
   name: 'addresses',
   singular: 'address',
   area: 'patients',
-  description:
-    'Postal addresses of patients. Read-only: written only nested in patients (address). ' + LIVE_PATIENT_RULE,
+  description: 'Postal addresses of patients. Read-only: written only nested in patients (address).',
   table: t.addresses,
-  scope: () => ofLivePatient('addresses', 'entity_id'),
+  follows: { parent: PATIENT, column: 'entity_id' },
   fields: {
     id: f.id(),
     entity_type: f.enum(['Patient'], { filterable: true }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
+import { PATIENT } from './follows';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
@@ -8,10 +8,9 @@ export const clinicalNotes = defineResource({
   name: 'clinical_notes',
   singular: 'clinical note',
   area: 'patients',
-  description:
-    'Clinical notes on a patient file. created_at may be sent to import historical notes. ' + LIVE_PATIENT_RULE,
+  description: 'Clinical notes on a patient file. created_at may be sent to import historical notes.',
   table: t.clinicalNotes,
-  scope: () => ofLivePatient('clinical_notes'),
+  follows: { parent: PATIENT, column: 'patient_id' },
   write: ['create'],
   rules: {
     create: [

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { embedColumn, type Embed } from '../../db/json';
 import { formatMoney, parseMoney } from '../values/money';
 import type { Field, WriteMode } from './fields';
 import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from './metadata';
+import { followRule, liveParentCondition, type Follows } from './follows';
 
 export type WriteOperation = 'create' | 'update' | 'delete';
 /** The permission areas of records (server/auth/permissions.ts: patients.read, appointments.read, billing.read). */
@@ -67,6 +68,11 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
   searchTable?: string;
   /** Always-on condition besides the tenant (e.g. soft-deleted rows are gone). */
   scope?(table: T): SQL;
+  /**
+   * The record these belong to (follows.ts): hidden while it is soft-removed (added to `scope` and said
+   * in the description), announced and tombstoned with its delete or void (server/domain/cascade.ts).
+   */
+  follows?: Follows;
   /** Records read with every row: selected with it for one record, loaded per page for a list. */
   embeds?: E;
   /** Attributes computed from a stored row, for those the row does not hold as-is. */
@@ -161,8 +167,13 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
   const tableColumns = getTableColumns(opts.table) as Record<string, PgColumn>;
   const embedded = Object.entries(opts.embeds ?? {}).map(([k, e]) => [k, embedColumn(getTableName(opts.table), e)]);
   const selection: Record<string, PgColumn | SQL> = { ...tableColumns, ...Object.fromEntries(embedded) };
+  const liveParent = opts.follows && liveParentCondition(getTableName(opts.table), opts.follows);
+  const ownScope = opts.scope;
+  const scope = liveParent ? (table: T) => (ownScope ? and(ownScope(table), liveParent)! : liveParent) : ownScope;
   return {
     ...opts,
+    description: opts.follows ? `${opts.description} ${followRule(opts.follows)}` : opts.description,
+    scope,
     columns: tableColumns,
     selection: () => selection,
     read: opts.read ?? true,

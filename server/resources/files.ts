@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
+import { PATIENT } from './follows';
 import { defineResource } from './define';
 import { f, recordId, standardFields } from './fields';
 
@@ -9,10 +9,9 @@ export const files = defineResource({
   singular: 'file',
   area: 'patients',
   description:
-    'Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes. ' +
-    LIVE_PATIENT_RULE,
+    'Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes.',
   table: t.files,
-  scope: () => ofLivePatient('files'),
+  follows: { parent: PATIENT, column: 'patient_id' },
   write: ['create', 'update', 'delete'],
   deleteSemantics: 'removes the record and the bytes',
   rules: {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
 import { defineResource } from './define';
+import { INVOICE } from './follows';
 import { f, standardFields } from './fields';
 
 export const lineItems = defineResource({
@@ -9,8 +10,9 @@ export const lineItems = defineResource({
   area: 'billing',
   description:
     'Lines of invoices. POST adds one line, or several atomically with { invoice_id, lines: [...] }; PATCH and DELETE re-total the invoice. ' +
-    'An invoice keeps at least one line (409 billing_rule); lines of a voided invoice cannot change (409 billing_rule).',
+    'An invoice keeps at least one line (409 billing_rule); no line can be added to a voided invoice (409 billing_rule).',
   table: t.lineItems,
+  follows: { parent: INVOICE, column: 'invoice_id' },
   write: ['create', 'update', 'delete'],
   rules: {
     create: [

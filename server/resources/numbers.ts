@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
+import { PATIENT } from './follows';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 import { REGION_COUNTRY, searchKeyIn } from '../values/phone';
@@ -38,9 +38,9 @@ export const numbers = defineResource({
   name: 'numbers',
   singular: 'number',
   area: 'patients',
-  description: 'Patient phone numbers. Read-only: written only nested in patients (numbers[]). ' + LIVE_PATIENT_RULE,
+  description: 'Patient phone numbers. Read-only: written only nested in patients (numbers[]).',
   table: t.numbers,
-  scope: () => ofLivePatient('numbers'),
+  follows: { parent: PATIENT, column: 'patient_id' },
   fields: {
     id: f.id(),
     patient_id: f.ref({ filterable: true, sortable: true }),

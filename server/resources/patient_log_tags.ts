@@ -1,5 +1,5 @@
 import * as t from '../../db/schema';
-import { LIVE_PATIENT_RULE, ofLogOfLivePatient } from './live-patient';
+import { PATIENT_LOG } from './follows';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
@@ -7,9 +7,9 @@ export const patientLogTags = defineResource({
   name: 'patient_log_tags',
   singular: 'patient log tag',
   area: 'patients',
-  description: 'Tags on patient timeline entries. Read-only. ' + LIVE_PATIENT_RULE,
+  description: 'Tags on patient timeline entries. Read-only.',
   table: t.patientLogTags,
-  scope: ofLogOfLivePatient,
+  follows: { parent: PATIENT_LOG, column: 'patient_log_id' },
   fields: {
     id: f.id(),
     patient_log_id: f.ref({ filterable: true, sortable: true }),

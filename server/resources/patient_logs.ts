@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as t from '../../db/schema';
-import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
+import { PATIENT } from './follows';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
@@ -8,10 +8,9 @@ export const patientLogs = defineResource({
   name: 'patient_logs',
   singular: 'patient log',
   area: 'patients',
-  description:
-    'Timeline entries on a patient file. source is api for entries created through the API. ' + LIVE_PATIENT_RULE,
+  description: 'Timeline entries on a patient file. source is api for entries created through the API.',
   table: t.patientLogs,
-  scope: () => ofLivePatient('patient_logs'),
+  follows: { parent: PATIENT, column: 'patient_id' },
   write: ['create'],
   rules: { create: ['patient_id must be a live patient of the account (422 patient_not_found)'] },
   fields: {

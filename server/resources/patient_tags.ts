@@ -1,5 +1,5 @@
 import * as t from '../../db/schema';
-import { LIVE_PATIENT_RULE, ofLivePatient } from './live-patient';
+import { PATIENT } from './follows';
 import { defineResource } from './define';
 import { f, standardFields } from './fields';
 
@@ -8,10 +8,9 @@ export const patientTags = defineResource({
   singular: 'patient tag',
   area: 'patients',
   description:
-    'Places a tag on a patient (write-only: read tags through the patient). Both operations announce patients.updated. A tag placed by a care plan cannot be removed (409 tag_locked). ' +
-    LIVE_PATIENT_RULE,
+    'Places a tag on a patient (write-only: read tags through the patient). Both operations announce patients.updated. A tag placed by a care plan cannot be removed (409 tag_locked).',
   table: t.patientTags,
-  scope: () => ofLivePatient('patient_tags'),
+  follows: { parent: PATIENT, column: 'patient_id' },
   list: false,
   read: false,
   write: ['create', 'delete'],

@@ -1,4 +1,5 @@
 import * as t from '../../db/schema';
+import { PRACTITIONER } from './follows';
 import { defineResource } from './define';
 import { z } from 'zod';
 import { f, recordId, standardFields } from './fields';
@@ -23,6 +24,7 @@ export const practitionerAvailabilities = defineResource({
   description:
     'Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only.',
   table: t.practitionerAvailabilities,
+  follows: { parent: PRACTITIONER, column: 'practitioner_id' },
   fields: {
     id: f.id(),
     type: f.enum(t.AVAILABILITY_TYPES, {

@@ -315,8 +315,14 @@ describe('invoices', () => {
       ]);
       expect(gone.some((g) => g.entity === 'payment_allocations' && g.entity_id === a.id)).toBe(true);
     }
-    // Lines of a voided invoice cannot change.
-    expectError(await api.patch(`/line_items/${inv.line_items[0].id}`, { body: { quantity: 3 } }), 409, 'billing_rule');
+    // Its lines go with it: no longer returned, announced through invoices.deleted, listed in deleted_entities.
+    const line = inv.line_items[0].id;
+    expectError(await api.get(`/line_items/${line}`), 404, 'not_found');
+    expect((await api.get(`/line_items?invoice_id=${inv.id}`)).body.data).toEqual([]);
+    expect(gone.filter((g) => g.entity === 'line_items').map((g) => g.entity_id)).toContain(line);
+    expectError(await api.patch(`/line_items/${line}`, { body: { quantity: 3 } }), 404, 'not_found');
+    expectError(await api.delete(`/line_items/${line}`), 404, 'not_found');
+    // Nothing can be added to it.
     expectError(
       await api.post('/line_items', { body: { invoice_id: inv.id, billable_item_id: bill.consultation, quantity: 1 } }),
       409,

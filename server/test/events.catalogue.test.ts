@@ -9,7 +9,7 @@
 import type { AnyProcedure } from '@trpc/server';
 import { and, eq, gt } from 'drizzle-orm';
 import { beforeAll, expect, test } from 'vitest';
-import { events, tags } from '../../db/schema';
+import { events, patientLogTags, tags } from '../../db/schema';
 import type { announce, recordWrite } from '../events/record';
 import { EVENT_CATALOGUE, isEventType, PORTAL_SETUP_RESOURCES } from '../events/types';
 import { RouteTable, type Route } from '../rest/routes';
@@ -54,6 +54,16 @@ async function made(res: Promise<Res>, status = 201) {
   const r = await res;
   if (r.status !== status) throw new Error(`setup: expected ${status}, got ${r.status} ${r.text}`);
   return r.body?.data;
+}
+
+/** A patient with a timeline entry tagged as the clinic software tags them (no surface of ours places those tags). */
+async function patientWithTaggedTimeline(): Promise<number> {
+  const id = (await patient()).id;
+  const log = await made(api.post('/patient_logs', { body: { patient_id: id, type: 'note', data: 'Tagged' } }));
+  await t.server.app.db.transaction((tx) =>
+    tx.insert(patientLogTags).values({ account_id: t.clinic.account.id, patient_log_id: log.id, tag_id: tagId }),
+  );
+  return id;
 }
 
 const patient = async (extra: Record<string, unknown> = {}) =>
@@ -170,7 +180,8 @@ const CALLS: Record<string, () => Promise<Input[]>> = {
       { id: p.id, body: { numbers: [], address: null } },
     ];
   },
-  'DELETE /patients/{id}': async () => [{ id: (await patient()).id }],
+  // A patient with a tagged timeline entry: their timeline, its tags and their numbers go with them.
+  'DELETE /patients/{id}': async () => [{ id: await patientWithTaggedTimeline() }],
   'POST /patient_tags': async () => [{ body: { patient_id: (await patient()).id, tag_id: tagId } }],
   'DELETE /patient_tags/{id}': async () => [
     { id: (await made(api.post('/patient_tags', { body: { patient_id: (await patient()).id, tag_id: tagId } }))).id },

@@ -10,6 +10,12 @@ const t = useClinic({ seed: true });
 const { api } = t;
 
 const ids = (res: { body: { data: { id: number }[] } }) => res.body.data.map((r) => r.id);
+/** How many events of `type` the feed holds for record `id`. */
+const announced = async (type: string, id: number) =>
+  (await api.get(`/events?type=eq:${type}&data.id=eq:${id}`)).body.data.length;
+/** How many deleted_entities rows name the record. */
+const tombstoned = async (entity: string, id: number) =>
+  (await api.get(`/deleted_entities?entity=eq:${entity}&entity_id=eq:${id}`)).body.data.length;
 
 describe('deleting a patient', () => {
   it('hides their numbers, address, timeline, files, notes and tag placements; keeps their appointments without the embed', async () => {
@@ -81,6 +87,21 @@ describe('deleting a patient', () => {
       'patient_not_found',
     );
 
+    // Each record hidden with the patient is announced as deleted and listed in deleted_entities, so a
+    // mirror built from webhooks, the feed or polling drops it too.
+    for (const [entity, id] of [
+      ['numbers', number],
+      ['addresses', address],
+      ['patient_logs', log],
+      ['files', file],
+    ] as const) {
+      expect(await announced(`${entity}.deleted`, id), `${entity}.deleted ${id}`).toBe(1);
+      expect(await tombstoned(entity, id), `deleted_entities ${entity} ${id}`).toBe(1);
+    }
+    // Notes have no .deleted event in the catalogue: the patient's patients.deleted announces them.
+    expect(await tombstoned('clinical_notes', note)).toBe(1);
+    expect(await announced('patients.deleted', p)).toBe(1);
+
     const kept = await api.get(`/appointments/${appointment}`);
     expect(kept.status).toBe(200);
     expect(kept.body.data.patient).toBeNull();
@@ -94,5 +115,8 @@ describe('deleting a patient', () => {
     expect((await api.delete(`/patients/${owner}`)).status).toBe(204);
     expectError(await api.get(`/patient_log_tags/${tagged.id}`), 404, 'not_found');
     expect(ids(await api.get(`/patient_log_tags?patient_log_id=${tagged.patient_log_id}`))).toEqual([]);
+    expect(await announced('patient_log_tags.deleted', tagged.id)).toBe(1);
+    expect(await tombstoned('patient_log_tags', tagged.id)).toBe(1);
+    expect(await announced('patient_logs.deleted', tagged.patient_log_id)).toBe(1);
   });
 });

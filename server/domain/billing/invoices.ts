@@ -9,6 +9,7 @@ import { invoices } from '../../resources/invoices';
 import { storedValues, type CreateInput, type UpdateInput } from '../../resources/define';
 import { mergedMetadataOrFail } from '../../resources/metadata';
 import { findRow, getRow } from '../../resources/queries';
+import { cascade } from '../cascade';
 import { assertLivePatient } from '../references';
 import { loadLocation, loadPractitioner } from '../scheduling/calendar';
 import { clockFor } from '../../values/wall-time';
@@ -225,12 +226,13 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
       .update(table)
       .set({ voided_at: now, state: 'void', updated_at: now })
       .where(and(eq(table.account_id, acc), eq(table.id, id)));
+    const gone = await cascade(tx, acc, 'invoices', [id], now);
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'invoices',
       entityId: id,
       action: 'deleted',
-      changes: { released_allocations: released.map((a) => a.id), void_payments: voidPayments },
+      changes: { released_allocations: released.map((a) => a.id), void_payments: voidPayments, gone },
     });
   });
 }

@@ -3,6 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { addresses, numbers, patients, referralSources } from '../../../db/schema';
 import { ApiError, invalid, notFound } from '../../errors';
+import { cascade } from '../cascade';
 import { announce, announceDeleted, changedFields, recordWrite } from '../../events/record';
 import { storedValues, type CreateInput, type RowType, type UpdateInput } from '../../resources/define';
 import { mergedMetadataOrFail } from '../../resources/metadata';
@@ -85,7 +86,8 @@ export async function deletePatient(w: WriteContext, id: number): Promise<void> 
       .update(patients)
       .set({ deleted_at: now, updated_at: now })
       .where(and(eq(patients.account_id, w.account.id), eq(patients.id, id)));
-    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: id, action: 'deleted' });
+    const gone = await cascade(tx, w.account.id, 'patients', [id], now);
+    await recordWrite(tx, { ...recorded(w), entity: 'patients', entityId: id, action: 'deleted', changes: { gone } });
   });
 }
 

@@ -6,19 +6,11 @@
  */
 import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import {
-  appointments,
-  appointmentTypes,
-  locations,
-  practitionerAvailabilities,
-  practitioners as table,
-  users,
-} from '../../../db/schema';
+import { appointments, appointmentTypes, locations, practitioners as table, users } from '../../../db/schema';
 import { invalid } from '../../errors';
-import { recordWrite } from '../../events/record';
 import { practitioners } from '../../resources/practitioners';
 import type { RecordType, StaffCreateInput, StaffUpdateInput } from '../../resources/define';
-import { recorded, type WriteContext } from '../write-context';
+import type { WriteContext } from '../write-context';
 import { refuseIfUsed } from './in-use';
 import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup-writes';
 
@@ -84,28 +76,5 @@ export const deletePractitioner = (w: WriteContext, id: number) =>
         ],
         'Make them inactive instead: they take no new bookings and their diary stays.',
       );
-    },
-    // Their weekly hours go with them, each announced as the API would announce its own delete.
-    cascade: async (tx) => {
-      const hours = await tx
-        .select({ id: practitionerAvailabilities.id })
-        .from(practitionerAvailabilities)
-        .where(
-          and(
-            eq(practitionerAvailabilities.account_id, w.account.id),
-            eq(practitionerAvailabilities.practitioner_id, id),
-          ),
-        );
-      for (const h of hours) {
-        await tx
-          .delete(practitionerAvailabilities)
-          .where(and(eq(practitionerAvailabilities.account_id, w.account.id), eq(practitionerAvailabilities.id, h.id)));
-        await recordWrite(tx, {
-          ...recorded(w),
-          entity: 'practitioner_availabilities',
-          entityId: h.id,
-          action: 'deleted',
-        });
-      }
     },
   });

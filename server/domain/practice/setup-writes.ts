@@ -22,6 +22,7 @@ import {
 } from '../../resources/define';
 import { findRow, getRow } from '../../resources/queries';
 import { bumpDiaries, SETUP_DIARY } from '../scheduling/diary-version';
+import { cascade } from '../cascade';
 import { recorded, stamp, type WriteContext } from '../write-context';
 
 export interface SetupHooks<R extends AnyResource> {
@@ -149,24 +150,22 @@ export async function updateSetupRecord<R extends AnyResource>(
 }
 
 /**
- * Deletes a record unless `inUse` says why it must stay (a 409 with that reason). `cascade` removes
- * records that belong to it in the same transaction, each announced on its own.
+ * Deletes a record unless `inUse` says why it must stay (a 409 with that reason). What follows it (a
+ * practitioner's weekly hours: server/resources/follows.ts) goes with it, each announced on its own.
  */
 export async function deleteSetupRecord<R extends AnyResource>(
   w: WriteContext,
   resource: R,
   id: number,
-  hooks: {
-    inUse?: (tx: Db, before: RowType<R>) => Promise<void>;
-    cascade?: (tx: Db, before: RowType<R>) => Promise<void>;
-  } = {},
+  hooks: { inUse?: (tx: Db, before: RowType<R>) => Promise<void> } = {},
 ): Promise<{ id: number; deleted: true }> {
   const table: AnyTable = resource.table;
   await w.db.transaction(async (tx) => {
     const before = await findRow(tx, resource, w.account.id, id);
     if (!before) throw notFound(capital(resource.singular));
     await hooks.inUse?.(tx, before);
-    await hooks.cascade?.(tx, before);
+    const at = stamp(w);
+    await cascade(tx, w.account.id, resource.name, [id], at);
     await tx.delete(table).where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
     await recordWrite(tx, {
       ...recorded(w),

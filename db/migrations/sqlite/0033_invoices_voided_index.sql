@@ -1,0 +1,1 @@
+CREATE INDEX `invoices_voided_idx` ON `invoices` (`account_id`,`id`) WHERE voided_at IS NOT NULL;
