@@ -12,6 +12,7 @@ import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
 import { getTableName, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { ringing } from './commits';
 import { dialectOf, isPg, type Dialect } from './dialect';
 import { unnamedStatements } from './prepared';
 import * as schema from './schema';
@@ -156,7 +157,7 @@ function openPg(
     db,
     pool,
     dialect: 'pg',
-    transaction: (fn) => db.transaction((tx) => fn(tx as unknown as Db)),
+    transaction: (fn) => ringing(() => db.transaction((tx) => fn(tx as unknown as Db))),
     all: async <T>(query: SQL) => (await db.execute(query)).rows as T[],
     appendRows: async (table, columns, rows) => {
       const width = columns.length;
@@ -210,7 +211,7 @@ function openSqlite(file: string): SqliteHandle {
         throw err;
       }
     };
-    const result = queue.then(run, run);
+    const result = ringing(() => queue.then(run, run));
     queue = result.catch(() => undefined);
     return result;
   };

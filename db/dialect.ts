@@ -74,6 +74,20 @@ export const timestamp = () => (isPg ? pgTimestamp() : asPg<ReturnType<typeof pg
 const pgDay = () => pg.date({ mode: 'string' });
 export const day = () => (isPg ? pgDay() : asPg<ReturnType<typeof pgDay>>(sq.text()));
 
+/**
+ * PostgreSQL: the id of the transaction that wrote the row (xid8, 64-bit: it never wraps), what the events
+ * feed orders by so that a reader resuming from a position never misses a row committed later
+ * (server/list/feed.ts). SQLite serialises every write, so the row id is already that order: the column
+ * is not there (typed as present, read only where isPg).
+ */
+const pgXid8 = pg.customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+const pgCommitPosition = () =>
+  pgXid8()
+    .notNull()
+    .default(sql`pg_current_xact_id()`);
+export const commitPosition = (): { position: ReturnType<typeof pgCommitPosition> } =>
+  isPg ? { position: pgCommitPosition() } : asPg({});
+
 type PgColumns = Record<string, pg.PgColumnBuilderBase>;
 
 /**

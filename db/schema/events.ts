@@ -1,4 +1,4 @@
-import { accountIdIndex, id, index, table, text, timestamp, ref } from '../dialect';
+import { accountIdIndex, commitPosition, id, index, isPg, table, text, timestamp, ref } from '../dialect';
 
 /** Transactional outbox: one row per announced change, written with the change itself. */
 export const events = table(
@@ -11,6 +11,7 @@ export const events = table(
     entity: text().notNull(),
     entity_id: ref().notNull(),
     occurred_at: timestamp().notNull(),
+    ...commitPosition(),
   },
   // Behind GET /events: its filters (type, occurred_at, entity and id) and the sweep. An event id is a
   // random UUID made by the server: found by this index, not enforced unique by it (on PostgreSQL the
@@ -18,6 +19,8 @@ export const events = table(
   (t) => [
     index('events_event_idx').on(t.account_id, t.event_id),
     ...accountIdIndex('events_account_idx', t),
+    // The feed's order on PostgreSQL: by commit position, then id (on SQLite the id alone).
+    ...(isPg ? [index('events_position_idx').on(t.account_id, t.position, t.id)] : []),
     index('events_type_idx').on(t.account_id, t.type, t.id),
     index('events_occurred_at_idx').on(t.account_id, t.occurred_at, t.id),
     index('events_entity_idx').on(t.account_id, t.entity, t.entity_id, t.id),

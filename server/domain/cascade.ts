@@ -26,10 +26,6 @@ for (const child of Object.values(RESOURCES) as AnyResource[]) {
   followers.set(parent.name, [...(followers.get(parent.name) ?? []), { child, column }]);
 }
 
-/** The resources a parent takes with it, all the way down (for /schema and the docs). */
-export const followersOf = (parent: string): AnyResource[] =>
-  (followers.get(parent) ?? []).flatMap(({ child }) => [child, ...followersOf(child.name)]);
-
 /**
  * Announces (and, under a hard-deleted parent, deletes) what follows `parentIds` of `parent`, in the
  * caller's transaction. Returns how many of each went, for the parent's audit entry.

@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { RESOURCES } from '../resources';
+import { followersOf, RESOURCES } from '../resources';
 import { events } from '../resources/events';
-import { EVENT_CATALOGUE, type EventEntity, type EventType, type EventTypeInfo } from './types';
+import { EVENT_CATALOGUE, isEventType, type EventEntity, type EventType, type EventTypeInfo } from './types';
 
 /** What a webhook delivers (and GET /events lists): the events resource's record, `{ id, type, occurred_at, data }`. */
 export const webhookPayloadSchema = events.readSchema;
@@ -44,6 +44,10 @@ const SAID: { readonly [T in EventType]?: string } = {
   'appointments.reinstated': 'A cancelled or missed appointment was booked again in its slot.',
   'patients.updated': 'A patient changed, a tag added to or removed from them included.',
   'patients.deleted': 'A patient was soft-deleted: the record is no longer returned.',
+  'practitioners.deleted': 'A practitioner was deleted.',
+  'patient_logs.deleted': 'A timeline entry went with its deleted patient: it is no longer returned.',
+  'patient_log_tags.deleted':
+    'A tag on a timeline entry went with the entry’s deleted patient: it is no longer returned.',
   'payments.updated': 'A payment changed, a refund of it or a change to its allocations included.',
   'payments.deleted': 'A payment was voided: the record is no longer returned and its allocations are released.',
   'invoices.updated':
@@ -57,13 +61,30 @@ const SAID: { readonly [T in EventType]?: string } = {
   'addresses.deleted': 'An address was removed from a patient (saved with the patient).',
 };
 
+/**
+ * What a delete or void takes with it (server/resources/follows.ts), said after its sentence: each record
+ * that follows is announced by its own `.deleted` where there is one, else by this event.
+ */
+function followers(type: EventType, resource: string): string {
+  const gone = followersOf(resource);
+  if (!type.endsWith('.deleted') || !gone.length) return '';
+  const own = gone.filter((r) => isEventType(`${r.name}.deleted`)).map((r) => r.name);
+  const through = gone.filter((r) => !isEventType(`${r.name}.deleted`) && (r.read || r.list)).map((r) => r.name);
+  const parts = [
+    own.length ? `${own.join(', ')} (each announced by its own .deleted event)` : '',
+    through.length ? `${through.join(', ')} (announced by this event alone)` : '',
+  ].filter(Boolean);
+  return ` What belongs to it goes with it: ${parts.join('; ')}; each is listed in GET /deleted_entities.`;
+}
+
 /** The plain sentence of a created, updated or deleted event. */
 function sentence(type: EventType, singular: string, verb: string): string {
   const said = SAID[type];
-  if (said) return said;
+  if (said) return said + followers(type, type.slice(0, type.indexOf('.')));
   if (verb === 'created') return `${capital(a(singular))} was created.`;
   if (verb === 'updated') return `${capital(a(singular))} changed.`;
-  if (verb === 'deleted') return `${capital(a(singular))} was deleted: it is listed in GET /deleted_entities.`;
+  if (verb === 'deleted')
+    return `${capital(a(singular))} was deleted: it is listed in GET /deleted_entities.${followers(type, type.slice(0, type.indexOf('.')))}`;
   throw new Error(`${type}: say when it is sent (server/events/catalogue.ts, SAID)`);
 }
 

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client';
+import { markAnnounced } from '../../db/commits';
 import { auditLog, deletedEntities, events } from '../../db/schema';
 import { chunks, fanOut } from './fan-out';
 import { isEventType, type EventEntity, type EventType } from './types';
@@ -105,6 +106,7 @@ export async function announce(
 ) {
   const event = { event_id: randomUUID(), type, entity, entity_id: entityId, occurred_at: at };
   await tx.insert(events).values({ ...event, account_id: accountId });
+  markAnnounced();
   await fanOut(tx, accountId, event);
 }
 
@@ -144,6 +146,7 @@ export async function announceGone(
   const batch = ids.map((id) => ({ event_id: randomUUID(), type: announced, entity, entity_id: id, occurred_at: at }));
   for (const chunk of chunks(batch)) {
     await tx.insert(events).values(chunk.map((e) => ({ ...e, account_id: accountId })));
+    markAnnounced();
     await fanOut(tx, accountId, ...chunk);
   }
 }

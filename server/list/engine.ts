@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
 import { isPg } from '../../db/dialect';
 import { invalid as fail } from '../errors';
-import type { Resource } from '../resources/define';
+import type { Resource, Row } from '../resources/define';
 import { Binder } from './binder';
 import { filterConditions, usesSearchIndex } from './conditions';
 import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
@@ -18,6 +18,7 @@ import { loadEmbeds } from './embeds';
 import { selectedRows } from './rows';
 import { refuseScanningFilters } from './scans';
 import { listTotal } from './total';
+import { readFeedPage, settledOnly, waitSeconds } from './feed';
 
 /** A select of one record of the resource: its columns and its embeds. */
 export const select = (db: Db, resource: Resource) => db.select(resource.selection() as never);
@@ -104,6 +105,8 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const cursor = single('cursor', query.cursor);
   if (cursor !== undefined && query.page !== undefined) throw fail('page', 'page cannot be combined with cursor');
   const page = Math.min(intParam('page', single('page', query.page), 1, 1), PAGE_MAX);
+  const feed = resource.feed;
+  const wait = feed ? waitSeconds(query.wait, cursor !== undefined) : 0;
 
   // Values go to placeholders; the SQL is built and prepared once per shape of query.
   const b = new Binder();
@@ -114,12 +117,15 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const where = [...base, ...filterConditions(b, resource, filters)];
   if (scope.restrict) where.push(scope.restrict.condition);
   const order = orderColumns(resource, sortKeys);
+  // A feed read in its own order serves only rows no running transaction can precede (feed.ts).
+  const feedOrder = feed !== undefined && sortKeys.length === 0;
+  const settled = feedOrder ? settledOnly(feed) : [];
   const digest =
     cursor === undefined
       ? ''
       : queryDigest(resource.name, {
           q: Object.entries(query)
-            .filter(([k]) => k !== 'cursor')
+            .filter(([k]) => k !== 'cursor' && k !== 'wait')
             .sort(([x], [y]) => (x < y ? -1 : 1)),
           pageSize,
         });
@@ -153,7 +159,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
       scope.db
         .select(resource.columns as never)
         .from(resource.table)
-        .where(and(...where))
+        .where(and(...where, ...settled))
         .orderBy(...order.map(orderBy))
         .limit(limit)
         .offset(offset),
@@ -161,21 +167,29 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   );
 
   if (cursor !== undefined) {
-    const rows = await selectedRows(resource.columns, rowsQuery, b.values);
+    const readPage = () => selectedRows(resource.columns, rowsQuery, b.values);
+    const rows = feedOrder
+      ? await readFeedPage(feed, wait, pageSize, readPage, async (unsettled) => {
+          const held = prepared(scope.db, `held:${shape}`, () =>
+            scope.db
+              .select({ one: sql`1` })
+              .from(resource.table)
+              .where(and(...where, unsettled))
+              .limit(1),
+          );
+          return ((await held.execute(b.values)) as unknown[]).length > 0;
+        })
+      : await readPage();
     const hasMore = rows.length > pageSize;
     if (hasMore) rows.pop();
     await loadEmbeds(scope.db, resource, scope.accountId, rows);
     const last = rows[rows.length - 1];
-    const next =
-      hasMore && last
-        ? encodeCursor(
-            digest,
-            order.map(({ key }) => (last[key] ?? null) as CursorValues[number]),
-          )
-        : null;
+    const at = (row: Row) => order.map(({ key }) => (row[key] ?? null) as CursorValues[number]);
+    // A feed's last page links where to resume: after its last row, or where this page started.
+    const next = last && (hasMore || feedOrder) ? encodeCursor(digest, at(last)) : feedOrder ? cursor : null;
     return {
       data: rows.map(resource.toRecord),
-      links: { first: null, prev: null, next: next ? linkWith(scope.url, query, { cursor: next }) : null },
+      links: { first: null, prev: null, next: next !== null ? linkWith(scope.url, query, { cursor: next }) : null },
       meta: { per_page: pageSize, has_more: hasMore },
     };
   }
@@ -188,7 +202,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   };
   const [rows, { total, estimated }] = await Promise.all([
     pageRows(),
-    listTotal(scope.db, resource.table, where, shape, b.values, plannedEachTime),
+    listTotal(scope.db, resource.table, [...where, ...settled], shape, b.values, plannedEachTime),
   ]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
@@ -222,8 +236,13 @@ interface OrderColumn {
   nullable: boolean;
 }
 
-/** The sort keys as columns, with id as the final tiebreaker (in the direction of the last key). */
+/**
+ * The sort keys as columns, with id as the final tiebreaker (in the direction of the last key). A feed
+ * asked for no sort is read by its commit position first (feed.ts).
+ */
 function orderColumns(resource: Resource, keys: SortKey[]): OrderColumn[] {
+  const position = keys.length === 0 ? resource.feed?.position : undefined;
+  if (position) return [{ key: position.name, col: position, desc: false, nullable: false }, idOrder(resource, false)];
   const cols: OrderColumn[] = keys
     .filter((k) => k.attribute !== 'id')
     .map((k) => {
@@ -231,14 +250,16 @@ function orderColumns(resource: Resource, keys: SortKey[]): OrderColumn[] {
       return { key: col.name, col, desc: k.desc, nullable: !col.notNull };
     });
   const idKey = keys.find((k) => k.attribute === 'id');
-  cols.push({
-    key: 'id',
-    col: resource.table.id,
-    desc: idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false),
-    nullable: false,
-  });
+  cols.push(idOrder(resource, idKey ? idKey.desc : (keys[keys.length - 1]?.desc ?? false)));
   return cols;
 }
+
+const idOrder = (resource: Resource, desc: boolean): OrderColumn => ({
+  key: 'id',
+  col: resource.table.id,
+  desc,
+  nullable: false,
+});
 
 /**
  * Rows strictly after `values` in the order (NULLS FIRST ascending, NULLS LAST descending, the same on

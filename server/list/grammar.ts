@@ -95,7 +95,7 @@ export function parseFilters(
 ): Filter[] {
   const filters: Filter[] = [];
   for (const [param, rawValue] of Object.entries(query)) {
-    if (RESERVED_PARAMS.has(param) || rawValue === undefined) continue;
+    if (RESERVED_PARAMS.has(param) || rawValue === undefined || (param === 'wait' && resource.feed)) continue;
     const raws = Array.isArray(rawValue) ? rawValue : [rawValue];
     const meta = METADATA_PARAM.exec(param);
     if (meta) {

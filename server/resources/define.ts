@@ -6,6 +6,7 @@ import { formatMoney, parseMoney } from '../values/money';
 import type { Field, WriteMode } from './fields';
 import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from './metadata';
 import { followRule, liveParentCondition, type Follows } from './follows';
+import type { Feed } from '../list/feed';
 
 export type WriteOperation = 'create' | 'update' | 'delete';
 /** The permission areas of records (server/auth/permissions.ts: patients.read, appointments.read, billing.read). */
@@ -73,6 +74,11 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
    * in the description), announced and tombstoned with its delete or void (server/domain/cascade.ts).
    */
   follows?: Follows;
+  /**
+   * A feed (events): read in the order of commit and resumed by its cursor without missing a row; its
+   * last cursor page links where to resume, and `wait=` holds an empty last page (server/list/feed.ts).
+   */
+  feed?: Feed;
   /** Records read with every row: selected with it for one record, loaded per page for a list. */
   embeds?: E;
   /** Attributes computed from a stored row, for those the row does not hold as-is. */

@@ -30,13 +30,19 @@ export const events = defineResource({
   singular: 'event',
   description:
     `The account's events of the last ${EVENTS_KEPT_DAYS} days, in the webhook payload's shape, oldest first: a receiver that missed ` +
-    'deliveries catches up here (cursor paging; filter occurred_at=gte:… to resume). Read-only; any key may read it. ' +
-    'Events are thin: fetch the record itself for its current state.',
+    'deliveries catches up here (cursor paging). Read-only; any key may read it. ' +
+    'Events are thin: fetch the record itself for its current state. Read without sort, the feed is in the order its events ' +
+    'were committed: keep the last links.next (never null here) and call it later for exactly the events not yet seen; ' +
+    'wait=<seconds> holds an empty last page until an event arrives. Embedded records (an appointment’s patient, a ' +
+    'patient’s numbers, address and tags) follow their own resource’s events: an embed changes without an event of the ' +
+    'record that embeds it. Records that belong to another (an invoice’s lines, a deleted patient’s clinical notes) are ' +
+    'announced through it where they have no events of their own (GET /schema/events says which).',
   table: t.events,
   // On SQLite the window never picks the index (unary +): it drops only the hours of events the hourly
   // sweep has not reached, so the index that yields the requested order serves better.
   scope: (table) => (isPg ? gte(table.occurred_at, windowStart) : sql`+${table.occurred_at} >= ${windowStart}`),
   read: true,
+  feed: { position: isPg ? t.events.position : undefined },
   fields: {
     id: f.string({
       filterable: true,

@@ -67,3 +67,9 @@ export const RESOURCES: Record<string, Resource> = Object.fromEntries(
  * unavailable so integrators see the whole surface; they disappear from here as they are built.
  */
 export const PLANNED: Record<string, string> = {};
+
+/** The resources that follow a parent (follows.ts), all the way down: what its delete or void takes with it. */
+export const followersOf = (parent: string): Resource[] =>
+  Object.values(RESOURCES)
+    .filter((r) => r.follows?.parent.name === parent)
+    .flatMap((r) => [r, ...followersOf(r.name)]);

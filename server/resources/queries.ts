@@ -1,6 +1,7 @@
 /** Read helpers shared by every resource: fetch one record of the account, and schemas of list I/O. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { FEED_WAIT_MAX } from '../list/feed';
 import { ID_MAX } from './fields';
 import type { Db } from '../../db/client';
 import { prepared } from '../../db/prepared';
@@ -90,6 +91,16 @@ export function listQuerySchema(resource: Resource) {
       .describe(
         `attr[:asc|desc][,attr[:asc|desc]]; sortable: ${sortable.join(', ')}. The id is always the final tiebreaker.`,
       ),
+    ...(resource.feed
+      ? {
+          wait: z
+            .string()
+            .optional()
+            .describe(
+              `Cursor paging only: at the end of the feed, hold an empty page up to this many seconds (0 to ${FEED_WAIT_MAX}) and answer as soon as an event arrives`,
+            ),
+        }
+      : {}),
     ...Object.fromEntries(filters),
   });
 }

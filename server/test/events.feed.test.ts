@@ -91,13 +91,16 @@ describe('GET /events', () => {
       (e: { id: string }) => e.id,
     );
     const seen: string[] = [];
-    let next: string | null = `/events?data.id=${patientId}&entity=patients&page_size=2&cursor=`;
-    while (next) {
+    let next = `/events?data.id=${patientId}&entity=patients&page_size=2&cursor=`;
+    for (let more = true; more;) {
       const page = await api.get(next.replace(/^https?:\/\/[^/]+\/v3\/api/, ''));
       expect(page.status).toBe(200);
       expect(page.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.data.map((e: { id: string }) => e.id));
+      // The feed's last page still links where to resume.
+      expect(page.body.links.next).toEqual(expect.any(String));
       next = page.body.links.next;
+      more = page.body.meta.has_more;
     }
     expect(seen).toEqual(expected);
     expect(expected.length).toBe(7);
@@ -190,10 +193,20 @@ describe('the event catalogue', () => {
       reason: string | null;
     }[];
     expect(types).toHaveLength(57);
-    expect(types.filter((e) => !e.fires)).toHaveLength(6);
+    // Silent: tags on timeline entries made or changed, timeline entries changed, allocations changed.
+    expect(types.filter((e) => !e.fires).map((e) => e.type)).toEqual([
+      'payment_allocations.updated',
+      'patient_logs.updated',
+      'patient_log_tags.created',
+      'patient_log_tags.updated',
+    ]);
+
     expect(types.filter((e) => !e.fires).every((e) => typeof e.reason === 'string' && e.reason.length > 0)).toBe(true);
     expect(types.filter((e) => e.fires).every((e) => e.reason === null)).toBe(true);
     const of = (type: string) => types.find((e) => e.type === type);
+    // A deleted patient's timeline and its tags are announced.
+    expect(of('patient_log_tags.deleted')?.fires).toBe(true);
+    expect(of('patient_logs.deleted')?.fires).toBe(true);
     expect(of('patients.created')).toMatchObject({ type: 'patients.created', fires: true, reason: null });
     expect(of('clinical_notes.created')?.fires).toBe(true);
     expect(of('patient_log_tags.created')).toMatchObject({

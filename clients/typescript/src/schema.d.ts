@@ -390,7 +390,7 @@ export interface paths {
         };
         /**
          * List patient_logs
-         * @description Timeline entries on a patient file. source is api for entries created through the API. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.
+         * @description Timeline entries on a patient file. source is api for entries created through the API. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
          */
         get: operations["patient_logs-list"];
         put?: never;
@@ -485,7 +485,7 @@ export interface paths {
         };
         /**
          * List clinical_notes
-         * @description Clinical notes on a patient file. created_at may be sent to import historical notes. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.
+         * @description Clinical notes on a patient file. created_at may be sent to import historical notes. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
          */
         get: operations["clinical_notes-list"];
         put?: never;
@@ -534,7 +534,7 @@ export interface paths {
         };
         /**
          * List files
-         * @description Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.
+         * @description Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
          */
         get: operations["files-list"];
         put?: never;
@@ -721,7 +721,7 @@ export interface paths {
         };
         /**
          * List line_items
-         * @description Lines of invoices. POST adds one line, or several atomically with { invoice_id, lines: [...] }; PATCH and DELETE re-total the invoice. An invoice keeps at least one line (409 billing_rule); lines of a voided invoice cannot change (409 billing_rule).
+         * @description Lines of invoices. POST adds one line, or several atomically with { invoice_id, lines: [...] }; PATCH and DELETE re-total the invoice. An invoice keeps at least one line (409 billing_rule); no line can be added to a voided invoice (409 billing_rule). Hidden once its invoice is voided: reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
          */
         get: operations["line_items-list"];
         put?: never;
@@ -934,7 +934,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description The account's events of the last 30 days, in the webhook payload's shape, oldest first: a receiver that missed deliveries catches up here (cursor paging; filter occurred_at=gte:… to resume). Read-only; any key may read it. Events are thin: fetch the record itself for its current state.
+         * @description The account's events of the last 30 days, in the webhook payload's shape, oldest first: a receiver that missed deliveries catches up here (cursor paging). Read-only; any key may read it. Events are thin: fetch the record itself for its current state. Read without sort, the feed is in the order its events were committed: keep the last links.next (never null here) and call it later for exactly the events not yet seen; wait=<seconds> holds an empty last page until an event arrives. Embedded records (an appointment’s patient, a patient’s numbers, address and tags) follow their own resource’s events: an embed changes without an event of the record that embeds it. Records that belong to another (an invoice’s lines, a deleted patient’s clinical notes) are announced through it where they have no events of their own (GET /schema/events says which).
          */
         get: operations["events-list"];
         put?: never;
@@ -974,7 +974,7 @@ export interface paths {
         };
         /**
          * List addresses
-         * @description Postal addresses of patients. Read-only: written only nested in patients (address). Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.
+         * @description Postal addresses of patients. Read-only: written only nested in patients (address). Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
          */
         get: operations["addresses-list"];
         put?: never;
@@ -1254,7 +1254,7 @@ export interface paths {
         };
         /**
          * List numbers
-         * @description Patient phone numbers. Read-only: written only nested in patients (numbers[]). Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.
+         * @description Patient phone numbers. Read-only: written only nested in patients (numbers[]). Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
          */
         get: operations["numbers-list"];
         put?: never;
@@ -1294,7 +1294,7 @@ export interface paths {
         };
         /**
          * List patient_log_tags
-         * @description Tags on patient timeline entries. Read-only. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist.
+         * @description Tags on patient timeline entries. Read-only. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
          */
         get: operations["patient_log_tags-list"];
         put?: never;
@@ -1374,7 +1374,7 @@ export interface paths {
         };
         /**
          * List practitioner_availabilities
-         * @description Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only.
+         * @description Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only. Deleted with its practitioner.
          */
         get: operations["practitioner_availabilities-list"];
         put?: never;
@@ -1778,7 +1778,7 @@ export interface webhooks {
         put?: never;
         /**
          * patients.deleted
-         * @description A patient was soft-deleted: the record is no longer returned.
+         * @description A patient was soft-deleted: the record is no longer returned. What belongs to it goes with it: addresses, files, numbers, patient_logs, patient_log_tags (each announced by its own .deleted event); clinical_notes (announced by this event alone); each is listed in GET /deleted_entities.
          *
          *     Sent to every enabled endpoint subscribed to `patients.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -1978,7 +1978,7 @@ export interface webhooks {
         put?: never;
         /**
          * invoices.deleted
-         * @description An invoice was voided and its allocations released.
+         * @description An invoice was voided and its allocations released. What belongs to it goes with it: line_items (announced by this event alone); each is listed in GET /deleted_entities.
          *
          *     Sent to every enabled endpoint subscribed to `invoices.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2176,7 +2176,7 @@ export interface webhooks {
         put?: never;
         /**
          * practitioners.deleted
-         * @description A practitioner was deleted: it is listed in GET /deleted_entities.
+         * @description A practitioner was deleted. What belongs to it goes with it: practitioner_availabilities (each announced by its own .deleted event); each is listed in GET /deleted_entities.
          *
          *     Sent to every enabled endpoint subscribed to `practitioners.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2640,9 +2640,7 @@ export interface webhooks {
         put?: never;
         /**
          * patient_logs.deleted
-         * @description A patient log was deleted: it is listed in GET /deleted_entities.
-         *
-         *     Not sent today: timeline entries are written once (POST only). An endpoint may subscribe to it already.
+         * @description A timeline entry went with its deleted patient: it is no longer returned. What belongs to it goes with it: patient_log_tags (each announced by its own .deleted event); each is listed in GET /deleted_entities.
          *
          *     Sent to every enabled endpoint subscribed to `patient_logs.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -2712,9 +2710,7 @@ export interface webhooks {
         put?: never;
         /**
          * patient_log_tags.deleted
-         * @description A patient log tag was deleted: it is listed in GET /deleted_entities.
-         *
-         *     Not sent today: tags on timeline entries are placed in the clinic software; the API and the portal write timeline entries without tags. An endpoint may subscribe to it already.
+         * @description A tag on a timeline entry went with the entry’s deleted patient: it is no longer returned.
          *
          *     Sent to every enabled endpoint subscribed to `patient_log_tags.deleted` (or to all types), signed with its secret (Standard Webhooks).
          */
@@ -3687,7 +3683,7 @@ export interface components {
                 id: number;
             };
         };
-        /** @description An invoice was voided and its allocations released. The payload of `invoices.deleted`. */
+        /** @description An invoice was voided and its allocations released. What belongs to it goes with it: line_items (announced by this event alone); each is listed in GET /deleted_entities. The payload of `invoices.deleted`. */
         InvoiceDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
             type: "invoices.deleted";
@@ -4081,7 +4077,7 @@ export interface components {
                 id: number;
             };
         };
-        /** @description A patient was soft-deleted: the record is no longer returned. The payload of `patients.deleted`. */
+        /** @description A patient was soft-deleted: the record is no longer returned. What belongs to it goes with it: addresses, files, numbers, patient_logs, patient_log_tags (each announced by its own .deleted event); clinical_notes (announced by this event alone); each is listed in GET /deleted_entities. The payload of `patients.deleted`. */
         PatientDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
             type: "patients.deleted";
@@ -4148,7 +4144,7 @@ export interface components {
                 id: number;
             };
         };
-        /** @description A patient log was deleted: it is listed in GET /deleted_entities. The payload of `patient_logs.deleted`. */
+        /** @description A timeline entry went with its deleted patient: it is no longer returned. What belongs to it goes with it: patient_log_tags (each announced by its own .deleted event); each is listed in GET /deleted_entities. The payload of `patient_logs.deleted`. */
         PatientLogDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
             type: "patient_logs.deleted";
@@ -4188,7 +4184,7 @@ export interface components {
                 id: number;
             };
         };
-        /** @description A patient log tag was deleted: it is listed in GET /deleted_entities. The payload of `patient_log_tags.deleted`. */
+        /** @description A tag on a timeline entry went with the entry’s deleted patient: it is no longer returned. The payload of `patient_log_tags.deleted`. */
         PatientLogTagDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
             type: "patient_log_tags.deleted";
@@ -4610,7 +4606,7 @@ export interface components {
                 id: number;
             };
         };
-        /** @description A practitioner was deleted: it is listed in GET /deleted_entities. The payload of `practitioners.deleted`. */
+        /** @description A practitioner was deleted. What belongs to it goes with it: practitioner_availabilities (each announced by its own .deleted event); each is listed in GET /deleted_entities. The payload of `practitioners.deleted`. */
         PractitionerDeletedEvent: components["schemas"]["WebhookEvent"] & {
             /** @constant */
             type: "practitioners.deleted";

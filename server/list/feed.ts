@@ -1,0 +1,76 @@
+/**
+ * A feed (the events): a list a reader follows by its cursor and resumes from later without missing a
+ * row. Its order is the order of commit, not of stamping: on PostgreSQL, concurrent transactions commit
+ * out of the order in which they stamped their rows, so a reader that had seen a later row would resume
+ * past one committed afterwards. Each row carries its writing transaction's id (xid8, `position`), and
+ * the feed serves only rows whose transaction is older than every transaction still running
+ * (`pg_snapshot_xmin`): every row that can still appear then lies after every row served. SQLite
+ * serialises writes, so the id is already the order of commit. docs/decisions.md, "The events feed".
+ *
+ * The last cursor page links where to resume (links.next is never null), and `wait=` holds a last page
+ * that came back empty until a row arrives or the seconds run out.
+ */
+import { not, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { nextAnnouncement } from '../../db/commits';
+import { isPg } from '../../db/dialect';
+import { invalid as fail } from '../errors';
+
+/** Longest `wait=` in seconds: well inside the request deadline (REQUEST_TIMEOUT_MS, 30 s by default). */
+export const FEED_WAIT_MAX = 20;
+/**
+ * How long a page that stops short of rows already committed waits for the transactions that hold them
+ * back (still running, and older): a reader then sees its own writes at once, whatever else is running.
+ */
+const SETTLE_MS = 5_000;
+/** How often a waiting reader looks for rows committed by other processes (this one's wake it at once). */
+const POLL_MS = 100;
+
+export interface Feed {
+  /** PostgreSQL: the commit position column, ordered before the id. */
+  position?: PgColumn;
+}
+
+/** The rows a transaction still running could precede: held back (PostgreSQL). */
+const unsettled = (position: PgColumn): SQL => sql`${position} >= pg_snapshot_xmin(pg_current_snapshot())`;
+
+/** The conditions of a feed's page: only settled rows. */
+export function settledOnly(feed: Feed): SQL[] {
+  return isPg && feed.position ? [not(unsettled(feed.position))] : [];
+}
+
+/** `wait` in seconds (0 when absent); only with cursor paging. */
+export function waitSeconds(raw: string | string[] | undefined, cursorPaging: boolean): number {
+  if (raw === undefined || raw === '') return 0;
+  if (Array.isArray(raw) || !/^\d{1,3}$/.test(raw) || Number(raw) > FEED_WAIT_MAX)
+    throw fail('wait', `wait must be a whole number of seconds from 0 to ${FEED_WAIT_MAX}`);
+  if (!cursorPaging)
+    throw fail('wait', 'wait needs cursor paging: send cursor= (empty to start) or the cursor of links.next');
+  return Number(raw);
+}
+
+/**
+ * Reads a feed's cursor page, waiting at its end: while rows already committed are held back by an older
+ * transaction (up to SETTLE_MS), and while the page is empty and `wait` seconds have not run out.
+ * `read` runs the page's query; `held` tells whether the page's conditions match unsettled rows.
+ */
+export async function readFeedPage<R>(
+  feed: Feed,
+  waitS: number,
+  pageSize: number,
+  read: () => Promise<R[]>,
+  held: (condition: SQL) => Promise<boolean>,
+): Promise<R[]> {
+  const start = Date.now();
+  const waitUntil = start + waitS * 1000;
+  const settleBy = start + SETTLE_MS;
+  for (;;) {
+    const rows = await read();
+    if (rows.length > pageSize) return rows;
+    const now = Date.now();
+    const holding =
+      isPg && feed.position && now < Math.max(settleBy, waitUntil) && (await held(unsettled(feed.position)));
+    if (!holding && (rows.length > 0 || now >= waitUntil)) return rows;
+    await nextAnnouncement(holding ? 10 : Math.min(POLL_MS, waitUntil - now));
+  }
+}
