@@ -1,6 +1,7 @@
 /** Placing and removing tags on patients. Both announce patients.updated, never patient_tags.*. */
 import { and, eq } from 'drizzle-orm';
-import { patientTags, tags } from '../../db/schema';
+import type { Db } from '../../db/client';
+import { patients, patientTags, tags } from '../../db/schema';
 import { ApiError, invalid, notFound } from '../errors';
 import { recordWrite } from '../events/record';
 import { baseConditions } from '../list/engine';
@@ -32,6 +33,7 @@ export async function addPatientTag(w: WriteContext, input: { patient_id: number
       .returning();
     if (!created)
       throw new ApiError('conflict', 'This tag is already on the patient', { tag_id: ['is already on this patient'] });
+    await touchPatient(tx, acc, input.patient_id, now);
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'patient_tags',
@@ -57,6 +59,7 @@ export async function removePatientTag(w: WriteContext, id: number) {
     if (!row) throw notFound('Patient tag');
     if (!row.editable) throw new ApiError('tag_locked', 'This tag was placed by a care plan and cannot be removed');
     await tx.delete(patientTags).where(and(eq(patientTags.account_id, acc), eq(patientTags.id, id)));
+    await touchPatient(tx, acc, row.patient_id, stamp(w));
     // Announced as an update of the patient; the placement itself is not a polled resource.
     await recordWrite(tx, {
       ...recorded(w),
@@ -69,4 +72,12 @@ export async function removePatientTag(w: WriteContext, id: number) {
       eventEntityId: row.patient_id,
     });
   });
+}
+
+/** The patient's tags are part of its record: it changed, for polling clients too (updated_at). */
+async function touchPatient(tx: Db, accountId: number, patientId: number, at: string) {
+  await tx
+    .update(patients)
+    .set({ updated_at: at })
+    .where(and(eq(patients.account_id, accountId), eq(patients.id, patientId)));
 }

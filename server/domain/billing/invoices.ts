@@ -89,7 +89,7 @@ export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
       })
       .returning({ id: table.id });
     await insertLines(tx, acc, row.id, priced);
-    await retotalInvoice(tx, acc, row.id);
+    await retotalInvoice(tx, acc, row.id, stamp(w));
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'invoices',
@@ -120,7 +120,7 @@ export async function updateInvoice(w: WriteContext, id: number, input: InvoiceU
       .set(set)
       .where(and(eq(table.account_id, acc), eq(table.id, id)));
     if (input.line_items !== undefined) await reconcileLines(tx, acc, id, input.line_items);
-    await retotalInvoice(tx, acc, id);
+    await retotalInvoice(tx, acc, id, stamp(w));
     const after = (await findRow(tx, invoices, acc, id))!;
     await recordWrite(tx, {
       ...recorded(w),
@@ -201,7 +201,7 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
     const now = stamp(w);
     for (const a of released) await announceDeleted(tx, acc, 'payment_allocations', a.id, now);
     for (const paymentId of new Set(released.map((a) => a.payment_id))) {
-      await refreshPayment(tx, acc, paymentId);
+      await refreshPayment(tx, acc, paymentId, stamp(w));
       if (!voidPayments || !fullyAllocated.has(paymentId)) {
         await announce(tx, acc, 'payments.updated', 'payments', paymentId, now);
         continue;
@@ -221,7 +221,7 @@ export async function voidInvoice(w: WriteContext, id: number, voidPayments: boo
       }
     }
     // With its allocations gone the invoice owes its total again; re-totalled, then marked void.
-    await retotalInvoice(tx, acc, id);
+    await retotalInvoice(tx, acc, id, stamp(w));
     await tx
       .update(table)
       .set({ voided_at: now, state: 'void', updated_at: now })

@@ -149,7 +149,7 @@ async function addLines(w: WriteContext, invoiceId: number, lines: LineInput[], 
     await writableInvoice(tx, acc, invoiceId);
     const priced = await priceLines(tx, acc, lines, (i, a) => (several ? `lines.${i}.${a}` : a));
     const created = await insertLines(tx, acc, invoiceId, priced);
-    await retotalInvoice(tx, acc, invoiceId);
+    await retotalInvoice(tx, acc, invoiceId, stamp(w));
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'line_items',
@@ -198,7 +198,7 @@ export async function updateLine(w: WriteContext, id: number, input: UpdateInput
       .update(table)
       .set({ ...columns, ...(metadata ? { metadata } : {}), updated_at: stamp(w) })
       .where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await retotalInvoice(tx, acc, invoiceId);
+    await retotalInvoice(tx, acc, invoiceId, stamp(w));
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'line_items',
@@ -222,7 +222,7 @@ export async function deleteLine(w: WriteContext, id: number): Promise<void> {
     if ((await lineCount(tx, acc, invoiceId)) <= 1)
       throw billingRule('An invoice keeps at least one line; void the invoice instead');
     await tx.delete(table).where(and(eq(table.account_id, acc), eq(table.id, id)));
-    await retotalInvoice(tx, acc, invoiceId);
+    await retotalInvoice(tx, acc, invoiceId, stamp(w));
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'line_items',

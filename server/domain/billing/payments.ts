@@ -110,8 +110,8 @@ async function allocate(
       updated_at: now,
     })
     .returning({ id: allocationsTable.id });
-  await retotalInvoice(tx, accountId, invoiceId);
-  await refreshPayment(tx, accountId, payment.id);
+  await retotalInvoice(tx, accountId, invoiceId, stamp(w));
+  await refreshPayment(tx, accountId, payment.id, stamp(w));
   return row.id;
 }
 
@@ -185,8 +185,8 @@ export async function voidPayment(w: WriteContext, id: number): Promise<void> {
     const now = stamp(w);
     for (const a of released) await announceDeleted(tx, acc, 'payment_allocations', a.id, now);
     const touched = new Set(released.map((a) => a.invoice_id));
-    for (const invoiceId of touched) await retotalInvoice(tx, acc, invoiceId);
-    await refreshPayment(tx, acc, id);
+    for (const invoiceId of touched) await retotalInvoice(tx, acc, invoiceId, stamp(w));
+    await refreshPayment(tx, acc, id, stamp(w));
     await tx
       .update(table)
       .set({ voided_at: now, status: 'void', updated_at: now })
@@ -257,8 +257,8 @@ export async function removeAllocation(w: WriteContext, id: number): Promise<voi
       );
     }
     await tx.delete(allocationsTable).where(and(eq(allocationsTable.account_id, acc), eq(allocationsTable.id, id)));
-    await retotalInvoice(tx, acc, row.invoice_id);
-    await refreshPayment(tx, acc, row.payment_id);
+    await retotalInvoice(tx, acc, row.invoice_id, stamp(w));
+    await refreshPayment(tx, acc, row.payment_id, stamp(w));
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'payment_allocations',
@@ -297,7 +297,7 @@ export async function createRefund(w: WriteContext, input: CreateInput<typeof re
         updated_at: now,
       })
       .returning({ id: refundsTable.id });
-    await refreshPayment(tx, acc, input.payment_id);
+    await refreshPayment(tx, acc, input.payment_id, stamp(w));
     await recordWrite(tx, {
       ...recorded(w),
       entity: 'refunds',

@@ -26,9 +26,11 @@ const sum = (col: Parameters<typeof sql>[1]) => sql<number>`coalesce(sum(${col})
 
 /**
  * Re-totals an invoice from its lines and allocations. Refuses (409 billing_rule) a state where the
- * invoice would owe less than has been paid, on either part, so balances never go negative.
+ * invoice would owe less than has been paid, on either part, so balances never go negative. Called when
+ * its lines or allocations changed, so the invoice did (its `lines` with them): updated_at moves to `at`,
+ * and polling clients find it.
  */
-export async function retotalInvoice(tx: Db, accountId: number, invoiceId: number): Promise<void> {
+export async function retotalInvoice(tx: Db, accountId: number, invoiceId: number, at: string): Promise<void> {
   const [inv] = await tx
     .select({ third_party: invoices.third_party_minor })
     .from(invoices)
@@ -76,12 +78,16 @@ export async function retotalInvoice(tx: Db, accountId: number, invoiceId: numbe
       third_party_balance_minor: thirdParty - thirdPartyPaid,
       state: balance === 0 ? 'paid' : paid > 0 ? 'partially_paid' : 'open',
       type: thirdParty === 0 ? 'patient' : thirdParty === lines.total ? 'third_party' : 'split',
+      updated_at: at,
     })
     .where(and(eq(invoices.account_id, accountId), eq(invoices.id, invoiceId)));
 }
 
-/** Recomputes a payment's allocated, refunded and unallocated amounts and its status. */
-export async function refreshPayment(tx: Db, accountId: number, paymentId: number): Promise<void> {
+/**
+ * Recomputes a payment's allocated, refunded and unallocated amounts and its status. Called when its
+ * allocations or refunds changed, so the payment did: updated_at moves to `at`.
+ */
+export async function refreshPayment(tx: Db, accountId: number, paymentId: number, at: string): Promise<void> {
   const [p] = await tx
     .select({ amount: payments.amount_minor })
     .from(payments)
@@ -107,6 +113,6 @@ export async function refreshPayment(tx: Db, accountId: number, paymentId: numbe
           : 'partially_allocated';
   await tx
     .update(payments)
-    .set({ allocated_minor: a.total, refunded_minor: r.total, unallocated_minor: unallocated, status })
+    .set({ allocated_minor: a.total, refunded_minor: r.total, unallocated_minor: unallocated, status, updated_at: at })
     .where(and(eq(payments.account_id, accountId), eq(payments.id, paymentId)));
 }
