@@ -74,7 +74,7 @@ export interface Target {
 type JsonResponse = { status: number; body: unknown; ms: number };
 
 /** One request with a JSON answer, timed; `fresh` opens its own connection instead of the keep-alive pool. */
-function requestJson(
+export function requestJson(
   t: Target,
   method: string,
   urlPath: string,
@@ -96,7 +96,12 @@ function requestJson(
           const ms = Number(process.hrtime.bigint() - started) / 1e6;
           const text = Buffer.concat(chunks).toString();
           try {
-            resolve({ status: res.statusCode!, body: JSON.parse(text), ms });
+            // A 204 has no body.
+            resolve({
+              status: res.statusCode!,
+              body: text === '' && res.statusCode === 204 ? null : JSON.parse(text),
+              ms,
+            });
           } catch {
             reject(new Error(`${method} ${urlPath}: ${res.statusCode} non-JSON body ${text.slice(0, 200)}`));
           }
