@@ -10,6 +10,18 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 
+# Each stage's wall time, printed with the closing line (CI has 90 minutes; the suite aims under 45).
+STAGES=()
+stage_started=$SECONDS
+stage_name=""
+stage() {
+  [ -n "$stage_name" ] && STAGES+=("$(printf '%5ss  %s' $((SECONDS - stage_started)) "$stage_name")")
+  stage_name="$1"
+  stage_started=$SECONDS
+  [ -n "$1" ] && echo "== $1"
+  return 0
+}
+
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
   echo "== installing postgresql (Debian package)"
@@ -18,9 +30,9 @@ if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
   PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 fi
 
-echo "== typecheck"
+stage "typecheck"
 npx tsc --noEmit -p .
-echo "== lint"
+stage "lint"
 npx eslint . --max-warnings 0
 npx prettier --check . --log-level warn
 
@@ -44,23 +56,23 @@ summary() {
     process.exit(f + unexplained.length ? 1 : 0);' "$RESULTS"/*.json
 }
 
-echo "== tests on SQLite"
+stage "tests on SQLite"
 DATABASE_URL= npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/sqlite.json"
 
-echo "== tests on PostgreSQL"
+stage "tests on PostgreSQL"
 source scripts/pg-temp.sh
 pg_temp_start "$PG_BIN"
 trap pg_temp_stop EXIT
 DATABASE_URL="$PG_TEMP_URL" npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/postgres.json"
 
-echo "== tests on PostgreSQL behind PgBouncer (transaction pooling)"
+stage "tests on PostgreSQL behind PgBouncer (transaction pooling)"
 pg_bouncer_start
 trap 'pg_bouncer_stop; pg_temp_stop' EXIT
 DATABASE_URL="$PG_BOUNCER_URL" DATABASE_POOLER=transaction npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/pgbouncer.json"
 pg_bouncer_stop
 pg_temp_stop
 
-echo "== browser tests (Debian's Chromium)"
+stage "browser tests (Debian's Chromium)"
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing chromium (Debian package)"
   export DEBIAN_FRONTEND=noninteractive
@@ -73,9 +85,12 @@ PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/browser.json" npx playwright test --report
 source scripts/node-lts.sh
 for major in 22 24; do
   bin=$(node_lts_bin "$major")
-  echo "== tests on SQLite, Node $("$bin/node" --version)"
+  stage "tests on SQLite and the quick start, Node $("$bin/node" --version)"
   PATH="$bin:$PATH" DATABASE_URL= node node_modules/vitest/vitest.mjs run --reporter=default --reporter=json --outputFile.json="$RESULTS/sqlite-node$major.json"
   PATH="$bin:$PATH" bash scripts/demo-smoke.sh
   echo '{"numPassedTests":1,"numFailedTests":0}' > "$RESULTS/demo-smoke-node$major.json"
 done
+stage ""
+printf '\n== time by stage\n'
+printf '%s\n' "${STAGES[@]}"
 summary
