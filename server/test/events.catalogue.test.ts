@@ -9,7 +9,7 @@
 import type { AnyProcedure } from '@trpc/server';
 import { and, eq, gt } from 'drizzle-orm';
 import { beforeAll, expect, test } from 'vitest';
-import { events, patientLogTags, tags } from '../../db/schema';
+import { events, patientLogTags } from '../../db/schema';
 import type { announce, recordWrite } from '../events/record';
 import { EVENT_CATALOGUE, isEventType, PORTAL_SETUP_RESOURCES } from '../events/types';
 import { RouteTable, type Route } from '../rest/routes';
@@ -18,6 +18,7 @@ import { portalRouter } from '../routers/portal';
 import { billingFixture, type Billing } from './billing-fixture';
 import { multipart, request, useClinic, type Res } from './helpers';
 import { calendarFixture, D, type Calendar } from './scheduling-fixture';
+import { clinicTag } from './support/tags';
 import { portalData, signedIn, type PortalClient } from './support/portal';
 
 const t = useClinic();
@@ -30,22 +31,7 @@ let staff: PortalClient;
 beforeAll(async () => {
   cal = await calendarFixture(t.server, t.clinic);
   bill = await billingFixture(t.server, t.clinic);
-  // Tags are read-only through the API: one is set up as the clinic software would.
-  const now = new Date().toISOString();
-  const [tag] = await t.server.app.db.transaction((tx) =>
-    tx
-      .insert(tags)
-      .values({
-        account_id: t.clinic.account.id,
-        name: 'Runner',
-        sort_order: 1,
-        metadata: {},
-        created_at: now,
-        updated_at: now,
-      })
-      .returning({ id: tags.id }),
-  );
-  tagId = tag.id;
+  tagId = await clinicTag(t.server, t.clinic);
   staff = (await signedIn(t.server, t.clinic, 'owner')).portal;
 });
 

@@ -15,13 +15,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { tags } from '../../db/schema';
 import { isEventType } from '../events/types';
 import { followersOf, RESOURCES } from '../resources';
 import type { Resource } from '../resources/define';
 import { billingFixture, type Billing } from './billing-fixture';
 import { multipart, newClinic, request, startServer, type Clinic, type Res, type TestServer } from './helpers';
 import { calendarFixture, D, type Calendar } from './scheduling-fixture';
+import { clinicTag } from './support/tags';
 import { portalData, signedIn, type PortalClient } from './support/portal';
 import { spawnServer, type Spawned } from './support/spawn';
 
@@ -515,21 +515,7 @@ beforeAll(async () => {
   clinic = await newClinic(local);
   cal = await calendarFixture(local, clinic);
   bill = await billingFixture(local, clinic);
-  const now = new Date().toISOString();
-  const [tag] = await local.app.db.transaction((tx) =>
-    tx
-      .insert(tags)
-      .values({
-        account_id: clinic.account.id,
-        name: 'Runner',
-        sort_order: 1,
-        metadata: {},
-        created_at: now,
-        updated_at: now,
-      })
-      .returning({ id: tags.id }),
-  );
-  tagId = tag.id;
+  tagId = await clinicTag(local, clinic);
   other = await spawnServer('server/test/support/cluster-server.ts', {
     ...env,
     DATABASE_URL: process.env.DATABASE_URL!,
