@@ -124,7 +124,8 @@ export const appointments = defineResource({
     arrived_at: f.timestamp({ nullable: true }),
     patient: f.object(embeddedPatient.nullable(), {
       column: false,
-      description: 'The patient; null once the patient is deleted (the appointment stays, patient_id still names them)',
+      description:
+        'The patient; null once the patient is deleted (the appointment stays, patient_id still names them). A copy that follows the patient’s own events (patients.updated, patients.deleted): it changes with no appointment event and no change of the appointment’s updated_at',
     }),
     ...standardFields(),
   },

@@ -182,7 +182,7 @@ function withEmbeds(mirror: Mirror): Mirror {
             first_name: p.first_name,
             last_name: p.last_name,
             preferred_name: p.preferred_name,
-            name: `${p.preferred_name ?? p.first_name} ${p.last_name}`,
+            name: `${p.preferred_name || p.first_name} ${p.last_name}`,
           }
         : null;
       return [id, { ...a, patient: embed }];

@@ -3033,7 +3033,7 @@ export interface components {
             cancellation_reason: string | null;
             cancelled_at: string | null;
             arrived_at: string | null;
-            /** @description The patient; null once the patient is deleted (the appointment stays, patient_id still names them) */
+            /** @description The patient; null once the patient is deleted (the appointment stays, patient_id still names them). A copy that follows the patient’s own events (patients.updated, patients.deleted): it changes with no appointment event and no change of the appointment’s updated_at */
             patient: {
                 id: number;
                 first_name: string;
