@@ -18,7 +18,7 @@ import { loadEmbeds } from './embeds';
 import { selectedRows } from './rows';
 import { refuseScanningFilters } from './scans';
 import { listTotal } from './total';
-import { readFeedPage, settledOnly, waitSeconds } from './feed';
+import { FEED_BEFORE, NEXT_XID, readFeedPage, settledOnly, waitSeconds } from './feed';
 
 /** A select of one record of the resource: its columns and its embeds. */
 export const select = (db: Db, resource: Resource) => db.select(resource.selection() as never);
@@ -168,16 +168,20 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
 
   if (cursor !== undefined) {
     const readPage = () => selectedRows(resource.columns, rowsQuery, b.values);
+    if (feedOrder && isPg && feed.position) {
+      const [{ next }] = (await scope.db.execute(NEXT_XID)).rows as { next: string }[];
+      b.values[FEED_BEFORE] = next;
+    }
     const rows = feedOrder
-      ? await readFeedPage(feed, wait, pageSize, readPage, async (unsettled) => {
-          const held = prepared(scope.db, `held:${shape}`, () =>
+      ? await readFeedPage(feed, wait, pageSize, readPage, async (held) => {
+          const query = prepared(scope.db, `held:${shape}`, () =>
             scope.db
               .select({ one: sql`1` })
               .from(resource.table)
-              .where(and(...where, unsettled))
+              .where(and(...where, held))
               .limit(1),
           );
-          return ((await held.execute(b.values)) as unknown[]).length > 0;
+          return ((await query.execute(b.values)) as unknown[]).length > 0;
         })
       : await readPage();
     const hasMore = rows.length > pageSize;

@@ -31,8 +31,17 @@ export interface Feed {
   position?: PgColumn;
 }
 
-/** The rows a transaction still running could precede: held back (PostgreSQL). */
+/** Rows a transaction still running could precede: held back (PostgreSQL). */
 const unsettled = (position: PgColumn): SQL => sql`${position} >= pg_snapshot_xmin(pg_current_snapshot())`;
+/**
+ * What a page waits for: held rows written by transactions that had begun when the request came (their
+ * ids are below the snapshot's xmax then, FEED_BEFORE), not the ones that keep coming after it.
+ */
+export const FEED_BEFORE = 'feed_before';
+const heldBefore = (position: PgColumn): SQL =>
+  sql`${unsettled(position)} AND ${position} < ${sql.placeholder(FEED_BEFORE)}::xid8`;
+/** The first transaction id not yet begun (PostgreSQL): the bound of what a request waits for. */
+export const NEXT_XID = sql<string>`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next`;
 
 /** The conditions of a feed's page: only settled rows. */
 export function settledOnly(feed: Feed): SQL[] {
@@ -50,9 +59,10 @@ export function waitSeconds(raw: string | string[] | undefined, cursorPaging: bo
 }
 
 /**
- * Reads a feed's cursor page, waiting at its end: while rows already committed are held back by an older
- * transaction (up to SETTLE_MS), and while the page is empty and `wait` seconds have not run out.
- * `read` runs the page's query; `held` tells whether the page's conditions match unsettled rows.
+ * Reads a feed's cursor page, waiting at its end: while rows of transactions that had begun when the
+ * request came are held back by an older transaction still running (up to SETTLE_MS), and while the page
+ * is empty and `wait` seconds have not run out. `read` runs the page's query; `held` tells whether the
+ * page's conditions match held rows (given the condition, read with FEED_BEFORE from NEXT_XID at the start).
  */
 export async function readFeedPage<R>(
   feed: Feed,
@@ -64,13 +74,18 @@ export async function readFeedPage<R>(
   const start = Date.now();
   const waitUntil = start + waitS * 1000;
   const settleBy = start + SETTLE_MS;
+  const settling = isPg && feed.position !== undefined;
   for (;;) {
     const rows = await read();
     if (rows.length > pageSize) return rows;
     const now = Date.now();
-    const holding =
-      isPg && feed.position && now < Math.max(settleBy, waitUntil) && (await held(unsettled(feed.position)));
-    if (!holding && (rows.length > 0 || now >= waitUntil)) return rows;
-    await nextAnnouncement(holding ? 10 : Math.min(POLL_MS, waitUntil - now));
+    if (settling && now < Math.max(settleBy, waitUntil) && (await held(heldBefore(feed.position!)))) {
+      await nextAnnouncement(10);
+      continue;
+    }
+    // Nothing held now: rows that settled since the read above belong on this page too.
+    const page = settling ? await read() : rows;
+    if (page.length > 0 || now >= waitUntil) return page;
+    await nextAnnouncement(Math.min(POLL_MS, waitUntil - now));
   }
 }

@@ -38,9 +38,15 @@ describe('Idempotency-Key', () => {
         spy.mockRestore();
       }
     };
+    // The fewest of three: a background flush (the request log's) may open a transaction during one.
+    const fewest = async (headers: () => Record<string, string>) => {
+      const counts: number[] = [];
+      for (let i = 0; i < 3; i++) counts.push(await committed(headers()));
+      return Math.min(...counts);
+    };
     await committed({});
-    const plain = await committed({});
-    const keyed = await committed({ 'Idempotency-Key': uniqueName('key') });
+    const plain = await fewest(() => ({}));
+    const keyed = await fewest(() => ({ 'Idempotency-Key': uniqueName('key') }));
     expect(plain).toBeGreaterThanOrEqual(1);
     expect(keyed).toBe(plain);
   });
