@@ -119,7 +119,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
   const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
   const health = createHealth(db, logger);
-  const { clientIp, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
+  const { clientKey, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
 
   /**
    * 421 for another region's clinic host. No clinic of this deployment is named, so, like a request for
@@ -129,7 +129,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   async function misdirect(req: IncomingMessage, res: ServerResponse, error: ApiError): Promise<void> {
     let rate: RateDecision | null = null;
     try {
-      rate = await limiter.take(`unauth:${clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+      rate = await limiter.take(`unauth:${clientKey(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
     } catch (err) {
       logger.error({ err }, 'rate limit of a misdirected request failed');
     }

@@ -36,6 +36,8 @@ export interface PortalIO {
   /** The session id behind the request's cookie, when signed in. */
   sessionId: number | null;
   clientIp: string;
+  /** What per-address limits count this client under (server/values/address.ts). */
+  clientKey: string;
   userAgent: string | null;
   /** Sets (a token) or clears (null) the session cookie on the response. */
   setSession(token: string | null): void;

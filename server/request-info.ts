@@ -8,6 +8,7 @@
  * read the same way.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { addressKey } from './values/address';
 
 /** What is read of a request: a node:http request, or the headers Next hands a page. */
 export interface RequestLike {
@@ -17,6 +18,8 @@ export interface RequestLike {
 
 export interface RequestInfo {
   clientIp(req: RequestLike): string;
+  /** What per-address limits count the client under: its IPv4 address, or its IPv6 /64 (values/address.ts). */
+  clientKey(req: RequestLike): string;
   host(req: RequestLike): string | undefined;
   proto(req: RequestLike): 'http' | 'https';
 }
@@ -32,8 +35,11 @@ export function forwarded(value: string | string[] | undefined, hops: number): s
 }
 
 export function requestInfo(trustedHops: number): RequestInfo {
+  const clientIp = (req: RequestLike) =>
+    forwarded(req.headers['x-forwarded-for'], trustedHops) || req.socket?.remoteAddress || 'unknown';
   return {
-    clientIp: (req) => forwarded(req.headers['x-forwarded-for'], trustedHops) || req.socket?.remoteAddress || 'unknown',
+    clientIp,
+    clientKey: (req) => addressKey(clientIp(req)),
     host: (req) => forwarded(req.headers['x-forwarded-host'], trustedHops) || req.headers.host,
     proto: (req) => {
       const proto = forwarded(req.headers['x-forwarded-proto'], trustedHops);

@@ -1,13 +1,10 @@
 /**
  * Passwords: scrypt (memory-hard, from node:crypto) with a random salt; the parameters are stored with
  * the hash so they can be raised later without breaking stored ones. Compared in constant time.
- *
- * scrypt runs on libuv's thread pool (never on the event loop), and at most MAX_HASHES sign-ins hash
- * or wait in one process (hashSlot): past that a sign-in gets 429 with Retry-After at once, so a flood
- * on one clinic cannot queue up seconds of hashing in front of every other clinic's sign-ins.
+ * scrypt runs on libuv's thread pool, never on the event loop; sign-ins take turns for it per clinic
+ * (server/auth/hash-slots.ts).
  */
 import { randomBytes, randomInt, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { ApiError } from '../errors';
 
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
@@ -20,20 +17,6 @@ const derive = (password: string, salt: Buffer, o: ScryptOptions & { N: number; 
       err ? reject(err) : resolve(key),
     ),
   );
-
-/** Sign-in hashes running or queued in this process (libuv runs 4 at a time by default; each takes ~50-100 ms). */
-export const MAX_HASHES = 8;
-let hashing = 0;
-
-/** A place for one sign-in's hash, or 429 when the process has MAX_HASHES; call the returned function when done. */
-export function hashSlot(): () => void {
-  if (hashing >= MAX_HASHES)
-    throw new ApiError('rate_limited', 'Too many sign-ins at once: try again in a second', undefined, {
-      headers: { 'Retry-After': '1' },
-    });
-  hashing++;
-  return () => void hashing--;
-}
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
@@ -51,6 +34,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A stored hash no password matches, so an unknown email costs the same time as a wrong password. */
 export const DUMMY_HASH = `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(KEY_LENGTH).toString('base64url')}`;
+
+/** What a member without a password stores (a set-up link pending): no password matches it. */
+export const NO_PASSWORD = '';
+
+/** A hash to check against: the stored one, or DUMMY_HASH when there is none (same time either way). */
+export const usableHash = (stored: string | undefined) => (stored?.startsWith('scrypt$') ? stored : DUMMY_HASH);
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 

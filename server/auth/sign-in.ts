@@ -9,7 +9,8 @@
  * - EMAIL_FAILURES per member email from all addresses, except addresses this email signed in from
  *   successfully within KNOWN_ADDRESS_MS: an outsider who knows the email can lock out strangers'
  *   addresses, but not the member's own;
- * - IP_FAILURES per address, whatever the email.
+ * - IP_FAILURES per address, whatever the email (an address is an IPv4 address or an IPv6 /64), refusals
+ *   for load included.
  * Past a limit: 429 with Retry-After until the oldest counted failure leaves the window. Every refusal
  * of a credential reads the same ("Email or password is wrong") and costs the same time, whether the
  * email exists or not.
@@ -22,7 +23,8 @@ import type { Account } from '../context';
 import { ApiError } from '../errors';
 import { recordActivity } from '../events/record';
 import { normalEmail } from '../domain/team';
-import { DUMMY_HASH, hashSlot, verifyPassword } from './passwords';
+import { hashSlots } from './hash-slots';
+import { usableHash, verifyPassword } from './passwords';
 import { startSession, type SessionPolicy } from './sessions';
 
 export const EMAIL_IP_FAILURES = 5;
@@ -39,21 +41,25 @@ export const WRONG = 'Email or password is wrong';
 interface Attempt {
   email: string;
   password: string;
+  /** The address as sent (recorded on the session and in the activity log). */
   ip: string;
+  /** What the limits count it under: the IPv4 address or the IPv6 /64 (server/values/address.ts). */
+  addressKey: string;
   userAgent: string | null;
 }
 
 export async function signIn(db: DbHandle, account: Account, a: Attempt, now: number, policy: SessionPolicy) {
   const email = normalEmail(a.email);
-  const attemptId = await takeAttempt(db, account.id, email, a.ip, now);
-  const release = await hashSlotFor(db, account.id, attemptId);
+  const attemptId = await takeAttempt(db, account.id, email, a.addressKey, now);
+  const release = await hashSlotFor(db, account.id, email, attemptId);
   let user: typeof users.$inferSelect | undefined, matches: boolean;
   try {
     [user] = await db.db
       .select()
       .from(users)
       .where(and(eq(users.account_id, account.id), eq(users.email, email)));
-    matches = await verifyPassword(a.password, user?.password_hash ?? DUMMY_HASH);
+    // A member who has not set a password yet (set-up link pending) costs the same hash as anyone.
+    matches = await verifyPassword(a.password, usableHash(user?.password_hash));
   } finally {
     release();
   }
@@ -146,15 +152,19 @@ async function sweep(db: DbHandle, now: number) {
 }
 
 /**
- * A hash slot for a taken attempt (server/auth/passwords.ts). Refused when the process is hashing
- * too much: then the attempt is given back (nothing was checked), and the 429 says to retry at once.
+ * A hash slot for a taken attempt (server/auth/hash-slots.ts). Refused when the clinic or the email has
+ * too many sign-ins in flight: the attempt then stays a failure of its address only (its email is
+ * blanked), so a flood of refusals spends the flooding addresses' budgets and no one's email limit.
  */
-async function hashSlotFor(db: DbHandle, accountId: number, attemptId: number): Promise<() => void> {
+async function hashSlotFor(db: DbHandle, accountId: number, email: string, attemptId: number) {
   try {
-    return hashSlot();
+    return await hashSlots.take(accountId, email);
   } catch (err) {
     await db.transaction((tx) =>
-      tx.delete(signInAttempts).where(and(eq(signInAttempts.account_id, accountId), eq(signInAttempts.id, attemptId))),
+      tx
+        .update(signInAttempts)
+        .set({ email: '' })
+        .where(and(eq(signInAttempts.account_id, accountId), eq(signInAttempts.id, attemptId))),
     );
     throw err;
   }

@@ -133,7 +133,7 @@ export function createMcpEndpoint(opts: {
    * false when it is spent, and the 429 is answered.
    */
   async function unauthenticatedBudget(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const rate = await limiter.take(`unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+    const rate = await limiter.take(`unauth:${info.clientKey(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
     res.setHeader('X-RateLimit-Limit', String(rate.limit));
     res.setHeader('X-RateLimit-Remaining', String(rate.remaining));
     if (!rate.allowed)

@@ -74,7 +74,7 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 }
 
 /** Whether anyone in this clinic has ever approved the client (a grant, revoked or not, that the sweep has not removed yet). */
-async function everApproved(db: DbHandle, accountId: number, clientId: string): Promise<boolean> {
+export async function everApproved(db: DbHandle, accountId: number, clientId: string): Promise<boolean> {
   const [row] = await db.db
     .select({ id: oauthGrants.id })
     .from(oauthGrants)

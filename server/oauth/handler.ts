@@ -142,7 +142,7 @@ export function createOAuthServer(opts: {
    * budget itself is shared, so another process learns it at its first refused call.
    */
   async function unauthenticatedCall(req: IncomingMessage, work: () => Promise<Answer>): Promise<Answer> {
-    const ip = info.clientIp(req);
+    const ip = info.clientKey(req);
     const until = spent.get(ip);
     if (until !== undefined) {
       const left = until - Date.now();
@@ -196,7 +196,7 @@ export function createOAuthServer(opts: {
     switch (path) {
       case `${OAUTH_PREFIX}/register`:
         return post(async () => {
-          await takeBudget(req, `oauth_register:${account.id}:${info.clientIp(req)}`, REGISTER_PER_IP_PER_MINUTE);
+          await takeBudget(req, `oauth_register:${account.id}:${info.clientKey(req)}`, REGISTER_PER_IP_PER_MINUTE);
           await takeBudget(req, `oauth_register:${account.id}`, REGISTER_PER_ACCOUNT_PER_MINUTE);
           const text = await readBody(req, env.MAX_BODY_BYTES);
           if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
@@ -242,7 +242,7 @@ export function createOAuthServer(opts: {
         if (/^https?:\/\//i.test(query.get('client_id') ?? ''))
           await takeBudget(
             req,
-            `oauth_metadata:${account.id}:${info.clientIp(req)}`,
+            `oauth_metadata:${account.id}:${info.clientKey(req)}`,
             METADATA_AUTHORIZE_PER_IP_PER_MINUTE,
           );
         // Errors go back to the client only at a redirect the request named, of a client someone here has
@@ -292,11 +292,11 @@ export function createOAuthServer(opts: {
       else {
         // Before the clinic is looked up: any host, known or not, spends the same budget.
         if (path.startsWith('/.well-known/'))
-          await takeBudget(req, `discovery:${info.clientIp(req)}`, DISCOVERY_PER_MINUTE);
+          await takeBudget(req, `discovery:${info.clientKey(req)}`, DISCOVERY_PER_MINUTE);
         const account = await tenants.resolve(info.host(req));
         if (!account) {
           if (!path.startsWith('/.well-known/'))
-            await takeBudget(req, `unauth:${info.clientIp(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+            await takeBudget(req, `unauth:${info.clientKey(req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
           answer = json(404, { error: 'not_found', error_description: 'No clinic at this address' });
         } else
           answer = await route(

@@ -33,14 +33,25 @@ const API_PREFIX = '/v3/api';
 /** Calls in one batched request (the pages never batch; tRPC clients may). */
 export const MAX_BATCH = 10;
 
+/** The procedure path of a call, decoded as tRPC decodes it; null when it cannot be decoded. */
+function procedurePath(url: string): string | null {
+  try {
+    return decodeURIComponent(url.split('?')[0].slice(PORTAL_TRPC.length + 1));
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Why a batched request may not run, or null: more than MAX_BATCH calls, or a session procedure among
- * them (sign-in is throttled per call: a batch must not carry many guesses).
+ * Why a request may not run, or null: a path that does not decode, a batch of more than MAX_BATCH
+ * calls, or a batch with a session procedure among them (sign-in is throttled per call: a batch must
+ * not carry many guesses). Read from the decoded path, the procedure list tRPC will run: an escaped
+ * dot or comma is the same call.
  */
-function batchRefusal(url: string): ApiError | null {
-  const [path, query = ''] = url.split('?');
-  if (!new URLSearchParams(query).has('batch')) return null;
-  const calls = path.slice(PORTAL_TRPC.length + 1).split(',');
+function batchRefusal(url: string, path: string | null): ApiError | null {
+  if (path === null) return new ApiError('invalid_input', 'The procedure path is not valid percent-encoding');
+  if (!new URLSearchParams(url.split('?')[1] ?? '').has('batch')) return null;
+  const calls = path.split(',');
   if (calls.length > MAX_BATCH)
     return new ApiError('invalid_input', `At most ${MAX_BATCH} calls may be batched in one request`);
   if (calls.some((c) => c.startsWith('session.')))
@@ -63,10 +74,9 @@ export interface PortalOptions {
  */
 const PROCEDURES = new Set(Object.keys(portalRouter._def.procedures));
 function routeOf(url: string): string {
-  const [path, query = ''] = url.split('?');
-  if (new URLSearchParams(query).has('batch')) return `${PORTAL_TRPC}/(batch)`;
-  const name = path.slice(PORTAL_TRPC.length + 1);
-  return PROCEDURES.has(name) ? `${PORTAL_TRPC}/${name}` : UNMATCHED;
+  if (new URLSearchParams(url.split('?')[1] ?? '').has('batch')) return `${PORTAL_TRPC}/(batch)`;
+  const name = procedurePath(url);
+  return name !== null && PROCEDURES.has(name) ? `${PORTAL_TRPC}/${name}` : UNMATCHED;
 }
 
 /** The session cookie: `__Host-` prefixed and Secure under https (where browsers enforce both). */
@@ -134,8 +144,9 @@ export function createPortal(opts: PortalOptions) {
           new ApiError('csrf_failed', 'This request did not come from the portal page: reload the page and try again'),
         );
       }
-      const refused = batchRefusal(req.url ?? '');
-      if (refused) return fail(res, refused);
+      const path = procedurePath(req.url ?? '');
+      const refused = batchRefusal(req.url ?? '', path);
+      if (refused || path === null) return fail(res, refused!);
       const secure = proto === 'https';
       const { token, session } = await traced(
         'auth session',
@@ -145,6 +156,7 @@ export function createPortal(opts: PortalOptions) {
       const portal: PortalIO = {
         sessionId: session?.sessionId ?? null,
         clientIp: info.clientIp(req),
+        clientKey: info.clientKey(req),
         userAgent: req.headers['user-agent'] ?? null,
         policy,
         allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE,
@@ -173,6 +185,7 @@ export function createPortal(opts: PortalOptions) {
       await nodeHTTPRequestHandler({
         req,
         res,
+        // tRPC decodes the path itself: it gets it as sent, and runs what procedurePath read.
         path: (req.url ?? '').split('?')[0].slice(PORTAL_TRPC.length + 1),
         router: portalRouter,
         maxBodySize: env.MAX_BODY_BYTES,

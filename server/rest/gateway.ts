@@ -123,7 +123,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   );
   sweeper.unref();
 
-  const { clientIp, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
+  const { clientIp, clientKey, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
   observing.any?.routes?.(routes.routes);
 
   /**
@@ -232,7 +232,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   /** The OpenAPI document: public, in a bucket of its own per client address. */
   async function serveDocs(x: Exchange): Promise<Outcome> {
-    await takeBudget(x, `docs:${clientIp(x.req)}`, DOCS_PER_MINUTE);
+    await takeBudget(x, `docs:${clientKey(x.req)}`, DOCS_PER_MINUTE);
     openapi ??= JSON.stringify(buildOpenApiDocument(routes));
     return { status: 200, body: openapi };
   }
@@ -244,7 +244,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
    */
   async function admit(x: Exchange, account: Account | null, route: Route | null): Promise<void> {
     if (!account || (route && !route.protect && !x.req.headers.authorization)) {
-      await takeBudget(x, `unauth:${clientIp(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+      await takeBudget(x, `unauth:${clientKey(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
       if (!account)
         throw new ApiError(
           'not_found',
@@ -254,7 +254,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     }
     x.principal = await auth.authenticate(x.req.headers.authorization, account.id);
     if (!x.principal) {
-      await takeBudget(x, `unauth:${clientIp(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
+      await takeBudget(x, `unauth:${clientKey(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
       throw new ApiError(
         'unauthenticated',
         'Missing, invalid, expired or revoked API key: send Authorization: Bearer <API_KEY>',

@@ -1,5 +1,8 @@
 'use client';
-/** What the app asks for, and Allow / Deny. Either answer sends the browser back to the app. */
+/**
+ * What the app asks for, and Allow / Deny. Allow sends the browser back to the app; so does Deny for an
+ * app this clinic approved before (any other gets a page saying nothing was connected).
+ */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Alert, Button, LoadFailed, Loading } from '../_components/ui';
@@ -44,6 +47,7 @@ export function ConsentForm({ query }: { query: string }) {
   });
   const [busy, setBusy] = useState<'allow' | 'deny' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [denied, setDenied] = useState(false);
 
   const answer = async (choice: 'allow' | 'deny') => {
     setBusy(choice);
@@ -53,6 +57,8 @@ export function ConsentForm({ query }: { query: string }) {
         choice === 'allow'
           ? await portal.connectors.approve.mutate({ query })
           : await portal.connectors.deny.mutate({ query });
+      // No address to go back to: the app is not one this clinic has approved before.
+      if (redirect === null) return setDenied(true);
       window.location.assign(redirect);
     } catch (err) {
       setError(portalError(err).message);
@@ -68,6 +74,22 @@ export function ConsentForm({ query }: { query: string }) {
     return <LoadFailed message={failed.message} retry={() => void request.refetch()} />;
   }
   const r = request.data;
+  if (denied) {
+    return (
+      <section
+        aria-labelledby="consent-title"
+        className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-6"
+      >
+        <h1 id="consent-title" className="text-xl font-semibold">
+          Nothing was connected
+        </h1>
+        <p role="status" className="text-sm">
+          You denied {r.valid ? r.client_name : 'the app'} access to {r.valid ? r.clinic : 'this clinic'}. No one in
+          this clinic has approved this app before, so you are not sent back to it: you can close this tab.
+        </p>
+      </section>
+    );
+  }
   if (!r.valid) {
     return (
       <Alert>

@@ -9,6 +9,7 @@ import {
   approve,
   checkAuthorizationRequest,
   denial,
+  everApproved,
   listConnectors,
   mayConnect,
   revokeConnector,
@@ -84,9 +85,16 @@ export const connectorsRouter = router({
     if (!checked.ok) return { redirect: checked.redirect };
     return { redirect: await approve(ctx.db, ctx.account, ctx.member, ctx.actor, checked.req, urlsOf(ctx), ctx.now()) };
   }),
+  /**
+   * The member says no. The browser goes back to the app only at an address of an app someone in this
+   * clinic has approved before: anyone may register an app with any return address, and a Deny must not
+   * send a member there (redirect null: the page says nothing was connected).
+   */
   deny: memberProcedure.input(consentInput).mutation(async ({ ctx, input }) => {
     const checked = await requestOf(ctx, input.query);
-    return { redirect: checked.ok ? denial(checked.req, urlsOf(ctx)) : checked.redirect };
+    if (!checked.ok) return { redirect: checked.redirect };
+    const known = await everApproved(ctx.db, ctx.account.id, checked.req.client.client_id);
+    return { redirect: known ? denial(checked.req, urlsOf(ctx)) : null };
   }),
   list: manage.query(async ({ ctx }) => ({
     data: await listConnectors(ctx.db, ctx.account.id),

@@ -18,7 +18,7 @@ export const sessionRouter = router({
       const { token, user } = await signIn(
         ctx.db,
         ctx.account,
-        { ...input, ip: ctx.portal.clientIp, userAgent: ctx.portal.userAgent },
+        { ...input, ip: ctx.portal.clientIp, addressKey: ctx.portal.clientKey, userAgent: ctx.portal.userAgent },
         ctx.now(),
         ctx.portal.policy,
       );
