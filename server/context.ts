@@ -1,10 +1,14 @@
 import type { DbHandle } from '../db/client';
 import type { accounts } from '../db/schema';
 import type { MemberGrant } from './auth/permissions';
+import type { Mailer } from './mail';
 import type { FileStore } from './files/store';
 
 /** The tenant of a request, as stored (the invoice counter and timestamps are the domain's own business). */
-export type Account = Omit<typeof accounts.$inferSelect, 'invoice_counter' | 'created_at' | 'updated_at'>;
+export type Account = Omit<
+  typeof accounts.$inferSelect,
+  'invoice_counter' | 'created_at' | 'updated_at' | 'two_factor_policy'
+>;
 
 export type Scope = 'read' | 'write';
 
@@ -33,8 +37,17 @@ export const ANONYMOUS: Principal = { type: 'api_key', id: 0, name: 'anonymous',
 
 /** What only a portal request has: its session cookie to set or clear, and where it comes from. */
 export interface PortalIO {
-  /** The session id behind the request's cookie, when signed in. */
+  /** The session id behind the request's cookie, when signed in or part way (see `step`). */
   sessionId: number | null;
+  /**
+   * A session part way through signing in: the member who passed the password, and the step that is
+   * left (the principal is then ANONYMOUS: nothing else opens).
+   */
+  step: { stage: 'second_factor' | 'enrol'; userId: number; email: string; name: string } | null;
+  /** The clinic's origin as the browser sees it (links in emails, WebAuthn's origin and RP ID). */
+  origin: string;
+  /** Sends set-up and reset links (SMTP_URL), or null: the link is shown once instead. */
+  mailer: Mailer | null;
   clientIp: string;
   /** What per-address limits count this client under (server/values/address.ts). */
   clientKey: string;

@@ -57,6 +57,24 @@ export const envSchema = z.object({
         .array(z.enum(REGIONS), { message: `must be regions among ${REGIONS.join(', ')}, comma-separated` })
         .min(1, 'must name at least one region'),
     ),
+  /**
+   * Where member emails (set-up and password-reset links) are sent: smtp://user:pass@host:port or
+   * smtps://...; unset, the portal shows each link once for an admin to hand over (README, "Staff accounts").
+   */
+  SMTP_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  /** The From of those emails. */
+  MAIL_FROM: z.string().min(3).default('Clinic API <no-reply@localhost>'),
+  /**
+   * How the clinics' addresses start where no request says it (links the CLI prints): https, or http on
+   * SERVICE_DOMAIN=localhost (with PORT).
+   */
+  PUBLIC_SCHEME: z.enum(['http', 'https']).optional(),
   RATE_LIMIT_REST_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_MCP_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_UNAUTH_PER_MINUTE: positiveInt(2),

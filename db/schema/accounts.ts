@@ -24,6 +24,10 @@ export const LOCALES = [
 ] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** Who must sign in with a second factor: no one (each member may), owners and admins, or everyone. */
+export const TWO_FACTOR_POLICIES = ['optional', 'admins', 'everyone'] as const;
+export type TwoFactorPolicy = (typeof TWO_FACTOR_POLICIES)[number];
+
 /** A clinic: the tenant. `generation` is `legacy` for accounts not yet native to this API generation. */
 export const accounts = table(
   'accounts',
@@ -37,6 +41,7 @@ export const accounts = table(
     locale: text<Locale>().notNull(),
     generation: text<'current' | 'legacy'>().notNull(),
     invoice_counter: int().notNull().default(0),
+    two_factor_policy: text<TwoFactorPolicy>().notNull().default('optional'),
     created_at: timestamp().notNull(),
     updated_at: timestamp().notNull(),
   },

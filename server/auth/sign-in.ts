@@ -18,12 +18,13 @@
 import { and, count, eq, gte, lt, min, or, sql, type SQL } from 'drizzle-orm';
 import { allIn, type Db, type DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
-import { signInAttempts, users } from '../../db/schema';
+import { signInAttempts, users, type SessionStage } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError } from '../errors';
 import { recordActivity } from '../events/record';
 import { normalEmail } from '../domain/team';
 import { hashSlots } from './hash-slots';
+import { factorsOf, hasSecondFactor, policyOf, policyRequires } from './second-factor';
 import { usableHash, verifyPassword } from './passwords';
 import { startSession, type SessionPolicy } from './sessions';
 
@@ -48,46 +49,73 @@ interface Attempt {
   userAgent: string | null;
 }
 
-export async function signIn(db: DbHandle, account: Account, a: Attempt, now: number, policy: SessionPolicy) {
+/**
+ * The member these credentials are, counted and throttled as a sign-in attempt (the portal's sign-in, and
+ * the current password when a member changes it): the member, or 401 WRONG, or 429.
+ */
+export async function checkCredentials(
+  db: DbHandle,
+  accountId: number,
+  a: Omit<Attempt, 'userAgent' | 'ip'>,
+  now: number,
+) {
   const email = normalEmail(a.email);
-  const attemptId = await takeAttempt(db, account.id, email, a.addressKey, now);
-  const release = await hashSlotFor(db, account.id, email, attemptId);
+  const attemptId = await takeAttempt(db, accountId, email, a.addressKey, now);
+  const release = await hashSlotFor(db, accountId, email, attemptId);
   let user: typeof users.$inferSelect | undefined, matches: boolean;
   try {
     [user] = await db.db
       .select()
       .from(users)
-      .where(and(eq(users.account_id, account.id), eq(users.email, email)));
+      .where(and(eq(users.account_id, accountId), eq(users.email, email)));
     // A member who has not set a password yet (set-up link pending) costs the same hash as anyone.
     matches = await verifyPassword(a.password, usableHash(user?.password_hash));
   } finally {
     release();
   }
-  const ok = Boolean(user && matches && user.active);
   // A deactivated member hears the same as a wrong password: nothing tells an outsider who is a member.
-  if (!user || !ok) throw new ApiError('unauthenticated', WRONG);
-  const at = new Date(now).toISOString();
-  await db.transaction(async (tx) => {
-    await tx
+  if (!user || !matches || !user.active) throw new ApiError('unauthenticated', WRONG);
+  await db.transaction((tx) =>
+    tx
       .update(signInAttempts)
       .set({ succeeded: true })
-      .where(and(eq(signInAttempts.account_id, account.id), eq(signInAttempts.id, attemptId)));
-    await tx
-      .update(users)
-      .set({ last_sign_in_at: at })
-      .where(and(eq(users.account_id, account.id), eq(users.id, user.id)));
+      .where(and(eq(signInAttempts.account_id, accountId), eq(signInAttempts.id, attemptId))),
+  );
+  return user;
+}
+
+/**
+ * Email and password. A member with a second factor gets a session in the `second_factor` stage; one
+ * whom the clinic's policy requires to have one and who has none, `enrol` (set one up now); anyone else
+ * is signed in.
+ */
+export async function signIn(db: DbHandle, account: Account, a: Attempt, now: number, policy: SessionPolicy) {
+  const user = await checkCredentials(db, account.id, a, now);
+  const factors = await factorsOf(db.db, account.id, user);
+  const stage: SessionStage = hasSecondFactor(factors)
+    ? 'second_factor'
+    : policyRequires(await policyOf(db.db, account.id), user.role)
+      ? 'enrol'
+      : 'signed_in';
+  const at = new Date(now).toISOString();
+  await db.transaction(async (tx) => {
+    if (stage === 'signed_in')
+      await tx
+        .update(users)
+        .set({ last_sign_in_at: at })
+        .where(and(eq(users.account_id, account.id), eq(users.id, user.id)));
     await recordActivity(
       tx,
       account.id,
       { actor_type: 'user', actor_id: user.id, actor_name: user.name },
       'sessions',
       user.id,
-      'signed_in',
+      stage === 'signed_in' ? 'signed_in' : 'password_accepted',
       { ip: a.ip },
     );
   });
-  const token = await startSession(db, account.id, user.id, now, policy, { ip: a.ip, userAgent: a.userAgent });
-  return { token, user };
+  const token = await startSession(db, account.id, user.id, now, policy, { ip: a.ip, userAgent: a.userAgent }, stage);
+  return { token, user, stage, factors };
 }
 
 /**

@@ -8,6 +8,7 @@ import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Exp
 import { AccountError, createAccount, findAccount } from '../domain/accounts';
 import type { Actor } from '../events/record';
 import { ConfigError, loadEnv, type Env } from '../env';
+import type { Account } from '../context';
 import { z } from 'zod';
 import { ROLE_KEYS } from '../../db/schema';
 import { ApiError } from '../errors';
@@ -20,7 +21,19 @@ const webhooks = async () => ({
   ...(await import('../webhooks/secrets')),
   ...(await import('../webhooks/worker')),
 });
-const team = async () => ({ ...(await import('../domain/team')), ...(await import('../auth/passwords')) });
+const team = async () => ({
+  ...(await import('../domain/team')),
+  ...(await import('../auth/passwords')),
+  ...(await import('../auth/password-links')),
+  ...(await import('../mail')),
+});
+
+/** A clinic's portal origin where no request says it (links the CLI prints or emails). */
+export function clinicOrigin(env: Env, account: { subdomain: string; region: string }): string {
+  const local = env.SERVICE_DOMAIN === 'localhost';
+  const scheme = env.PUBLIC_SCHEME ?? (local ? 'http' : 'https');
+  return `${scheme}://${account.subdomain}.${account.region}.${env.SERVICE_DOMAIN}${local ? `:${env.PORT}` : ''}`;
+}
 
 export const cliActor: Actor = { actor_type: 'user', actor_id: null, actor_name: 'command line' };
 
@@ -159,8 +172,8 @@ export async function run(argv: string[]): Promise<void> {
     }
     return;
   }
-  if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list'].includes(sub))
-    return user(await open(), sub, rest);
+  if (cmd === 'user' && ['create', 'deactivate', 'reactivate', 'list', 'reset-password'].includes(sub))
+    return user(await open(), env, sub, rest);
   if (cmd === 'webhook' && ['create', 'list', 'rotate', 'disable', 'enable', 'replay', 'recover'].includes(sub))
     return webhook(await open(), env, sub, rest);
   if (cmd === 'worker') return worker(await open(), env);
@@ -172,10 +185,24 @@ export async function run(argv: string[]): Promise<void> {
   throw new UsageError(cmd ? `unknown command: ${[cmd, sub].filter(Boolean).join(' ')}` : 'no command given');
 }
 
-/** `clinic user ...`: team members, through the same domain functions as the portal's Team page. */
-async function user(db: DbHandle, sub: string, args: string[]) {
+/**
+ * `clinic user ...`: team members, through the same domain functions as the portal's Team page. A new
+ * member (without --password-stdin) and `reset-password` get a one-time link: emailed with SMTP_URL,
+ * else printed for the operator to hand over.
+ */
+async function user(db: DbHandle, env: Env, sub: string, args: string[]) {
   try {
-    const { createMember, findMember, generatePassword, listMembers, setActive } = await team();
+    const { createMember, createMailer, findMember, listMembers, sendLink, setActive } = await team();
+    const deliver = async (account: Account, userId: number, purpose: 'setup' | 'reset') => {
+      const link = await sendLink(db, account, cliActor, userId, purpose, {
+        origin: clinicOrigin(env, account),
+        mailer: createMailer(env),
+        now: Date.now(),
+      });
+      if (link.url) console.log(link.url);
+      else console.error(`link emailed to ${link.emailed_to}`);
+      console.error(`the link works once, until ${link.expires_at}`);
+    };
     const values = options(args, {
       ...tenantSpec,
       email: { type: 'string' },
@@ -195,20 +222,21 @@ async function user(db: DbHandle, sub: string, args: string[]) {
       const parsedRole = z.enum(ROLE_KEYS).safeParse(role);
       if (!parsedRole.success) throw new UsageError(`--role must be one of ${ROLE_KEYS.join(', ')}`);
       const practitioner = values['practitioner-id'] === undefined ? null : idOption(values, 'practitioner-id');
-      const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : generatePassword();
-      await createMember(db, account, cliActor, {
+      const password = values['password-stdin'] ? (await readStdin()).replace(/\r?\n$/, '') : undefined;
+      const member = await createMember(db, account, cliActor, {
         name,
         email,
         role: parsedRole.data,
         practitioner_id: practitioner,
         password,
       });
-      if (!values['password-stdin']) console.log(password);
-      else console.error(`member ${email} created`);
+      console.error(`member ${email} created`);
+      if (password === undefined) await deliver(account, member.id, 'setup');
       return;
     }
     const member = await findMember(db.db, account.id, { email });
     if (!member) throw new UsageError(`no member ${email} on ${account.subdomain}.${account.region}`);
+    if (sub === 'reset-password') return await deliver(account, member.id, 'reset');
     await setActive(db, account, cliActor, member.id, sub === 'reactivate');
     console.error(`member ${member.email} ${sub}d`);
   } finally {

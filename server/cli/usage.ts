@@ -7,6 +7,7 @@ export const USAGE = `usage:
   clinic key rotate|revoke --clinic NAME --region REGION --key-id N
   clinic key list --clinic NAME --region REGION
   clinic user create --clinic NAME --region REGION --email EMAIL --name "Name" --role owner|admin|practitioner|receptionist [--practitioner-id N] [--password-stdin]
+  clinic user reset-password --clinic NAME --region REGION --email EMAIL   (prints or emails a one-time link)
   clinic user deactivate|reactivate --clinic NAME --region REGION --email EMAIL
   clinic user list --clinic NAME --region REGION
   clinic webhook create --clinic NAME --region REGION --url URL [--events all|a,b] [--description D]

@@ -35,7 +35,7 @@ const SETUP = new Map<string, (typeof SETUP_RESOURCES)[number]>(SETUP_RESOURCES.
 export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = {
   api_keys: ['api_keys'],
   sign_ins: ['sessions'],
-  team: ['users'],
+  team: ['users', 'accounts'],
   roles: ['roles'],
   webhooks: ['webhook_endpoints'],
   connectors: ['connectors'],
@@ -233,7 +233,11 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
   const setup = setupSentence(r, subject);
   if (setup) return setup;
   const c = (r.changes ?? {}) as Record<string, unknown>;
-  const who = r.actor_name;
+  // An AI app names itself at registration: it is always shown as an app, and whose access it acts on.
+  const who =
+    r.actor_type === 'connector'
+      ? `${r.actor_name} (AI app)${connector?.member ? ` on behalf of ${connector.member}` : ''}`
+      : r.actor_name;
   const at = (v: unknown) => (typeof v === 'string' ? clinicTime(v, zone) : null);
   const until = at(c.previous_secret_valid_until);
   switch (r.entity) {
@@ -250,6 +254,18 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
     }
     case 'sessions':
       if (r.action === 'signed_in') return `${who} signed in${text(c.ip) ? ` from ${text(c.ip)}` : ''}`;
+      if (r.action === 'password_accepted')
+        return `${who} entered their password${text(c.ip) ? ` from ${text(c.ip)}` : ''} (second step next)`;
+      if (r.action === 'second_factor_passed')
+        return `${who} signed in with ${FACTOR_NAMES[String(c.method)] ?? 'a second factor'}`;
+      if (r.action === 'ended')
+        return `${who} ended ${String(c.sessions ?? 1)} session(s) of ${subject ?? `member #${r.entity_id}`}`;
+      break;
+    case 'accounts':
+      if (r.action === 'two_factor_policy_changed') {
+        const policy = (c.two_factor_policy ?? {}) as { to?: unknown };
+        return `${who} set two-factor sign-in to “${POLICY_NAMES[String(policy.to)] ?? String(policy.to)}”`;
+      }
       break;
     case 'users': {
       const member = subject ?? text(c.name) ?? `member #${r.entity_id}`;
@@ -262,7 +278,25 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       if (r.action === 'deactivated') return `${who} deactivated ${member}`;
       if (r.action === 'reactivated') return `${who} reactivated ${member}`;
       if (r.action === 'ownership_transferred') return `${who} transferred ownership of the account to ${member}`;
-      if (r.action === 'password_reset') return `${who} reset the password of ${member}`;
+      const own = r.actor_type === 'user' && r.actor_id === r.entity_id;
+      const sentences: Record<string, string> = {
+        password_reset: own
+          ? `${who} chose a new password through a reset link`
+          : `${who} reset the password of ${member}`,
+        password_set: `${who} chose their password through their set-up link`,
+        password_changed: `${who} changed their password${Number(c.sessions_ended) ? ` (${String(c.sessions_ended)} other session(s) ended)` : ''}`,
+        password_reset_started: `${who} sent ${member} a password reset link`,
+        setup_link_sent: `${who} sent ${member} a set-up link`,
+        totp_enabled: `${who} set up an authenticator app`,
+        totp_removed: `${who} removed their authenticator app`,
+        passkey_added: `${who} added the passkey “${text(c.name) ?? ''}”`,
+        passkey_renamed: `${who} renamed a passkey to “${text(c.name) ?? ''}”`,
+        passkey_removed: `${who} removed the passkey “${text(c.name) ?? ''}”`,
+        recovery_codes_created: `${who} made new recovery codes`,
+        second_factor_reset: `${who} reset the two-factor sign-in of ${member}`,
+        practitioner_changed: `${who} changed the practitioner record ${member} is linked to`,
+      };
+      if (sentences[r.action]) return sentences[r.action];
       break;
     }
     case 'roles': {
@@ -301,6 +335,17 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
   }
   return `${who}: ${r.action.replaceAll('_', ' ')} ${r.entity.replaceAll('_', ' ')} #${r.entity_id}`;
 }
+
+const FACTOR_NAMES: Record<string, string> = {
+  totp: 'a code from their authenticator app',
+  passkey: 'a passkey',
+  recovery_code: 'a recovery code',
+};
+const POLICY_NAMES: Record<string, string> = {
+  optional: 'each member chooses',
+  admins: 'required for owners and admins',
+  everyone: 'required for everyone',
+};
 
 /** A sentence starts with a capital, whoever's name leads it ("command line" is the CLI's). */
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

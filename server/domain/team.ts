@@ -5,9 +5,12 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
-import { practitioners, roles, sessions, users, type RecordScope, type RoleKey } from '../../db/schema';
+import { passkeys, practitioners, roles, users, type RecordScope, type RoleKey } from '../../db/schema';
 import { DEFAULT_ROLES, PERMISSION_KEYS, type MemberGrant, type Permission } from '../auth/permissions';
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/passwords';
+import { checkPassword } from '../auth/password-rules';
+import { hashPassword, NO_PASSWORD } from '../auth/passwords';
+import { endSessionsOf } from '../auth/sessions';
+import { checkCredentials } from '../auth/sign-in';
 import type { Account, MemberPrincipal } from '../context';
 import { ApiError, invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
@@ -18,7 +21,8 @@ export interface NewMember {
   email: string;
   role: RoleKey;
   practitioner_id?: number | null;
-  password: string;
+  /** Absent: the member chooses it through a set-up link (server/auth/password-links.ts). */
+  password?: string;
 }
 
 const activity = (
@@ -73,20 +77,28 @@ export async function grantOf(db: Db, accountId: number, role: RoleKey): Promise
   };
 }
 
-export function checkPassword(password: string, attribute = 'password'): void {
-  if (password.length < PASSWORD_MIN)
-    throw invalid(attribute, `must be at least ${PASSWORD_MIN} characters`, 'validation_failed');
-  if (password.length > PASSWORD_MAX)
-    throw invalid(attribute, `must be at most ${PASSWORD_MAX} characters`, 'validation_failed');
-}
-
-async function checkPractitioner(tx: Db, accountId: number, practitionerId: number | null | undefined) {
+/**
+ * A practitioner a member may be linked to: one of the account's, and not linked to another member (the
+ * link decides whose diary "own records only" opens: two members on one record would read each other's).
+ */
+async function checkPractitioner(
+  tx: Db,
+  accountId: number,
+  practitionerId: number | null | undefined,
+  userId?: number,
+) {
   if (practitionerId == null) return;
   const [p] = await tx
     .select({ id: practitioners.id })
     .from(practitioners)
     .where(and(eq(practitioners.account_id, accountId), eq(practitioners.id, practitionerId)));
   if (!p) throw invalid('practitioner_id', 'is not a practitioner of this account', 'practitioner_not_found');
+  const [linked] = await tx
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(and(eq(users.account_id, accountId), eq(users.practitioner_id, practitionerId)));
+  if (linked && linked.id !== userId)
+    throw invalid('practitioner_id', `is already linked to ${linked.name}: unlink it there first`, 'invalid_input');
 }
 
 export async function createMember(db: DbHandle, account: Account, actor: Actor, m: NewMember) {
@@ -94,8 +106,8 @@ export async function createMember(db: DbHandle, account: Account, actor: Actor,
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 255)
     throw invalid('email', 'must be an email address', 'validation_failed');
   if (!m.name.trim() || m.name.length > 255) throw invalid('name', 'must be 1 to 255 characters', 'validation_failed');
-  checkPassword(m.password);
-  const passwordHash = await hashPassword(m.password);
+  if (m.password !== undefined) checkPassword(m.password, [email, account.subdomain]);
+  const passwordHash = m.password === undefined ? NO_PASSWORD : await hashPassword(m.password);
   return db.transaction(async (tx) => {
     await ensureRoles(tx, account.id);
     const [taken] = await tx
@@ -117,11 +129,17 @@ export async function createMember(db: DbHandle, account: Account, actor: Actor,
         practitioner_id: m.practitioner_id ?? null,
         active: true,
         password_hash: passwordHash,
+        password_changed_at: m.password === undefined ? null : now,
         created_at: now,
         updated_at: now,
       })
       .returning();
-    await activity(tx, account, actor, 'users', row.id, 'created', { name: row.name, email, role: m.role });
+    await activity(tx, account, actor, 'users', row.id, 'created', {
+      name: row.name,
+      email,
+      role: m.role,
+      practitioner_id: row.practitioner_id,
+    });
     return memberView(row);
   });
 }
@@ -135,13 +153,17 @@ async function ownerOf(tx: Db, accountId: number) {
 }
 
 type UserRow = typeof users.$inferSelect;
-const memberView = (u: UserRow) => ({
+const memberView = (u: UserRow, hasPasskey = false) => ({
   id: u.id,
   name: u.name,
   email: u.email,
   role: u.role,
   practitioner_id: u.practitioner_id,
   active: u.active,
+  /** False until the member has chosen a password through their set-up link. */
+  password_set: u.password_hash !== NO_PASSWORD,
+  /** An authenticator app or a passkey (listMembers knows the passkeys). */
+  two_factor: Boolean(u.totp_enabled_at) || hasPasskey,
   last_sign_in_at: u.last_sign_in_at,
   created_at: u.created_at,
 });
@@ -149,7 +171,12 @@ export type Member = ReturnType<typeof memberView>;
 
 export async function listMembers(db: Db, accountId: number): Promise<Member[]> {
   const rows = await db.select().from(users).where(eq(users.account_id, accountId)).orderBy(asc(users.id));
-  return rows.map(memberView);
+  const withPasskey = new Set(
+    (
+      await db.selectDistinct({ user_id: passkeys.user_id }).from(passkeys).where(eq(passkeys.account_id, accountId))
+    ).map((r) => r.user_id),
+  );
+  return rows.map((u) => memberView(u, withPasskey.has(u.id)));
 }
 
 /** A member as the permission checks see them: who they are and what their role grants. */
@@ -204,6 +231,8 @@ export async function setRole(db: DbHandle, account: Account, actor: Actor, user
       .set({ role, updated_at: new Date().toISOString() })
       .where(and(eq(users.account_id, account.id), eq(users.id, userId)))
       .returning();
+    // Sessions end: the member signs in again under the new role (and its two-factor rule).
+    await endSessionsOf(tx, account.id, userId);
     await activity(tx, account, actor, 'users', userId, 'role_changed', { role: { from: before.role, to: role } });
     return memberView(row);
   });
@@ -226,8 +255,7 @@ export async function setActive(db: DbHandle, account: Account, actor: Actor, us
       .set({ active, deactivated_at: active ? null : now, updated_at: now })
       .where(and(eq(users.account_id, account.id), eq(users.id, userId)))
       .returning();
-    if (!active)
-      await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
+    if (!active) await endSessionsOf(tx, account.id, userId);
     await revokeMemberGrants(tx, account.id, actor, userId, active ? MEMBER_REACTIVATED : MEMBER_DEACTIVATED, now);
     await activity(tx, account, actor, 'users', userId, active ? 'reactivated' : 'deactivated');
     return memberView(row);
@@ -294,17 +322,84 @@ export async function updateRole(
   });
 }
 
-/** A new password for a member (the demo's owner on every `npm run demo`); their sessions end. */
+/** A new password for a member, set by the operator (the demo's owner on every `npm run demo`); their sessions end. */
 export async function resetPassword(db: DbHandle, account: Account, actor: Actor, userId: number, password: string) {
-  checkPassword(password);
+  const member = await memberOrFail(db.db, account.id, userId);
+  checkPassword(password, [member.email, account.subdomain]);
   const hash = await hashPassword(password);
   await db.transaction(async (tx) => {
-    await memberOrFail(tx, account.id, userId);
+    const now = new Date().toISOString();
     await tx
       .update(users)
-      .set({ password_hash: hash, updated_at: new Date().toISOString() })
+      .set({ password_hash: hash, password_changed_at: now, updated_at: now })
       .where(and(eq(users.account_id, account.id), eq(users.id, userId)));
-    await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, userId)));
+    await endSessionsOf(tx, account.id, userId);
     await activity(tx, account, actor, 'users', userId, 'password_reset');
+  });
+}
+
+/**
+ * A member changes their own password: the current one is checked like a sign-in (counted and
+ * throttled), the new one against the rules; every other session of theirs ends, this one stays.
+ */
+export async function changePassword(
+  db: DbHandle,
+  account: Account,
+  member: MemberPrincipal,
+  change: { current: string; next: string; addressKey: string; keepSession: number },
+  now: number,
+) {
+  try {
+    await checkCredentials(
+      db,
+      account.id,
+      { email: member.email, password: change.current, addressKey: change.addressKey },
+      now,
+    );
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'unauthenticated')
+      throw invalid('current_password', 'is not your current password', 'invalid_input');
+    throw err;
+  }
+  checkPassword(change.next, [member.email, account.subdomain], 'new_password');
+  const hash = await hashPassword(change.next);
+  return db.transaction(async (tx) => {
+    const at = new Date(now).toISOString();
+    await tx
+      .update(users)
+      .set({ password_hash: hash, password_changed_at: at, updated_at: at })
+      .where(and(eq(users.account_id, account.id), eq(users.id, member.id)));
+    const ended = await endSessionsOf(tx, account.id, member.id, change.keepSession);
+    await activity(tx, account, actorOfMember(member), 'users', member.id, 'password_changed', {
+      sessions_ended: ended,
+    });
+    return { sessions_ended: ended };
+  });
+}
+
+const actorOfMember = (m: MemberPrincipal): Actor => ({ actor_type: 'user', actor_id: m.id, actor_name: m.name });
+
+/** The practitioner record a member is linked to (whose diary "own records only" opens), or none. */
+export async function setPractitioner(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  userId: number,
+  practitionerId: number | null,
+) {
+  return db.transaction(async (tx) => {
+    const before = await memberOrFail(tx, account.id, userId);
+    if (before.practitioner_id === practitionerId) return memberView(before);
+    await checkPractitioner(tx, account.id, practitionerId, userId);
+    const [row] = await tx
+      .update(users)
+      .set({ practitioner_id: practitionerId, updated_at: new Date().toISOString() })
+      .where(and(eq(users.account_id, account.id), eq(users.id, userId)))
+      .returning();
+    // A connector acting as the member reads by the new link at its next call; sessions read it per request.
+    await activity(tx, account, actor, 'users', userId, 'practitioner_changed', {
+      practitioner_id: { from: before.practitioner_id, to: practitionerId },
+    });
+    return memberView(row);
   });
 }

@@ -17,6 +17,7 @@ import { ApiError } from '../errors';
 import type { FileStore } from '../files/store';
 import { observing, traced, UNMATCHED, watch } from '../observability/hooks';
 import { requestInfo, type RequestLike } from '../request-info';
+import { createMailer } from '../mail';
 import { toApiError } from '../rest/errors';
 import { portalRouter } from '../routers/portal';
 import type { TenantResolver } from '../tenancy';
@@ -103,6 +104,7 @@ export function sessionToken(cookieHeader: string | undefined, secure: boolean):
 export function createPortal(opts: PortalOptions) {
   const { db, env, tenants, now } = opts;
   const info = requestInfo(env.TRUST_PROXY);
+  const mailer = createMailer(env);
   const policy: SessionPolicy = { idleMs: env.SESSION_IDLE_MINUTES * 60_000, maxMs: env.SESSION_MAX_HOURS * 3_600_000 };
 
   const fail = (res: ServerResponse, error: ApiError) => {
@@ -126,7 +128,10 @@ export function createPortal(opts: PortalOptions) {
     });
     if (!account) return null;
     const { session } = await sessionOf(req, account.id, info.proto(req) === 'https');
-    return { account: { name: account.name, generation: account.generation }, member: session?.member ?? null };
+    return {
+      account: { name: account.name, generation: account.generation },
+      member: session?.stage === 'signed_in' ? session.member : null,
+    };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -153,8 +158,15 @@ export function createPortal(opts: PortalOptions) {
         () => sessionOf(req, account.id, secure),
         (s) => ({ 'clinic.auth.outcome': s.session ? 'accepted' : s.token ? 'refused' : 'none' }),
       );
+      const signedIn = session?.stage === 'signed_in' ? session : null;
       const portal: PortalIO = {
         sessionId: session?.sessionId ?? null,
+        step:
+          session && session.stage !== 'signed_in'
+            ? { stage: session.stage, userId: session.userId, email: session.member.email, name: session.member.name }
+            : null,
+        origin: `${proto}://${host}`,
+        mailer,
         clientIp: info.clientIp(req),
         clientKey: info.clientKey(req),
         userAgent: req.headers['user-agent'] ?? null,
@@ -175,7 +187,7 @@ export function createPortal(opts: PortalOptions) {
         db,
         files: opts.files,
         account,
-        principal: session?.member ?? ANONYMOUS,
+        principal: signedIn?.member ?? ANONYMOUS,
         requestId,
         baseUrl: `${proto}://${host}${API_PREFIX}`,
         now,

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectError, startServer, uniqueName, type TestServer } from './helpers';
 import type { Account } from '../context';
 import { findAccount } from '../domain/accounts';
+import { eq } from 'drizzle-orm';
+import { passwordLinks } from '../../db/schema';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -242,7 +244,7 @@ describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
     expect(res.stderr).toMatch(/not yet native/);
   });
 
-  it('user create prints a generated password alone, or reads one from stdin; deactivate, reactivate and list', async () => {
+  it('user create prints a one-time set-up link alone (no one else knows the password); reset-password a reset link; deactivate, reactivate and list', async () => {
     const owner = await clinic(
       'user',
       'create',
@@ -258,7 +260,30 @@ describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
       'owner',
     );
     expect(owner.code).toBe(0);
-    expect(owner.stdout).toMatch(/^[A-Za-z0-9]{20}\n$/);
+    const link = /^(http:\/\/[^/]+\.mercury\.localhost:\d+\/developers\/password#token=([\w-]{43}))\n$/.exec(
+      owner.stdout,
+    );
+    expect(link, owner.stdout).not.toBeNull();
+    expect(owner.stderr).toMatch(/works once, until/);
+    const reset = await clinic(
+      'user',
+      'reset-password',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--email',
+      `owner@${name}.test`,
+    );
+    expect(reset.code).toBe(0);
+    const resetToken = /#token=([\w-]{43})\n$/.exec(reset.stdout)?.[1];
+    expect(resetToken).toBeDefined();
+    // The newer link ends the older one; only the newer one opens the page.
+    const links = await server.app.db.db
+      .select({ purpose: passwordLinks.purpose, used_at: passwordLinks.used_at })
+      .from(passwordLinks)
+      .where(eq(passwordLinks.account_id, account.id));
+    expect(links).toEqual([{ purpose: 'reset', used_at: null }]);
     const second = await clinic(
       'user',
       'create',

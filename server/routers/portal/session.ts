@@ -1,10 +1,19 @@
-/** Sign-in, sign-out and who is signed in. */
+/** Sign-in (password, then the second factor when the member has one), sign-out and who is signed in. */
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
+import { authenticationOptions, passWithPasskey } from '../../auth/passkeys';
+import { PERMISSIONS } from '../../auth/permissions';
+import { factorsOf, memberRow, passSecondFactor } from '../../auth/second-factor';
 import { endSession } from '../../auth/sessions';
 import { signIn } from '../../auth/sign-in';
-import { PERMISSIONS } from '../../auth/permissions';
 import { router } from '../../trpc';
 import { memberProcedure, portalProcedure } from './base';
+import { secondFactorProcedure } from './step';
+
+/** A WebAuthn response as the browser library gives it: checked by @simplewebauthn/server, bounded here. */
+export const webauthnResponse = z
+  .looseObject({ id: z.string().max(1024), rawId: z.string().max(1024), type: z.literal('public-key') })
+  .refine((v) => JSON.stringify(v).length <= 16_384, 'is too large');
 
 export const sessionRouter = router({
   signIn: portalProcedure
@@ -15,7 +24,7 @@ export const sessionRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const { token, user } = await signIn(
+      const { token, user, stage, factors } = await signIn(
         ctx.db,
         ctx.account,
         { ...input, ip: ctx.portal.clientIp, addressKey: ctx.portal.clientKey, userAgent: ctx.portal.userAgent },
@@ -23,6 +32,41 @@ export const sessionRouter = router({
         ctx.portal.policy,
       );
       ctx.portal.setSession(token);
+      return { name: user.name, next: stage, factors: { totp: factors.totp, passkeys: factors.passkeys > 0 } };
+    }),
+  /** What the session part way through signing in still needs. */
+  step: portalProcedure.query(async ({ ctx }) => {
+    const step = ctx.portal.step;
+    if (!step) return { next: ctx.principal.type === 'user' ? ('signed_in' as const) : ('password' as const) };
+    const factors = await factorsOf(ctx.db.db, ctx.account.id, await memberRow(ctx.db.db, ctx.account.id, step.userId));
+    return {
+      next: step.stage,
+      name: step.name,
+      factors: { totp: factors.totp, passkeys: factors.passkeys > 0, recovery_codes: factors.recovery_codes_left > 0 },
+    };
+  }),
+  /** The second step with a code from the authenticator app or a recovery code. */
+  secondFactor: secondFactorProcedure
+    .input(
+      z.union([
+        z.strictObject({ code: z.string().trim().min(1, 'Enter the code').max(20) }),
+        z.strictObject({ recovery_code: z.string().trim().min(1, 'Enter a recovery code').max(40) }),
+      ]),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const session = { id: ctx.step.sessionId, userId: ctx.step.userId, policy: ctx.portal.policy };
+      const user = await passSecondFactor(ctx.db, ctx.account, session, input, ctx.now());
+      return { name: user.name };
+    }),
+  passkeyOptions: secondFactorProcedure.mutation(({ ctx }) =>
+    authenticationOptions(ctx.db, ctx.account, ctx.step.userId, ctx.step.sessionId, ctx.portal.origin),
+  ),
+  passkey: secondFactorProcedure
+    .input(z.strictObject({ response: webauthnResponse }))
+    .mutation(async ({ ctx, input }) => {
+      const session = { id: ctx.step.sessionId, userId: ctx.step.userId, policy: ctx.portal.policy };
+      const response = input.response as unknown as AuthenticationResponseJSON;
+      const user = await passWithPasskey(ctx.db, ctx.account, session, response, ctx.portal.origin, ctx.now());
       return { name: user.name };
     }),
   signOut: portalProcedure.mutation(async ({ ctx }) => {

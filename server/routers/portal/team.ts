@@ -1,14 +1,18 @@
 /** The team (Manage team): members, their roles and what each role may do. */
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { practitioners, RECORD_SCOPES, ROLE_KEYS } from '../../../db/schema';
-import { generatePassword } from '../../auth/passwords';
+import { practitioners, RECORD_SCOPES, ROLE_KEYS, TWO_FACTOR_POLICIES } from '../../../db/schema';
+import { sendLink } from '../../auth/password-links';
+import { policyOf, resetSecondFactor, setPolicy } from '../../auth/second-factor';
+import { endSessionsOf, listSessions } from '../../auth/sessions';
+import { recordActivity } from '../../events/record';
 import { PERMISSION_KEYS, PERMISSIONS } from '../../auth/permissions';
 import {
   createMember,
   listMembers,
   listRoles,
   setActive,
+  setPractitioner,
   setRole,
   transferOwnership,
   updateRole,
@@ -24,6 +28,8 @@ const assignable = z.enum(ROLE_KEYS).exclude(['owner']);
 export const teamRouter = router({
   list: manage.query(async ({ ctx }) => ({
     members: await listMembers(ctx.db.db, ctx.account.id),
+    two_factor_policy: await policyOf(ctx.db.db, ctx.account.id),
+    emails_links: ctx.portal.mailer !== null,
     roles: await listRoles(ctx.db.db, ctx.account.id),
     permissions: PERMISSION_KEYS.map((key) => ({ key, label: PERMISSIONS[key] })),
     practitioners: await ctx.db.db
@@ -32,7 +38,10 @@ export const teamRouter = router({
       .where(eq(practitioners.account_id, ctx.account.id))
       .orderBy(asc(practitioners.id)),
   })),
-  /** A new member with a generated password, shown once to the admin who hands it over. */
+  /**
+   * A new member, who chooses their own password through a set-up link: emailed when SMTP is set up,
+   * else returned once for the admin to hand over. Nobody else ever knows the password.
+   */
   create: manage
     .input(
       z.strictObject({
@@ -43,9 +52,49 @@ export const teamRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      const password = generatePassword();
-      const member = await createMember(ctx.db, ctx.account, ctx.actor, { ...input, password });
-      return { member, password };
+      const member = await createMember(ctx.db, ctx.account, ctx.actor, input);
+      const link = await sendLink(ctx.db, ctx.account, ctx.actor, member.id, 'setup', {
+        origin: ctx.portal.origin,
+        mailer: ctx.portal.mailer,
+        now: ctx.now(),
+      });
+      return { member, link };
+    }),
+  /** A new one-time link for a member: set-up while they have no password yet, else a password reset. */
+  sendLink: manage.input(z.strictObject({ user_id: userId })).mutation(async ({ ctx, input }) => {
+    const members = await listMembers(ctx.db.db, ctx.account.id);
+    const member = members.find((m) => m.id === input.user_id);
+    return sendLink(ctx.db, ctx.account, ctx.actor, input.user_id, member?.password_set === false ? 'setup' : 'reset', {
+      origin: ctx.portal.origin,
+      mailer: ctx.portal.mailer,
+      now: ctx.now(),
+    });
+  }),
+  setPractitioner: manage
+    .input(z.strictObject({ user_id: userId, practitioner_id: recordId.nullable() }))
+    .mutation(({ ctx, input }) =>
+      setPractitioner(ctx.db, ctx.account, ctx.actor, input.user_id, input.practitioner_id),
+    ),
+  resetSecondFactor: manage.input(z.strictObject({ user_id: userId })).mutation(async ({ ctx, input }) => {
+    await resetSecondFactor(ctx.db, ctx.account, ctx.actor, input.user_id);
+    return { reset: true };
+  }),
+  sessions: manage
+    .input(z.strictObject({ user_id: userId }))
+    .query(({ ctx, input }) => listSessions(ctx.db.db, ctx.account.id, input.user_id, ctx.now(), ctx.portal.policy)),
+  endSessions: manage.input(z.strictObject({ user_id: userId })).mutation(async ({ ctx, input }) => {
+    const ended = await ctx.db.transaction(async (tx) => {
+      const n = await endSessionsOf(tx, ctx.account.id, input.user_id);
+      await recordActivity(tx, ctx.account.id, ctx.actor, 'sessions', input.user_id, 'ended', { sessions: n });
+      return n;
+    });
+    return { ended };
+  }),
+  setPolicy: manage
+    .input(z.strictObject({ two_factor_policy: z.enum(TWO_FACTOR_POLICIES) }))
+    .mutation(async ({ ctx, input }) => {
+      await setPolicy(ctx.db, ctx.account, ctx.actor, input.two_factor_policy);
+      return { two_factor_policy: input.two_factor_policy };
     }),
   setRole: manage
     .input(z.strictObject({ user_id: userId, role: assignable }))

@@ -1,9 +1,12 @@
 'use client';
-/** Team members (add, change role, deactivate, reactivate, hand over ownership: each change that takes something away asks first) and what each role may do. */
+/**
+ * Team members (add with a set-up link, change role or practitioner link, send a reset link, reset two-factor,
+ * end sessions, deactivate, reactivate, hand over ownership: each change that takes something away asks
+ * first), the clinic's two-factor rule, and what each role may do.
+ */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
-import { CopyField } from '../../_components/copy-button';
 import {
   Alert,
   Badge,
@@ -21,6 +24,7 @@ import {
 } from '../../_components/ui';
 import { Time } from '../../_components/time';
 import { useFormAction } from '../../_lib/form';
+import { LinkNotice, type LinkDelivery } from './link-notice';
 import { portal, portalError } from '../../_lib/trpc';
 
 type Team = Awaited<ReturnType<typeof portal.team.list.query>>;
@@ -47,14 +51,18 @@ function AddMember({ team }: { team: Team }) {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Assignable>('receptionist');
   const [practitioner, setPractitioner] = useState('');
-  const [created, setCreated] = useState<{ email: string; password: string } | null>(null);
+  const [created, setCreated] = useState<{ name: string; email: string; link: LinkDelivery } | null>(null);
   const refresh = useRefresh();
+  const linked = new Map(team.members.flatMap((m) => (m.practitioner_id ? [[m.practitioner_id, m.name]] : [])));
   const { submit, pending, error } = useFormAction(
     () => portal.team.create.mutate({ name, email, role, practitioner_id: practitioner ? Number(practitioner) : null }),
     (r) => {
-      setCreated({ email: r.member.email, password: r.password });
+      setCreated({ name: r.member.name, email: r.member.email, link: r.link });
+      // The whole form starts again: a new member never inherits the last one's role or practitioner.
       setName('');
       setEmail('');
+      setRole('receptionist');
+      setPractitioner('');
       void refresh();
     },
   );
@@ -62,16 +70,12 @@ function AddMember({ team }: { team: Team }) {
     <Card title="Add a member">
       {created && (
         <div className="mb-4">
-          <Alert tone="success">
-            <p className="font-semibold">{created.email} can now sign in.</p>
-            <p>
-              Their password is shown once: hand it over in person or over a secure channel. It disappears when you
-              leave this page.
-            </p>
-            <div className="mt-2">
-              <CopyField id="member-password" label={`Password for ${created.email}`} value={created.password} />
-            </div>
-          </Alert>
+          <LinkNotice
+            id="member-link"
+            lead={`${created.name} (${created.email}) was added.`}
+            name={created.name}
+            link={created.link}
+          />
         </div>
       )}
       <form
@@ -109,8 +113,9 @@ function AddMember({ team }: { team: Team }) {
           <Select id="member-practitioner" value={practitioner} onChange={(e) => setPractitioner(e.target.value)}>
             <option value="">None</option>
             {team.practitioners.map((p) => (
-              <option key={p.id} value={p.id}>
+              <option key={p.id} value={p.id} disabled={linked.has(p.id)}>
                 {p.name} {p.last_name}
+                {linked.has(p.id) ? ` (linked to ${linked.get(p.id)})` : ''}
               </option>
             ))}
           </Select>
@@ -128,8 +133,10 @@ function AddMember({ team }: { team: Team }) {
   );
 }
 
-function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; role: string } }) {
+function MemberRow({ m, me, team }: { m: Team['members'][number]; me: { id: number; role: string }; team: Team }) {
   const [pendingRole, setPendingRole] = useState<Assignable | null>(null);
+  const [link, setLink] = useState<LinkDelivery | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const roleSelect = useRef<HTMLSelectElement>(null);
   const refresh = useRefresh();
   const isOwner = m.role === 'owner';
@@ -146,6 +153,26 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
     mutationFn: () => portal.team.setActive.mutate({ user_id: m.id, active: true }),
     onSuccess: () => void refresh(),
   });
+  const sendLink = useMutation({
+    mutationFn: () => portal.team.sendLink.mutate({ user_id: m.id }),
+    onSuccess: (r) => setLink(r),
+  });
+  const linkPractitioner = useMutation({
+    mutationFn: (id: number | null) => portal.team.setPractitioner.mutate({ user_id: m.id, practitioner_id: id }),
+    onSuccess: () => void refresh(),
+  });
+  const resetFactor = async () => {
+    await portal.team.resetSecondFactor.mutate({ user_id: m.id });
+    setDone(`${m.name}'s two-factor sign-in was reset and their sessions ended.`);
+    await refresh();
+  };
+  const endSessions = async () => {
+    const { ended } = await portal.team.endSessions.mutate({ user_id: m.id });
+    setDone(`${ended} session(s) of ${m.name} ended.`);
+  };
+  const others = new Map(
+    team.members.flatMap((o) => (o.practitioner_id && o.id !== m.id ? [[o.practitioner_id, o.name]] : [])),
+  );
   const transfer = async () => {
     await portal.team.transferOwnership.mutate({ user_id: m.id });
     // Every page's permissions change with the handover: start again from the server's view of this member.
@@ -197,12 +224,78 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
           </>
         )}
       </Cell>
+      <Cell label="Practitioner record">
+        <label htmlFor={`practitioner-${m.id}`} className="sr-only">
+          Practitioner record of {m.name}
+        </label>
+        <Select
+          id={`practitioner-${m.id}`}
+          value={m.practitioner_id ?? ''}
+          disabled={linkPractitioner.isPending}
+          onChange={(e) => linkPractitioner.mutate(e.target.value ? Number(e.target.value) : null)}
+        >
+          <option value="">None</option>
+          {team.practitioners.map((p) => (
+            <option key={p.id} value={p.id} disabled={others.has(p.id)}>
+              {p.name} {p.last_name}
+              {others.has(p.id) ? ` (linked to ${others.get(p.id)})` : ''}
+            </option>
+          ))}
+        </Select>
+        {linkPractitioner.isError && <InlineError message={portalError(linkPractitioner.error).message} />}
+      </Cell>
       <Cell label="Status">
-        {m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}
+        <div className="flex flex-wrap gap-1">
+          {m.active ? <Badge tone="green">Active</Badge> : <Badge tone="red">Deactivated</Badge>}
+          {!m.password_set && <Badge tone="amber">No password yet</Badge>}
+          {m.two_factor ? <Badge tone="green">Two-factor on</Badge> : <Badge tone="slate">Password only</Badge>}
+        </div>
       </Cell>
       <Cell label="Last sign-in">{m.last_sign_in_at ? <Time iso={m.last_sign_in_at} /> : 'Never'}</Cell>
       <Cell label="Actions">
         <div className="flex flex-wrap gap-2">
+          {m.active && (
+            <Button
+              tone="secondary"
+              onClick={() => sendLink.mutate()}
+              disabled={sendLink.isPending}
+              aria-label={`${m.password_set ? 'Send a password reset link to' : 'Send a set-up link to'} ${m.name}`}
+            >
+              {m.password_set ? 'Reset password' : 'New set-up link'}
+            </Button>
+          )}
+          {m.two_factor && (
+            <ConfirmDialog
+              trigger={
+                <Button tone="secondary" aria-label={`Reset two-factor sign-in of ${m.name}`}>
+                  Reset two-factor
+                </Button>
+              }
+              title={`Reset ${m.name}'s two-factor sign-in?`}
+              confirm={`Reset two-factor of ${m.name}`}
+              onConfirm={resetFactor}
+            >
+              <p>
+                {m.name}&rsquo;s authenticator app, passkeys and recovery codes stop working at once and they are signed
+                out everywhere. They sign in with their password and set up a second factor again. Do this only once you
+                are sure it is them asking (a lost phone).
+              </p>
+            </ConfirmDialog>
+          )}
+          {m.active && (
+            <ConfirmDialog
+              trigger={
+                <Button tone="secondary" aria-label={`Sign ${m.name} out everywhere`}>
+                  Sign out everywhere
+                </Button>
+              }
+              title={`Sign ${m.name} out everywhere?`}
+              confirm={`Sign ${m.name} out`}
+              onConfirm={endSessions}
+            >
+              <p>Every portal session of {m.name} ends at once; they can sign in again.</p>
+            </ConfirmDialog>
+          )}
           {!isOwner &&
             (m.active ? (
               <ConfirmDialog
@@ -251,8 +344,74 @@ function MemberRow({ m, me }: { m: Team['members'][number]; me: { id: number; ro
           )}
         </div>
         {reactivate.isError && <InlineError message={portalError(reactivate.error).message} />}
+        {sendLink.isError && <InlineError message={portalError(sendLink.error).message} />}
+        {done && (
+          <p role="status" className="mt-2 text-sm text-emerald-700">
+            {done}
+          </p>
+        )}
+        {link && (
+          <div className="mt-2">
+            <LinkNotice
+              id={`link-${m.id}`}
+              lead={m.password_set ? `Password reset started for ${m.name}.` : `New set-up link for ${m.name}.`}
+              name={m.name}
+              link={link}
+            />
+          </div>
+        )}
       </Cell>
     </Row>
+  );
+}
+
+const POLICIES = {
+  optional: 'Each member chooses',
+  admins: 'Required for owners and admins',
+  everyone: 'Required for everyone',
+} as const;
+type Policy = keyof typeof POLICIES;
+
+/** The clinic's rule: members it covers who have no second factor set one up at their next sign-in. */
+function TwoFactorPolicy({ policy }: { policy: Policy }) {
+  const [value, setValue] = useState<Policy>(policy);
+  const [saved, setSaved] = useState(false);
+  const refresh = useRefresh();
+  const save = useMutation({
+    mutationFn: () => portal.team.setPolicy.mutate({ two_factor_policy: value }),
+    onSuccess: () => (setSaved(true), void refresh()),
+  });
+  return (
+    <Card title="Two-factor sign-in">
+      <p className="mb-3 text-sm text-slate-600">
+        With a second factor, a stolen password alone does not open the portal. Members the rule covers who have none
+        are asked to set up an authenticator app or a passkey at their next sign-in.
+      </p>
+      <div className="flex flex-wrap items-end gap-3">
+        <Field id="two-factor-policy" label="Two-factor sign-in">
+          <Select
+            id="two-factor-policy"
+            value={value}
+            onChange={(e) => (setSaved(false), setValue(e.target.value as Policy))}
+          >
+            {Object.entries(POLICIES).map(([k, label]) => (
+              <option key={k} value={k}>
+                {label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Button onClick={() => save.mutate()} disabled={save.isPending || value === policy}>
+          {save.isPending ? 'Saving…' : 'Save rule'}
+        </Button>
+        {saved && (
+          <p role="status" className="text-sm text-emerald-700">
+            Saved
+          </p>
+        )}
+        {save.isError && <InlineError message={portalError(save.error).message} />}
+      </div>
+    </Card>
   );
 }
 
@@ -348,12 +507,17 @@ export function TeamManager({ me }: { me: { id: number; role: string } }) {
         <>
           <AddMember team={team.data} />
           <Card title="Members">
-            <Table stacked caption="Team members" head={['Member', 'Role', 'Status', 'Last sign-in', 'Actions']}>
+            <Table
+              stacked
+              caption="Team members"
+              head={['Member', 'Role', 'Practitioner record', 'Status', 'Last sign-in', 'Actions']}
+            >
               {team.data.members.map((m) => (
-                <MemberRow key={m.id} m={m} me={me} />
+                <MemberRow key={m.id} m={m} me={me} team={team.data} />
               ))}
             </Table>
           </Card>
+          <TwoFactorPolicy policy={team.data.two_factor_policy} />
           <Card title="Roles">
             <div className="flex flex-col gap-4">
               {team.data.roles.map((r) => (
