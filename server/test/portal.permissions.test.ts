@@ -34,8 +34,8 @@ const PROCEDURES: Proc[] = Object.entries(portalRouter._def.procedures).map(([pa
     takesEmpty,
   };
 });
-/** Procedures anyone may call (signing in and out). */
-const PUBLIC = ['session.signIn', 'session.signOut'];
+/** Procedures anyone may call: signing in and out, where sign-in stands, and a set-up or reset link's page. */
+const PUBLIC = ['session.signIn', 'session.signOut', 'session.step', 'password.describe', 'password.set'];
 
 const call = (portal: PortalClient, p: Proc, input?: unknown) =>
   p.type === 'query' ? portal.query(p.path, input) : portal.mutate(p.path, input);
