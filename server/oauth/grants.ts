@@ -467,7 +467,8 @@ export async function touchGrant(db: DbHandle, accountId: number, grantId: numbe
 }
 
 /** The account's connectors (unrevoked grants), newest first, for the portal. */
-export async function listConnectors(db: DbHandle, accountId: number) {
+/** The account's live connectors, or one member's. */
+export async function listConnectors(db: DbHandle, accountId: number, userId?: number) {
   return db.db
     .select({
       id: oauthGrants.id,
@@ -485,18 +486,32 @@ export async function listConnectors(db: DbHandle, accountId: number) {
       and(eq(oauthClients.account_id, oauthGrants.account_id), eq(oauthClients.client_id, oauthGrants.client_id)),
     )
     .innerJoin(users, and(eq(users.account_id, oauthGrants.account_id), eq(users.id, oauthGrants.user_id)))
-    .where(and(eq(oauthGrants.account_id, accountId), isNull(oauthGrants.revoked_at)))
+    .where(
+      and(
+        eq(oauthGrants.account_id, accountId),
+        isNull(oauthGrants.revoked_at),
+        userId === undefined ? undefined : eq(oauthGrants.user_id, userId),
+      ),
+    )
     .orderBy(oauthGrants.id);
 }
 
-/** A member revokes a connector in the portal: its tokens stop working at once. */
-export async function revokeConnector(db: DbHandle, account: Account, actor: Actor, grantId: number, now = Date.now()) {
+/** A member revokes a connector in the portal (only `onlyOf`'s, when given): its tokens stop working at once. */
+export async function revokeConnector(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  grantId: number,
+  now = Date.now(),
+  onlyOf?: number,
+) {
   await db.transaction(async (tx) => {
     const [grant] = await tx
       .select()
       .from(oauthGrants)
       .where(and(eq(oauthGrants.account_id, account.id), eq(oauthGrants.id, grantId), isNull(oauthGrants.revoked_at)));
-    if (!grant) throw new ApiError('not_found', 'Connector not found');
+    if (!grant || (onlyOf !== undefined && grant.user_id !== onlyOf))
+      throw new ApiError('not_found', 'Connector not found');
     await revokeGrantTx(tx, account.id, actor, grant.id, 'revoked in the portal', iso(now));
   });
 }

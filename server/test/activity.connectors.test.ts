@@ -150,3 +150,44 @@ test('approvals and every kind of revocation are in the activity log, filterable
   const everything = entries(await admin.query('activity.list', {}));
   expect(everything.filter(([kind]) => kind === C)).toEqual(entries(connectors));
 });
+
+test('an app is shown as an app acting for its member, whatever name it registered; Connect AI apps alone shows and revokes only one’s own', async () => {
+  // An app registered under a member's name cannot pass for the member in the log.
+  const impostor = await connect(admin, 'Ada Admin');
+  expect(
+    (await form('/v3/oauth2/revoke', { token: impostor.tokens.refresh_token, client_id: impostor.clientId })).status,
+  ).toBe(200);
+  const log = portalData(await admin.query('activity.list', { kind: 'connectors' })).data as { summary: string }[];
+  expect(log[0].summary).toBe(
+    'Ada Admin (AI app) on behalf of Ada Admin disconnected the AI app “Ada Admin” of Ada Admin (revoked by the client)',
+  );
+
+  // A receptionist given Connect AI apps (not Manage everyone's AI apps) sees and revokes only their own.
+  await admin.mutate('team.updateRole', {
+    key: 'receptionist',
+    permissions: ['connectors.manage', 'patients.read'],
+    record_scope: 'all',
+  });
+  const email = `${uniqueName('desk')}@example.test`;
+  await createMember(t.server.app.db, t.clinic.account, system, {
+    name: 'Rae Desk',
+    email,
+    role: 'receptionist',
+    password: PASSWORD,
+  });
+  const desk = portalClient(t.server, t.clinic);
+  expect((await desk.signIn(email, PASSWORD)).status).toBe(200);
+  await connect(desk, 'Desk Helper');
+  await connect(admin, 'Admin Helper');
+  const mine = portalData(await desk.query('connectors.list'));
+  expect(mine.everyone).toBe(false);
+  expect(mine.data.map((c: { client_name: string }) => c.client_name)).toEqual(['Desk Helper']);
+  const all = portalData(await admin.query('connectors.list'));
+  expect(all.everyone).toBe(true);
+  const adminsApp = all.data.find((c: { client_name: string }) => c.client_name === 'Admin Helper');
+  expect((await desk.mutate('connectors.revoke', { id: adminsApp.id })).status).toBe(404);
+  expect(portalData(await admin.query('connectors.list')).data.some((c: { id: number }) => c.id === adminsApp.id)).toBe(
+    true,
+  );
+  expect((await desk.mutate('connectors.revoke', { id: mine.data[0].id })).status).toBe(200);
+});

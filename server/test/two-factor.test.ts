@@ -40,12 +40,17 @@ describe('TOTP', () => {
     expect(portalData(first)).toMatchObject({ next: 'second_factor', factors: { totp: true, passkeys: false } });
     expect((await next.query('session.me')).status).toBe(401);
     expect((await next.query('team.list')).status).toBe(401);
-    expect(portalData(await next.query('session.step'))).toMatchObject({ next: 'second_factor', factors: { recovery_codes: true } });
+    expect(portalData(await next.query('session.step'))).toMatchObject({
+      next: 'second_factor',
+      factors: { recovery_codes: true },
+    });
     // AI consent needs a member fully signed in.
     expect(portalCode(await next.query('connectors.describe', { query: 'client_id=x' }))).toBe('unauthenticated');
 
     clock += 60_000;
-    const bad = await next.mutate('session.secondFactor', { code: '123456' === codeAt(secret, clock) ? '654321' : '123456' });
+    const bad = await next.mutate('session.secondFactor', {
+      code: '123456' === codeAt(secret, clock) ? '654321' : '123456',
+    });
     expect([bad.status, portalCode(bad)]).toEqual([401, 'unauthenticated']);
     const code = codeAt(secret, clock);
     expect((await next.mutate('session.secondFactor', { code })).status).toBe(200);
@@ -58,15 +63,17 @@ describe('TOTP', () => {
       .select({ action: auditLog.action })
       .from(auditLog)
       .where(and(eq(auditLog.account_id, t.clinic.account.id), eq(auditLog.actor_id, member.id)));
-    expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['totp_enabled', 'recovery_codes_created', 'second_factor_passed']));
+    expect(entries.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['totp_enabled', 'recovery_codes_created', 'second_factor_passed']),
+    );
   });
 
   test('a recovery code works once; the second step without a password is 401', async () => {
     const { member, portal } = await signedIn(t.server, t.clinic, 'receptionist');
     const { codes } = await withTotp(portal);
-    expect(portalCode(await portalClient(t.server, t.clinic).mutate('session.secondFactor', { recovery_code: codes[0] }))).toBe(
-      'unauthenticated',
-    );
+    expect(
+      portalCode(await portalClient(t.server, t.clinic).mutate('session.secondFactor', { recovery_code: codes[0] })),
+    ).toBe('unauthenticated');
     const a = portalClient(t.server, t.clinic);
     await a.signIn(member.email, member.password);
     expect((await a.mutate('session.secondFactor', { recovery_code: codes[0].toUpperCase() })).status).toBe(200);
@@ -123,7 +130,9 @@ describe("the clinic's rule", () => {
     await withTotp(portal);
     expect((await admin.mutate('team.resetSecondFactor', { user_id: member.id })).status).toBe(200);
     expect((await portal.query('session.me')).status).toBe(401);
-    expect(portalData(await portalClient(t.server, t.clinic).signIn(member.email, member.password)).next).toBe('signed_in');
+    expect(portalData(await portalClient(t.server, t.clinic).signIn(member.email, member.password)).next).toBe(
+      'signed_in',
+    );
     const members = portalData(await admin.query('team.list')).members;
     expect(members.find((m: { id: number }) => m.id === member.id).two_factor).toBe(false);
   });
@@ -166,8 +175,12 @@ describe('sessions', () => {
 describe('the practitioner link', () => {
   test('one member per practitioner record; owner/admin change it, in the activity log', async () => {
     const { portal: admin } = await signedIn(t.server, t.clinic, 'admin');
-    const p1 = portalData(await admin.mutate('practice.practitioners.create', { first_name: 'Ada', last_name: 'Link' }));
-    const p2 = portalData(await admin.mutate('practice.practitioners.create', { first_name: 'Bea', last_name: 'Link' }));
+    const p1 = portalData(
+      await admin.mutate('practice.practitioners.create', { first_name: 'Ada', last_name: 'Link' }),
+    );
+    const p2 = portalData(
+      await admin.mutate('practice.practitioners.create', { first_name: 'Bea', last_name: 'Link' }),
+    );
     const a = await addMember(t.server, t.clinic, 'practitioner');
     const b = await addMember(t.server, t.clinic, 'practitioner');
     expect([p1.id, p2.id]).toEqual([expect.any(Number), expect.any(Number)]);

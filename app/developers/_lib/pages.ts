@@ -8,7 +8,11 @@ export const PAGES: { href: string; label: string; permissions: Permission[]; se
   { href: '/developers/activity', label: 'Activity log', permissions: ['api_keys.manage', 'team.manage'] },
   { href: '/developers/requests', label: 'Request log', permissions: ['api_keys.manage'] },
   { href: '/developers/webhooks', label: 'Webhooks', permissions: ['webhooks.manage'] },
-  { href: '/developers/connectors', label: 'AI connectors', permissions: ['connectors.manage'] },
+  {
+    href: '/developers/connectors',
+    label: 'AI connectors',
+    permissions: ['connectors.manage', 'connectors.manage_all'],
+  },
   { href: '/developers/team', label: 'Team', permissions: ['team.manage'] },
   { href: '/developers/reference', label: 'API reference', permissions: [] },
   // The clinic's own setup (what the API keeps read-only): locations, appointment types, practitioners, hours.

@@ -48,4 +48,5 @@ CREATE UNIQUE INDEX "password_links_token_uq" ON "password_links" USING btree ("
 CREATE INDEX "password_links_user_idx" ON "password_links" USING btree ("account_id","user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "passkeys_credential_uq" ON "passkeys" USING btree ("account_id","credential_id");--> statement-breakpoint
 CREATE INDEX "passkeys_user_idx" ON "passkeys" USING btree ("account_id","user_id");--> statement-breakpoint
-CREATE INDEX "recovery_codes_user_idx" ON "recovery_codes" USING btree ("account_id","user_id");
+CREATE INDEX "recovery_codes_user_idx" ON "recovery_codes" USING btree ("account_id","user_id");--> statement-breakpoint
+UPDATE "roles" SET "permissions" = "permissions" || '["connectors.manage_all"]'::jsonb WHERE "key" = 'admin' AND "permissions" ? 'connectors.manage' AND NOT "permissions" ? 'connectors.manage_all';

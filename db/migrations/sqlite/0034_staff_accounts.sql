@@ -45,4 +45,5 @@ ALTER TABLE `users` ADD `totp_last_step` integer;--> statement-breakpoint
 ALTER TABLE `users` ADD `factor_failures` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `users` ADD `factor_failed_at` text;--> statement-breakpoint
 ALTER TABLE `sessions` ADD `stage` text DEFAULT 'signed_in' NOT NULL;--> statement-breakpoint
-ALTER TABLE `sessions` ADD `challenge` text;
+ALTER TABLE `sessions` ADD `challenge` text;--> statement-breakpoint
+UPDATE `roles` SET `permissions` = json_insert(`permissions`, '$[#]', 'connectors.manage_all') WHERE `key` = 'admin' AND EXISTS (SELECT 1 FROM json_each(`roles`.`permissions`) WHERE value = 'connectors.manage') AND NOT EXISTS (SELECT 1 FROM json_each(`roles`.`permissions`) WHERE value = 'connectors.manage_all');

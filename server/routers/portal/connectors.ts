@@ -1,9 +1,10 @@
 /**
  * AI connectors in the portal: the consent screen of the OAuth authorization endpoint (any signed-in
- * member sees it; connecting needs Connect AI apps, which the owner always has), and the list of the
- * account's connectors with revocation (Connect AI apps).
+ * member sees it; connecting needs Connect AI apps, which the owner always has), and the connectors
+ * with revocation: a member's own with Connect AI apps, everyone's with Manage everyone's AI apps.
  */
 import { z } from 'zod';
+import { can } from '../../auth/permissions';
 import { ApiError } from '../../errors';
 import {
   approve,
@@ -63,7 +64,8 @@ async function requestOf(ctx: Ctx, query: string) {
   }
 }
 
-const manage = permitted('connectors.manage');
+/** Connect AI apps: one's own apps. Manage everyone's AI apps: every member's (the owner has both). */
+const manage = permitted('connectors.manage', 'connectors.manage_all');
 
 export const connectorsRouter = router({
   describe: memberProcedure.input(consentInput).query(async ({ ctx, input }) => {
@@ -96,12 +98,18 @@ export const connectorsRouter = router({
     const known = await everApproved(ctx.db, ctx.account.id, checked.req.client.client_id);
     return { redirect: known ? denial(checked.req, urlsOf(ctx)) : null };
   }),
-  list: manage.query(async ({ ctx }) => ({
-    data: await listConnectors(ctx.db, ctx.account.id),
-    mcp_url: urlsOf(ctx).resource,
-  })),
+  /** The member's own connected apps, or every member's with Manage everyone's AI apps. */
+  list: manage.query(async ({ ctx }) => {
+    const everyone = can(ctx.member, 'connectors.manage_all');
+    return {
+      data: await listConnectors(ctx.db, ctx.account.id, everyone ? undefined : ctx.member.id),
+      everyone,
+      mcp_url: urlsOf(ctx).resource,
+    };
+  }),
   revoke: manage.input(z.strictObject({ id: recordId })).mutation(async ({ ctx, input }) => {
-    await revokeConnector(ctx.db, ctx.account, ctx.actor, input.id, ctx.now());
+    const onlyOf = can(ctx.member, 'connectors.manage_all') ? undefined : ctx.member.id;
+    await revokeConnector(ctx.db, ctx.account, ctx.actor, input.id, ctx.now(), onlyOf);
     return { revoked: true };
   }),
 });

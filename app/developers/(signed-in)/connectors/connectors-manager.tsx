@@ -1,5 +1,8 @@
 'use client';
-/** The account's connected AI apps: who connected them, with what scope, when last used; revoke (after a confirmation). */
+/**
+ * Connected AI apps: a member's own, or every member's with Manage everyone's AI apps; who connected them,
+ * with what scope, when last used; revoke (after a confirmation).
+ */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
 import { CopyField } from '../../_components/copy-button';
@@ -71,11 +74,18 @@ export function ConnectorsManager() {
       </Card>
       {list.isPending && <Loading what="connectors" />}
       {list.isError && <LoadFailed message={portalError(list.error).message} retry={() => void list.refetch()} />}
-      {list.data && list.data.data.length === 0 && <Empty>No AI app is connected.</Empty>}
+      {list.data && (
+        <h2 className="text-lg font-semibold">
+          {list.data.everyone ? 'All connected AI apps' : 'Your connected AI apps'}
+        </h2>
+      )}
+      {list.data && list.data.data.length === 0 && (
+        <Empty>{list.data.everyone ? 'No AI app is connected.' : 'You have not connected an AI app.'}</Empty>
+      )}
       {list.data && list.data.data.length > 0 && (
         <Table
           stacked
-          caption="Connected AI apps"
+          caption={list.data.everyone ? 'Connected AI apps of every member' : 'Your connected AI apps'}
           head={['App', 'Connected by', 'Scope', 'Connected', 'Last used', 'Actions']}
         >
           {list.data.data.map((c) => (

@@ -5,7 +5,7 @@ export const metadata = { title: 'AI connectors — developer portal' };
 
 export default function ConnectorsPage() {
   return (
-    <Gate title="AI connectors" permissions={['connectors.manage']}>
+    <Gate title="AI connectors" permissions={['connectors.manage', 'connectors.manage_all']}>
       <ConnectorsManager />
     </Gate>
   );
