@@ -9,6 +9,10 @@ const port = Number(process.env.E2E_PORT ?? 3999);
 // the same database as the server, e.g. to add team members with the CLI.
 process.env.E2E_DATABASE ??= path.join(os.tmpdir(), `clinic-e2e-${process.pid}.db`);
 const database = process.env.E2E_DATABASE;
+// Set-up and reset links go by email to a real SMTP server the run starts (e2e/support/smtp-server.ts).
+process.env.E2E_MAILDIR ??= path.join(os.tmpdir(), `clinic-e2e-mail-${process.pid}`);
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 1);
+process.env.E2E_SMTP_PORT = String(smtpPort);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -32,21 +36,32 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'npx next build > /dev/null && npx tsx server/cli/main.ts demo > /dev/null && npx tsx server/main.ts',
-    url: `http://localhost:${port}/`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: {
-      NODE_ENV: 'production',
-      PORT: String(port),
-      DATABASE_URL: database,
-      FILES_DIR: path.join(os.tmpdir(), 'clinic-e2e-files'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_UNAUTH_PER_MINUTE: '1000',
-      NEXT_TELEMETRY_DISABLED: '1',
-      WEBHOOKS_ALLOW_PRIVATE: '1',
-      WEBHOOK_RETRY_DELAYS: '0,1,1',
+  webServer: [
+    {
+      command: 'npx tsx e2e/support/smtp-server.ts',
+      port: smtpPort,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: { E2E_MAILDIR: process.env.E2E_MAILDIR, E2E_SMTP_PORT: String(smtpPort) },
     },
-  },
+    {
+      command: 'npx next build > /dev/null && npx tsx server/cli/main.ts demo > /dev/null && npx tsx server/main.ts',
+      url: `http://localhost:${port}/`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        NODE_ENV: 'production',
+        PORT: String(port),
+        DATABASE_URL: database,
+        FILES_DIR: path.join(os.tmpdir(), 'clinic-e2e-files'),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_UNAUTH_PER_MINUTE: '1000',
+        NEXT_TELEMETRY_DISABLED: '1',
+        WEBHOOKS_ALLOW_PRIVATE: '1',
+        WEBHOOK_RETRY_DELAYS: '0,1,1',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_FROM: 'Clinic API <no-reply@clinic.test>',
+      },
+    },
+  ],
 });

@@ -1,5 +1,5 @@
 /**
- * WEBHOOK_SECRETS_KEY: the key that seals webhook signing secrets, from the environment. Set after
+ * WEBHOOK_SECRETS_KEY: the key that seals webhook signing secrets and members' TOTP secrets, from the environment. Set after
  * secrets were sealed with the generated key kept in the database, it takes over: every secret is
  * sealed again with it and the database's copy is deleted. Runs on a database of its own (it changes
  * what every account shares).
@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { openDb } from '../../db/client';
-import { settings, webhookEndpoints } from '../../db/schema';
+import { settings, users, webhookEndpoints } from '../../db/schema';
+import { startTotp } from '../auth/second-factor';
+import { createMember } from '../domain/team';
 import { createAccount } from '../domain/accounts';
 import { createEndpoint } from '../domain/webhooks';
 import { ConfigError, loadEnv } from '../env';
@@ -33,6 +35,14 @@ describe('WEBHOOK_SECRETS_KEY', () => {
       });
       const { secret } = await createEndpoint(db, account, actor, { url: 'http://127.0.0.1:9/x', events: 'all' }, true);
       const [before] = await db.db.select().from(webhookEndpoints);
+      // A member's authenticator-app secret is sealed with the same key.
+      const member = await createMember(db, account, actor, {
+        name: 'Tess Totp',
+        email: 'tess@sealed.test',
+        role: 'owner',
+        password: 'a long enough passphrase',
+      });
+      const totp = await startTotp(db, account, member.id);
 
       const key = randomBytes(32).toString('base64');
       await loadSecretsKey(db, loadEnv({ NODE_ENV: 'test', WEBHOOK_SECRETS_KEY: key }));
@@ -40,6 +50,8 @@ describe('WEBHOOK_SECRETS_KEY', () => {
       const [after] = await db.db.select().from(webhookEndpoints);
       expect(after.secret).not.toBe(before.secret);
       expect(open(after.secret)).toBe(secret);
+      const [tess] = await db.db.select().from(users).where(eq(users.id, member.id));
+      expect(open(tess.totp_secret!)).toBe(totp.secret);
       // A second start with the same key finds nothing left to move.
       await loadSecretsKey(db, { WEBHOOK_SECRETS_KEY: key });
       expect(open((await db.db.select().from(webhookEndpoints))[0].secret)).toBe(secret);

@@ -1,5 +1,6 @@
 /**
- * Secrets the server must read back (webhook signing secrets), encrypted at rest with AES-256-GCM. The
+ * Secrets the server must read back (webhook signing secrets, members' TOTP secrets), encrypted at rest
+ * with AES-256-GCM. The
  * key comes from WEBHOOK_SECRETS_KEY (base64 of 32 bytes; SECRETS_KEY is its older name) or, when
  * unset, is generated once and kept in the settings table, like the cursor secret, so every process on
  * the database shares it. A key kept beside the secrets it protects protects them from little, so
@@ -7,10 +8,10 @@
  * tampering fails the tag check.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { allIn, type DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
-import { settings, webhookEndpoints } from '../../db/schema';
+import { settings, users, webhookEndpoints } from '../../db/schema';
 import { sharedSetting } from '../../db/settings';
 import type { Env } from '../env';
 
@@ -56,6 +57,16 @@ async function adopt(db: DbHandle, next: Buffer): Promise<void> {
           previous_secret: row.previous_secret === null ? null : reseal(row.previous_secret),
         })
         .where(and(eq(webhookEndpoints.account_id, row.account_id), eq(webhookEndpoints.id, row.id)));
+    }
+    // Members' authenticator-app secrets are sealed with the same key (server/auth/second-factor.ts).
+    for (const row of await tx
+      .select({ account_id: users.account_id, id: users.id, totp_secret: users.totp_secret })
+      .from(users)
+      .where(isNotNull(users.totp_secret))) {
+      await tx
+        .update(users)
+        .set({ totp_secret: reseal(row.totp_secret!) })
+        .where(and(eq(users.account_id, row.account_id), eq(users.id, row.id)));
     }
     await tx.delete(settings).where(eq(settings.key, SETTING));
   });

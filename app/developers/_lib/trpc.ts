@@ -5,7 +5,21 @@ import type { PortalRouter } from '../../../server/routers/portal';
 import { signInHref } from './next';
 
 /** Calls whose 401 is their own answer (a wrong password), not a session that ended. */
-const SIGNED_OUT_CALLS = new Set(['session.signIn', 'session.signOut']);
+/** Calls made before a member is signed in: their 401 is an answer to show, not a session that ended. */
+const SIGNED_OUT_CALLS = new Set([
+  'session.signIn',
+  'session.signOut',
+  'session.step',
+  'session.secondFactor',
+  'session.passkeyOptions',
+  'session.passkey',
+  'password.describe',
+  'password.set',
+  'account.totpStart',
+  'account.totpConfirm',
+  'account.passkeyOptions',
+  'account.passkeyAdd',
+]);
 
 /**
  * A session that ends while a page is open (expired, signed out elsewhere, member deactivated) answers

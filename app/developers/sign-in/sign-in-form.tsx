@@ -1,8 +1,10 @@
 'use client';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Field, TextInput } from '../_components/ui';
 import { afterSignIn } from '../_lib/next';
 import { portal, portalError, type PortalError } from '../_lib/trpc';
+import { Enrol, SecondFactor } from './second-step';
 
 /** `next`: where to go once signed in (a portal path only: never another site). */
 export function SignInForm({ next }: { next?: string }) {
@@ -10,20 +12,39 @@ export function SignInForm({ next }: { next?: string }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<PortalError | null>(null);
   const [busy, setBusy] = useState(false);
+  // A session part way through (the page reloaded after the password) goes on from its step.
+  const resumed = useQuery({ queryKey: ['sign-in step'], queryFn: () => portal.session.step.query() });
+  const [step, setStep] = useState<{
+    next: 'second_factor' | 'enrol';
+    factors: { totp: boolean; passkeys: boolean };
+  } | null>(null);
+  // A full load, so the server renders the pages with the new session.
+  const done = () => window.location.assign(afterSignIn(next));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await portal.session.signIn.mutate({ email, password });
-      // A full load, so the server renders the pages with the new session.
-      window.location.assign(afterSignIn(next));
+      const r = await portal.session.signIn.mutate({ email, password });
+      if (r.next === 'signed_in') return done();
+      setStep({ next: r.next, factors: r.factors });
+      setBusy(false);
     } catch (err) {
       setError(portalError(err));
       setBusy(false);
     }
   };
+
+  const current =
+    step ??
+    (resumed.data &&
+    (resumed.data.next === 'second_factor' || resumed.data.next === 'enrol') &&
+    'factors' in resumed.data
+      ? { next: resumed.data.next, factors: resumed.data.factors! }
+      : null);
+  if (current?.next === 'second_factor') return <SecondFactor factors={current.factors} onDone={done} />;
+  if (current?.next === 'enrol') return <Enrol onDone={done} />;
 
   return (
     <form

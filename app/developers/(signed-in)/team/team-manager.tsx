@@ -388,7 +388,7 @@ function TwoFactorPolicy({ policy }: { policy: Policy }) {
         are asked to set up an authenticator app or a passkey at their next sign-in.
       </p>
       <div className="flex flex-wrap items-end gap-3">
-        <Field id="two-factor-policy" label="Two-factor sign-in">
+        <Field id="two-factor-policy" label="Who must use it">
           <Select
             id="two-factor-policy"
             value={value}
