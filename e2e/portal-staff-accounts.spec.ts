@@ -3,6 +3,7 @@
  * other session ends; an admin starts a reset and the member chooses a new password from the emailed
  * link (read back from the SMTP server the run started); an authenticator app set up with its QR key,
  * then sign-in with a code and with a recovery code; the clinic's rule leading a member to set one up;
+ * a session ended from Your sessions;
  * a passkey added and used through Chromium's virtual authenticator (CDP WebAuthn). axe 0 serious on
  * every new page, at desktop and phone sizes.
  */
@@ -92,6 +93,19 @@ for (const size of SIZES) {
       await expect(other).toHaveURL(/\/developers\/sign-in/);
       await signIn(other, email, newPassword);
       await expect(other.getByRole('navigation', { name: 'Portal' })).toBeVisible();
+
+      // Your sessions: the other device is listed; ending it (after a confirmation) signs it out.
+      await page.reload();
+      const sessions = page.getByRole('table', { name: 'Where you are signed in' });
+      await expect(sessions.getByRole('row')).toHaveCount(3);
+      await sessions.getByRole('button', { name: /^End the session/ }).click();
+      await page
+        .getByRole('dialog', { name: 'End this session?' })
+        .getByRole('button', { name: 'End session' })
+        .click();
+      await expect(sessions.getByRole('row')).toHaveCount(2);
+      await other.reload();
+      await expect(other).toHaveURL(/\/developers\/sign-in/);
       await elsewhere.close();
     });
 

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { useFormAction } from '../_lib/form';
 import { portal, portalError } from '../_lib/trpc';
 import { CopyField } from './copy-button';
-import { Alert, Button, Field, InlineError, TextInput } from './ui';
+import { Alert, Button, InlineError, InputField } from './ui';
 
 type Codes = string[] | null;
 type RegistrationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'];
@@ -51,16 +51,15 @@ export function TotpSetup({ onDone }: { onDone: (codes: Codes) => void }) {
         dangerouslySetInnerHTML={{ __html: secret.qr_svg }}
       />
       <CopyField id="totp-secret" label="Key to type into the app" value={secret.secret} />
-      <Field id="totp-code" label="Code from the app" error={error?.errors.code?.[0]}>
-        <TextInput
-          id="totp-code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          error={error?.errors.code?.[0]}
-        />
-      </Field>
+      <InputField
+        id="totp-code"
+        label="Code from the app"
+        error={error?.errors.code?.[0]}
+        value={code}
+        onValue={setCode}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+      />
       {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
       <div>
         <Button type="submit" disabled={pending}>
@@ -87,15 +86,14 @@ export function AddPasskey({ onDone }: { onDone: (codes: Codes) => void }) {
   );
   return (
     <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
-      <Field id="passkey-name" label="Passkey name (where it lives)" error={error?.errors.name?.[0]}>
-        <TextInput
-          id="passkey-name"
-          placeholder="Work laptop"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          error={error?.errors.name?.[0]}
-        />
-      </Field>
+      <InputField
+        id="passkey-name"
+        label="Passkey name (where it lives)"
+        error={error?.errors.name?.[0]}
+        value={name}
+        onValue={setName}
+        placeholder="Work laptop"
+      />
       <Button type="submit" disabled={pending}>
         {pending ? 'Waiting for the passkey…' : 'Add a passkey'}
       </Button>

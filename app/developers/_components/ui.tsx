@@ -234,3 +234,25 @@ export function Cell({
 
 export const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+/** A labelled input with its inline error: the one shape of every text, code and password field. */
+export function InputField({
+  id,
+  label,
+  error,
+  value,
+  onValue,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
+  id: string;
+  label: string;
+  error?: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <Field id={id} label={label} error={error}>
+      <TextInput id={id} value={value} onChange={(e) => onValue(e.target.value)} error={error} {...props} />
+    </Field>
+  );
+}

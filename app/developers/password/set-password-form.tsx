@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Alert, Button, Field, Loading, TextInput } from '../_components/ui';
+import { Alert, Button, InputField, Loading } from '../_components/ui';
 import { useFormAction } from '../_lib/form';
 import { portal, portalError } from '../_lib/trpc';
 
@@ -81,16 +81,15 @@ export function SetPasswordForm() {
       >
         {/* The email, for password managers to file the new password under. */}
         <input type="email" name="username" autoComplete="username" value={link.data!.email} readOnly hidden />
-        <Field id="new-password" label="New password" error={error?.errors.password?.[0]}>
-          <TextInput
-            id="new-password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={error?.errors.password?.[0]}
-          />
-        </Field>
+        <InputField
+          id="new-password"
+          label="New password"
+          error={error?.errors.password?.[0]}
+          value={password}
+          onValue={setPassword}
+          type="password"
+          autoComplete="new-password"
+        />
         {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
         <Button type="submit" disabled={pending}>
           {pending ? 'Saving…' : 'Save password'}

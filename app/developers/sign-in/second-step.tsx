@@ -7,7 +7,7 @@
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'react';
 import { AddPasskey, RecoveryCodes, TotpSetup } from '../_components/two-factor';
-import { Alert, Button, Field, TextInput } from '../_components/ui';
+import { Alert, Button, InputField } from '../_components/ui';
 import { useFormAction } from '../_lib/form';
 import { portal, portalError } from '../_lib/trpc';
 
@@ -53,20 +53,15 @@ export function SecondFactor({ factors, onDone }: { factors: Factors; onDone: ()
         </div>
       )}
       <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <Field
+        <InputField
           id="factor"
           label={way === 'code' ? 'Code from your authenticator app' : 'Recovery code'}
           error={error?.errors[field]?.[0]}
-        >
-          <TextInput
-            id="factor"
-            inputMode={way === 'code' ? 'numeric' : 'text'}
-            autoComplete="one-time-code"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            error={error?.errors[field]?.[0]}
-          />
-        </Field>
+          value={value}
+          onValue={setValue}
+          inputMode={way === 'code' ? 'numeric' : 'text'}
+          autoComplete="one-time-code"
+        />
         {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
         <Button type="submit" disabled={pending}>
           {pending ? 'Checking…' : 'Continue'}

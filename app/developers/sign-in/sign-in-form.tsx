@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Field, TextInput } from '../_components/ui';
+import { Alert, Button, InputField } from '../_components/ui';
 import { afterSignIn } from '../_lib/next';
 import { portal, portalError, type PortalError } from '../_lib/trpc';
 import { Enrol, SecondFactor } from './second-step';
@@ -53,28 +53,26 @@ export function SignInForm({ next }: { next?: string }) {
       className="flex flex-col gap-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm"
     >
       {error && !Object.keys(error.errors).length && <Alert>{error.message}</Alert>}
-      <Field id="email" label="Email" error={error?.errors.email?.[0]}>
-        <TextInput
-          id="email"
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={error?.errors.email?.[0]}
-        />
-      </Field>
-      <Field id="password" label="Password" error={error?.errors.password?.[0]}>
-        <TextInput
-          id="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={error?.errors.password?.[0]}
-        />
-      </Field>
+      <InputField
+        id="email"
+        label="Email"
+        error={error?.errors.email?.[0]}
+        value={email}
+        onValue={setEmail}
+        type="email"
+        autoComplete="username"
+        required
+      />
+      <InputField
+        id="password"
+        label="Password"
+        error={error?.errors.password?.[0]}
+        value={password}
+        onValue={setPassword}
+        type="password"
+        autoComplete="current-password"
+        required
+      />
       <Button type="submit" disabled={busy}>
         {busy ? 'Signing in…' : 'Sign in'}
       </Button>

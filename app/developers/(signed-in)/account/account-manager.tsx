@@ -16,7 +16,7 @@ import {
   Card,
   Cell,
   Empty,
-  Field,
+  InputField,
   InlineError,
   LoadFailed,
   Loading,
@@ -51,26 +51,24 @@ function ChangePassword() {
   return (
     <Card title="Password">
       <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2 sm:items-end">
-        <Field id="current-password" label="Current password" error={error?.errors.current_password?.[0]}>
-          <TextInput
-            id="current-password"
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => (setSaved(null), setCurrent(e.target.value))}
-            error={error?.errors.current_password?.[0]}
-          />
-        </Field>
-        <Field id="new-password" label="New password (15 characters or more)" error={error?.errors.new_password?.[0]}>
-          <TextInput
-            id="new-password"
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => (setSaved(null), setNext(e.target.value))}
-            error={error?.errors.new_password?.[0]}
-          />
-        </Field>
+        <InputField
+          id="current-password"
+          label="Current password"
+          error={error?.errors.current_password?.[0]}
+          value={current}
+          onValue={(v) => (setSaved(null), setCurrent(v))}
+          type="password"
+          autoComplete="current-password"
+        />
+        <InputField
+          id="new-password"
+          label="New password (15 characters or more)"
+          error={error?.errors.new_password?.[0]}
+          value={next}
+          onValue={(v) => (setSaved(null), setNext(v))}
+          type="password"
+          autoComplete="new-password"
+        />
         <div>
           <Button type="submit" disabled={pending}>
             {pending ? 'Changing…' : 'Change password'}
