@@ -8,8 +8,6 @@ import { randomBytes, randomInt, scrypt, timingSafeEqual, type ScryptOptions } f
 
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
-export const PASSWORD_MIN = 12;
-export const PASSWORD_MAX = 200;
 
 const derive = (password: string, salt: Buffer, o: ScryptOptions & { N: number; r: number }) =>
   new Promise<Buffer>((resolve, reject) =>
