@@ -18,7 +18,9 @@ const withoutCredentials = (req: { headers?: Record<string, unknown> }) =>
  * An error as logged, down its cause chain: type, message, code and stack frames. A database error
  * gives its SQL text and SQLSTATE only: never the query's parameters (drizzle's message and stack
  * carry them), PostgreSQL's message, detail or where (they quote values: a patient's name, an email),
- * so no personal data reaches the logs through a failed query.
+ * so no personal data reaches the logs through a failed query. The same holds whatever wraps it: an
+ * error with a database error down its cause chain (a TRPCError copies drizzle's message) logs no
+ * message of its own, and any message loses a `params:` tail.
  */
 export function errorForLog(err: unknown, depth = 0): unknown {
   if (typeof err !== 'object' || err === null) return err;
@@ -45,7 +47,11 @@ export function errorForLog(err: unknown, depth = 0): unknown {
       table: e.table,
       column: e.column,
     });
-  else Object.assign(out, { message: e.message, ...(e.code !== undefined ? { code: e.code } : {}) });
+  else
+    Object.assign(out, {
+      message: fromDatabase(e.cause) ? 'wraps a database error (see cause)' : withoutParams(e.message),
+      ...(e.code !== undefined ? { code: e.code } : {}),
+    });
   // Frames only: the stack's first line repeats the message.
   if (typeof e.stack === 'string')
     out.stack = e.stack
@@ -55,6 +61,17 @@ export function errorForLog(err: unknown, depth = 0): unknown {
   if (e.cause !== undefined && depth < 5) out.cause = errorForLog(e.cause, depth + 1);
   return out;
 }
+
+/** Whether a database error (drizzle's, with its query; or the driver's, with a severity) is down the chain. */
+function fromDatabase(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 5) return false;
+  const e = err as { query?: unknown; severity?: unknown; cause?: unknown };
+  return typeof e.query === 'string' || typeof e.severity === 'string' || fromDatabase(e.cause, depth + 1);
+}
+
+/** A message without the statement parameters some libraries append ("…\nparams: Ada,Lovelace,…"). */
+const withoutParams = (message: unknown) =>
+  typeof message === 'string' ? message.replace(/\s*params:[\s\S]*$/, ' [parameters removed]') : message;
 
 const BATCH_BYTES = 65_536;
 const FLUSH_MS = 1000;

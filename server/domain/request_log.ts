@@ -11,6 +11,7 @@
  * "What logging costs"). Status, method, path and request id are checked on the rows read in order
  * from the first (server/test/portal.requests.test.ts shows the plans).
  */
+import { inCalendar } from '../values/calendar';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiKeys, requestLog } from '../../db/schema';
@@ -54,7 +55,9 @@ const UUID_V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-
 /** The arrival time (ms) in one of our X-Request-Ids; null for anything else, which names no request of ours. */
 export function arrivalOf(requestId: string): number | null {
   const m = UUID_V7.exec(requestId);
-  return m ? parseInt(m[1] + m[2], 16) : null;
+  const ms = m ? parseInt(m[1] + m[2], 16) : null;
+  // A forged id can name any of 2^48 ms (year 10889): one outside the calendar names no request.
+  return ms !== null && inCalendar(ms) ? ms : null;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,24 +1,11 @@
 /** Parses filter operands by attribute kind. Each returns the typed value or throws a 422 naming the attribute. */
 import { ApiError } from '../errors';
 import { MONEY_PATTERN, parseMoney } from '../values/money';
+import { isCalendarDay, normalizeTimestamp, CALENDAR_RULE } from '../values/calendar';
 import { isWallTime } from '../values/wall-time';
 import type { Field } from '../resources/fields';
 
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?Z$/;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-export function isCalendarDay(s: string): boolean {
-  if (!DAY.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-
-/** Canonical stored form of a UTC timestamp: YYYY-MM-DDTHH:MM:SS.sssZ. */
-export function normalizeTimestamp(s: string): string | null {
-  if (!TIMESTAMP.test(s)) return null;
-  const d = new Date(s);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
+export { isCalendarDay, normalizeTimestamp };
 
 export function parseOperand(attribute: string, fld: Field, raw: string): string | number | boolean {
   const bad = (expected: string) =>
@@ -35,11 +22,11 @@ export function parseOperand(attribute: string, fld: Field, raw: string): string
       return raw === 'true';
     case 'timestamp': {
       const v = normalizeTimestamp(raw);
-      if (!v) throw bad('a UTC timestamp such as 2026-01-31T09:00:00Z');
+      if (!v) throw bad(`a UTC timestamp such as 2026-01-31T09:00:00Z, ${CALENDAR_RULE}`);
       return v;
     }
     case 'date':
-      if (!isCalendarDay(raw)) throw bad('a calendar day YYYY-MM-DD');
+      if (!isCalendarDay(raw)) throw bad(`a calendar day YYYY-MM-DD, ${CALENDAR_RULE}`);
       return raw;
     case 'money':
       if (!MONEY_PATTERN.test(raw)) throw bad('an amount such as 12.50');

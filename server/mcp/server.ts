@@ -1,7 +1,7 @@
 /** One MCP server instance per request (stateless), its tools bound to the connector it acts as. */
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { toApiError } from '../rest/errors';
-import { refuseNul } from '../values/text';
+import { refuseBadText } from '../values/text';
 import type { Connector } from './connector';
 import { TOOLS } from './tools';
 
@@ -34,7 +34,7 @@ export function buildServer(connector: Connector, onInternal: (err: unknown) => 
       },
       async (input: unknown) => {
         try {
-          refuseNul(input);
+          refuseBadText(input);
           const result = await t.run(connector, t.input.parse(input));
           return {
             content: [{ type: 'text', text: JSON.stringify(result) }],

@@ -8,6 +8,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { calendarDay } from '../values/calendar';
 import { carePlanMembers } from '../../db/schema';
 import { authorize } from '../auth/permissions';
 import { outsideScopeMessage, readRestriction, redactRecord, withheldFields } from '../auth/record-scope';
@@ -285,8 +286,8 @@ export const TOOLS: Tool[] = [
       location_id: id,
       appointment_type_id: id,
       practitioner_id: id.optional(),
-      from: z.iso.date().optional().describe('First day, default today'),
-      to: z.iso.date().optional().describe('Last day, inclusive; at most 31 days after from'),
+      from: calendarDay().optional().describe('First day, default today'),
+      to: calendarDay().optional().describe('Last day, inclusive; at most 31 days after from'),
       limit: z.number().int().min(1).max(500).default(50),
     }),
     output: z.object({
@@ -313,7 +314,7 @@ export const TOOLS: Tool[] = [
       name: z.string().min(2).max(100).optional(),
       email: z.string().max(255).optional(),
       phone: z.string().max(40).optional(),
-      dob: z.iso.date().optional(),
+      dob: calendarDay().optional(),
     }),
     output: z.object({ data: z.array(record) }),
     annotations: READ,
@@ -441,7 +442,7 @@ export const TOOLS: Tool[] = [
       "A practitioner's appointments for a day or a week from a date (default today), in start order, cancelled ones included with their status. Members limited to their own calendar see only their own.",
     input: z.object({
       practitioner_id: id.optional().describe("Default: the member's own practitioner"),
-      date: z.iso.date().optional(),
+      date: calendarDay().optional(),
       days: z.union([z.literal(1), z.literal(7)]).default(1),
     }),
     output: z.object({
@@ -484,7 +485,7 @@ export const TOOLS: Tool[] = [
       location_id: id,
       appointment_type_id: id,
       practitioner_id: id.optional(),
-      from: z.iso.date().optional(),
+      from: calendarDay().optional(),
     }),
     output: z.object({ slot: slotSchema.nullable(), searched_from: z.string(), searched_to: z.string() }),
     annotations: READ,

@@ -3,6 +3,7 @@
  * validation, OpenAPI and GET /schema/availability.
  */
 import { z } from 'zod';
+import { calendarDay } from '../values/calendar';
 import { ID_MAX } from './fields';
 
 /** GET /availability searches at most this many days, and a week when `to` is not sent. */
@@ -14,7 +15,7 @@ export const AVAILABILITY_DESCRIPTION =
   "Slots lie on a grid of the type's duration from the start of each stretch of working time, never in the past.";
 
 const id = (what: string) => z.coerce.number().int().min(1).max(ID_MAX).describe(what);
-const day = z.iso.date();
+const day = calendarDay();
 
 /** Query of GET /availability: declared once, it drives validation, OpenAPI and /schema/availability. */
 export const availabilityQuery = z.strictObject({

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Metadata } from '../../db/dialect';
 import { MONEY_PATTERN, parseMoney } from '../values/money';
+import { calendarDay, calendarTimestamp } from '../values/calendar';
 import { isWallTime, WALL_TIME } from '../values/wall-time';
 import type { Deprecation } from './deprecation';
 import { METADATA_MAX_KEYS, metadataInput, metadataRead, type MetadataPatch } from './metadata';
@@ -163,10 +164,10 @@ export const f = {
       'timestamp',
       z.string().describe('UTC timestamp, ISO 8601 ending in Z'),
       { ...(opts as O) },
-      z.iso.datetime(),
+      calendarTimestamp(),
     ),
   date: <const O extends Opts = {}>(opts?: O) =>
-    field<O, string>('date', z.iso.date(), { ...(opts as O) }, z.iso.date()),
+    field<O, string>('date', z.iso.date(), { ...(opts as O) }, calendarDay()),
   /** Clinic wall time in the account timezone (GET /me); a zone suffix is refused. */
   wallTime: <const O extends Opts = {}>(opts?: O) =>
     field<O, string>(

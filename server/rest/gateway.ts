@@ -22,7 +22,7 @@ import { requestLines } from '../logger';
 import { requestInfo } from '../request-info';
 import type { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
-import { refuseNul } from '../values/text';
+import { refuseBadText } from '../values/text';
 import { parseJsonObject, parseQuery, readBody } from './body';
 import { internalError, toApiError } from './errors';
 import { checkKey, claimIn, complete, fingerprint, inFlight, KeyTaken, stored, storeRefusal } from './idempotency';
@@ -211,13 +211,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (found.route.type === 'mutation') assertCanWrite(ctx.principal);
     if (!BODY_METHODS.has(target.method)) {
       const input = { ...(target.search ? parseQuery(target.search) : {}), ...found.params };
-      refuseNul(input);
+      refuseBadText(input);
       announceDeprecations(x, found.route, ctx, input);
       return withEtag(x.req, found.route, await call(found.route, ctx, input));
     }
     const { input, print } = await readInput(found.route, x.req);
     Object.assign(input, found.params);
-    refuseNul(input);
+    refuseBadText(input);
     announceDeprecations(x, found.route, ctx, input);
     return idempotent(x, target, print, ctx, (c) => call(found.route, c, input));
   }

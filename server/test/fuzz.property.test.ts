@@ -1,7 +1,7 @@
 /**
  * Schema-driven fuzzing of every route. Inputs are drawn from each route's own input schema (as JSON
  * Schema), valid and mutated: wrong types, missing fields, extra keys (prototype names among them),
- * huge, empty and odd strings (NUL among them), boundary numbers, duplicated list entries, odd path
+ * huge, empty and odd strings (NUL and lone surrogates among them), dates outside the calendar, boundary numbers, duplicated list entries, odd path
  * parameters, bodies of another content type. The portal's procedures get the same treatment over their
  * transport, signed in as the owner. For every request: no 5xx; every error is `{ message, code, errors? }` with the spec's status for its code; and a
  * refused request changes no row. FUZZ_RUNS (default 12) sets the cases per route; FUZZ_SEED the seed.
@@ -111,6 +111,14 @@ const ODD_VALUES: unknown[] = [
   [1, 1],
   '2027-02-30',
   '2027-01-01T09:00:00Z',
+  '\udfff',
+  'a\ud800b',
+  '0000-01-01',
+  '0000-01-01T00:00:00Z',
+  '9999-12-31',
+  '9999-12-31T23:59:59Z',
+  '+010000-01-01',
+  '2026-13-45T99:99:99.999Z',
 ];
 const EXTRA_KEYS = [
   '__proto__',
@@ -121,6 +129,7 @@ const EXTRA_KEYS = [
   'id',
   'account_id',
   'unknown_field',
+  'k\udfff',
 ];
 
 /** A body: one drawn from the schema, then possibly mutated. `__proto__` goes in as raw JSON text. */
@@ -178,6 +187,11 @@ function queries(schema: JsonSchema): fc.Arbitrary<string> {
       'abc.def',
       'contains:a\u0000bc',
       '\u0000',
+      'gt:0000-01-01',
+      'gt:0000-01-01T00:00:00Z',
+      'lt:9999-12-31T23:59:59Z',
+      '9999-12-31',
+      '2026-13-45T99:99:99.999Z_1',
     ),
   );
   const param = fc.tuple(

@@ -41,7 +41,8 @@ describe('the NUL character is refused on every input surface, the same on both 
       body: { first_name: 'Ada', last_name: 'Lovelace', metadata: { 'k\u0000': 'v' } },
     });
     expectError(meta, 422, 'validation_failed');
-    expect(Object.keys(meta.body.errors)).toEqual(['metadata.k\u0000']);
+    // A bad key is named by where it is: its own text is not echoed.
+    expect(meta.body.errors).toEqual({ metadata: [`has a key that ${NUL}`] });
     expect(await patientCount()).toBe(before);
   });
 
@@ -61,6 +62,73 @@ describe('the NUL character is refused on every input surface, the same on both 
     expect(res.status).toBe(422);
     expect(portalCode(res)).toBe('validation_failed');
     expect(await keys()).toBe(before);
+  });
+});
+
+describe('a lone UTF-16 surrogate is refused on every input surface, the same on both databases', () => {
+  const ILL = 'must be well-formed Unicode (it holds a lone surrogate such as \\udfff)';
+  test.each([
+    ['a name', { first_name: 'Ada \udfff', last_name: 'Lovelace' }, { first_name: [ILL] }],
+    ['a metadata value', { first_name: 'Ada', last_name: 'L', metadata: { k: 'v\ud800' } }, { 'metadata.k': [ILL] }],
+    [
+      'a metadata key',
+      { first_name: 'Ada', last_name: 'L', metadata: { 'k\udfff': 'v' } },
+      { metadata: [`has a key that ${ILL}`] },
+    ],
+  ])('in %s of a REST body: 422, nothing written', async (_, body, errors) => {
+    const before = await patientCount();
+    const res = await t.api.post('/patients', { body });
+    expectError(res, 422, 'validation_failed');
+    expect(res.body.errors).toEqual(errors);
+    expect(await patientCount()).toBe(before);
+  });
+
+  test('in a portal call (a location name): 422, nothing created', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const res = await portal.mutate('practice.locations.create', { name: 'Harbour \udfff Street' });
+    expect([res.status, portalCode(res)]).toEqual([422, 'validation_failed']);
+  });
+
+  test('a well-formed pair (an emoji) is text like any other', async () => {
+    const res = await t.api.post('/patients', { body: { first_name: 'Ada \ud83d\ude00', last_name: 'Lovelace' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.first_name).toBe('Ada 😀');
+  });
+});
+
+describe('dates outside the calendar (years 0001-9998) are 422 everywhere, never a 500', () => {
+  test.each([
+    ['/patients?created_at=gt:0000-01-01T00:00:00Z', 'created_at'],
+    ['/patients?dob=gt:0000-01-01', 'dob'],
+    ['/patients?updated_at=lt:9999-12-31T23:59:59Z', 'updated_at'],
+    ['/availability?location_id=1&appointment_type_id=1&from=9999-12-30&to=9999-12-31', 'from,to'],
+    ['/events?occurred_at=gte:0000-12-31T00:00:00Z', 'occurred_at'],
+  ])('GET %s: 422 naming %s', async (path, attribute) => {
+    const res = await t.api.get(path);
+    expectError(res, 422, 'validation_failed');
+    expect(Object.keys(res.body.errors)).toEqual(attribute.split(','));
+  });
+
+  test('a body date of year 0000: 422, nothing written', async () => {
+    const before = await patientCount();
+    const res = await t.api.post('/patients', { body: { first_name: 'Ada', last_name: 'L', dob: '0000-02-29' } });
+    expectError(res, 422, 'validation_failed');
+    expect(await patientCount()).toBe(before);
+  });
+
+  test('portal logs: far dates, a forged cursor and a request id of year 10889 are 422 or nothing found', async () => {
+    const { portal } = await signedIn(t.server, t.clinic, 'admin');
+    const far = await portal.query('requests.list', { from: '0001-01-01', to: '9999-12-31' });
+    expect([far.status, portalCode(far)]).toEqual([422, 'validation_failed']);
+    expect(portalCode(await portal.query('activity.list', { to: '9999-12-31' }))).toBe('validation_failed');
+    expect(portalCode(await portal.query('requests.list', { before: '2026-13-45T99:99:99.999Z_1' }))).toBe(
+      'validation_failed',
+    );
+    // A UUIDv7 whose time is 2^48 - 1 ms (year 10889) names no request of ours: an empty page.
+    const forged = await portal.query('requests.list', { request_id: 'ffffffff-ffff-7fff-bfff-ffffffffffff' });
+    expect(forged.status).toBe(200);
+    expect(portalData(forged).data).toEqual([]);
+    expect((await portal.query('requests.list', { from: '0001-01-01', to: '9998-12-31' })).status).toBe(200);
   });
 });
 

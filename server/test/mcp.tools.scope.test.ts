@@ -324,4 +324,12 @@ describe('hostile tool arguments', () => {
       await call('query_entities', { entity_type: 'patients', filters: { last_name: 'contains:a\u0000bc' } }),
     ).toEqual({ ok: false, code: 'validation_failed' });
   });
+
+  test('a lone surrogate in any argument is validation_failed too', async () => {
+    const call = await httpCall(t, practitioner);
+    expect(await call('find_patient', { name: 'Ad\udfffa' })).toEqual({ ok: false, code: 'validation_failed' });
+    expect(
+      await call('query_entities', { entity_type: 'patients', filters: { 'last\ud800name': 'contains:a' } }),
+    ).toEqual({ ok: false, code: 'validation_failed' });
+  });
 });

@@ -6,6 +6,7 @@
  * DateTime.fromISO costs ~60 µs a call, a cached offset well under 1 µs).
  */
 import { IANAZone } from 'luxon';
+import { inCalendar } from './calendar';
 
 export const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 const QUARTER_HOUR = 15 * 60_000;
@@ -71,11 +72,11 @@ function wallAsUtc(wall: string): number {
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
 }
 
-/** Whether a string is a wall time naming a real calendar moment (2026-02-30T10:00:00 is not). */
+/** Whether a string is a wall time naming a real moment of the calendar (2026-02-30T10:00:00 is not; values/calendar.ts). */
 export function isWallTime(s: string): boolean {
   if (!WALL_TIME.test(s)) return false;
-  const d = new Date(`${s}Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === s;
+  const ms = Date.parse(`${s}Z`);
+  return inCalendar(ms) && new Date(ms).toISOString().slice(0, 19) === s;
 }
 
 export const addDays = (day: string, n: number): string =>

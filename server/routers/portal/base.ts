@@ -8,14 +8,14 @@ import type { MemberPrincipal, PortalIO } from '../../context';
 import type { Actor } from '../../events/record';
 import { ApiError } from '../../errors';
 import { procedure } from '../../trpc';
-import { refuseNul } from '../../values/text';
+import { refuseBadText } from '../../values/text';
 
 export const SIGN_IN_REQUIRED = 'Sign in to use the developer portal';
 
 /** A portal request, signed in or not; its input holds no NUL (server/values/text.ts). */
 export const portalProcedure = procedure.use(async ({ ctx, next, getRawInput }) => {
   if (!ctx.portal) throw new ApiError('not_found', 'Not a portal request');
-  refuseNul(await getRawInput());
+  refuseBadText(await getRawInput());
   return next({ ctx: { portal: ctx.portal } });
 });
 

@@ -1,5 +1,6 @@
 /** The activity log, read in the portal (the request log: ./requests.ts). */
 import { z } from 'zod';
+import { CALENDAR_RULE, isCalendarDay } from '../../values/calendar';
 import { ACTIVITY_KIND_NAMES, activityMembers, exportActivity, listActivity } from '../../domain/activity';
 import { router } from '../../trpc';
 import { permitted } from './base';
@@ -9,16 +10,11 @@ const PAGE = 25;
 const before = recordId.optional();
 
 const readActivity = permitted('api_keys.manage', 'team.manage');
-/** A calendar day in the clinic's zone, as a date input gives it. */
-// A real day: the parser rolls 2026-02-30 over into March, so the day must come back as it was written.
-const realDay = (d: string) => {
-  const t = Date.parse(`${d}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
-};
+/** A calendar day in the clinic's zone, as a date input gives it (values/calendar.ts: a real day, years 0001-9998). */
 export const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter a date as YYYY-MM-DD')
-  .refine(realDay, 'Enter a real date');
+  .refine(isCalendarDay, `Enter a real date ${CALENDAR_RULE}`);
 const activityFilters = z.strictObject({
   kind: z.enum(ACTIVITY_KIND_NAMES).optional(),
   member_id: recordId.optional(),

@@ -1,5 +1,6 @@
 /** The request log, read in the portal: a filtered page (newest first, keyset cursor) and one request's detail. */
 import { z } from 'zod';
+import { normalizeTimestamp } from '../../values/calendar';
 import { CURSOR, getRequest, listRequests, REQUEST_METHODS, STATUS_CLASSES } from '../../domain/request_log';
 import { ApiError } from '../../errors';
 import { recordId } from '../../resources/fields';
@@ -20,7 +21,14 @@ const filters = z
     request_id: z.string().trim().toLowerCase().max(100).optional(),
     from: day.optional(),
     to: day.optional(),
-    before: z.string().regex(CURSOR, 'Not a page of this log: start from the first page').optional(),
+    before: z
+      .string()
+      .regex(CURSOR, 'Not a page of this log: start from the first page')
+      .refine(
+        (c) => normalizeTimestamp(c.split('_')[0]) === c.split('_')[0],
+        'Not a page of this log: start from the first page',
+      )
+      .optional(),
   })
   .refine((f) => !(f.from && f.to && f.from > f.to), {
     message: 'The end day is before the start day: pick a later one',

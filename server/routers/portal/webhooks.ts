@@ -4,6 +4,7 @@
  * webhooks.manage and reads or changes this clinic's endpoints only: another clinic's id is not found.
  */
 import { z } from 'zod';
+import { calendarTimestamp } from '../../values/calendar';
 import {
   deliveryStats,
   endpointOrNotFound,
@@ -36,7 +37,7 @@ import { recordId } from '../../resources/fields';
 const manage = permitted('webhooks.manage');
 const endpointId = recordId;
 const MESSAGES_PER_PAGE = 25;
-const since = z.iso.datetime({ offset: true });
+const since = calendarTimestamp({ offset: true });
 const endpointInput = z.strictObject({
   url: z.string().trim().min(1, 'Enter the URL of your endpoint').max(2000),
   description: z.string().trim().max(500).nullable().optional(),

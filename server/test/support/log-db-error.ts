@@ -1,8 +1,12 @@
 /**
  * Provokes a real database error whose query carries personal data (a second member with the same
- * email: a unique violation, on either database) and logs it through the app's logger as the request
- * path does, for server/test/logger.test.ts to read back.
+ * email: a unique violation, on either database) and logs it through the app's logger as each surface
+ * does: bare (the REST gateway), wrapped in a TRPCError (portal procedures), in the MCP SDK's McpError
+ * (tools), and as the cause of a plain Error with the message copied (jobs, the webhook worker): one line
+ * each, for server/test/logger.test.ts to read back.
  */
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { TRPCError } from '@trpc/server';
 import { openDb } from '../../../db/client';
 import { users } from '../../../db/schema';
 import { createLogger } from '../../logger';
@@ -25,6 +29,11 @@ try {
     await tx.insert(users).values(row);
   });
 } catch (err) {
+  const message = (err as Error).message;
   logger.error({ err }, 'request failed');
+  logger.error({ err: new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message, cause: err }) }, 'portal request failed');
+  logger.error({ err: Object.assign(new ProtocolError(-32603, message), { cause: err }) }, 'tool failed');
+  logger.error({ err: new Error(`job failed: ${message}`, { cause: err }) }, 'job failed');
+  logger.error({ err: new Error(message) }, 'webhook delivery failed');
 }
 await db.close();
