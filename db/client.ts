@@ -3,6 +3,7 @@
  * db/dialect.ts for why); on SQLite the better-sqlite3 drizzle instance stands behind the same type.
  */
 import fs from 'node:fs';
+import { DIR_MODE, tighten } from './private-files';
 import path from 'node:path';
 import Database, { type SqliteStatement } from './sqlite-driver';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -185,8 +186,11 @@ type SqliteHandle = DbHandle & { writer: Db };
  * instead of joining whatever transaction happens to be open. See docs/decisions.md.
  */
 function openSqlite(file: string): SqliteHandle {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: DIR_MODE });
+  // Owner-only, whatever the umask of the process that made it (server/files/private.ts).
+  if (file !== ':memory:') tighten(file);
   const conn = new Database(file);
+  if (file !== ':memory:') tighten(file, `${file}-wal`, `${file}-shm`);
   conn.pragma('journal_mode = WAL');
   conn.pragma('synchronous = NORMAL');
   conn.pragma('busy_timeout = 5000');

@@ -5,12 +5,15 @@
  */
 // First: OpenTelemetry, when configured, starts before anything it instruments is loaded.
 import './observability/preload';
+import { keepPrivate } from '../db/private-files';
 import next from 'next';
 import { installPortalBridge } from './portal/bridge';
 import { ConfigError, loadEnv } from './env';
 import { changelog } from './rest/changelog';
 import { withPageSecurity } from './security-headers';
 import { serve } from './serve';
+
+keepPrivate();
 
 async function main() {
   const env = loadEnv();

@@ -4,8 +4,9 @@
  * Backup: SQLite's online backup API (better-sqlite3's `backup()`), all pages in one step, so the copy
  * is one consistent read snapshot of the database, committed writes only, taken while servers keep
  * serving (WAL: a reader never blocks their writes). Copied in small steps instead, a write by another
- * process restarts the copy, which under steady load never finishes. Written to FILE.partial, checked
- * and then renamed, so a FILE that exists is a complete backup.
+ * process restarts the copy, which under steady load never finishes. Written beside FILE, checked
+ * and then renamed, so a FILE that exists is a complete backup. The copy is written 0600 in a fresh
+ * private folder beside FILE (never through a name someone could plant a link at).
  *
  * Restore: refused while anything has the database open. Every SQLite connection in WAL mode holds a
  * shared lock on the file, so failing to take an exclusive one at once means a server, worker or
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database, { type SqliteDatabase } from '../../db/sqlite-driver';
 import { dialectOf } from '../../db/dialect';
+import { FILE_MODE } from '../../db/private-files';
 import { migrationsRoot, openDb, sqlitePath } from '../../db/client';
 import { loadEnv } from '../env';
 import { CommandError, UsageError } from './usage';
@@ -111,39 +113,55 @@ function assertUnused(file: string): void {
   }
 }
 
+/** Whether anything (a file, a folder, a symbolic link even to nothing) is at `p`. */
+const occupied = (p: string) => {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export async function backup(args: string[]): Promise<void> {
   const to = fileOption(args, 'to');
   const source = sqliteDatabase();
   if (!fs.existsSync(source)) throw new CommandError(`no database at ${source} (DATABASE_URL)`);
-  if (fs.existsSync(to)) throw new CommandError(`${to} already exists: back up to a new file`);
+  if (occupied(to)) throw new CommandError(`${to} already exists: back up to a new file`);
   if (!fs.existsSync(path.dirname(to))) throw new CommandError(`${path.dirname(to)} does not exist`);
-  const partial = `${to}.partial`;
-  fs.rmSync(partial, { force: true });
-  const conn = new Database(source, { fileMustExist: true });
+  // Built in a folder of its own, made just now and the owner's alone (mkdtemp: 0700, a new name), so
+  // no link planted beside the target can redirect the write; then renamed into place (a rename
+  // replaces a link at `to` rather than following it).
+  const workDir = fs.mkdtempSync(path.join(path.dirname(to), '.clinic-backup-'));
+  const partial = path.join(workDir, 'backup.db');
   try {
-    conn.pragma('busy_timeout = 5000');
-    await conn.backup(partial, { progress: () => ALL_PAGES });
-  } catch (err) {
-    fs.rmSync(partial, { force: true });
-    throw err;
+    const conn = new Database(source, { fileMustExist: true });
+    try {
+      conn.pragma('busy_timeout = 5000');
+      await conn.backup(partial, { progress: () => ALL_PAGES });
+    } finally {
+      conn.close();
+    }
+    const copy = new Database(partial);
+    let level: { applied: number };
+    try {
+      level = check(copy, 'the backup');
+      // A single file to move around: no -wal beside it.
+      copy.pragma('journal_mode = DELETE');
+    } finally {
+      copy.close();
+    }
+    // It holds every patient and the secrets key: the owner's alone, whatever the umask.
+    fs.chmodSync(partial, FILE_MODE);
+    fs.renameSync(partial, to);
+    const files =
+      loadEnv().FILES_STORE === 'disk'
+        ? ' Uploaded files are on disk (FILES_DIR), not in the database: back that folder up too.'
+        : '';
+    console.error(`backed up ${source} to ${to} (${fs.statSync(to).size} bytes, ${level.applied} migrations).${files}`);
   } finally {
-    conn.close();
+    fs.rmSync(workDir, { recursive: true, force: true });
   }
-  const copy = new Database(partial);
-  let level: { applied: number };
-  try {
-    level = check(copy, 'the backup');
-    // A single file to move around: no -wal beside it.
-    copy.pragma('journal_mode = DELETE');
-  } finally {
-    copy.close();
-  }
-  fs.renameSync(partial, to);
-  const files =
-    loadEnv().FILES_STORE === 'disk'
-      ? ' Uploaded files are on disk (FILES_DIR), not in the database: back that folder up too.'
-      : '';
-  console.error(`backed up ${source} to ${to} (${fs.statSync(to).size} bytes, ${level.applied} migrations).${files}`);
 }
 
 export async function restore(args: string[]): Promise<void> {

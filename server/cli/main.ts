@@ -2,7 +2,11 @@
  * The `clinic` command line (npx clinic …, npm run -s clinic -- …). Only what a command needs is
  * loaded: `help` imports nothing, the database commands load the domain code on demand.
  */
+import { keepPrivate } from '../../db/private-files';
 import { CommandError, USAGE, UsageError } from './usage';
+
+// Backups, the database and uploads the command line writes are the owner's alone.
+keepPrivate();
 
 async function main(argv: string[]): Promise<void> {
   const [cmd] = argv;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { DIR_MODE, FILE_MODE } from '../../db/private-files';
 
 export interface FileStore {
   /** Stores the bytes and returns the key to read them back. */
@@ -34,8 +35,8 @@ export class LocalDiskStore implements FileStore {
   async put(accountId: number, bytes: Buffer): Promise<string> {
     const key = `${accountId}/${randomUUID()}`;
     const file = this.resolve(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, bytes, { flag: 'wx' });
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: DIR_MODE });
+    await fs.writeFile(file, bytes, { flag: 'wx', mode: FILE_MODE });
     return key;
   }
 

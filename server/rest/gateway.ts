@@ -31,7 +31,7 @@ import { buildOpenApiDocument } from './openapi';
 import { operationOf } from './openapi/operation';
 import { binaryOutcome, errorOutcome, rateLimited, send, timeoutError, type Outcome } from './outcome';
 import { RateLimiter, type RateDecision } from './ratelimit';
-import { timeOrderedId, type RequestLog } from './request-log';
+import { loggedPath, timeOrderedId, type RequestLog } from './request-log';
 import { RouteTable, type Route } from './routes';
 import { observing } from '../observability/hooks';
 
@@ -80,6 +80,8 @@ interface Exchange {
   deprecation: Record<string, string> | null;
   /** The matched route: set only while metrics or traces are on (server/observability). */
   route?: Route;
+  /** The matched route's path template (/patients/{id}), for the request log; null for an unknown path. */
+  template: string | null;
 }
 
 /** The method, path (below /v3/api, no trailing slash) and query string of a request. */
@@ -142,6 +144,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       requestId: timeOrderedId(opts.now()),
       started: Date.now(),
       answered: false,
+      template: null,
       rate: null,
       principal: null,
       account: null,
@@ -178,7 +181,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
     if (requestLine) requestLine(x.requestId, req.method ?? 'GET', path, outcome.status, ms, x.principal?.id);
     if (observing.any)
       observing.any.request(x.route?.path, req.method, path, outcome.status, ms, x.principal !== null, x.requestId);
-    if (x.account && opts.requestLog) {
+    // An unauthenticated refusal of the spent budget is not stored: the budget already counts the
+    // address, and an outsider's flood must not fill a clinic's log (what it let through is stored).
+    const floodRefusal = x.principal === null && outcome.status === 429;
+    if (x.account && opts.requestLog && !floodRefusal) {
       const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
       // What the request already holds; the log redacts the query and reads the error when it writes the batch.
       const errorBody = outcome.status >= 400 && typeof outcome.body === 'string' ? outcome.body : null;
@@ -186,7 +192,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         x.account.id,
         keyId,
         req.method ?? 'GET',
-        path,
+        loggedPath(path, x.template),
         q < 0 ? null : url.slice(q + 1),
         outcome.status,
         errorBody,
@@ -200,9 +206,13 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   async function run(x: Exchange): Promise<Outcome> {
     const target = targetOf(x.req);
-    if (target.path === '/openapi.json' && target.method === 'GET') return serveDocs(x);
+    if (target.path === '/openapi.json' && target.method === 'GET') {
+      x.template = target.path;
+      return serveDocs(x);
+    }
     const account = (x.account = await tenants.resolve(hostOf(x.req)));
     const found = routes.match(target.method, target.path);
+    if ('route' in found) x.template = found.route.path;
     if (observing.any && 'route' in found) x.route = found.route;
     await admit(x, account, 'route' in found ? found.route : null);
     if (!('route' in found)) throw notRouted(target, found.allow);

@@ -21,6 +21,7 @@ import { requestLog } from '../../db/schema';
 import { sweepRequestLog } from './request-log-sweep';
 import { OPERATORS, RESERVED_PARAMS } from '../list/grammar';
 import { RESOURCES } from '../resources';
+import { availabilityQuery } from '../resources/availability';
 import type { Field } from '../resources/fields';
 
 type Declared = Pick<Field, 'kind' | 'values'>;
@@ -32,6 +33,13 @@ const MAX_BATCH = 50_000;
 const MAX_TEXT = 500;
 /** What stands for a redacted value. */
 export const REDACTED = '***';
+/** What stands for a parameter name the API does not document. */
+export const UNDOCUMENTED = '(other)';
+/** Every documented query parameter name, for paths of no resource (availability, schema, unknown). */
+const QUERY_NAMES = new Set([
+  ...Object.values(RESOURCES).flatMap((r) => Object.keys(r.filters)),
+  ...Object.keys(availabilityQuery.shape),
+]);
 
 /**
  * One answered request, as the gateway hands it over: account_id, api_key_id, method, path (no query),
@@ -121,7 +129,7 @@ function filterValue(field: Declared, raw: string): string {
 }
 
 /**
- * The query string as stored: parameter names as sent; values kept only where the resource's
+ * The query string as stored: documented parameter names as sent, any other as (other); values kept only where the resource's
  * declaration makes them closed (see closedValue), `page`/`page_size` when numbers and `sort` when it
  * names the resource's fields; everything else (names, emails, dates of birth, cursors, unknown
  * parameters) becomes ***. `path` is the full path (/v3/api/patients).
@@ -130,7 +138,13 @@ export function redactQuery(path: string, search: string): string {
   const name = path.split('/', 4)[3] ?? '';
   const resource = Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
   const out: string[] = [];
-  for (const [param, value] of new URLSearchParams(search)) {
+  for (const [sent, value] of new URLSearchParams(search)) {
+    // A name the API does not document is the sender's text (an email as a name): not kept either.
+    const documented =
+      RESERVED_PARAMS.has(sent) ||
+      /^metadata\[[\w.-]{1,64}\]$/.test(sent) ||
+      (resource ? Object.hasOwn(resource.filters, sent) : QUERY_NAMES.has(sent));
+    const param = documented ? sent : UNDOCUMENTED;
     let kept = REDACTED;
     if (param === 'page' || param === 'page_size') kept = INTEGER.test(value) ? value : REDACTED;
     else if (param === 'sort')
@@ -143,14 +157,41 @@ export function redactQuery(path: string, search: string): string {
   return clip(out.join('&'));
 }
 
+/** What stands for a path that names no endpoint (an outsider's text is not kept). */
+export const UNKNOWN_PATH = '(unknown path)';
+
+/**
+ * The path as stored: for a known endpoint, its segments as sent where the template has a literal or the
+ * segment is a number (an id), *** elsewhere; for an unknown path, UNKNOWN_PATH under the API's prefix.
+ */
+export function loggedPath(path: string, template: string | null): string {
+  const prefix = path.match(/^\/v3\/api/)?.[0] ?? '';
+  if (template === null) return `${prefix}/${UNKNOWN_PATH}`;
+  const want = template.split('/');
+  const got = path.slice(prefix.length).split('/');
+  if (want.length !== got.length) return `${prefix}/${UNKNOWN_PATH}`;
+  return prefix + got.map((seg, i) => (seg === want[i] || /^\d{1,15}$/.test(seg) ? seg : REDACTED)).join('/');
+}
+
+/**
+ * An error's message as stored: what it quotes ("…", “…”) and the path it names are the request's own
+ * text (an unknown attribute, an unknown path), so they become ***.
+ */
+function scrubbed(message: string, path: string): string {
+  const below = path.replace(/^\/v3\/api/, '');
+  let out = message.replace(/"[^"]*"/g, `"${REDACTED}"`).replace(/“[^”]*”/g, `“${REDACTED}”`);
+  for (const p of [path, below]) if (p.length > 1) out = out.split(p).join(REDACTED);
+  return clip(out);
+}
+
 /** The `code` and `message` of an error body; nulls when it is not one of ours. */
-function errorOf(body: string | null): [string | null, string | null] {
+function errorOf(body: string | null, path: string): [string | null, string | null] {
   if (body === null) return [null, null];
   try {
     const parsed = JSON.parse(body) as { code?: unknown; message?: unknown };
     return [
       typeof parsed.code === 'string' ? parsed.code.slice(0, 100) : null,
-      typeof parsed.message === 'string' ? clip(parsed.message) : null,
+      typeof parsed.message === 'string' ? scrubbed(parsed.message, path) : null,
     ];
   } catch {
     return [null, null];
@@ -159,7 +200,7 @@ function errorOf(body: string | null): [string | null, string | null] {
 
 /** A handed-over row as stored. */
 function stored([account, key, method, path, search, status, errorBody, ms, requestId, ip, at]: RequestLogRow) {
-  const [code, message] = errorOf(errorBody);
+  const [code, message] = errorOf(errorBody, path);
   return [
     account,
     key,

@@ -183,6 +183,28 @@ describe.skipIf(onPg)('clinic backup and restore (only on SQLite)', { timeout: B
     }
   });
 
+  it('files are the owner’s alone: the database 0600, the backup 0600 written in a private folder; a planted link is never followed', async () => {
+    const mode = (p: string) => fs.statSync(p).mode & 0o777;
+    expect(mode(live)).toBe(0o600);
+    // A link someone planted where a backup used to be built (FILE.partial) and one at FILE itself.
+    const to = path.join(work, `private-${Date.now()}.db`);
+    const victim = path.join(work, 'victim.txt');
+    fs.writeFileSync(victim, 'untouched');
+    fs.symlinkSync(victim, `${to}.partial`);
+    const res = await clinic(live, 'backup', '--to', to);
+    expect(res.code, res.stderr).toBe(0);
+    expect(fs.lstatSync(to).isFile()).toBe(true);
+    expect(mode(to)).toBe(0o600);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('untouched');
+    expect(fs.readdirSync(work).filter((f) => f.startsWith('.clinic-backup-'))).toEqual([]);
+    const linked = path.join(work, `linked-${Date.now()}.db`);
+    fs.symlinkSync(path.join(work, 'nowhere.db'), linked);
+    const refused = await clinic(live, 'backup', '--to', linked);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/already exists/);
+    expect(fs.existsSync(path.join(work, 'nowhere.db'))).toBe(false);
+  });
+
   it('restore over a stopped database keeps the one it replaced', async () => {
     const target = path.join(work, 'replaced.db');
     fs.copyFileSync(path.join(work, 'backup.db'), target);

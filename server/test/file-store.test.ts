@@ -102,3 +102,23 @@ describe('DatabaseStore', () => {
     ).toEqual(before);
   });
 });
+
+describe('LocalDiskStore', () => {
+  it('an upload and its folders are the owner’s alone (0600, 0700), whatever the umask', async () => {
+    const { LocalDiskStore } = await import('../files/store');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'clinic-uploads-'));
+    const previous = process.umask(0o022);
+    try {
+      const key = await new LocalDiskStore(root).put(accountId, randomBytes(10));
+      const file = path.join(root, key);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(previous);
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

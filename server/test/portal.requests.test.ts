@@ -118,7 +118,7 @@ describe('a row says what happened, and nothing personal', () => {
     [
       '/v3/api/patients',
       'metadata[nhs]=943&blocked=true&deleted_at=null&dob=not-null',
-      `metadata[nhs]=${REDACTED}&blocked=true&deleted_at=${REDACTED}&dob=not-null`,
+      `metadata[nhs]=${REDACTED}&blocked=true&(other)=${REDACTED}&dob=not-null`,
     ],
     ['/v3/api/availability', 'from=2026-03-01&practitioner_id=3', `from=${REDACTED}&practitioner_id=${REDACTED}`],
     ['/v3/api/__proto__', 'id=1', `id=${REDACTED}`],
