@@ -246,34 +246,39 @@ export function createOAuthServer(opts: {
             METADATA_AUTHORIZE_PER_IP_PER_MINUTE,
           );
         // Errors go back to the client only at a redirect the request named, of a client someone here has
-        // approved (checkAuthorizationRequest); any other is this 400, never a redirect.
-        try {
-          await checkAuthorizationRequest(db, account, urls, query, allowPrivate, clientLog);
-          return { status: 302, headers: { Location: `${CONSENT_PAGE}?${query.toString()}` } };
-        } catch (err) {
-          let refusal = err;
-          if (err instanceof RedirectedError) {
-            try {
-              return {
-                status: 302,
-                headers: {
-                  Location: redirectWith(
-                    err.redirectUri,
-                    { error: err.error, error_description: err.description, state: query.get('state') },
-                    urls,
-                  ),
-                },
-              };
-            } catch (unusable) {
-              refusal = unusable;
-            }
-          }
-          if (refusal instanceof UntrustedRequest)
-            return { status: 400, body: { error: 'invalid_request', error_description: refusal.message } };
-          throw refusal;
-        }
+        // approved (checkAuthorizationRequest); any other is this 400, never a redirect, and counts against
+        // the address's unauthenticated budget like every refused OAuth call (a browser's good request costs nothing).
+        return unauthenticatedCall(req, () => authorize(account, urls, query));
       default:
         return json(404, { error: 'not_found', error_description: 'No such endpoint' });
+    }
+  }
+
+  /** GET /authorize: to the consent page, or back to the client with an error, or a refusal thrown (400). */
+  async function authorize(account: Account, urls: OAuthUrls, query: URLSearchParams): Promise<Answer> {
+    try {
+      await checkAuthorizationRequest(db, account, urls, query, allowPrivate, clientLog);
+      return { status: 302, headers: { Location: `${CONSENT_PAGE}?${query.toString()}` } };
+    } catch (err) {
+      let refusal = err;
+      if (err instanceof RedirectedError) {
+        try {
+          return {
+            status: 302,
+            headers: {
+              Location: redirectWith(
+                err.redirectUri,
+                { error: err.error, error_description: err.description, state: query.get('state') },
+                urls,
+              ),
+            },
+          };
+        } catch (unusable) {
+          refusal = unusable;
+        }
+      }
+      if (refusal instanceof UntrustedRequest) throw new OAuthFailure('invalid_request', refusal.message, 400);
+      throw refusal;
     }
   }
 

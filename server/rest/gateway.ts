@@ -244,7 +244,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   async function serveDocs(x: Exchange): Promise<Outcome> {
     await takeBudget(x, `docs:${clientKey(x.req)}`, DOCS_PER_MINUTE);
     openapi ??= JSON.stringify(buildOpenApiDocument(routes));
-    return { status: 200, body: openapi };
+    return etagged(x.req, { status: 200, body: openapi });
   }
 
   /**
@@ -253,6 +253,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
    * key against its account's REST budget.
    */
   async function admit(x: Exchange, account: Account | null, route: Route | null): Promise<void> {
+    // A public document (the changelog) read without a key: the documents' own budget, like the OpenAPI
+    // document's, not the 2 a minute of unauthenticated calls (a person reads it more often than that).
+    if (account && route && !route.protect && route.cacheable && !x.req.headers.authorization)
+      return takeBudget(x, `docs:${clientKey(x.req)}`, DOCS_PER_MINUTE);
     if (!account || (route && !route.protect && !x.req.headers.authorization)) {
       await takeBudget(x, `unauth:${clientKey(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
       if (!account)
@@ -327,8 +331,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
   ): Promise<Outcome> {
     const header = x.req.headers['idempotency-key'];
     if (target.method !== 'POST' || header === undefined) return work(ctx);
-    const key = Array.isArray(header) ? header.join(',') : header;
-    checkKey(key);
+    const sent = Array.isArray(header) ? header.join(',') : header;
+    checkKey(sent);
+    // Each API key is one integration: its keys are its own, and another key's same value is another key.
+    const key = `${ctx.principal.type === 'api_key' ? 'k' : 'u'}${ctx.principal.id}:${sent}`;
     const account = ctx.account.id;
     const print = fingerprint(target.method, target.path, printable);
     // Twice at most: a request that committed the key between the look and the claim is replayed.
@@ -398,7 +404,12 @@ export function createGateway(opts: GatewayOptions): Gateway {
  * (If-None-Match, RFC 9110 §13.1.2: weak comparison, a list, or *) gets 304 with no body.
  */
 function withEtag(req: IncomingMessage, route: Route, outcome: Outcome): Outcome {
-  if (!route.cacheable || outcome.status !== 200 || typeof outcome.body !== 'string') return outcome;
+  return route.cacheable ? etagged(req, outcome) : outcome;
+}
+
+/** A 200 with an ETag of its body, or 304 to a request that holds it (If-None-Match). */
+function etagged(req: IncomingMessage, outcome: Outcome): Outcome {
+  if (outcome.status !== 200 || typeof outcome.body !== 'string') return outcome;
   const etag = `"${createHash('sha256').update(outcome.body).digest('base64url').slice(0, 27)}"`;
   const headers = { ...outcome.headers, ETag: etag, 'Cache-Control': 'public, max-age=300' };
   const held = req.headers['if-none-match']?.split(',').map((t) => t.trim().replace(/^W\//, ''));
