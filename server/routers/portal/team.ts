@@ -3,12 +3,14 @@ import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { practitioners, RECORD_SCOPES, ROLE_KEYS, TWO_FACTOR_POLICIES } from '../../../db/schema';
 import { sendLink } from '../../auth/password-links';
+import { NO_PASSWORD } from '../../auth/passwords';
 import { policyOf, resetSecondFactor, setPolicy } from '../../auth/second-factor';
 import { endSessionsOf, listSessions } from '../../auth/sessions';
 import { recordActivity } from '../../events/record';
 import { PERMISSION_KEYS, PERMISSIONS } from '../../auth/permissions';
 import {
   createMember,
+  findMember,
   listMembers,
   listRoles,
   setActive,
@@ -62,9 +64,9 @@ export const teamRouter = router({
     }),
   /** A new one-time link for a member: set-up while they have no password yet, else a password reset. */
   sendLink: manage.input(z.strictObject({ user_id: userId })).mutation(async ({ ctx, input }) => {
-    const members = await listMembers(ctx.db.db, ctx.account.id);
-    const member = members.find((m) => m.id === input.user_id);
-    return sendLink(ctx.db, ctx.account, ctx.actor, input.user_id, member?.password_set === false ? 'setup' : 'reset', {
+    const member = await findMember(ctx.db.db, ctx.account.id, { id: input.user_id });
+    const purpose = member?.password_hash === NO_PASSWORD ? 'setup' : 'reset';
+    return sendLink(ctx.db, ctx.account, ctx.actor, input.user_id, purpose, {
       origin: ctx.portal.origin,
       mailer: ctx.portal.mailer,
       now: ctx.now(),
