@@ -206,6 +206,33 @@ function TwoFactor({ a }: { a: Overview }) {
   );
 }
 
+/**
+ * "Chrome on Linux" from a user agent, for a person to recognise their device (the whole string stays in
+ * the cell's title). Only the common browsers and systems are named; ua-parser-js 2 is AGPL, and this is
+ * a label, not a decision.
+ */
+const BROWSERS: [RegExp, string][] = [
+  [/Edg\//, 'Edge'],
+  [/Firefox\//, 'Firefox'],
+  [/Chrome\/|Chromium\/|CriOS\//, 'Chrome'],
+  [/Safari\//, 'Safari'],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/iPhone|iPad/, 'iOS'],
+  [/Android/, 'Android'],
+  [/Windows/, 'Windows'],
+  [/Mac OS X|Macintosh/, 'macOS'],
+  [/Linux|X11/, 'Linux'],
+];
+const named = (ua: string, names: [RegExp, string][]) => names.find(([re]) => re.test(ua))?.[1];
+
+function deviceName(ua: string | null): string {
+  if (!ua) return 'Unknown device';
+  const browser = named(ua, BROWSERS) ?? 'A browser';
+  const system = named(ua, SYSTEMS);
+  return system ? `${browser} on ${system}` : browser;
+}
+
 function Sessions({ a }: { a: Overview }) {
   const refresh = useRefresh();
   const others = a.sessions.filter((s) => !s.current).length;
@@ -219,7 +246,7 @@ function Sessions({ a }: { a: Overview }) {
         {a.sessions.map((s) => (
           <Row key={s.id}>
             <Cell label="Device">
-              {s.user_agent ?? 'Unknown'}
+              <span title={s.user_agent ?? undefined}>{deviceName(s.user_agent)}</span>
               {s.current && <Badge tone="green">This session</Badge>}
             </Cell>
             <Cell label="Address">{s.ip ?? 'Unknown'}</Cell>
@@ -235,7 +262,7 @@ function Sessions({ a }: { a: Overview }) {
                   trigger={
                     <Button
                       tone="secondary"
-                      aria-label={`End the session signed in ${new Date(s.signed_in_at).toISOString()}`}
+                      aria-label={`End the session of ${deviceName(s.user_agent)} signed in ${new Date(s.signed_in_at).toISOString()}`}
                     >
                       End
                     </Button>
