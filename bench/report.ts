@@ -1,4 +1,4 @@
-/** The results table: printed to stdout, written to bench/RESULTS.md and to README's `## Benchmarks`. */
+/** The results table: printed to stdout, written to bench/RESULTS.md and to docs/benchmarks.md's `## Benchmarks`. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,16 +60,16 @@ export function markdown(rows: Row[], notes: string[]): string {
   return `${out.join('\n')}\n`;
 }
 
-/** Replaces README from the `## Benchmarks` line to the end; touches nothing above it. */
+/** Replaces docs/benchmarks.md from the `## Benchmarks` line to the end; touches nothing above it. */
 export function writeResults(root: string, body: string): void {
   fs.writeFileSync(
     path.join(root, 'bench', 'RESULTS.md'),
     `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${body}`,
   );
-  const readme = path.join(root, 'README.md');
+  const readme = path.join(root, 'docs', 'benchmarks.md');
   const text = fs.readFileSync(readme, 'utf8');
   const at = text.search(/^## Benchmarks[ \t]*$/m);
-  if (at < 0) return console.warn('README.md has no "## Benchmarks" section; left it alone');
+  if (at < 0) return console.warn('docs/benchmarks.md has no "## Benchmarks" section; left it alone');
   fs.writeFileSync(
     readme,
     `${text.slice(0, at)}## Benchmarks\n\nWritten by \`npm run bench\` (\`BENCH_SECONDS\` shortens each run, \`BENCH_ONLY=e,f\` runs some scenarios without writing results, \`-- --fresh\` rebuilds the data); the same table is in bench/RESULTS.md.\n\n${body}`,

@@ -604,7 +604,7 @@ async function main() {
   if (ONLY) say('BENCH_ONLY set: results not written');
   else {
     writeResults(ROOT, markdown(rows, notes));
-    say('wrote bench/RESULTS.md and the README "## Benchmarks" section');
+    say('wrote bench/RESULTS.md and the "## Benchmarks" section of docs/benchmarks.md');
   }
   for (const r of missed) console.error(`[bench] target missed: ${r.scenario} (${r.target})`);
 }
