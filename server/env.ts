@@ -33,7 +33,7 @@ export const envSchema = z.object({
   /**
    * `transaction`: a pooler in transaction mode (PgBouncer) stands between the app and PostgreSQL, so no
    * session state may be relied on: statements go unnamed and no statement_timeout startup parameter is
-   * sent (PgBouncer refuses it; set the timeout on the database role instead: README, production).
+   * sent (PgBouncer refuses it; set the timeout on the database role instead: docs/operations.md, production).
    */
   DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -59,7 +59,7 @@ export const envSchema = z.object({
     ),
   /**
    * Where member emails (set-up and password-reset links) are sent: smtp://user:pass@host:port or
-   * smtps://...; unset, the portal shows each link once for an admin to hand over (README, "Staff accounts").
+   * smtps://...; unset, the portal shows each link once for an admin to hand over (docs/portal.md, "Staff accounts").
    */
   SMTP_URL: z.preprocess(
     (v) => (v === '' ? undefined : v),
@@ -154,7 +154,7 @@ export const envSchema = z.object({
   /**
    * The share of successful reads (GET/HEAD < 400) given a stdout line at LOG_LEVEL=info, 0 to 1; error
    * answers and writes always get one. 0.1 (one in ten) unless set; 1 gives every request its line: see
-   * README, "Log lines and sampling".
+   * docs/operations.md, "Log lines and sampling".
    */
   LOG_SAMPLE_RATE: z.preprocess(
     (v) => (v === '' ? undefined : v),

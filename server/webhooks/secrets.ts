@@ -4,7 +4,7 @@
  * key comes from WEBHOOK_SECRETS_KEY (base64 of 32 bytes; SECRETS_KEY is its older name) or, when
  * unset, is generated once and kept in the settings table, like the cursor secret, so every process on
  * the database shares it. A key kept beside the secrets it protects protects them from little, so
- * production sets it (README). A stored value reads `v1.<iv>.<tag>.<ciphertext>` (base64url);
+ * production sets it (docs/operations.md). A stored value reads `v1.<iv>.<tag>.<ciphertext>` (base64url);
  * tampering fails the tag check.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
