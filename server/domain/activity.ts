@@ -63,6 +63,8 @@ export interface ActivityQuery {
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
+/** A recorded change ({ from, to }), or nothing when the entry holds none. */
+const fromTo = (v: unknown): { from?: unknown; to?: unknown } => (v !== null && typeof v === 'object' ? v : {});
 
 /**
  * Names recorded with the entry come first: grants are swept 30 days after they end, long before the
@@ -86,7 +88,7 @@ async function connectorNames(db: Db, accountId: number, rows: AuditRow[]): Prom
   const byGrant = new Map(grants.map((g) => [g.id, g]));
   return new Map(
     connectors.map((r) => {
-      const recorded = (r.changes ?? {}) as Record<string, unknown>;
+      const recorded: Record<string, unknown> = r.changes ?? {};
       const grant = r.entity_id === null ? undefined : byGrant.get(r.entity_id);
       const member = text(recorded.member) ?? grant?.member ?? (r.action === 'approved' ? r.actor_name : null);
       return [r.id, { client: text(recorded.client) ?? grant?.client ?? text(recorded.client_id), member }];
@@ -140,12 +142,9 @@ async function entityNames(db: Db, accountId: number, rows: AuditRow[]): Promise
  * The name of a setup record in what an entry recorded: the values sent on create, the record on delete,
  * the changed fields ({ from, to }) on update, where the name is there only if it changed.
  */
-function recordedSetupName(changes: unknown): string | null {
-  const c = (changes ?? {}) as Record<string, unknown>;
-  const value = (k: string) => {
-    const v = c[k];
-    return text(v) ?? (v && typeof v === 'object' ? text((v as { to?: unknown }).to) : null);
-  };
+function recordedSetupName(changes: Record<string, unknown> | null): string | null {
+  const c: Record<string, unknown> = changes ?? {};
+  const value = (k: string) => text(c[k]) ?? text(fromTo(c[k]).to);
   return nameOf(value);
 }
 /** A setup record's name: its `name`, a practitioner's first and last name; weekly hours have none. */
@@ -168,7 +167,8 @@ async function setupNames(db: Db, accountId: number, rows: AuditRow[]): Promise<
         idsOf(unnamed.filter((r) => r.entity === entity)),
       );
       for (const row of found) {
-        const name = nameOf((k) => text((row as Record<string, unknown>)[k]));
+        const fields = new Map(Object.entries(row));
+        const name = nameOf((k) => text(fields.get(k)));
         if (name) names.set(`${entity}:${row.id}`, name);
       }
     }),
@@ -185,9 +185,9 @@ const settingValue = (v: unknown) =>
  * entity that is not setup. A key writes referral sources through the API: it is named as a key.
  */
 function setupSentence(r: AuditRow, current: string | null): string | null {
-  const c = (r.changes ?? {}) as Record<string, unknown>;
+  const c: Record<string, unknown> = r.changes ?? {};
   const who = r.actor_type === 'api_key' ? `the API key “${r.actor_name}”` : r.actor_name;
-  const change = (v: unknown) => (v ?? {}) as { from?: unknown; to?: unknown };
+  const change = fromTo;
   if (r.entity === PRACTICE_SETTINGS) {
     if (r.action !== 'updated') return null;
     const parts = Object.entries(c).map(
@@ -232,7 +232,7 @@ const list = (v: unknown) => (Array.isArray(v) ? v.map(String).join(', ') : '');
 function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames | null, zone: string): string {
   const setup = setupSentence(r, subject);
   if (setup) return setup;
-  const c = (r.changes ?? {}) as Record<string, unknown>;
+  const c: Record<string, unknown> = r.changes ?? {};
   // An AI app names itself at registration: it is always shown as an app, and whose access it acts on.
   const who =
     r.actor_type === 'connector'
@@ -263,7 +263,7 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       break;
     case 'accounts':
       if (r.action === 'two_factor_policy_changed') {
-        const policy = (c.two_factor_policy ?? {}) as { to?: unknown };
+        const policy = fromTo(c.two_factor_policy);
         return `${who} set two-factor sign-in to “${POLICY_NAMES[String(policy.to)] ?? String(policy.to)}”`;
       }
       break;
@@ -272,7 +272,7 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       if (r.action === 'created')
         return `${who} added ${member}${text(c.email) ? ` (${text(c.email)})` : ''}${text(c.role) ? ` as ${text(c.role)}` : ''}`;
       if (r.action === 'role_changed') {
-        const role = (c.role ?? {}) as { from?: unknown; to?: unknown };
+        const role = fromTo(c.role);
         return `${who} changed the role of ${member} from ${String(role.from)} to ${String(role.to)}`;
       }
       if (r.action === 'deactivated') return `${who} deactivated ${member}`;
@@ -302,7 +302,7 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
     case 'roles': {
       if (r.action !== 'updated') break;
       const parts = [list(c.added) && `added ${list(c.added)}`, list(c.removed) && `removed ${list(c.removed)}`];
-      const scope = (c.record_scope ?? {}) as { from?: unknown; to?: unknown };
+      const scope = fromTo(c.record_scope);
       if (scope.from !== scope.to) parts.push(`record scope from ${String(scope.from)} to ${String(scope.to)}`);
       const changed = parts.filter(Boolean).join('; ');
       return `${who} changed the role ${quoted(subject ?? text(c.role), `#${r.entity_id}`)}${changed ? `: ${changed}` : ''}`;

@@ -77,7 +77,7 @@ export function AddPasskey({ onDone }: { onDone: (codes: Codes) => void }) {
       const options = await portal.account.passkeyOptions.mutate();
       // The server's options as JSON: tRPC's inferred type differs from the browser library's in extension typing only.
       const response = await startRegistration({ optionsJSON: options as RegistrationOptions });
-      return portal.account.passkeyAdd.mutate({ name, response: { ...response } });
+      return portal.account.passkeyAdd.mutate({ name, response });
     },
     (r) => {
       setName('');

@@ -31,7 +31,7 @@ export function SecondFactor({ factors, onDone }: { factors: Factors; onDone: ()
     try {
       const options = await portal.session.passkeyOptions.mutate();
       const response = await startAuthentication({ optionsJSON: options as AuthenticationOptions });
-      await portal.session.passkey.mutate({ response: { ...response } });
+      await portal.session.passkey.mutate({ response });
       onDone();
     } catch (err) {
       setPasskeyError(portalError(err).message);

@@ -105,7 +105,7 @@ export const accountRouter = router({
     registrationOptions(ctx.db, ctx.account, ctx.enrolling.userId, ctx.enrolling.session.id, ctx.portal.origin),
   ),
   passkeyAdd: enrollingProcedure
-    .input(z.strictObject({ name: passkeyName, response: webauthnResponse }))
+    .input(z.strictObject({ name: passkeyName, response: webauthnResponse<RegistrationResponseJSON>() }))
     .mutation(({ ctx, input }) =>
       registerPasskey(
         ctx.db,
@@ -113,7 +113,7 @@ export const accountRouter = router({
         ctx.enrolling.actor,
         ctx.enrolling.userId,
         ctx.enrolling.session,
-        { name: input.name, response: input.response as unknown as RegistrationResponseJSON },
+        input,
         ctx.portal.origin,
         ctx.now(),
       ),

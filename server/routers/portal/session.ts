@@ -10,10 +10,22 @@ import { router } from '../../trpc';
 import { memberProcedure, portalProcedure } from './base';
 import { secondFactorProcedure } from './step';
 
-/** A WebAuthn response as the browser library gives it: checked by @simplewebauthn/server, bounded here. */
-export const webauthnResponse = z
-  .looseObject({ id: z.string().max(1024), rawId: z.string().max(1024), type: z.literal('public-key') })
-  .refine((v) => JSON.stringify(v).length <= 16_384, 'is too large');
+/**
+ * A WebAuthn response as the browser library gives it (T: registration or authentication): its shape is
+ * checked here and bounded; what it proves, by @simplewebauthn/server.
+ */
+export const webauthnResponse = <T extends { id: string }>() =>
+  z.custom<T>(
+    (v) =>
+      typeof v === 'object' &&
+      v !== null &&
+      'id' in v &&
+      typeof v.id === 'string' &&
+      'type' in v &&
+      v.type === 'public-key' &&
+      JSON.stringify(v).length <= 16_384,
+    'is not a passkey response',
+  );
 
 export const sessionRouter = router({
   signIn: portalProcedure
@@ -62,11 +74,10 @@ export const sessionRouter = router({
     authenticationOptions(ctx.db, ctx.account, ctx.step.userId, ctx.step.sessionId, ctx.portal.origin),
   ),
   passkey: secondFactorProcedure
-    .input(z.strictObject({ response: webauthnResponse }))
+    .input(z.strictObject({ response: webauthnResponse<AuthenticationResponseJSON>() }))
     .mutation(async ({ ctx, input }) => {
       const session = { id: ctx.step.sessionId, userId: ctx.step.userId, policy: ctx.portal.policy };
-      const response = input.response as unknown as AuthenticationResponseJSON;
-      const user = await passWithPasskey(ctx.db, ctx.account, session, response, ctx.portal.origin, ctx.now());
+      const user = await passWithPasskey(ctx.db, ctx.account, session, input.response, ctx.portal.origin, ctx.now());
       return { name: user.name };
     }),
   signOut: portalProcedure.mutation(async ({ ctx }) => {
