@@ -223,6 +223,7 @@ for (const size of SIZES) {
     test("the clinic's rule: a member without a second factor sets one up before the portal opens", async ({
       page,
     }) => {
+      test.slow(); // three command-line calls (a clinic of its own) before the browser starts
       // A clinic of its own: the rule covers everyone there.
       const own = `${clinic}${size.name.slice(0, 2)}`;
       const here = ['--clinic', own, '--region', 'neptune'];
