@@ -25,7 +25,17 @@ import { assertCanWrite } from '../trpc';
 import { refuseBadText } from '../values/text';
 import { parseJsonObject, parseQuery, readBody } from './body';
 import { internalError, toApiError } from './errors';
-import { checkKey, claimIn, complete, fingerprint, inFlight, KeyTaken, stored, storeRefusal } from './idempotency';
+import {
+  checkKey,
+  claimIn,
+  complete,
+  fingerprint,
+  inFlight,
+  KeyTaken,
+  scopedKey,
+  stored,
+  storeRefusal,
+} from './idempotency';
 import { isMultipart, readMultipart } from './multipart';
 import { buildOpenApiDocument } from './openapi';
 import { operationOf } from './openapi/operation';
@@ -36,7 +46,7 @@ import { RouteTable, type Route } from './routes';
 import { observing } from '../observability/hooks';
 
 export const API_PREFIX = '/v3/api';
-const DOCS_PER_MINUTE = 60;
+export const DOCS_PER_MINUTE = 60;
 const BODY_METHODS = new Set(['POST', 'PATCH']);
 
 export interface GatewayOptions {
@@ -334,7 +344,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     const sent = Array.isArray(header) ? header.join(',') : header;
     checkKey(sent);
     // Each API key is one integration: its keys are its own, and another key's same value is another key.
-    const key = `${ctx.principal.type === 'api_key' ? 'k' : 'u'}${ctx.principal.id}:${sent}`;
+    const key = scopedKey(ctx.principal, sent);
     const account = ctx.account.id;
     const print = fingerprint(target.method, target.path, printable);
     // Twice at most: a request that committed the key between the look and the claim is replayed.

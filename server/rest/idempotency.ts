@@ -33,6 +33,13 @@ export interface Claim {
   createdAt: string;
 }
 
+/**
+ * How a sent key is stored: scoped to the API key that sent it (each key is one integration, so another
+ * key's same value is another request).
+ */
+export const scopedKey = (principal: { type: string; id: number }, sent: string) =>
+  `${principal.type === 'api_key' ? 'k' : 'u'}${principal.id}:${sent}`;
+
 export function checkKey(key: string): void {
   if (key.length === 0 || key.length > 255) {
     throw new ApiError('idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 characters', {

@@ -9,11 +9,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
-import { events } from '../../db/schema';
+import { apiKeys, events } from '../../db/schema';
 import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
 import { createKey, type Expiry } from '../domain/api_keys';
 import { loadEnv } from '../env';
+import { scopedKey } from '../rest/idempotency';
 import type { Account, PauseHook } from '../context';
 import type { FileStore } from '../files/store';
 
@@ -87,6 +88,18 @@ export async function issueKey(
     { actor_type: 'user', actor_id: null, actor_name: 'test' },
     { name: opts.name ?? 'Another', access: opts.access ?? 'read_write', expires: opts.expires },
   );
+}
+
+/**
+ * How the server stores an Idempotency-Key sent with the clinic's read-write key (scoped to that key:
+ * server/rest/idempotency.ts), for tests that read or plant stored answers.
+ */
+export async function storedIdempotencyKey(server: TestServer, clinic: Clinic, sent: string): Promise<string> {
+  const [key] = await server.app.db.db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.account_id, clinic.account.id), eq(apiKeys.name, 'Test integration')));
+  return scopedKey({ type: 'api_key', id: key.id }, sent);
 }
 
 export interface Res {

@@ -18,6 +18,7 @@ import {
   startServer,
   type TestServer,
   useClinic,
+  storedIdempotencyKey,
 } from './helpers';
 
 const t = useClinic();
@@ -34,10 +35,10 @@ describe('idempotency windows', () => {
     ageMs: number,
     response?: { status: number; body: string },
   ) =>
-    t.server.app.db.transaction((tx) =>
+    t.server.app.db.transaction(async (tx) =>
       tx.insert(idempotencyKeys).values({
         account_id: t.clinic.account.id,
-        key,
+        key: await storedIdempotencyKey(t.server, t.clinic, key),
         fingerprint: fingerprint('POST', '/patients', JSON.stringify(b)),
         state,
         status: response?.status ?? null,

@@ -28,7 +28,16 @@ import { expiredCodesBatch, expiredTokensBatch } from '../oauth/sweep';
 import { expiredKeysBatch } from '../rest/idempotency-sweep';
 import { expiredAttemptsBatch, expiredMessagesBatch } from '../webhooks/sweep';
 import { cutoffOf, setSweepPace } from '../jobs/sweep-batches';
-import { client, newClinic, startServer, uniqueName, type Api, type Clinic, type TestServer } from './helpers';
+import {
+  client,
+  newClinic,
+  startServer,
+  uniqueName,
+  type Api,
+  type Clinic,
+  type TestServer,
+  storedIdempotencyKey,
+} from './helpers';
 import { ownDatabaseUrl } from './support/own-database';
 import { planOf } from './support/plans';
 
@@ -105,11 +114,16 @@ const messagesOf = (endpointId: number) =>
   db().db.select().from(webhookMessages).where(eq(webhookMessages.endpoint_id, endpointId));
 const attemptsOf = (endpointId: number) =>
   db().db.select().from(webhookAttempts).where(eq(webhookAttempts.endpoint_id, endpointId));
-const keyRow = (side: Side, key: string) =>
+const keyRow = async (side: Side, key: string) =>
   db()
     .db.select()
     .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.account_id, side.clinic.account.id), eq(idempotencyKeys.key, key)));
+    .where(
+      and(
+        eq(idempotencyKeys.account_id, side.clinic.account.id),
+        eq(idempotencyKeys.key, await storedIdempotencyKey(server, side.clinic, key)),
+      ),
+    );
 /** Ticks until no sweep asks to run again (each tick runs what is due; the scheduler's clock stands still). */
 async function tickUntilSettled(): Promise<string[][]> {
   const rounds: string[][] = [];

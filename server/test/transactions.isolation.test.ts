@@ -9,7 +9,7 @@ import { expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { idempotencyKeys, patients, rateLimitBuckets } from '../../db/schema';
 import { isPg } from '../../db/dialect';
-import { client, useClinic } from './helpers';
+import { client, useClinic, storedIdempotencyKey } from './helpers';
 
 const t = useClinic();
 
@@ -26,7 +26,12 @@ const claimOf = async (key: string) => {
   const [row] = await t.server.app.db.db
     .select()
     .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.account_id, t.clinic.account.id), eq(idempotencyKeys.key, key)));
+    .where(
+      and(
+        eq(idempotencyKeys.account_id, t.clinic.account.id),
+        eq(idempotencyKeys.key, await storedIdempotencyKey(t.server, t.clinic, key)),
+      ),
+    );
   return row;
 };
 
