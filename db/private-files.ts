@@ -14,7 +14,10 @@ export function keepPrivate(): void {
   process.umask(0o077);
 }
 
-/** Owner-only modes on files and folders that exist (created before the rule); absent ones are skipped. */
+/**
+ * Owner-only modes on files and folders that exist (created before the rule). Best effort: an absent
+ * file, one this process does not own (EPERM) or a read-only mount is left as it is, never a failed start.
+ */
 export function tighten(...paths: string[]): void {
   for (const p of paths) {
     try {
@@ -22,7 +25,7 @@ export function tighten(...paths: string[]): void {
       const mode = stat.isDirectory() ? DIR_MODE : FILE_MODE;
       if ((stat.mode & 0o777) !== mode) fs.chmodSync(p, mode);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if (!['ENOENT', 'EPERM', 'EACCES', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
     }
   }
 }
