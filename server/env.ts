@@ -78,6 +78,8 @@ export const envSchema = z.object({
   RATE_LIMIT_REST_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_MCP_PER_MINUTE: positiveInt(120),
   RATE_LIMIT_UNAUTH_PER_MINUTE: positiveInt(2),
+  /** Reads of the public documents (the OpenAPI document, the changelog) per minute per address. */
+  RATE_LIMIT_DOCS_PER_MINUTE: positiveInt(60),
   /**
    * How many proxies in front of the server append to X-Forwarded-For (0: none, headers ignored). The
    * client is the entry that many hops from the right, as Express's numeric `trust proxy`; on/true/yes

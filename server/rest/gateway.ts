@@ -46,7 +46,6 @@ import { RouteTable, type Route } from './routes';
 import { observing } from '../observability/hooks';
 
 export const API_PREFIX = '/v3/api';
-export const DOCS_PER_MINUTE = 60;
 const BODY_METHODS = new Set(['POST', 'PATCH']);
 
 export interface GatewayOptions {
@@ -252,7 +251,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
 
   /** The OpenAPI document: public, in a bucket of its own per client address. */
   async function serveDocs(x: Exchange): Promise<Outcome> {
-    await takeBudget(x, `docs:${clientKey(x.req)}`, DOCS_PER_MINUTE);
+    await takeBudget(x, `docs:${clientKey(x.req)}`, env.RATE_LIMIT_DOCS_PER_MINUTE);
     openapi ??= JSON.stringify(buildOpenApiDocument(routes));
     return etagged(x.req, { status: 200, body: openapi });
   }
@@ -266,7 +265,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
     // A public document (the changelog) read without a key: the documents' own budget, like the OpenAPI
     // document's, not the 2 a minute of unauthenticated calls (a person reads it more often than that).
     if (account && route && !route.protect && route.cacheable && !x.req.headers.authorization)
-      return takeBudget(x, `docs:${clientKey(x.req)}`, DOCS_PER_MINUTE);
+      return takeBudget(x, `docs:${clientKey(x.req)}`, env.RATE_LIMIT_DOCS_PER_MINUTE);
     if (!account || (route && !route.protect && !x.req.headers.authorization)) {
       await takeBudget(x, `unauth:${clientKey(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
       if (!account)

@@ -28,6 +28,7 @@ const NOT_ROW_IDS: Record<string, string> = {
   'oauth_grants.client_id': 'the OAuth client_id of the grant (oauth_clients.client_id)',
   'audit_log.request_id': "the request's id from the request header or generated (text, echoed in X-Request-Id)",
   'request_log.request_id': "the request's id (text, echoed in X-Request-Id)",
+  'passkeys.credential_id': "the WebAuthn credential's id as the authenticator made it (base64url)",
 };
 
 interface CatalogColumn {
