@@ -156,8 +156,10 @@ for (const size of SIZES) {
       const setupCode = codeFor(key);
       await page.getByLabel('Code from the app').fill(setupCode);
       await page.getByRole('button', { name: 'Turn on the app' }).click();
-      const codes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
-      expect(codes).toHaveLength(10);
+      // Read once they are on the page (allTextContents does not wait for them).
+      const listed = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+      await expect(listed).toHaveCount(10);
+      const codes = await listed.allTextContents();
       await signOut(page);
 
       await page.getByLabel('Email').fill(email);
