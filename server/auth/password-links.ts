@@ -12,7 +12,7 @@ import type { Db, DbHandle } from '../../db/client';
 import { passwordLinks, sessions, users, type PasswordLinkPurpose } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError } from '../errors';
-import { recordActivity, type Actor } from '../events/record';
+import { memberActor, recordActivity, type Actor } from '../events/record';
 import type { Mailer } from '../mail';
 import { hashSecret } from './keys';
 import { checkPassword } from './password-rules';
@@ -165,11 +165,10 @@ export async function useLink(db: DbHandle, account: Account, token: string, pas
       .set({ password_hash: hash, password_changed_at: at, updated_at: at })
       .where(and(eq(users.account_id, account.id), eq(users.id, user.id)));
     await tx.delete(sessions).where(and(eq(sessions.account_id, account.id), eq(sessions.user_id, user.id)));
-    const self = { actor_type: 'user' as const, actor_id: user.id, actor_name: user.name };
     await recordActivity(
       tx,
       account.id,
-      self,
+      memberActor(user),
       'users',
       user.id,
       spent[0].purpose === 'setup' ? 'password_set' : 'password_reset',

@@ -14,7 +14,7 @@ import type { Db, DbHandle } from '../../db/client';
 import { accounts, passkeys, recoveryCodes, users, type RoleKey, type TwoFactorPolicy } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError, invalid } from '../errors';
-import { recordActivity, type Actor } from '../events/record';
+import { memberActor, recordActivity, type Actor } from '../events/record';
 import { open, seal } from '../webhooks/secrets';
 import { advanceSession, endSessionsOf, type SessionPolicy } from './sessions';
 
@@ -300,8 +300,7 @@ export async function completeSignIn(
     .set({ factor_failures: 0, factor_failed_at: null, last_sign_in_at: iso(now) })
     .where(and(eq(users.account_id, account.id), eq(users.id, user.id)));
   await advanceSession(tx, account.id, session.id, 'signed_in', now, session.policy);
-  const self = { actor_type: 'user' as const, actor_id: user.id, actor_name: user.name };
-  await recordActivity(tx, account.id, self, 'sessions', user.id, 'second_factor_passed', { method });
+  await recordActivity(tx, account.id, memberActor(user), 'sessions', user.id, 'second_factor_passed', { method });
 }
 
 /**

@@ -21,7 +21,7 @@ import { isPg } from '../../db/dialect';
 import { signInAttempts, users, type SessionStage } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError } from '../errors';
-import { recordActivity } from '../events/record';
+import { memberActor, recordActivity } from '../events/record';
 import { normalEmail } from '../domain/team';
 import { hashSlots } from './hash-slots';
 import { factorsOf, hasSecondFactor, policyOf, policyRequires } from './second-factor';
@@ -107,7 +107,7 @@ export async function signIn(db: DbHandle, account: Account, a: Attempt, now: nu
     await recordActivity(
       tx,
       account.id,
-      { actor_type: 'user', actor_id: user.id, actor_name: user.name },
+      memberActor(user),
       'sessions',
       user.id,
       stage === 'signed_in' ? 'signed_in' : 'password_accepted',

@@ -13,7 +13,7 @@ import { endSessionsOf } from '../auth/sessions';
 import { checkCredentials } from '../auth/sign-in';
 import type { Account, MemberPrincipal } from '../context';
 import { ApiError, invalid } from '../errors';
-import { recordActivity, type Actor } from '../events/record';
+import { memberActor, recordActivity, type Actor } from '../events/record';
 import { MEMBER_DEACTIVATED, MEMBER_REACTIVATED, revokeMemberGrants } from '../oauth/revocation';
 
 export interface NewMember {
@@ -370,14 +370,12 @@ export async function changePassword(
       .set({ password_hash: hash, password_changed_at: at, updated_at: at })
       .where(and(eq(users.account_id, account.id), eq(users.id, member.id)));
     const ended = await endSessionsOf(tx, account.id, member.id, change.keepSession);
-    await activity(tx, account, actorOfMember(member), 'users', member.id, 'password_changed', {
+    await activity(tx, account, memberActor(member), 'users', member.id, 'password_changed', {
       sessions_ended: ended,
     });
     return { sessions_ended: ended };
   });
 }
-
-const actorOfMember = (m: MemberPrincipal): Actor => ({ actor_type: 'user', actor_id: m.id, actor_name: m.name });
 
 /** The practitioner record a member is linked to (whose diary "own records only" opens), or none. */
 export async function setPractitioner(

@@ -16,6 +16,13 @@ export interface Actor {
   actor_name: string;
 }
 
+/** A team member as the actor of what they do themselves (the portal, a sign-in, a link they used). */
+export const memberActor = (m: { id: number; name: string }): Actor => ({
+  actor_type: 'user',
+  actor_id: m.id,
+  actor_name: m.name,
+});
+
 export interface WriteRecord<E extends string = string, A extends string = string> {
   accountId: number;
   actor: Actor;

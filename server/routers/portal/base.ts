@@ -4,8 +4,8 @@
  * `permitted` adds the one permission check (server/auth/permissions.ts).
  */
 import { authorize, type Permission } from '../../auth/permissions';
-import type { MemberPrincipal, PortalIO } from '../../context';
-import type { Actor } from '../../events/record';
+import type { PortalIO } from '../../context';
+import { memberActor } from '../../events/record';
 import { ApiError } from '../../errors';
 import { procedure } from '../../trpc';
 import { refuseBadText } from '../../values/text';
@@ -32,6 +32,6 @@ export const permitted = (...permissions: Permission[]) =>
     return next();
   });
 
-export const actorOf = (m: MemberPrincipal): Actor => ({ actor_type: 'user', actor_id: m.id, actor_name: m.name });
+export const actorOf = memberActor;
 
 export type { PortalIO };

@@ -5,7 +5,7 @@
  */
 import type { SessionPolicy } from '../../auth/sessions';
 import { ApiError } from '../../errors';
-import type { Actor } from '../../events/record';
+import { memberActor, type Actor } from '../../events/record';
 import { actorOf, portalProcedure } from './base';
 
 const NO_STEP = 'Sign in with your email and password first';
@@ -39,7 +39,7 @@ export const enrollingProcedure = portalProcedure.use(({ ctx, next }) => {
     enrolling = {
       userId: step.userId,
       email: step.email,
-      actor: { actor_type: 'user', actor_id: step.userId, actor_name: step.name },
+      actor: memberActor({ id: step.userId, name: step.name }),
       session: { id: sessionId, policy: ctx.portal.policy, enrolling: true },
     };
   } else throw new ApiError('unauthenticated', NO_STEP);
