@@ -3,7 +3,23 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Without DATABASE_URL the suite runs on a fresh SQLite file; scripts/test-all.sh also runs it on PostgreSQL.
-const databaseUrl = process.env.DATABASE_URL || path.join(os.tmpdir(), `clinic-test-${process.pid}-${Date.now()}.db`);
+// On PostgreSQL each run gets a fresh database of its own on the given server (global-setup.ts creates
+// and drops it): what one run leaves behind (sign-in failures counted per address, rate-limit buckets)
+// never reaches the next, as when CI runs the suite directly and then again through PgBouncer.
+const given = process.env.DATABASE_URL;
+const runName = `clinic-test-${process.pid}-${Date.now()}`;
+const databaseUrl = !given
+  ? path.join(os.tmpdir(), `${runName}.db`)
+  : /^postgres(ql)?:/.test(given)
+    ? runDatabase(given)
+    : given;
+
+function runDatabase(server: string) {
+  process.env.CLINIC_TEST_SERVER_URL = server;
+  const url = new URL(server);
+  url.pathname = `/${runName.replaceAll('-', '_')}`;
+  return url.toString();
+}
 
 process.env.DATABASE_URL = databaseUrl;
 

@@ -21,6 +21,8 @@ import type { FileStore } from '../files/store';
 export interface TestServer {
   app: App;
   port: number;
+  /** TRUST_PROXY is on: the server takes a client's address from X-Forwarded-For. */
+  trustsProxy: boolean;
   close(): Promise<void>;
 }
 
@@ -43,7 +45,7 @@ export async function startServer(
   const app = await createApp(env, { validateResponses: true, files: opts.files, pause: opts.pause, now: opts.now });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const port = (app.server.address() as AddressInfo).port;
-  return { app, port, close: () => app.close() };
+  return { app, port, trustsProxy: env.TRUST_PROXY > 0, close: () => app.close() };
 }
 
 export const uniqueName = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;

@@ -16,7 +16,8 @@ import { request, useClinic } from './helpers';
 import { accessToken } from './support/mcp-tools';
 import { portalCode, signedIn } from './support/portal';
 
-const t = useClinic({ seed: true });
+// TRUST_PROXY: the throttled sign-ins below come from an address of their own (X-Forwarded-For).
+const t = useClinic({ seed: true, env: { TRUST_PROXY: 'true' } });
 let metrics: MetricsListener;
 
 beforeAll(async () => {
