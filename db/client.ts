@@ -76,6 +76,8 @@ export interface OpenOptions {
   statementTimeoutMs?: number;
   /** `transaction`: PgBouncer (transaction pooling) in front; see server/env.ts DATABASE_POOLER. */
   pooler?: 'none' | 'transaction';
+  /** SQLite: how long a write waits for another process's lock (SQLITE_BUSY after); 5 s by default. */
+  busyTimeoutMs?: number;
 }
 
 export async function openDb(url: string, opts: OpenOptions = {}): Promise<DbHandle> {
@@ -84,7 +86,7 @@ export async function openDb(url: string, opts: OpenOptions = {}): Promise<DbHan
   const handle =
     dialect === 'pg'
       ? openPg(url, opts.poolSize, opts.onIdleError, pooled ? undefined : opts.statementTimeoutMs)
-      : openSqlite(sqlitePath(url));
+      : openSqlite(sqlitePath(url), opts.busyTimeoutMs);
   if (pooled) unnamedStatements();
   if (opts.migrate) await migrateDb(handle);
   return handle;
@@ -185,7 +187,7 @@ type SqliteHandle = DbHandle & { writer: Db };
  * with it), and a write outside a transaction fails at once ("attempt to write a readonly database")
  * instead of joining whatever transaction happens to be open. See docs/decisions.md.
  */
-function openSqlite(file: string): SqliteHandle {
+function openSqlite(file: string, busyTimeoutMs = 5000): SqliteHandle {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: DIR_MODE });
   // Owner-only, whatever the umask of the process that made it (server/files/private.ts).
   if (file !== ':memory:') tighten(file);
@@ -193,13 +195,13 @@ function openSqlite(file: string): SqliteHandle {
   if (file !== ':memory:') tighten(file, `${file}-wal`, `${file}-shm`);
   conn.pragma('journal_mode = WAL');
   conn.pragma('synchronous = NORMAL');
-  conn.pragma('busy_timeout = 5000');
+  conn.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   conn.pragma('foreign_keys = ON');
   // Planner statistics, refreshed with bounded work as SQLite recommends for long-lived connections.
   conn.pragma('analysis_limit = 1000');
   conn.pragma('optimize = 0x10002');
   const reader = file === ':memory:' ? conn : new Database(file, { readonly: true });
-  if (reader !== conn) reader.pragma('busy_timeout = 5000');
+  if (reader !== conn) reader.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   const writer = drizzleSqlite(conn, { schema }) as unknown as Db;
   const db = drizzleSqlite(reader, { schema }) as unknown as Db;
   let queue: Promise<unknown> = Promise.resolve();

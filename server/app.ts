@@ -90,6 +90,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     migrate: true,
     poolSize: env.DATABASE_POOL_SIZE,
     pooler: env.DATABASE_POOLER,
+    busyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
     statementTimeoutMs: statementTimeoutFor(env),
     onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it'),
   });

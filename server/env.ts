@@ -36,6 +36,11 @@ export const envSchema = z.object({
    * sent (PgBouncer refuses it; set the timeout on the database role instead: docs/operations.md, production).
    */
   DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  /**
+   * SQLite: how long a write waits for another process's write transaction (several server processes, or
+   * the CLI beside the server, share the file) before the request is answered 503 request_timeout.
+   */
+  SQLITE_BUSY_TIMEOUT_MS: positiveInt(5000),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   SERVICE_DOMAIN: z

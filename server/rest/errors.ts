@@ -63,31 +63,42 @@ function mapError(err: unknown): { error: ApiError; internal: boolean } {
       internal: false,
     };
   }
-  const byDatabase = DATABASE_REFUSALS.get(databaseCode(err) ?? '');
+  const byDatabase = DATABASE_REFUSALS.get(databaseCode(err)?.replace(/^(SQLITE_BUSY)_\w+$/, '$1') ?? '');
   if (byDatabase) return { error: byDatabase(), internal: false };
   return { error: internalError(), internal: true };
 }
 
 /**
- * PostgreSQL errors that are the client's or the clock's doing, not a server fault, by SQLSTATE. Each is
- * a safety net behind a rule applied before the query: the statement timeout (just under the request
- * timeout, db/client.ts); numbers past a 32-bit integer column (ids, bigint, are bounded by fields.ts `recordId`); U+0000
- * in text or jsonb (refused on every input surface, server/values/text.ts).
+ * Database errors that are the client's or the clock's doing, not a server fault, by SQLSTATE (or
+ * SQLite's code). Each is a safety net behind a rule applied before the query: the statement timeout
+ * (just under the request timeout, db/client.ts); numbers past a 32-bit integer column (ids, bigint, are
+ * bounded by fields.ts `recordId`); U+0000 in text or jsonb (refused on every input surface,
+ * server/values/text.ts). SQLite's writer lock held by another process past busy_timeout (db/client.ts)
+ * and a PostgreSQL lock wait past lock_timeout are a busy server, retried by the client like a timeout.
  */
+const busy = () =>
+  new ApiError('request_timeout', 'The database is busy with other writes; retry with backoff', undefined, {
+    headers: { 'Retry-After': '1' },
+  });
 const nulInText = () => new ApiError('validation_failed', 'Text must not contain the NUL character (\\u0000)');
 const DATABASE_REFUSALS = new Map<string, () => ApiError>([
   ['57014', () => new ApiError('request_timeout', 'The request took too long and was stopped; retry with backoff')],
   ['22003', () => new ApiError('validation_failed', 'A number is out of range (ids and integers are 32-bit)')],
   ['22021', nulInText],
   ['22P05', nulInText],
+  ['55P03', busy],
+  ['SQLITE_BUSY', busy],
 ]);
 
-/** The SQLSTATE of a database error in the cause chain (node-postgres sets `code` and `severity`). */
+/**
+ * The SQLSTATE of a database error in the cause chain (node-postgres sets `code` and `severity`), or
+ * SQLite's code (better-sqlite3's SqliteError, e.g. SQLITE_BUSY).
+ */
 export function databaseCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let i = 0; i < 5 && cur; i++) {
-    const { code, severity } = cur as { code?: unknown; severity?: unknown };
-    if (typeof code === 'string' && typeof severity === 'string') return code;
+    const { code, severity, name } = cur as { code?: unknown; severity?: unknown; name?: unknown };
+    if (typeof code === 'string' && (typeof severity === 'string' || name === 'SqliteError')) return code;
     cur = (cur as { cause?: unknown }).cause;
   }
   return undefined;

@@ -136,8 +136,8 @@ async function writeLoad(
   s: Spawned,
   workers: number,
   isStopped: () => boolean,
+  acked: Acked[] = [],
 ): Promise<{ acked: Acked[]; sent: number }> {
-  const acked: Acked[] = [];
   let sent = 0;
   let n = 0;
   const worker = async (w: number) => {
@@ -254,8 +254,12 @@ describe(`crash safety (${onPg ? 'PostgreSQL' : 'SQLite'})`, () => {
     async () => {
       const first = await startServer();
       let killed = false;
-      const load = writeLoad(first, 8, () => killed);
-      await new Promise((r) => setTimeout(r, 1500));
+      // Killed once enough writes were acknowledged (at least 1.5 s in), however busy the machine is.
+      const soFar: Acked[] = [];
+      const load = writeLoad(first, 8, () => killed, soFar);
+      const started = Date.now();
+      while ((soFar.length <= 30 || Date.now() - started < 1500) && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 50));
       first.child.kill('SIGKILL');
       killed = true;
       const { acked, sent } = await load;

@@ -235,9 +235,14 @@ describe('a record whose id is past 2^31 (bigint ids read as JSON numbers)', () 
       expect([listed.status, listed.body.data?.map((p: { id: unknown }) => p.id)]).toEqual([200, [big]]);
       const patched = await t.api.patch(`/patients/${big}`, { body: { first_name: 'Bigger' } });
       expect([patched.status, patched.body.data?.id, patched.body.data?.first_name]).toEqual([200, big, 'Bigger']);
-      const feed = await t.api.get(`/events?data.entity=patients&data.id=${big}`);
-      expect(feed.status).toBe(200);
-      expect(feed.body.data.map((e: { type: string; data: unknown }) => [e.type, e.data])).toEqual([
+      // The feed holds events back while older transactions are in flight (other test files' writes
+      // on the shared database), so it is asked until they are out.
+      const feedOf = async () => {
+        const feed = await t.api.get(`/events?data.entity=patients&data.id=${big}`);
+        expect(feed.status).toBe(200);
+        return feed.body.data.map((e: { type: string; data: unknown }) => [e.type, e.data]);
+      };
+      await expect.poll(feedOf, { timeout: 15_000 }).toEqual([
         ['patients.created', { entity: 'patients', id: big }],
         ['patients.updated', { entity: 'patients', id: big }],
       ]);

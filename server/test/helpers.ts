@@ -35,7 +35,7 @@ export async function startServer(
     PORT: '0',
     RATE_LIMIT_REST_PER_MINUTE: '1000000',
     RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Webhook tests drain the worker themselves (app.webhooks.drain()); other files need no poller.
     WEBHOOK_WORKER: 'off',
     WEBHOOKS_ALLOW_PRIVATE: 'true',

@@ -1,14 +1,19 @@
 /**
  * PostgreSQL cancels a statement that outlives the request it serves (statement_timeout a second below
  * REQUEST_TIMEOUT_MS): no query keeps running after its request was answered. A cancelled statement
- * reaches the client as 503 request_timeout, never a 500. Migrations run without the timeout.
+ * reaches the client as 503 request_timeout, never a 500. Migrations run without the timeout. On SQLite a
+ * write that waited SQLITE_BUSY_TIMEOUT_MS for another process's transaction is the same 503.
  */
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { openDb } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { statementTimeoutFor } from '../env';
 import { toApiError } from '../rest/errors';
+import { uniqueName } from './helpers';
 
 // PgBouncer refuses the statement_timeout startup parameter: behind it the timeout is the role's (README).
 const pooled = process.env.DATABASE_POOLER === 'transaction';
@@ -48,6 +53,33 @@ describe('statement timeout', () => {
         // The one pooled connection ran the migrations and is back at the pool's timeout.
         expect(await db.all(sql`show statement_timeout`)).toEqual([{ statement_timeout: '1s' }]);
       } finally {
+        await db.close();
+      }
+    },
+  );
+
+  test.runIf(!isPg)(
+    'a write kept waiting past the busy timeout by another process answers 503 request_timeout with Retry-After (only on SQLite)',
+    async () => {
+      const file = path.join(os.tmpdir(), `${uniqueName('busy')}.db`);
+      const db = await openDb(file, { migrate: true, busyTimeoutMs: 100 });
+      const other = new Database(file);
+      try {
+        other.exec('BEGIN IMMEDIATE');
+        const started = Date.now();
+        const err = await db.transaction((tx) => tx.run(sql`create table t (x integer)`)).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(Date.now() - started).toBeLessThan(2000);
+        const { error, internal } = toApiError(err);
+        expect([error.status, error.code, internal]).toEqual([503, 'request_timeout', false]);
+        expect(error.headers).toEqual({ 'Retry-After': '1' });
+        other.exec('ROLLBACK');
+        // Once the other process lets go, writes go through again.
+        await db.transaction((tx) => tx.run(sql`create table t (x integer)`));
+      } finally {
+        other.close();
         await db.close();
       }
     },
