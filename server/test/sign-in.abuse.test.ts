@@ -13,6 +13,9 @@ import { addressKey } from '../values/address';
 import { newClinic, request, useClinic, type Clinic, type TestServer } from './helpers';
 import { addMember, portalClient, portalCode, portalData } from './support/portal';
 
+// Twenty-odd scrypt hashes (a wrong password costs one): more than the default timeout on a busy machine.
+const SCRYPT_HEAVY = { timeout: 60_000 };
+
 const t = useClinic({ env: { TRUST_PROXY: 'true', RATE_LIMIT_UNAUTH_PER_MINUTE: '2' } });
 /** A /64 of its own for each call (random, so a kept database's old attempts are never met). */
 const fresh64 = () =>
@@ -56,23 +59,27 @@ describe('an address is an IPv4 address or an IPv6 /64', () => {
     expect(mapped.map((r) => r.status).sort()).toEqual([401, 401, 429]);
   });
 
-  test(`sign-in failures of one /64 count together: ${IP_FAILURES} across its addresses, then 429 for all of it`, async () => {
-    const net = fresh64();
-    const member = await addMember(t.server, t.clinic, 'receptionist');
-    const emails = Array.from({ length: 6 }, (_, i) => `nobody${i}-${net}@example.test`);
-    for (let i = 0; i < IP_FAILURES; i++) {
-      const res = await signInFrom(t.server, t.clinic, `${net}::${i + 1}`, emails[i % 6], `guess ${i}`);
-      expect(res.status).toBe(401);
-    }
-    const more = await signInFrom(t.server, t.clinic, `${net}:ffff::1`, member.email, member.password);
-    expect(more.status).toBe(429);
-    // The session and activity log keep the address as sent; the limit counted the /64.
-    const [row] = await t.server.app.db.db
-      .select()
-      .from(signInAttempts)
-      .where(and(eq(signInAttempts.account_id, t.clinic.account.id), eq(signInAttempts.email, emails[0])));
-    expect(row.ip).toBe(addressKey(`${net}::1`));
-  });
+  test(
+    `sign-in failures of one /64 count together: ${IP_FAILURES} across its addresses, then 429 for all of it`,
+    SCRYPT_HEAVY,
+    async () => {
+      const net = fresh64();
+      const member = await addMember(t.server, t.clinic, 'receptionist');
+      const emails = Array.from({ length: 6 }, (_, i) => `nobody${i}-${net}@example.test`);
+      for (let i = 0; i < IP_FAILURES; i++) {
+        const res = await signInFrom(t.server, t.clinic, `${net}::${i + 1}`, emails[i % 6], `guess ${i}`);
+        expect(res.status).toBe(401);
+      }
+      const more = await signInFrom(t.server, t.clinic, `${net}:ffff::1`, member.email, member.password);
+      expect(more.status).toBe(429);
+      // The session and activity log keep the address as sent; the limit counted the /64.
+      const [row] = await t.server.app.db.db
+        .select()
+        .from(signInAttempts)
+        .where(and(eq(signInAttempts.account_id, t.clinic.account.id), eq(signInAttempts.email, emails[0])));
+      expect(row.ip).toBe(addressKey(`${net}::1`));
+    },
+  );
 });
 
 describe('hash slots are fair', () => {
@@ -97,36 +104,40 @@ describe('hash slots are fair', () => {
     expect(order).toHaveLength(PER_CLINIC + 2);
   });
 
-  test('a flood on one clinic from rotating addresses: six correct sign-ins on another clinic all get in', async () => {
-    const other = await newClinic(t.server);
-    const victim = await addMember(t.server, t.clinic, 'receptionist');
-    const owner = await addMember(t.server, other, 'owner');
-    // The flood goes on, in waves of 30 guesses from new addresses, until the owner is done.
-    let done = false;
-    const answers: Awaited<ReturnType<typeof signInFrom>>[] = [];
-    const flood = (async () => {
-      for (let wave = 0; wave < 20 && !done; wave++) {
-        const guesses = Array.from({ length: 30 }, (_, i) =>
-          signInFrom(t.server, t.clinic, `${fresh64()}::1`, `x${i % 3}${victim.email}`, `g${i}`),
-        );
-        answers.push(...(await Promise.all(guesses)));
-      }
-    })();
-    const mine: number[] = [];
-    for (let i = 0; i < 6; i++)
-      mine.push((await signInFrom(t.server, other, `${fresh64()}::1`, owner.email, owner.password)).status);
-    done = true;
-    await flood;
-    expect(mine).toEqual([200, 200, 200, 200, 200, 200]);
-    const refused = answers.filter((r) => r.status === 429);
-    expect(refused.length).toBeGreaterThan(0);
-    // Each refusal stays a failure of its address (its email blanked): counted, never free.
-    const blanked = await t.server.app.db.db
-      .select()
-      .from(signInAttempts)
-      .where(and(eq(signInAttempts.account_id, t.clinic.account.id), eq(signInAttempts.email, '')));
-    expect(blanked.length).toBeGreaterThanOrEqual(refused.length);
-  });
+  test(
+    'a flood on one clinic from rotating addresses: six correct sign-ins on another clinic all get in',
+    SCRYPT_HEAVY,
+    async () => {
+      const other = await newClinic(t.server);
+      const victim = await addMember(t.server, t.clinic, 'receptionist');
+      const owner = await addMember(t.server, other, 'owner');
+      // The flood goes on, in waves of 30 guesses from new addresses, until the owner is done.
+      let done = false;
+      const answers: Awaited<ReturnType<typeof signInFrom>>[] = [];
+      const flood = (async () => {
+        for (let wave = 0; wave < 20 && !done; wave++) {
+          const guesses = Array.from({ length: 30 }, (_, i) =>
+            signInFrom(t.server, t.clinic, `${fresh64()}::1`, `x${i % 3}${victim.email}`, `g${i}`),
+          );
+          answers.push(...(await Promise.all(guesses)));
+        }
+      })();
+      const mine: number[] = [];
+      for (let i = 0; i < 6; i++)
+        mine.push((await signInFrom(t.server, other, `${fresh64()}::1`, owner.email, owner.password)).status);
+      done = true;
+      await flood;
+      expect(mine).toEqual([200, 200, 200, 200, 200, 200]);
+      const refused = answers.filter((r) => r.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      // Each refusal stays a failure of its address (its email blanked): counted, never free.
+      const blanked = await t.server.app.db.db
+        .select()
+        .from(signInAttempts)
+        .where(and(eq(signInAttempts.account_id, t.clinic.account.id), eq(signInAttempts.email, '')));
+      expect(blanked.length).toBeGreaterThanOrEqual(refused.length);
+    },
+  );
 });
 
 describe('batches are judged by the decoded procedure list', () => {

@@ -67,10 +67,12 @@ describe('statement timeout', () => {
       try {
         other.exec('BEGIN IMMEDIATE');
         const started = Date.now();
-        const err = await db.transaction((tx) => tx.run(sql`create table t (x integer)`)).then(
-          () => null,
-          (e: unknown) => e,
-        );
+        const err = await db
+          .transaction((tx) => tx.run(sql`create table t (x integer)`))
+          .then(
+            () => null,
+            (e: unknown) => e,
+          );
         expect(Date.now() - started).toBeLessThan(2000);
         const { error, internal } = toApiError(err);
         expect([error.status, error.code, internal]).toEqual([503, 'request_timeout', false]);
