@@ -47,11 +47,13 @@ export async function serve(env: Env, opts: ServeOptions = {}): Promise<void> {
 
 async function supervise(env: Env, opts: ServeOptions): Promise<void> {
   // Migrate once, here: workers starting together would race to migrate a SQLite file.
-  await (await openDb(env.DATABASE_URL, {
+  await (
+    await openDb(env.DATABASE_URL, {
       migrate: true,
       pooler: env.DATABASE_POOLER,
       busyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS,
-    })).close();
+    })
+  ).close();
   const metrics = await serveClusterMetrics(env);
   let stopping = false;
   let listening = 0;

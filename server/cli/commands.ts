@@ -75,7 +75,8 @@ function idOption(values: Record<string, string | boolean | undefined>, name: st
 export async function run(argv: string[]): Promise<void> {
   const [cmd, sub, ...rest] = argv;
   const env = loadEnv();
-  const open = () => openDb(env.DATABASE_URL, { migrate: true, pooler: env.DATABASE_POOLER, busyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS });
+  const open = () =>
+    openDb(env.DATABASE_URL, { migrate: true, pooler: env.DATABASE_POOLER, busyTimeoutMs: env.SQLITE_BUSY_TIMEOUT_MS });
   if (cmd === 'migrate') {
     const db = await open();
     await db.close();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import { openDb } from '../../db/client';
+import { allIn, openDb } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { statementTimeoutFor } from '../env';
 import { toApiError } from '../rest/errors';
@@ -68,7 +68,7 @@ describe('statement timeout', () => {
         other.exec('BEGIN IMMEDIATE');
         const started = Date.now();
         const err = await db
-          .transaction((tx) => tx.run(sql`create table t (x integer)`))
+          .transaction((tx) => allIn(tx, sql`create table t (x integer)`))
           .then(
             () => null,
             (e: unknown) => e,
@@ -79,7 +79,7 @@ describe('statement timeout', () => {
         expect(error.headers).toEqual({ 'Retry-After': '1' });
         other.exec('ROLLBACK');
         // Once the other process lets go, writes go through again.
-        await db.transaction((tx) => tx.run(sql`create table t (x integer)`));
+        await db.transaction((tx) => allIn(tx, sql`create table t (x integer)`));
       } finally {
         other.close();
         await db.close();
