@@ -52,6 +52,10 @@ export const appointments = table(
       // The diary checks: a practitioner's (or a resource's) appointments overlapping a time range.
       on('appointments_practitioner_time_idx', t.account_id, t.practitioner_id, t.starts_utc),
       on('appointments_resource_time_idx', t.account_id, t.resource_id, t.starts_utc),
+      // The diaries as the API reads them (`practitioner_id=eq:P&starts_at=between:<a week>&sort=starts_at`,
+      // and a room's): the wall time the filter and the order name, so a week reads that week's rows in order.
+      on('appointments_practitioner_starts_idx', t.account_id, t.practitioner_id, t.starts_at, t.id),
+      on('appointments_resource_starts_idx', t.account_id, t.resource_id, t.starts_at, t.id),
       on('appointments_starts_at_idx', t.account_id, t.starts_at, t.id),
       on('appointments_patient_idx', t.account_id, t.patient_id, t.starts_at, t.id),
       on('appointments_location_idx', t.account_id, t.location_id, t.starts_at, t.id),

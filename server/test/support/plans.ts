@@ -1,14 +1,23 @@
 /**
  * The database's own plan of a recorded statement, for the tests that prove a query is served by an
  * index: PostgreSQL's EXPLAIN (JSON) with sorting and sequential scans discouraged after fresh statistics
- * of `table` (so a Sort node or a scan means no index serves it), SQLite's EXPLAIN QUERY PLAN details.
+ * of `table` (so a Sort node or a scan means no index serves it), SQLite's EXPLAIN QUERY PLAN details
+ * (after fresh statistics too when asked: `sqliteStatistics`).
  */
+import Database from 'better-sqlite3';
+import { sql as drizzleSql } from 'drizzle-orm';
 import type pg from 'pg';
+import { sqlitePath } from '../../../db/client';
 import { isPg } from '../../../db/dialect';
 import type { TestServer } from '../helpers';
 import type { Captured } from './recording-db';
 
-export async function planOf(server: TestServer, { sql, params }: Captured, table: string): Promise<string> {
+export async function planOf(
+  server: TestServer,
+  { sql, params }: Captured,
+  table: string,
+  opts: { sqliteStatistics?: boolean } = {},
+): Promise<string> {
   if (isPg) {
     const client = await (server.app.db as unknown as { pool: pg.Pool }).pool.connect();
     try {
@@ -35,16 +44,26 @@ export async function planOf(server: TestServer, { sql, params }: Captured, tabl
       client.release();
     }
   }
-  const sqlite = (
-    server.app.db as unknown as {
-      db: { $client: { prepare(s: string): { all(...p: unknown[]): { detail: string }[] } } };
-    }
-  ).db.$client;
-  return sqlite
-    .prepare(`explain query plan ${sql}`)
-    .all(...params)
-    .map((r) => r.detail)
-    .join('; ');
+  type Conn = { prepare(s: string): { all(...p: unknown[]): { detail: string }[] }; close(): void };
+  const reader = (server.app.db as unknown as { db: { $client: Conn } }).db.$client;
+  // sqliteStatistics: fresh statistics of `table` (ANALYZE on the writer), read by a connection opened after
+  // them, as the server's reader reads those PRAGMA optimize took when it started (db/client.ts).
+  let conn = reader;
+  if (opts.sqliteStatistics) {
+    await server.app.db.transaction(async (tx) => {
+      (tx as unknown as { run(q: unknown): unknown }).run(drizzleSql.raw(`analyze "${table}"`));
+    });
+    conn = new Database(sqlitePath(process.env.DATABASE_URL!), { readonly: true }) as unknown as Conn;
+  }
+  try {
+    return conn
+      .prepare(`explain query plan ${sql}`)
+      .all(...params)
+      .map((r) => r.detail)
+      .join('; ');
+  } finally {
+    if (conn !== reader) conn.close();
+  }
 }
 
 /** A PostgreSQL plan with a sort step. */

@@ -1,0 +1,2 @@
+CREATE INDEX `appointments_practitioner_starts_idx` ON `appointments` (`account_id`,`practitioner_id`,`starts_at`,`id`) WHERE deleted_at IS NULL;--> statement-breakpoint
+CREATE INDEX `appointments_resource_starts_idx` ON `appointments` (`account_id`,`resource_id`,`starts_at`,`id`) WHERE deleted_at IS NULL;
