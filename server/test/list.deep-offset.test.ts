@@ -23,7 +23,7 @@ afterEach(() => {
   DEEP_OFFSET.rows = usual;
 });
 
-const listed = (Object.values(RESOURCES) as Resource[]).filter((r) => r.list && !r.feed);
+const listed = (Object.values(RESOURCES) as Resource[]).filter((r) => r.list);
 const cases = listed.flatMap((r) => [
   [r.name, '(default)', r] as const,
   ...Object.entries(r.fields)
