@@ -86,4 +86,40 @@ describe('statement timeout', () => {
       }
     },
   );
+
+  test.runIf(isPg && !pooled)(
+    'a lock wait past lock_timeout answers 503 request_timeout with Retry-After (only on PostgreSQL without a transaction pooler)',
+    async () => {
+      const db = await openDb(process.env.DATABASE_URL!, { poolSize: 2 });
+      try {
+        await db.all(sql`create table if not exists lock_probe (id int primary key)`);
+        let release = () => undefined as void;
+        const held = new Promise<void>((r) => (release = r));
+        let locked = () => undefined as void;
+        const isLocked = new Promise<void>((r) => (locked = r));
+        const holder = db.transaction(async (tx) => {
+          await allIn(tx, sql`lock table lock_probe in access exclusive mode`);
+          locked();
+          await held;
+        });
+        await isLocked;
+        const err = await db
+          .transaction(async (tx) => {
+            await allIn(tx, sql`set local lock_timeout = '100ms'`);
+            await allIn(tx, sql`select * from lock_probe`);
+          })
+          .then(
+            () => null,
+            (e: unknown) => e,
+          );
+        release();
+        await holder;
+        const { error, internal } = toApiError(err);
+        expect([error.status, error.code, internal]).toEqual([503, 'request_timeout', false]);
+        expect(error.headers).toEqual({ 'Retry-After': '1' });
+      } finally {
+        await db.close();
+      }
+    },
+  );
 });
