@@ -14,7 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import pino from 'pino';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { auditLog, oauthClients, oauthCodes, oauthGrants, oauthTokens, users } from '../../db/schema';
 import { setActive } from '../domain/team';
 import { loadEnv } from '../env';
@@ -25,7 +25,8 @@ import { sweepOAuth } from '../oauth/sweep';
 import { MCP_PATH } from '../oauth/urls';
 import { RateLimiter } from '../rest/ratelimit';
 import { TenantResolver } from '../tenancy';
-import { newClinic, request, useClinic, type Clinic, type Res, type TestServer } from './helpers';
+import { newClinic, request, startServer, useClinic, type Clinic, type Res, type TestServer } from './helpers';
+import { ownDatabaseUrl } from './support/own-database';
 import { addMember, portalClient, portalData, type PortalClient } from './support/portal';
 
 const t = useClinic({ env: { RATE_LIMIT_UNAUTH_PER_MINUTE: '2', TRUST_PROXY: '1' } });
@@ -607,8 +608,12 @@ describe('4. the MCP Origin check compares the whole origin', () => {
 
 describe('6. sweepOAuth', () => {
   test('removes unused registered clients after 30 days, expired metadata-document clients without grants, expired tokens, old grants without tokens and old codes; keeps the rest', async () => {
-    const clinic = await newClinic(t.server);
-    const db = t.server.app.db;
+    // A database of its own: a sweep reaches every clinic's rows, and the one a month ahead would end the
+    // live tokens of every other file running on the suite's shared database.
+    const own = await startServer({ DATABASE_URL: await ownDatabaseUrl() });
+    onTestFinished(() => own.close());
+    const clinic = await newClinic(own);
+    const db = own.app.db;
     const now = Date.now();
     const ago = (days: number) => new Date(now - days * 86_400_000).toISOString();
     const later = (days: number) => new Date(now + days * 86_400_000).toISOString();
