@@ -87,9 +87,14 @@ describe('GET /events', () => {
 
   test('cursor paging walks every event once, page by page', async () => {
     for (let i = 0; i < 4; i++) await api.patch(`/patients/${patientId}`, { body: { last_name: `Feed ${i}` } });
-    const expected = (await api.get(`/events?data.id=${patientId}&entity=patients&page_size=100`)).body.data.map(
-      (e: { id: string }) => e.id,
-    );
+    // On PostgreSQL the feed holds events back while older transactions of the server are in flight
+    // (other files' too): the walk starts once all seven are out.
+    const all = async () =>
+      (await api.get(`/events?data.id=${patientId}&entity=patients&page_size=100`)).body.data.map(
+        (e: { id: string }) => e.id,
+      ) as string[];
+    await expect.poll(all, { timeout: 15_000 }).toHaveLength(7);
+    const expected = await all();
     const seen: string[] = [];
     let next = `/events?data.id=${patientId}&entity=patients&page_size=2&cursor=`;
     for (let more = true; more;) {

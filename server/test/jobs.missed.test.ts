@@ -122,9 +122,10 @@ describe('mark unarrived appointments missed', () => {
       changes: { status: { from: 'booked', to: 'missed' }, reason: 'Not arrived 2 hours after it ended' },
       created_at: new Date(now).toISOString(),
     });
-    // The feed an integrator polls shows it, stamped on the job's clock.
-    const feed = await A.api.get(`/events?type=appointments.missed&data.id=${a.missed}`);
-    expect(feed.body.data).toEqual([
+    // The feed an integrator polls shows it, stamped on the job's clock (once no older transaction of the
+    // PostgreSQL server is in flight: other files' too).
+    const feed = async () => (await A.api.get(`/events?type=appointments.missed&data.id=${a.missed}`)).body.data;
+    await expect.poll(feed, { timeout: 15_000 }).toEqual([
       expect.objectContaining({
         type: 'appointments.missed',
         occurred_at: new Date(now).toISOString(),
