@@ -29,6 +29,9 @@ for (const size of SIZES) {
       page,
       context,
     }, info) => {
+      // Three command-line runs, a full-page screenshot and two axe passes over every event type: near
+      // the 30 s default on a busy two-core machine.
+      test.slow();
       const clinic = `ev${randomBytes(3).toString('hex')}`;
       const member = `pat@${clinic}.test`;
       cli([
