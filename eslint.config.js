@@ -13,6 +13,17 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // The SQLite driver's major depends on the running Node (12 on Node 20, 13 from 22: docs/decisions.md):
+  // everything loads it through db/sqlite-driver.ts, or Node 22 and 24 fail to load the other's binary.
+  {
+    ignores: ['db/sqlite-driver.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'better-sqlite3', message: 'Import the driver from db/sqlite-driver.ts.' }] },
+      ],
+    },
+  },
   // Layers point down only: routers → domain → resources (declarations, data access) → list → values → db.
   layer('server/domain/**', ['routers', 'rest', 'trpc']),
   layer('server/resources/**', ['domain', 'routers', 'rest', 'trpc']),

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../db/sqlite-driver';
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { allIn, openDb } from '../../db/client';

@@ -4,7 +4,7 @@
  * of `table` (so a Sort node or a scan means no index serves it), SQLite's EXPLAIN QUERY PLAN details
  * (after fresh statistics too when asked: `sqliteStatistics`).
  */
-import Database from 'better-sqlite3';
+import Database from '../../../db/sqlite-driver';
 import { sql as drizzleSql } from 'drizzle-orm';
 import type pg from 'pg';
 import { sqlitePath } from '../../../db/client';
