@@ -92,13 +92,12 @@ describe('statement timeout', () => {
     async () => {
       const db = await openDb(process.env.DATABASE_URL!, { poolSize: 2 });
       try {
-        await db.all(sql`create table if not exists lock_probe (id int primary key)`);
         let release = () => undefined as void;
         const held = new Promise<void>((r) => (release = r));
         let locked = () => undefined as void;
         const isLocked = new Promise<void>((r) => (locked = r));
         const holder = db.transaction(async (tx) => {
-          await allIn(tx, sql`lock table lock_probe in access exclusive mode`);
+          await allIn(tx, sql`select pg_advisory_xact_lock(4242)`);
           locked();
           await held;
         });
@@ -106,7 +105,7 @@ describe('statement timeout', () => {
         const err = await db
           .transaction(async (tx) => {
             await allIn(tx, sql`set local lock_timeout = '100ms'`);
-            await allIn(tx, sql`select * from lock_probe`);
+            await allIn(tx, sql`select pg_advisory_xact_lock(4242)`);
           })
           .then(
             () => null,
