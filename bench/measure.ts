@@ -188,12 +188,18 @@ export async function load(
  * One request at a time, timed on our side with sub-millisecond resolution (autocannon's histogram
  * records whole milliseconds). Stops after `count` requests or `seconds`, whichever comes first.
  */
-export async function sequential(t: Target, urlPath: string, opts: { count: number; seconds: number }): Promise<Stats> {
+/** One request at a time: `urlPath` fixed, or made afresh for each request. */
+export async function sequential(
+  t: Target,
+  urlPath: string | (() => string),
+  opts: { count: number; seconds: number },
+): Promise<Stats> {
   const times: number[] = [];
   const deadline = Date.now() + opts.seconds * 1000;
   while (times.length < opts.count && (times.length < 10 || Date.now() < deadline)) {
-    const res = await getJson(t, urlPath);
-    if (res.status < 200 || res.status > 299) throw new Error(`GET ${urlPath} answered ${res.status}`);
+    const res = await getJson(t, typeof urlPath === 'string' ? urlPath : urlPath());
+    if (res.status < 200 || res.status > 299)
+      throw new Error(`GET ${String(urlPath)} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
     times.push(res.ms);
   }
   const total = times.reduce((a, b) => a + b, 0);

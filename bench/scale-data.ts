@@ -192,7 +192,7 @@ async function generatePatientsOwn(url: string, accountId: number): Promise<void
 
 /** The bulk statements go to the driver directly (every value in them is a number of ours), with the
  *  tables' secondary indexes dropped during the load and rebuilt after, then statistics gathered. */
-async function withoutIndexes(
+export async function withoutIndexes(
   url: string,
   tables: string[],
   load: (exec: Exec, rows: Rows) => Promise<void>,

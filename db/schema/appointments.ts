@@ -61,6 +61,8 @@ export const appointments = table(
       on('appointments_location_idx', t.account_id, t.location_id, t.starts_at, t.id),
       on('appointments_type_idx', t.account_id, t.appointment_type_id, t.id),
       on('appointments_status_idx', t.account_id, t.status, t.id),
+      // A status over a range (`status=eq:cancelled&starts_at=gte:<30 days ago>`), read range first (engine.ts).
+      on('appointments_status_starts_idx', t.account_id, t.status, t.starts_at, t.id),
       on('appointments_group_idx', t.account_id, t.group_master_id, t.id),
       on('appointments_created_at_idx', t.account_id, t.created_at, t.id),
       on('appointments_updated_at_idx', t.account_id, t.updated_at, t.id),

@@ -164,3 +164,25 @@ export function parseSort(resource: Resource, raw: string | string[] | undefined
   keys.push(...pending.map((a) => ({ attribute: a, desc: false })));
   return keys;
 }
+
+export const RANGE_OPERATORS: ReadonlySet<Operator> = new Set(['gt', 'gte', 'lt', 'lte', 'between']);
+
+/** The default order, as /schema, OpenAPI and MCP state it. */
+export const DEFAULT_ORDER =
+  'Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that ' +
+  'attribute ascending (the first such attribute in the resource’s attribute order), then id.';
+
+/**
+ * A list asked a range on a sortable attribute and no sort is read in that attribute's order: the index
+ * that bounds the range then yields the page, whatever the clinic's size. In id order the rows of a recent
+ * range sit at the far end of the id index (ids follow time), and a page walked 1.5M rows to find them.
+ */
+export function rangeOrder(resource: Resource, filters: Filter[]): SortKey[] {
+  const ranged = new Set(
+    filters.flatMap((f) => (f.kind === 'field' && RANGE_OPERATORS.has(f.op) ? [f.attribute] : [])),
+  );
+  const attribute = Object.keys(resource.fields).find(
+    (a) => a !== 'id' && ranged.has(a) && resource.fields[a].sortable,
+  );
+  return attribute ? [{ attribute, desc: false }] : [];
+}

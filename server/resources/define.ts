@@ -112,6 +112,8 @@ export interface Resource<
   /** What staff send to create or change one in the portal: the fields declared `staff` (empty for most resources). */
   staffCreateInput: z.ZodObject<StaffCreateShape<F>, z.core.$strict>;
   staffUpdateInput: z.ZodObject<StaffUpdateShape<F>, z.core.$strict>;
+  /** Its scope joins a soft-removed ancestor (follows.ts): hidden while the ancestor is gone. */
+  joinsAncestor: boolean;
   /** The table's columns: what a list page selects (its embeds are loaded for the page at once). */
   columns: Record<string, PgColumn>;
   /** What a read of one record selects: the table's columns and each embed as a subquery. */
@@ -180,6 +182,7 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
     ...opts,
     description: opts.follows ? `${opts.description} ${followRule(opts.follows)}` : opts.description,
     scope,
+    joinsAncestor: !!liveParent,
     columns: tableColumns,
     selection: () => selection,
     read: opts.read ?? true,

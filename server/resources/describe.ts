@@ -1,6 +1,7 @@
 /** GET /schema and /schema/{resource}: the declarations, as data. */
 import { z } from 'zod';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
+import { DEFAULT_ORDER } from '../list/grammar';
 import { SCAN_LIMIT, scanningOperators } from '../list/scans';
 import type { Resource } from './define';
 import type { Field, FieldKind } from './fields';
@@ -177,6 +178,7 @@ export function describeResource(name: string) {
       syntax: 'sort=attr[:asc|desc][,attr[:asc|desc]]',
       sortable: sortableAttributes(r),
       default: 'id:asc',
+      default_with_range: DEFAULT_ORDER,
       tiebreaker: 'id',
     },
     paging: {

@@ -10,7 +10,7 @@ import { baseConditions, select } from '../list/engine';
 import { selectedRows } from '../list/rows';
 import { EXACT_TOTAL_UP_TO } from '../list/total';
 
-import { OPERATORS } from '../list/grammar';
+import { DEFAULT_ORDER, OPERATORS } from '../list/grammar';
 import type { AnyResource, Resource, RowType } from './define';
 
 export { select };
@@ -89,7 +89,7 @@ export function listQuerySchema(resource: Resource) {
       .string()
       .optional()
       .describe(
-        `attr[:asc|desc][,attr[:asc|desc]]; sortable: ${sortable.join(', ')}. The id is always the final tiebreaker.`,
+        `attr[:asc|desc][,attr[:asc|desc]]; sortable: ${sortable.join(', ')}. ${DEFAULT_ORDER} The id is always the final tiebreaker.`,
       ),
     ...(resource.feed
       ? {

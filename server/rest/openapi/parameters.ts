@@ -5,7 +5,7 @@
  * (`metadata[vip]=eq:true`) where the resource has metadata.
  */
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../list/engine';
-import { OPERATORS } from '../../list/grammar';
+import { DEFAULT_ORDER, OPERATORS } from '../../list/grammar';
 import { scanningOperators, scanRefusal, scanSentence } from '../../list/scans';
 import type { Resource } from '../../resources/define';
 import { deprecationText } from '../../resources/deprecation';
@@ -52,7 +52,7 @@ function sortParameter(resource: Resource): Json {
     required: false,
     description:
       `Sort by ${names.join(', ')}: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it ` +
-      'that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.' +
+      `that carry none. ${DEFAULT_ORDER} id is always the final tiebreaker. Any other attribute is 422.` +
       (deprecated.length ? ` Deprecated: ${deprecated.join('; ')}` : ''),
     schema: { type: 'string', pattern: `^${key}(?:,${key})*$` },
     example: `${names.at(-1)}:desc`,

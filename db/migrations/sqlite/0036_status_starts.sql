@@ -1,0 +1,1 @@
+CREATE INDEX `appointments_status_starts_idx` ON `appointments` (`account_id`,`status`,`starts_at`,`id`) WHERE deleted_at IS NULL;
