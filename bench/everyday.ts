@@ -82,13 +82,15 @@ try {
     });
     say(`${scenario}: p50 ${s.p50} ms, p99 ${s.p99} ms`);
   }
-  await load(t, { seconds: 2, connections: 8, nextPath: () => `/v3/api/${ROWS[0][1](n++)}`, label: 'diary warm-up' });
-  const diary = await load(t, {
-    seconds: 10,
-    connections: 8,
-    nextPath: () => `/v3/api/${ROWS[0][1](n++)}`,
-    label: 'diary',
+  // The diary under load, served as `npm start` serves it (server/serve.ts: WEB_CONCURRENCY processes).
+  const served = await startServer('app (pg), as served', 'cluster-server.ts', {
+    DATABASE_URL: server.url,
+    JOBS: 'off',
   });
+  const c: Target = { ...t, port: served.port };
+  const diaryPath = () => `/v3/api/${ROWS[0][1](n++)}`;
+  await load(c, { seconds: 2, connections: 8, nextPath: diaryPath, label: 'diary warm-up' });
+  const diary = await load(c, { seconds: 10, connections: 8, nextPath: diaryPath, label: 'diary' });
   rows.push({
     scenario: "PostgreSQL everyday: a practitioner's week, 8 connections",
     server: 'app',

@@ -114,6 +114,9 @@ export const addresses = table(
     ...accountIdIndex('addresses_account_idx', t),
     ...sortIndexes('addresses', t, [t.created_at, t.updated_at]),
     index('addresses_entity_idx').on(t.account_id, t.entity_type, t.entity_id),
+    // A city's addresses over a time range (`city=eq:York&created_at=gte:…`, in created_at order: a range's
+    // default order), and the city filter alone.
+    index('addresses_city_idx').on(t.account_id, t.city, t.created_at, t.id),
   ],
 );
 

@@ -8,6 +8,10 @@
  * the first EXACT_TOTAL_UP_TO + 1 of them in id order, times the whole range (ids grow with time, so a
  * clinic's rows fill their range about as densely throughout): three reads along an index, of one row,
  * EXACT_TOTAL_UP_TO + 1 rows and one row.
+ * A text search on PostgreSQL is not counted when its page is short (the total is then known) or when the
+ * planner expects more than the bound (its estimate is the total): each candidate row of a trigram match
+ * is rechecked in the table, and counting 10,001 matches of `last_name=contains:o'n` read 130,000
+ * candidates (557 ms; the page itself took 1 ms).
  */
 import { and, asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -23,6 +27,13 @@ export interface ListTotal {
   estimated: boolean;
 }
 
+/** What the page already tells of the total, for a count that is costly per row (a text search). */
+export interface TotalHint {
+  offset: number;
+  rows: number;
+  pageSize: number;
+}
+
 export async function listTotal(
   db: Db,
   table: PgTable,
@@ -30,12 +41,23 @@ export async function listTotal(
   shape: string,
   values: Record<string, unknown>,
   plannedEachTime: boolean,
+  known?: TotalHint,
 ): Promise<ListTotal> {
   const matching = () =>
     db
       .select({ one: sql`1` })
       .from(table)
       .where(and(...where));
+  if (known) {
+    // A page short of full (and not past the end) ends the list: the total is known exactly.
+    if (known.rows < known.pageSize && (known.rows > 0 || known.offset === 0))
+      return { total: known.offset + known.rows, estimated: false };
+    // PostgreSQL expects more than the bound: its estimate, without counting 10,001 rows to learn it.
+    if (isPg) {
+      const expected = await estimatedRows(db, matching(), values);
+      if (expected > EXACT_TOTAL_UP_TO) return { total: expected, estimated: true };
+    }
+  }
   const capped = prepared(
     db,
     `count:${shape}`,

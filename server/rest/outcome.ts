@@ -13,12 +13,13 @@ export interface Outcome {
 export function send(res: ServerResponse, outcome: Outcome, requestId: string, rate: RateDecision | null): void {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
   if (rate) addRateHeaders(headers, rate);
-  if (outcome.body !== undefined) {
+  const body = typeof outcome.body === 'string' ? Buffer.from(outcome.body) : outcome.body;
+  if (body !== undefined) {
     headers['Content-Type'] = 'application/json; charset=utf-8';
-    headers['Content-Length'] = String(Buffer.byteLength(outcome.body));
+    headers['Content-Length'] = String(body.length);
   }
   res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
-  res.end(outcome.body);
+  res.end(body);
 }
 
 /** A budget's headers, added to `headers`: every answer that took from a budget shows what is left. */

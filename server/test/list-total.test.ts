@@ -4,13 +4,14 @@
  * `total_estimated: true`, so an offset page of a big clinic does not count all of its rows. Either way a
  * filter that matches few records is exact, and the links follow the total.
  */
+import { sql } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
 import { patients } from '../../db/schema';
 import { isPg } from '../../db/dialect';
 import { EXACT_TOTAL_UP_TO } from '../list/total';
 import { newClinic, client, useClinic } from './helpers';
 
-const MANY = EXACT_TOTAL_UP_TO + 50;
+const MANY = EXACT_TOTAL_UP_TO + 2_000;
 const t = useClinic();
 
 beforeAll(async () => {
@@ -66,6 +67,26 @@ it.runIf(!isPg)(
     const bulk = await t.api.get('/patients?first_name=eq:Bulk&page_size=100');
     expect(bulk.body.meta.total_estimated).toBe(true);
     expect(Math.abs(bulk.body.meta.total - MANY) / MANY).toBeLessThan(0.02);
+  },
+);
+
+it('a text search whose page is short knows its total without counting', async () => {
+  const res = await t.api.get('/patients?last_name=contains:rar&page_size=10');
+  expect(res.status).toBe(200);
+  expect(res.body.meta).toEqual({ current_page: 1, per_page: 10, total: 3, last_page: 1, total_estimated: false });
+  const second = await t.api.get('/patients?last_name=contains:rar&page_size=2&page=2');
+  expect(second.body.meta).toMatchObject({ total: 3, last_page: 2, total_estimated: false });
+});
+
+it.runIf(isPg)(
+  'a text search PostgreSQL expects to match past the bound is estimated, not counted (only on PostgreSQL)',
+  async () => {
+    await t.server.app.db.all(sql`analyze patients`);
+    const res = await t.api.get('/patients?last_name=contains:atient&page_size=100');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(100);
+    expect(res.body.meta.total_estimated).toBe(true);
+    expect(res.body.meta.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
   },
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "addresses_city_idx" ON "addresses" USING btree ("account_id","city","created_at","id");
