@@ -8,10 +8,11 @@
  * the first EXACT_TOTAL_UP_TO + 1 of them in id order, times the whole range (ids grow with time, so a
  * clinic's rows fill their range about as densely throughout): three reads along an index, of one row,
  * EXACT_TOTAL_UP_TO + 1 rows and one row.
- * A text search on PostgreSQL is not counted when its page is short (the total is then known) or when the
- * planner expects more than the bound (its estimate is the total): each candidate row of a trigram match
- * is rechecked in the table, and counting 10,001 matches of `last_name=contains:o'n` read 130,000
- * candidates (557 ms; the page itself took 1 ms).
+ * A count that costs a lookup per row on PostgreSQL (a text search; a list hidden with a soft-removed
+ * ancestor) is not made when its page is short (the total is then known) or when the planner expects
+ * more than the bound (its estimate is the total): each candidate row of a trigram match is rechecked in
+ * the table, and counting 10,001 matches of `last_name=contains:o'n` read 130,000 candidates (557 ms;
+ * the page itself took 1 ms).
  */
 import { and, asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -27,7 +28,7 @@ export interface ListTotal {
   estimated: boolean;
 }
 
-/** What the page already tells of the total, for a count that is costly per row (a text search). */
+/** What the page already tells of the total, for a count that is costly per row. */
 export interface TotalHint {
   offset: number;
   rows: number;
