@@ -59,6 +59,8 @@ export const invoices = table(
       uniqueIndex('invoices_number_uq').on(t.account_id, t.number),
       on('invoices_account_id_idx', t.account_id, t.id),
       on('invoices_patient_idx', t.account_id, t.patient_id, t.id),
+      // A patient's invoices over a period, in date order (server/resources/invoices.ts `everyday`).
+      on('invoices_patient_date_idx', t.account_id, t.patient_id, t.invoice_date, t.id),
       on('invoices_number_idx', t.account_id, t.number, t.id),
       on('invoices_date_idx', t.account_id, t.invoice_date, t.id),
       // One per sortable attribute and per filter kept indexed (references, state, date, balance, total).

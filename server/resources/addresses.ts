@@ -32,6 +32,7 @@ export const addresses = defineResource({
   description: 'Postal addresses of patients. Read-only: written only nested in patients (address).',
   table: t.addresses,
   follows: { parent: PATIENT, column: 'entity_id' },
+  everyday: [{ asked: "a city's addresses added over a period", eq: ['city'], range: 'created_at' }],
   fields: {
     id: f.id(),
     entity_type: f.enum(['Patient'], { filterable: true }),

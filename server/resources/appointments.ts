@@ -64,6 +64,14 @@ export const appointments = defineResource({
   table: t.appointments,
   scope: (table) => isNull((table as typeof t.appointments).deleted_at),
   embeds: { patient: PATIENT },
+  everyday: [
+    { asked: "a practitioner's diary", eq: ['practitioner_id'], range: 'starts_at' },
+    { asked: "a room's diary", eq: ['resource_id'], range: 'starts_at' },
+    { asked: "a patient's appointments", eq: ['patient_id'], range: 'starts_at' },
+    { asked: "a site's day", eq: ['location_id'], range: 'starts_at' },
+    { asked: 'cancellations (or any status) over a period', eq: ['status'], range: 'starts_at' },
+    { asked: 'every appointment of a period', eq: [], range: 'starts_at' },
+  ],
   compute: (row) => {
     const p = fromDbJson<Embedded | null>(row.patient);
     return { patient: p && { ...p, name: `${p.preferred_name || p.first_name} ${p.last_name}` } };

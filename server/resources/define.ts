@@ -92,6 +92,20 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
    * is the `entity` column, read inside `data`). Filterable like fields; never read as attributes.
    */
   filterOnly?: Fields;
+  /**
+   * The filter combinations integrators ask every day (issue 41), each read through one index that bounds
+   * the range and yields its order (a range's default order): the attributes compared with `eq`, then the
+   * ranged attribute. Stated in /schema and OpenAPI; list.everyday-plans.test.ts proves each plan on both
+   * databases and the index beside the table in db/schema.
+   */
+  everyday?: readonly EverydayQuestion[];
+}
+
+export interface EverydayQuestion {
+  /** What is asked, as an integrator says it. */
+  asked: string;
+  eq: readonly string[];
+  range: string;
 }
 
 /**
@@ -172,6 +186,16 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
     if (opts.compute) Object.assign(out, opts.compute(row));
     return out as RecordOf<F>;
   };
+  for (const q of opts.everyday ?? []) {
+    const bad = [
+      ...q.eq.filter((a) => !opts.fields[a]?.filterable),
+      ...(opts.fields[q.range]?.sortable ? [] : [q.range]),
+    ];
+    if (bad.length)
+      throw new Error(
+        `${opts.name}: everyday "${q.asked}" names ${bad.join(', ')}, not filterable (or the range not sortable)`,
+      );
+  }
   const tableColumns = getTableColumns(opts.table) as Record<string, PgColumn>;
   const embedded = Object.entries(opts.embeds ?? {}).map(([k, e]) => [k, embedColumn(getTableName(opts.table), e)]);
   const selection: Record<string, PgColumn | SQL> = { ...tableColumns, ...Object.fromEntries(embedded) };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
 import { DEFAULT_ORDER } from '../list/grammar';
 import { SCAN_LIMIT, scanningOperators } from '../list/scans';
-import type { Resource } from './define';
+import type { EverydayQuestion, Resource } from './define';
 import type { Field, FieldKind } from './fields';
 import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
 import { EVENT_DESCRIPTIONS } from '../events/catalogue';
@@ -32,6 +32,19 @@ export const filterOperators = (f: Field): string[] => [
 ];
 
 /** The attributes a list sorts by (`sort=`), in declaration order. */
+/** An everyday question as the query an integrator sends (`practitioner_id=eq:…&starts_at=between:…,…`). */
+export const everydayQuery = (q: EverydayQuestion): string =>
+  [...q.eq.map((a) => `${a}=eq:…`), `${q.range}=between:…,…`].join('&');
+
+/** The sentence OpenAPI's list operations carry about their everyday questions. */
+export function everydaySentence(r: Resource): string {
+  const qs = r.everyday ?? [];
+  if (!qs.length) return '';
+  return ` Served by one index each, in the range's order (a range's default order; also with gt, gte, lt, lte): ${qs
+    .map((q) => `${q.asked} (${everydayQuery(q)})`)
+    .join('; ')}.`;
+}
+
 export const sortableAttributes = (r: Resource): string[] =>
   Object.entries(r.fields)
     .filter(([, f]) => f.sortable)
@@ -154,6 +167,8 @@ export function describeResource(name: string) {
     filtering: {
       syntax: '?attribute=operator:value; metadata[key]=operator:value (numeric operands compare numerically)',
       filterable: Object.keys(r.filters),
+      // The combinations read through one index in the range's order, whatever the clinic's size.
+      ...(r.everyday ? { everyday: r.everyday.map((q) => ({ asked: q.asked, query: everydayQuery(q) })) } : {}),
       ...(r.filterOnly
         ? {
             filter_only: Object.fromEntries(

@@ -72,6 +72,10 @@ export const invoices = defineResource({
   table: t.invoices,
   scope: (table) => isNull((table as typeof t.invoices).voided_at),
   embeds: { lines: LINES },
+  everyday: [
+    { asked: 'invoices of a period', eq: [], range: 'invoice_date' },
+    { asked: "a patient's invoices over a period", eq: ['patient_id'], range: 'invoice_date' },
+  ],
   compute: (row) => ({ line_items: (fromDbJson<StoredLine[] | null>(row.lines) ?? []).map(readLine) }),
   write: ['create', 'update', 'delete'],
   deleteSemantics:

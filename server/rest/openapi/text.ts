@@ -1,6 +1,7 @@
 /** The prose of the document: operation descriptions with their rules, tags, request examples. */
 import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES } from '../../resources/availability';
 import { RESOURCES } from '../../resources';
+import { everydaySentence } from '../../resources/describe';
 import type { Json, Operation } from './operation';
 
 const bullets = (rules: readonly string[]) =>
@@ -19,7 +20,7 @@ function generated({ resource, kind }: Operation): string | undefined {
   const what = resource.singular;
   switch (kind) {
     case 'list':
-      return resource.description;
+      return resource.description + everydaySentence(resource);
     case 'get':
       return `One ${what} by id (404 not_found when it is not on this account).`;
     case 'create':

@@ -1,0 +1,1 @@
+CREATE INDEX "invoices_patient_date_idx" ON "invoices" USING btree ("account_id","patient_id","invoice_date","id") WHERE voided_at IS NULL;
