@@ -12,10 +12,10 @@ export function keptPostgres(ROOT: string, db: string): { url: string; stop(): v
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 as=(); if [ "$(id -u)" = 0 ]; then id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres; as=(runuser -u postgres --); fi
 mkdir -p "${dir}"; [ "$(id -u)" = 0 ] && chown postgres "${dir}"
-[ -f "${dir}/data/PG_VERSION" ] || "\${as[@]}" "$bin/initdb" -D "${dir}/data" -U clinic --auth=trust -E UTF8 --no-locale >/dev/null
+[ -f "${dir}/data/PG_VERSION" ] || "\${as[@]}" "$bin/initdb" -D "${dir}/data" -U clinic --auth=trust -E UTF8 --locale=C --lc-ctype=C.UTF-8 >/dev/null
 port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 "\${as[@]}" "$bin/pg_ctl" -D "${dir}/data" -l "${dir}/log" -w -o "-p $port -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB -c maintenance_work_mem=512MB" start >/dev/null
-"$bin/psql" -h 127.0.0.1 -p $port -U clinic -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || "$bin/createdb" -h 127.0.0.1 -p $port -U clinic "$DB"
+"$bin/psql" -h 127.0.0.1 -p $port -U clinic -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$DB'" | grep -q 1 || "$bin/createdb" -h 127.0.0.1 -p $port -U clinic --template=template0 --lc-collate=C --lc-ctype=C.UTF-8 "$DB"
 echo "$port $bin"`;
   const [port, bin] = execFileSync('bash', ['-c', script], {
     cwd: ROOT,

@@ -11,7 +11,7 @@ pg_temp_start() {
     chown postgres "$PG_TEMP_DIR"
     as=(runuser -u postgres --)
   fi
-  "${as[@]}" "$bin/initdb" -D "$PG_TEMP_DIR/data" -U clinic --auth=trust -E UTF8 --no-locale >/dev/null
+  "${as[@]}" "$bin/initdb" -D "$PG_TEMP_DIR/data" -U clinic --auth=trust -E UTF8 --locale=C --lc-ctype=C.UTF-8 >/dev/null
   "${as[@]}" "$bin/pg_ctl" -D "$PG_TEMP_DIR/data" -l "$PG_TEMP_DIR/log" -w \
     -o "-p $PG_TEMP_PORT -k $PG_TEMP_DIR -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" start >/dev/null
   "$bin/createdb" -h 127.0.0.1 -p "$PG_TEMP_PORT" -U clinic clinic

@@ -5,6 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { asciiOnlyCase } from '../db/character-type';
 import { openDb, type DbHandle } from '../db/client';
 import { sharedSetting } from '../db/settings';
 import type { PauseHook } from './context';
@@ -94,6 +95,12 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     statementTimeoutMs: statementTimeoutFor(env),
     onIdleError: (err) => logger.warn({ err }, 'idle database connection lost; the pool replaces it'),
   });
+  const ctype = await asciiOnlyCase(db);
+  if (ctype)
+    logger.warn(
+      { ctype },
+      'the database lowercases only ASCII (LC_CTYPE C): contains filters miss non-ASCII names in another case; recreate it with LC_CTYPE C.UTF-8 (docs/operations.md)',
+    );
   await initSecrets(db, env);
   await loadSecretsKey(db, env);
   const files = opts.files ?? fileStoreFor(env, db);

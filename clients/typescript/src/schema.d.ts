@@ -5233,7 +5233,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, patient_id, practitioner_id, location_id, starts_at, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, patient_id, practitioner_id, location_id, starts_at, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -5921,7 +5921,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, first_name, last_name, preferred_name, dob, email, custom_reference, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, first_name, last_name, preferred_name, dob, email, custom_reference, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -6470,7 +6470,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, patient_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, patient_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -6689,7 +6689,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -6958,7 +6958,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, patient_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, patient_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -7163,7 +7163,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, patient_id, file_name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, patient_id, file_name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -7578,7 +7578,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -7717,7 +7717,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, number, patient_id, invoice_date, total, balance, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, number, patient_id, invoice_date, total, balance, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -8161,7 +8161,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -8502,7 +8502,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, patient_id, payment_date, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, patient_id, payment_date, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -8807,7 +8807,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -9078,7 +9078,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, payment_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, payment_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -9269,7 +9269,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by type, occurred_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by type, occurred_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example occurred_at:desc
                  */
                 sort?: string;
@@ -9399,7 +9399,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -9446,7 +9446,7 @@ export interface operations {
                  */
                 line_3?: string[];
                 /**
-                 * @description Filter on city (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (city=contains:smi&city=…). With eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
+                 * @description Filter on city (string, nullable): operator:value with one of eq, ne, gt, gte, lt, lte, like, contains, in, not-in, between, null, not-null; a value with no operator is eq. Repeat the parameter to AND conditions (city=contains:smi&city=…). With ne, like, contains, not-in, not-null this filter scans the clinic's rows (no index serves it): alone, it is refused (422 invalid_input) on clinics with more than 100,000 of these records; combine it with a filter an index serves.
                  * @example [
                  *       "contains:smi"
                  *     ]
@@ -9580,7 +9580,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, duration_minutes, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, duration_minutes, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -9747,7 +9747,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, item_code, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, item_code, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -9893,7 +9893,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, entity, deleted_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, entity, deleted_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example deleted_at:desc
                  */
                 sort?: string;
@@ -10009,7 +10009,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -10148,7 +10148,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -10301,7 +10301,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -10426,7 +10426,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, patient_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, patient_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -10593,7 +10593,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, patient_log_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, patient_log_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -10725,7 +10725,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, active, sort_order, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, active, sort_order, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -10864,7 +10864,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, type, starts_at, ends_at, day, practitioner_id, location_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, type, starts_at, ends_at, day, practitioner_id, location_id, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -11059,7 +11059,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, first_name, last_name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, first_name, last_name, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -11226,7 +11226,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, location_id, name, sort_order, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, location_id, name, sort_order, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;
@@ -11386,7 +11386,7 @@ export interface operations {
                 /** @description Keyset paging: send it empty for the first page, then the token from links.next. Bound to the filters, sort and page_size it was issued for (422 otherwise); not combined with page. */
                 cursor?: string;
                 /**
-                 * @description Sort by id, name, sort_order, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; id is always the final tiebreaker. Any other attribute is 422.
+                 * @description Sort by id, name, sort_order, created_at, updated_at: attr[:asc|desc][,attr[:asc|desc]]; a direction after the last attribute applies to those before it that carry none. Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that attribute ascending (the first such attribute in the resource’s attribute order), then id. id is always the final tiebreaker. Any other attribute is 422.
                  * @example updated_at:desc
                  */
                 sort?: string;

@@ -8,14 +8,19 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-export async function ownDatabaseUrl(): Promise<string> {
+export async function ownDatabaseUrl(opts: { ctype?: string } = {}): Promise<string> {
   const shared = process.env.DATABASE_URL!;
   const name = `clinic_own_${randomBytes(6).toString('hex')}`;
   if (!/^postgres(ql)?:/.test(shared)) return path.join(os.tmpdir(), `${name}.db`);
   const client = new pg.Client({ connectionString: shared });
   await client.connect();
   try {
-    await client.query(`create database ${name}`);
+    // A character type of its own needs template0 (template1's is the cluster's).
+    await client.query(
+      opts.ctype
+        ? `create database ${name} template template0 lc_collate 'C' lc_ctype '${opts.ctype}'`
+        : `create database ${name}`,
+    );
   } finally {
     await client.end();
   }
