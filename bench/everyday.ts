@@ -23,6 +23,7 @@ try {
   fs.mkdirSync(path.join(ROOT, 'data', 'bench'), { recursive: true });
   process.env.DATABASE_URL = server.url;
   const { prepareEveryday } = await import('./everyday-data');
+  const { RESOURCES } = await import('../server/resources');
   const data = await prepareEveryday(server.url);
   const app = await startServer('app (pg)', 'app-server.ts', {
     DATABASE_URL: server.url,
@@ -63,7 +64,15 @@ try {
     ['first name contains ann', () => 'patients?first_name=contains:ann'],
     ['last name contains ødeg (non-ASCII)', () => `patients?last_name=contains:${encodeURIComponent('ødeg')}`],
     ['timeline tags, default page', () => 'patient_log_tags'],
-    ['timeline tags by created_at, descending', () => 'patient_log_tags?sort=created_at:desc'],
+    // Every order of the timeline's tags (the report's slowest generic plans), from the resource's declaration.
+    ...Object.entries(RESOURCES.patient_log_tags.fields)
+      .filter(([attribute, f]) => f.sortable && attribute !== 'id')
+      .flatMap(([attribute]) =>
+        ['asc', 'desc'].map((dir): [string, () => string] => [
+          `timeline tags by ${attribute}, ${dir}`,
+          () => `patient_log_tags?sort=${attribute}:${dir}`,
+        ]),
+      ),
     ['patients offset page 10,000 of 100', () => 'patients?page=10000&page_size=100'],
     ['appointments offset page 10,000 of 100', () => 'appointments?page=10000&page_size=100'],
   ];
