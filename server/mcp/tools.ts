@@ -15,7 +15,7 @@ import { outsideScopeMessage, readRestriction, redactRecord, withheldFields } fr
 import { findAvailability } from '../domain/scheduling/availability';
 import { ApiError, notFound } from '../errors';
 import { listRecords, PAGE_SIZE_MAX, rawQuery, type ListResult } from '../list/engine';
-import { RESERVED_PARAMS } from '../list/grammar';
+import { DEFAULT_ORDER, RESERVED_PARAMS } from '../list/grammar';
 import { availabilityQuery, MAX_RANGE_DAYS, slotSchema } from '../resources/availability';
 import type { AnyResource } from '../resources/define';
 import { filterOperators } from '../resources/describe';
@@ -223,7 +223,7 @@ export const TOOLS: Tool[] = [
         .record(z.string(), z.union([z.string(), z.array(z.string()).max(10)]))
         .optional()
         .describe('attribute → "operator:value" (or an array of them, ANDed)'),
-      sort: z.string().max(200).optional().describe('attr[:asc|desc][,attr[:asc|desc]]'),
+      sort: z.string().max(200).optional().describe(`attr[:asc|desc][,attr[:asc|desc]]. ${DEFAULT_ORDER}`),
       page_size: z.number().int().min(1).max(PAGE_SIZE_MAX).default(25),
       cursor: z.string().max(2000).optional().describe('next_cursor of the previous page'),
     }),
