@@ -32,7 +32,7 @@ import { parseFilters, parseSort, RANGE_OPERATORS, rangeOrder, type SortKey } fr
 import { loadEmbeds } from './embeds';
 import { selectedRows } from './rows';
 import { refuseScanningFilters } from './scans';
-import { listTotal, type TotalHint } from './total';
+import { COUNT_SHORTCUTS, listTotal, type TotalHint } from './total';
 import { FEED_BEFORE, NEXT_XID, readFeedPage, settledOnly, waitSeconds } from './feed';
 
 /** A select of one record of the resource: its columns and its embeds. */
@@ -266,7 +266,10 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   // enough matches (total.ts): a text search rechecks every trigram candidate (counting 10,001 matches of
   // a common one read 130,000 candidates: 557 ms), a list hidden with an ancestor probes it per row (10,001
   // timeline tags: 35–90 ms).
-  const costlyCount = isPg && (resource.joinsAncestor || filters.some((f) => f.op === 'contains' || f.op === 'like'));
+  const costlyCount =
+    COUNT_SHORTCUTS.on &&
+    isPg &&
+    (resource.joinsAncestor || filters.some((f) => f.op === 'contains' || f.op === 'like'));
   const [rows, { total, estimated }] = costlyCount
     ? await pageRows().then(
         async (r) => [r, await totalOf({ offset: (page - 1) * pageSize, rows: r.length, pageSize })] as const,
