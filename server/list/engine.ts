@@ -197,7 +197,18 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const plannedEachTime =
     isPg && (rangeElsewhere || resource.joinsAncestor || filters.some((f) => f.op === 'like' || f.op === 'contains'));
   const deep = cursor === undefined && (page - 1) * pageSize >= DEEP_OFFSET.rows;
-  const rangeFirst = isPg && rangeElsewhere && !feedOrder && (await fewMatches(scope.db, resource, where, b.values));
+  // PostgreSQL's estimate of the matching rows, asked at most once: for RANGE_FIRST and for a costly count.
+  let expecting: Promise<number> | undefined;
+  const expected = () =>
+    (expecting ??= estimatedRows(
+      scope.db,
+      scope.db
+        .select({ one: sql`1` })
+        .from(resource.table)
+        .where(and(...where, ...settled)),
+      b.values,
+    ));
+  const rangeFirst = isPg && rangeElsewhere && !feedOrder && (await expected()) <= RANGE_FIRST.rows;
   const rowsQuery = prepared(
     scope.db,
     `${deep || rangeFirst ? 'list-deep' : 'list'}${rangeFirst ? '-range' : ''}:${shape}`,
@@ -272,7 +283,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     (resource.joinsAncestor || filters.some((f) => f.op === 'contains' || f.op === 'like'));
   const [rows, { total, estimated }] = costlyCount
     ? await pageRows().then(
-        async (r) => [r, await totalOf({ offset: (page - 1) * pageSize, rows: r.length, pageSize })] as const,
+        async (r) => [r, await totalOf({ offset: (page - 1) * pageSize, rows: r.length, pageSize, expected })] as const,
       )
     : await Promise.all([pageRows(), totalOf()]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
@@ -300,15 +311,6 @@ function orderBy({ col, desc: d, nullable }: OrderColumn, unindexed = false): SQ
   const key = unindexed ? sql`coalesce(${col}, ${col})` : sql`${col}`;
   if (isPg && nullable) return d ? sql`${key} DESC NULLS LAST` : sql`${key} ASC NULLS FIRST`;
   return d ? sql`${key} DESC` : sql`${key} ASC`;
-}
-
-/** RANGE_FIRST: PostgreSQL expects few enough matching rows. */
-async function fewMatches(db: Db, resource: Resource, where: SQL[], values: Record<string, unknown>): Promise<boolean> {
-  const matching = db
-    .select({ one: sql`1` })
-    .from(resource.table)
-    .where(and(...where));
-  return (await estimatedRows(db, matching, values)) <= RANGE_FIRST.rows;
 }
 
 interface OrderColumn {

@@ -169,8 +169,8 @@ export const RANGE_OPERATORS: ReadonlySet<Operator> = new Set(['gt', 'gte', 'lt'
 
 /** The default order, as /schema, OpenAPI and MCP state it. */
 export const DEFAULT_ORDER =
-  'Default id:asc; with a range filter (gt, gte, lt, lte, between) on a sortable attribute and no sort, that ' +
-  'attribute ascending (the first such attribute in the resource’s attribute order), then id.';
+  `Default id:asc; with a range filter (${[...RANGE_OPERATORS].join(', ')}) on a sortable attribute and no sort, ` +
+  'that attribute ascending (the first such attribute in the resource’s attribute order), then id.';
 
 /**
  * A list asked a range on a sortable attribute and no sort is read in that attribute's order: the index

@@ -38,6 +38,8 @@ export interface TotalHint {
   offset: number;
   rows: number;
   pageSize: number;
+  /** PostgreSQL's estimate of the matching rows (asked once per request by the engine). */
+  expected: () => Promise<number>;
 }
 
 export async function listTotal(
@@ -60,7 +62,7 @@ export async function listTotal(
       return { total: known.offset + known.rows, estimated: false };
     // PostgreSQL expects more than the bound: its estimate, without counting 10,001 rows to learn it.
     if (isPg) {
-      const expected = await estimatedRows(db, matching(), values);
+      const expected = await known.expected();
       if (expected > EXACT_TOTAL_UP_TO) return { total: expected, estimated: true };
     }
   }

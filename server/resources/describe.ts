@@ -1,7 +1,7 @@
 /** GET /schema and /schema/{resource}: the declarations, as data. */
 import { z } from 'zod';
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
-import { DEFAULT_ORDER } from '../list/grammar';
+import { DEFAULT_ORDER, RANGE_OPERATORS } from '../list/grammar';
 import { SCAN_LIMIT, scanningOperators } from '../list/scans';
 import type { EverydayQuestion, Resource } from './define';
 import type { Field, FieldKind } from './fields';
@@ -31,7 +31,6 @@ export const filterOperators = (f: Field): string[] => [
   ...(f.nullable ? ['null', 'not-null'] : []),
 ];
 
-/** The attributes a list sorts by (`sort=`), in declaration order. */
 /** An everyday question as the query an integrator sends (`practitioner_id=eq:…&starts_at=between:…,…`). */
 export const everydayQuery = (q: EverydayQuestion): string =>
   [...q.eq.map((a) => `${a}=eq:…`), `${q.range}=between:…,…`].join('&');
@@ -40,11 +39,12 @@ export const everydayQuery = (q: EverydayQuestion): string =>
 export function everydaySentence(r: Resource): string {
   const qs = r.everyday ?? [];
   if (!qs.length) return '';
-  return ` Served by one index each, in the range's order (a range's default order; also with gt, gte, lt, lte): ${qs
+  return ` Served by one index each, in the range's order (a range's default order; also with ${[...RANGE_OPERATORS].filter((op) => op !== 'between').join(', ')}): ${qs
     .map((q) => `${q.asked} (${everydayQuery(q)})`)
     .join('; ')}.`;
 }
 
+/** The attributes a list sorts by (`sort=`), in declaration order. */
 export const sortableAttributes = (r: Resource): string[] =>
   Object.entries(r.fields)
     .filter(([, f]) => f.sortable)
