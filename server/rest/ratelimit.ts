@@ -148,11 +148,15 @@ export class RateLimiter {
     if (this.buckets.size && [...this.buckets.values()].some((s) => s.pending > 0)) this.schedule();
   }
 
-  /** Deletes windows that ended, at most once a minute. */
+  /**
+   * Deletes windows that ended, at most once a minute. Ended by the earlier of this clock and the wall's:
+   * a process whose clock runs ahead (a test's moved clock, a server with a fast clock) must not delete
+   * the windows every other process is still counting in, which would hand their budgets out again.
+   */
   private async sweep(now: number): Promise<void> {
     if (now - this.lastCleanup <= WINDOW_MS) return;
     this.lastCleanup = now;
-    const window = Math.floor(now / WINDOW_MS);
+    const window = Math.floor(Math.min(now, Date.now()) / WINDOW_MS);
     await this.db.transaction((tx) => tx.delete(rateLimitBuckets).where(lt(rateLimitBuckets.window_start, window - 1)));
   }
 

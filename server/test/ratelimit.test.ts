@@ -152,3 +152,27 @@ describe('TRUST_PROXY: the client is the entry that many hops from the right of 
     }
   });
 });
+
+describe('the sweep of ended windows', () => {
+  it('a process whose clock runs ahead does not delete the windows the others are counting in', async () => {
+    const { RateLimiter } = await import('../rest/ratelimit');
+    const db = server.app.db;
+    const present = new RateLimiter(db);
+    const ahead = new RateLimiter(db, undefined, () => Date.now() + 3 * 3600_000);
+    const bucket = `test:${freshAddress('198.51.100')}`;
+    try {
+      for (let i = 0; i < 5; i++) await present.take(bucket, 100);
+      await present.flush();
+      await ahead.take(`test:${freshAddress('198.51.100')}`, 100);
+      await ahead.flush(); // its first flush sweeps what ended three hours after now
+      const [row] = await db.db.select().from(rateLimitBuckets).where(eq(rateLimitBuckets.bucket, bucket));
+      expect(Number(row?.count)).toBe(5);
+      const fresh = new RateLimiter(db); // another process reads the shared count: the five still count
+      expect((await fresh.take(bucket, 100)).remaining).toBe(94);
+      await fresh.close();
+    } finally {
+      await present.close();
+      await ahead.close();
+    }
+  });
+});
