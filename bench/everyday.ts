@@ -98,7 +98,9 @@ try {
   });
   const c: Target = { ...t, port: served.port };
   const diaryPath = () => `/v3/api/${ROWS[0][1](n++)}`;
-  await load(c, { seconds: 2, connections: 8, nextPath: diaryPath, label: 'diary warm-up' });
+  // Warm until steady: each new process prepares its statements on each of its connections, and 2 s
+  // measured the first round 20–30% below the next ones.
+  await load(c, { seconds: 5, connections: 8, nextPath: diaryPath, label: 'diary warm-up' });
   const diary = await load(c, { seconds: 10, connections: 8, nextPath: diaryPath, label: 'diary' });
   rows.push({
     scenario: "PostgreSQL everyday: a practitioner's week, 8 connections",

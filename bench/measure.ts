@@ -224,3 +224,30 @@ export async function measure(label: string, t: Target, connections: number, nex
   await load(t, { seconds: WARM_SECONDS, connections, nextPath, label: `${label} (warm-up)` });
   return load(t, { seconds: SECONDS, connections, nextPath, label });
 }
+
+const CLOCK_TICKS = 100;
+
+/** A process's CPU time (user + system) so far, in ms; NaN where /proc is not there. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The CPU time of a process and its children alive now (a PostgreSQL server: its postmaster and backends), in ms. */
+export function treeCpuMs(root: number): number {
+  let total = cpuMs(root);
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      if (ppid === root) total += cpuMs(Number(entry)) || 0;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}

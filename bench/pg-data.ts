@@ -6,6 +6,7 @@
  * Import only after DATABASE_URL names the PostgreSQL database (db/dialect.ts reads it at import time).
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openDb } from '../db/client';
@@ -19,29 +20,52 @@ const log = (msg: string) => console.log(`[pg] ${msg}`);
 
 export interface PgServer {
   url: string;
+  /** Each server's data directory (one; a cluster's: the coordinator's, then the workers'). */
+  dataDirs: string[];
   stop(): void;
 }
 
-/** Starts a throwaway PostgreSQL server (the newest installed) and returns its URL. */
-export function startPostgres(): PgServer {
-  const script = `set -e; source scripts/pg-temp.sh; bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); pg_temp_start "$bin" >/dev/null; echo "$PG_TEMP_URL $PG_TEMP_DIR $bin"`;
-  const [url, dir, bin] = execFileSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8' }).trim().split(' ');
-  const as = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+/** The postmaster's process id of a running server's data directory. */
+export const postmasterOf = (dataDir: string): number =>
+  Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+
+/**
+ * Runs a start function of one of the project's scripts (the newest PostgreSQL installed), which prints
+ * its URL and directory; `stop` stops each server of `nodes` (data directories under it) and removes it.
+ */
+function startWith(script: string, start: string, printed: string, nodes: string[]): PgServer {
+  const line = `set -e; source scripts/${script}; bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); ${start} "$bin" >/dev/null; echo "${printed} $bin"`;
+  const [url, dir, bin] = execFileSync('bash', ['-c', line], { cwd: ROOT, encoding: 'utf8' }).trim().split(' ');
+  const dataDirs = nodes.map((node) => `${dir}/${node}`);
+  // As root, pg_ctl runs as the postgres user that owns the data.
+  const [command, ...args] = [
+    ...(process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : []),
+    `${bin}/pg_ctl`,
+  ];
   return {
     url,
+    dataDirs,
     stop() {
       try {
-        execFileSync(
-          as[0] ?? `${bin}/pg_ctl`,
-          [...as.slice(1), ...(as.length ? [`${bin}/pg_ctl`] : []), '-D', `${dir}/data`, '-m', 'immediate', 'stop'],
-          { stdio: 'ignore' },
-        );
+        for (const data of dataDirs)
+          execFileSync(command, [...args, '-D', data, '-m', 'immediate', 'stop'], { stdio: 'ignore' });
       } finally {
         execFileSync('rm', ['-rf', dir]);
       }
     },
   };
 }
+
+/** Starts a throwaway PostgreSQL server (scripts/pg-temp.sh, as the tests start one) and returns its URL. */
+export const startPostgres = (): PgServer =>
+  startWith('pg-temp.sh', 'pg_temp_start', '$PG_TEMP_URL $PG_TEMP_DIR', ['data']);
+
+/**
+ * Starts a throwaway Citus cluster (scripts/citus-temp.sh: a coordinator and two workers on loopback,
+ * as the tests' Citus stage) and returns the coordinator's URL.
+ */
+export const startCitus = (): PgServer =>
+  startWith('citus-temp.sh', 'citus_temp_start', '$CITUS_URL $CITUS_DIR', ['coordinator', 'worker1', 'worker2']);
 
 /** The accounts, `patients` synthetic patients for `bench` and 1,000 for another account, and a key. */
 export async function preparePgData(url: string, patients: number): Promise<BenchData> {

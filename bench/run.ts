@@ -13,6 +13,7 @@
  *   f. booking storm                             200 concurrent POST /appointments at 50 slots
  *   g. webhooks                                  POST /patients with the delivery worker on vs off; deliveries/s
  *   pg. a, b and the ping on PostgreSQL           a throwaway server started like the tests' (bench/pg.ts)
+ *   citus. a and b on a three-node Citus cluster  against the app on plain PostgreSQL, same machine (bench/citus.ts)
  *   scale. every list's first pages at 1M patients / 5M appointments, SQLite and PostgreSQL (bench/scale.ts)
  *   everyday. a big clinic's everyday questions (ranges, a practitioner's week, combined filters, name search)
  *          on PostgreSQL, data shaped like a real practice base (bench/everyday.ts)
@@ -24,7 +25,6 @@
  * (and does not rewrite the results). Any non-2xx response fails the run.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -39,6 +39,7 @@ import {
   type DiaryData,
 } from './diary-data';
 import {
+  cpuMs,
   getJson,
   getOk,
   load,
@@ -81,16 +82,6 @@ const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);
 
 const say = (msg: string) => console.log(`[bench] ${msg}`);
 const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
-/** A process's CPU time (user + system) so far, in ms; NaN where /proc is not there. */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return NaN;
-  }
-}
-const CLOCK_TICKS = 100;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -566,6 +557,11 @@ async function main() {
     rows.push(...postgresRows());
   }
 
+  if (runs('citus')) {
+    say('Citus: a three-node cluster beside a plain PostgreSQL (bench/citus.ts)');
+    rows.push(...childRows('citus.ts'));
+  }
+
   if (runs('s')) rows.push(...(await startupRows(ROOT, DB_FILE, say)));
 
   if (runs('scale')) {
@@ -577,8 +573,8 @@ async function main() {
 
   if (runs('sweep')) {
     // The retention sweep of 1M expired events against GET /patients/{id}'s p99, on each database (bench/sweep.ts).
-    // On PostgreSQL also with the expired days in day partitions of their own, dropped whole.
-    for (const args of [['sqlite'], ['pg'], ['pg', 'partitions']]) rows.push(...childRows('sweep.ts', args));
+    // On PostgreSQL also with the expired days in day partitions of their own, dropped whole; and on Citus.
+    for (const args of [['sqlite'], ['pg'], ['pg', 'partitions'], ['citus']]) rows.push(...childRows('sweep.ts', args));
   }
   if (runs('x')) {
     // Deleting a patient with a long history: what goes with them is announced in the same transaction.
@@ -597,10 +593,11 @@ async function main() {
     'The baseline does the same work by hand: the patient row and its numbers, address and tags (for a page, one statement each for the page), with prepared better-sqlite3 statements; both hash and look up the API key (the app caches the lookup for 1 s). The bare server answers a constant JSON record.',
     `e/f: account \`bench-diary\`, one location, ${DIARY_PRACTITIONERS} practitioners working Monday to Saturday 07:00-20:00 with a 30-minute lunch, ${DIARY_APPOINTMENTS.toLocaleString('en')} 30-minute appointments inside the ${DIARY_DAYS} searched days; the search returns every free slot.`,
     "e: searches are cached per process, per practitioner, and a booking recomputes only its practitioner's part; the cache-miss row times searches of ranges not asked before (a search's first run), the bookings row searches while a booking lands every 100 ms.",
+    "Citus rows (issue 40): a coordinator and two workers (Citus 13.0.5 on PostgreSQL 15, scripts/citus-temp.sh, inter-node TLS as Citus defaults to) and a plain PostgreSQL 15, all on this 2-core machine, each with 100,000 patients of one clinic (BENCH_CITUS_PATIENTS; on Citus distributed in 32 shards by clinic before loading); the app with a pool of 10 against each. CPU µs/request is each process group's user + system time (/proc: the app, then each server's postmaster and backends) over the measured run divided by its requests; the one-at-a-time p50 is 2,000 sequential requests.",
     'PostgreSQL rows: a throwaway PostgreSQL 15 on the same machine (fsync off, as the tests run it), 200,000 generated patients (BENCH_PG_PATIENTS), the app and the baseline each with a pool of 10 connections (DATABASE_POOL_SIZE); the baseline looks the key up and reads the patient with its embeds built by the database, one statement each.',
     `f: ${STORM_REQUESTS} POSTs sent at once on fresh connections, ${STORM_REQUESTS / STORM_SLOTS} per slot; latencies are client-side; double bookings are counted in the database afterwards.`,
     'Scale rows: account `bench-scale` with 1,000,000 patients (one in a hundred deleted) with a phone number each and 5,000,000 appointments (50 practitioners, ~17 years of diaries) beside three small clinics, generated by the database (bench/scale-data.ts; kept in data/bench/scale-*.db and the PostgreSQL data directory data/bench/pg-scale), one request at a time, 60 each; the deep page is a cursor 80% of the way through the ids; offset pages count up to 10,000 and estimate past it (meta.total_estimated).',
-    'Everyday rows (issue 41): PostgreSQL, account `bench-everyday` with 2,000,000 patients (surnames from a skewed head of common ones, apostrophes and non-ASCII among them, and a ~190k-name tail; 2% deleted), 5,900,000 appointments over three years and 60 days ahead (booked up to 60 days before they start, so ids follow time; 100 practitioners over 3 sites; 8% cancelled), 1,500,000 invoices, 2,000,000 addresses, 1,200,000 timeline entries (300,000 tagged), beside three clinics a tenth its size and 200 small ones (bench/everyday-data.ts; kept in data/bench/pg-scale). One request at a time, 40 each, each asking another week, practitioner or month; the 8-connection row is the server as `npm start` boots it (two processes).',
+    'Everyday rows (issue 41): PostgreSQL, account `bench-everyday` with 2,000,000 patients (surnames from a skewed head of common ones, apostrophes and non-ASCII among them, and a ~190k-name tail; 2% deleted), 5,900,000 appointments over three years and 60 days ahead (booked up to 60 days before they start, so ids follow time; 100 practitioners over 3 sites; 8% cancelled), 1,500,000 invoices, 2,000,000 addresses, 1,200,000 timeline entries (300,000 tagged), beside three clinics a tenth its size and 200 small ones (bench/everyday-data.ts; kept in data/bench/pg-scale). One request at a time, 40 each, each asking another week, practitioner or month; the 8-connection row is the server as `npm start` boots it (two processes), after 5 s of warm-up. The PostgreSQL of the bench caches 6 GB itself (shared_buffers; BENCH_PG_SHARED_BUFFERS): the host of this VM reclaims the page cache behind the dataset between runs, and times swing 2–3x from one run to the next with it (the diary at 8 connections measured 290–760 req/s over one evening with the same code).',
     "s rows: the server and command line compiled as `npm run build` does (into node_modules/.cache/clinic-bench-dist) and started through the same launchers (`node bin/clinic.mjs`, `node scripts/start.mjs`; npm's own start-up is not counted), 5 times each in turn on the bench database; the server is ready at its first 200 from GET /healthz (polled every 5 ms). Node 22.1+ also keeps V8's compile cache between runs.",
     "x rows: a clinic with two webhook endpoints subscribed to every event; each loaded patient has 2 numbers, an address, 2,000 timeline entries (500 tagged) and 200 clinical notes, all announced (event, two webhook messages each) and listed in deleted_entities by the delete; 10 loaded and 10 plain patients deleted one request at a time (bench/cascade.ts). Without endpoints the PostgreSQL delete took 291 ms: the messages' inserts (seven indexes) are most of it.",
     'Metrics row: the app with METRICS_PORT set (prom-client recording each request by route, status class and duration, rate-limit refusals, deliveries and jobs) against the same app without, in alternate rounds, as the logging row; no scrape during the rounds (one after them checks the count).',

@@ -9,25 +9,28 @@
  * their own, as a server that has been running since then has them (server/jobs/partitions.ts), so the
  * retention job drops them whole; without it they sit in the partition of the rows from before migration
  * 0032 and are deleted row by row.
+ * `tsx bench/sweep.ts citus`: the same on a Citus cluster (scripts/citus-temp.sh, distributed in 32 shards),
+ * where a batch is one statement over every shard (server/jobs/sweep-batches.ts, the cluster's pace).
  * Prints `ROWS <json>` for bench/run.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { getJson, percentiles, postJson, startServer, stopServers, type Target } from './measure';
-import { startPostgres } from './pg-data';
+import { startCitus, startPostgres } from './pg-data';
 import type { Row } from './report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const dialect = process.argv[2] === 'pg' ? 'pg' : 'sqlite';
+const onCitus = process.argv[2] === 'citus';
+const dialect = process.argv[2] === 'pg' || onCitus ? 'pg' : 'sqlite';
 const byPartition = dialect === 'pg' && process.argv[3] === 'partitions';
 const EXPIRED = Number(process.env.BENCH_SWEEP_ROWS ?? 1_000_000);
 const QUIET_SECONDS = Number(process.env.BENCH_SWEEP_QUIET_SECONDS ?? 8);
 const PATIENTS = 50;
 const MIN_DURING_MS = 2_000;
-const say = (msg: string) => console.log(`[sweep ${dialect}] ${msg}`);
+const say = (msg: string) => console.log(`[sweep ${onCitus ? 'citus' : dialect}] ${msg}`);
 
-const pgServer = dialect === 'pg' ? startPostgres() : null;
+const pgServer = onCitus ? startCitus() : dialect === 'pg' ? startPostgres() : null;
 try {
   const url = pgServer?.url ?? path.join(ROOT, 'data', 'bench', 'sweep.db');
   if (!pgServer) {
@@ -41,6 +44,7 @@ try {
 
   // The clinic, its key, and the expired events (2020, years past the 30 days), made by the database.
   const db = await openDb(url, { migrate: true });
+  if (onCitus) await (await import('../db/citus')).distribute(url, 32);
   let host = '';
   let key = '';
   try {
@@ -139,7 +143,8 @@ try {
     }
   };
   const walLsn = async () => {
-    if (dialect !== 'pg') return null;
+    // The coordinator's WAL is not where a cluster's deletes are written: no figure on Citus.
+    if (dialect !== 'pg' || onCitus) return null;
     const c = await openDb(url);
     try {
       return String((await c.all<{ lsn: string }>(sql`SELECT pg_current_wal_lsn()::text AS lsn`))[0].lsn);
@@ -199,7 +204,13 @@ try {
   const quietStats = stats([...before, ...after]);
   const duringStats = stats(during);
   const moved = duringStats.p99 - quietStats.p99;
-  const label = dialect === 'pg' ? (byPartition ? 'PostgreSQL, day partitions' : 'PostgreSQL') : 'SQLite';
+  const label = onCitus
+    ? 'Citus (3 nodes, 32 shards)'
+    : dialect === 'pg'
+      ? byPartition
+        ? 'PostgreSQL, day partitions'
+        : 'PostgreSQL'
+      : 'SQLite';
   const rows: Row[] = [
     {
       scenario: `${label} sweep: GET /patients/{id} without a sweep`,

@@ -13,6 +13,7 @@ import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
 import { getTableName, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { distributeNew } from './citus';
 import { ringing } from './commits';
 import { dialectOf, isPg, type Dialect } from './dialect';
 import { unnamedStatements } from './prepared';
@@ -92,8 +93,11 @@ export async function openDb(url: string, opts: OpenOptions = {}): Promise<DbHan
   return handle;
 }
 
-export async function migrateDb(handle: DbHandle): Promise<void> {
-  const migrationsFolder = path.join(migrationsRoot, handle.dialect);
+/** Applies the migrations not yet applied (`migrationsFolder`: a test's copy holding the first few). */
+export async function migrateDb(
+  handle: DbHandle,
+  migrationsFolder = path.join(migrationsRoot, handle.dialect),
+): Promise<void> {
   if (handle.dialect === 'pg') {
     // One migrator at a time across processes (parallel test workers, two servers starting together):
     // a transaction-scoped advisory lock, held until drizzle's migration transaction commits. Nothing
@@ -108,6 +112,11 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
       // drizzle's own BEGIN is a no-op inside ours (a warning), and its COMMIT ends ours, releasing the lock.
       await migratePg(drizzlePg(client), { migrationsFolder });
       await analyzeWhereStatisticsWereDropped(client);
+      // On a distributed Citus database, what the migrations added and is not yet placed (db/citus.ts).
+      await client.query('begin');
+      await client.query('select pg_advisory_xact_lock(72731)');
+      await distributeNew(client);
+      await client.query('commit');
     } catch (err) {
       await client.query('rollback').catch(() => undefined);
       throw err;

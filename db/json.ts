@@ -4,9 +4,11 @@
  * json_agg on PostgreSQL, json_object / json_group_array on SQLite; booleans, stored JSON and
  * timestamps differ inside them):
  * - `embedColumn`: a correlated subquery selected with the record itself, for single reads (one
- *   statement; measured on the patient read: four queries became one);
+ *   statement; measured on the patient read: four queries became one) and, on PostgreSQL, for the rows
+ *   of a first or cursor list page (server/list/engine.ts: a round trip fewer);
  * - `embedBatch`: one statement for a whole list page and all its embeds, each embedded row with the key
- *   of its record (measured on a 50-patient page on SQLite: 150 correlated subqueries cost ~90 µs more).
+ *   of its record, on SQLite (measured on a 50-patient page: 150 correlated subqueries cost ~90 µs more)
+ *   and for PostgreSQL's pages past an OFFSET.
  * Results come back as text on SQLite and parsed on PostgreSQL: read them with fromDbJson (db/dialect.ts).
  */
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
@@ -69,10 +71,24 @@ export const keysParam = (column: string) => `keys_${column}`;
 const rowsOf = (e: Embed, account: SQL | Placeholder, matches: SQL) =>
   sql`FROM ${sql.raw(e.from)} WHERE ${sql.raw(e.account)} = ${account} AND ${sql.raw(e.key)} ${matches}${sql.raw(e.where ? ` AND ${e.where}` : '')}`;
 
-/** The embed as a column of a select of `parentTable`: JSON of the record's rows. */
-export function embedColumn(parentTable: string, e: Embed): SQL {
+/**
+ * The embed as a column of a select of `parentTable`: JSON of the record's rows, read as the driver gives it
+ * (the identity decoder: the list engine's row decoder reads it like drizzle, text on SQLite, parsed on
+ * PostgreSQL; read with fromDbJson).
+ */
+export function embedColumn(parentTable: string, e: Embed, account: number | Placeholder): SQL {
+  return embedSubquery(parentTable, e, account).mapWith((raw: unknown) => raw);
+}
+
+/**
+ * `account`: the clinic the statement reads (a value, or its placeholder), bound in the embed's rows too.
+ * Citus routes a statement to one shard only when every table in it, those of correlated subqueries too,
+ * is bound to a value of its distribution column; matched to the record's own account_id instead, it
+ * sent a patient's read to every shard.
+ */
+function embedSubquery(parentTable: string, e: Embed, account: number | Placeholder): SQL {
   const parent = (col: string) => sql.raw(`"${parentTable}"."${col}"`);
-  const from = rowsOf(e, parent('account_id'), sql`= ${parent(parentColumnOf(e))}`);
+  const from = rowsOf(e, sql`${account}`, sql`= ${parent(parentColumnOf(e))}`);
   if (!e.orderBy) return sql`(SELECT ${sql.raw(object(e))} ${from} LIMIT 1)`;
   if (isPg) return sql`(SELECT coalesce(json_agg(${sql.raw(object(e))} ORDER BY ${sql.raw(e.orderBy)}), '[]') ${from})`;
   // On SQLite the rows are ordered in a subquery rather than inside the aggregate: measured on the

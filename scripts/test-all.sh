@@ -72,6 +72,25 @@ DATABASE_URL="$PG_BOUNCER_URL" DATABASE_POOLER=transaction npx vitest run --repo
 pg_bouncer_stop
 pg_temp_stop
 
+# A Citus cluster (a coordinator and two workers on loopback, scripts/citus-temp.sh), the run's database
+# distributed by clinic (`clinic citus distribute`, in global-setup.ts): the layout and router-query tests
+# (every route of one clinic on one shard), the plan tests (the worker's plan of the shard read through
+# Citus's wrapper), and the conformance files (issue 40; what else differs there is in docs/operations.md).
+stage "tests on Citus (coordinator and two workers)"
+source scripts/citus-temp.sh
+citus_temp_start "$PG_BIN"
+trap 'citus_temp_stop' EXIT
+CITUS_FILES=(citus.layout citus.routes routes.security tenancy.security list-engine list-embeds list-total patients
+  appointments availability billing files idempotency platform.happy platform.error api-keys care-plans
+  transactions.isolation webhooks.delivery events.feed events.feed.resume events.catalogue sync.mirror patients.deleted
+  db.catalog sweeps partitions jobs.scheduler list-plans list-order.index list.filter-indexes list.everyday-plans
+  list.range-first list.deep-offset list.indexes-needed follows.plan jobs.missed portal.requests portal.webhooks)
+DATABASE_URL="$CITUS_URL" CITUS_WORKERS="$CITUS_WORKERS" npx vitest run $(printf "server/test/%s.test.ts " "${CITUS_FILES[@]}") \
+  --reporter=default --reporter=json --outputFile.json="$RESULTS/citus.json"
+citus_temp_stop
+# citus_temp_start exported the cluster's addresses: the stages after this one run on SQLite.
+unset CITUS_URL CITUS_WORKERS
+
 stage "browser tests (Debian's Chromium)"
 if [ ! -x /usr/bin/chromium ]; then
   echo "== installing chromium (Debian package)"

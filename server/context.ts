@@ -4,11 +4,8 @@ import type { MemberGrant } from './auth/permissions';
 import type { Mailer } from './mail';
 import type { FileStore } from './files/store';
 
-/** The tenant of a request, as stored (the invoice counter and timestamps are the domain's own business). */
-export type Account = Omit<
-  typeof accounts.$inferSelect,
-  'invoice_counter' | 'created_at' | 'updated_at' | 'two_factor_policy'
->;
+/** The tenant of a request, as stored (timestamps are the domain's own business). */
+export type Account = Omit<typeof accounts.$inferSelect, 'created_at' | 'updated_at' | 'two_factor_policy'>;
 
 export type Scope = 'read' | 'write';
 

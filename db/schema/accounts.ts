@@ -1,4 +1,4 @@
-import { id, index, int, table, text, timestamp, uniqueIndex } from '../dialect';
+import { id, index, table, text, timestamp, uniqueIndex } from '../dialect';
 
 export const REGIONS = ['neptune', 'mercury', 'vulcan', 'jupiter', 'apollo'] as const;
 export type Region = (typeof REGIONS)[number];
@@ -40,7 +40,6 @@ export const accounts = table(
     currency: text().notNull(),
     locale: text<Locale>().notNull(),
     generation: text<'current' | 'legacy'>().notNull(),
-    invoice_counter: int().notNull().default(0),
     two_factor_policy: text<TwoFactorPolicy>().notNull().default('optional'),
     created_at: timestamp().notNull(),
     updated_at: timestamp().notNull(),

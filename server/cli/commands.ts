@@ -12,7 +12,7 @@ import type { Account } from '../context';
 import { z } from 'zod';
 import { ROLE_KEYS } from '../../db/schema';
 import { ApiError } from '../errors';
-import { UsageError } from './usage';
+import { CommandError, UsageError } from './usage';
 
 // Imported by the commands that use them: a command loads only its own share of the app.
 const seeding = async () => ({ ...(await import('../seed')), ...(await import('../files/db-store')) });
@@ -81,6 +81,23 @@ export async function run(argv: string[]): Promise<void> {
     const db = await open();
     await db.close();
     console.error('database migrated');
+    return;
+  }
+  if (cmd === 'citus' && sub === 'distribute') {
+    const values = options(rest, { shards: { type: 'string' } });
+    const shards = values.shards === undefined ? undefined : String(values.shards);
+    if (shards !== undefined && !/^[1-9]\d{0,3}$/.test(shards)) throw new UsageError('--shards must be 1 to 9999');
+    if (!/^postgres(ql)?:/.test(env.DATABASE_URL)) throw new UsageError('DATABASE_URL must name the Citus coordinator');
+    const { distribute, onCitus, DEFAULT_SHARD_COUNT } = await import('../../db/citus');
+    // Migrated first: distribution reads the tables as the migrations leave them.
+    const db = await open();
+    const citus = await onCitus(db).finally(() => db.close());
+    if (!citus)
+      throw new CommandError('this database has no citus extension: DATABASE_URL must name a Citus coordinator');
+    const steps = await distribute(env.DATABASE_URL, shards ? Number(shards) : DEFAULT_SHARD_COUNT, (line) =>
+      console.error(line),
+    );
+    console.error(steps.length ? `distributed ${steps.length} tables` : 'already distributed; nothing to do');
     return;
   }
   if (cmd === 'demo') {

@@ -19,6 +19,7 @@ export const USAGE = `usage:
   clinic worker
   clinic seed --clinic NAME --region REGION
   clinic migrate
+  clinic citus distribute [--shards N]   (PostgreSQL with Citus: distributes the tables by clinic; idempotent)
   clinic backup --to FILE          (SQLite; consistent while the server runs)
   clinic restore --from FILE       (SQLite; with the server stopped)
   clinic demo`;

@@ -1,10 +1,10 @@
-import { asc, lt } from 'drizzle-orm';
+import { and, asc, lt } from 'drizzle-orm';
 import { keyIn, keyOf } from '../../db/dialect';
 import type { Db, DbHandle } from '../../db/client';
 import { deletedEntities, events } from '../../db/schema';
 import { EVENTS_KEPT_DAYS } from '../resources/events';
 import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, sweepCutoff, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { cutoffOf, ofClinic, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
 
 /**
  * How long GET /deleted_entities lists a deletion: a year, twelve times the events feed. A polling client
@@ -14,15 +14,21 @@ import { cutoffOf, sweepCutoff, sweepInBatches, type SweepOutcome } from '../job
  */
 export const DELETED_ENTITIES_KEPT_DAYS = 365;
 
+/** What the sweep deletes: the condition its batches and its list of clinics share. */
+const expiredEvents = (now: number) => lt(events.occurred_at, sweepCutoff(events, now, EVENTS_KEPT_DAYS));
+
 /** One batch of the events sweep: at most `limit` events older than the feed's window, oldest first, by events_sweep_idx. */
-export function expiredEventsBatch(tx: Db, now: number, limit: number) {
+export function expiredEventsBatch(tx: Db, now: number, limit: number, clinic?: number) {
   const expired = tx
     .select(keyOf(events))
     .from(events)
-    .where(lt(events.occurred_at, sweepCutoff(events, now, EVENTS_KEPT_DAYS)))
+    .where(and(ofClinic(events, clinic), expiredEvents(now)))
     .orderBy(asc(events.occurred_at))
     .limit(limit);
-  return tx.delete(events).where(keyIn(events, expired)).returning({ id: events.id });
+  return tx
+    .delete(events)
+    .where(and(ofClinic(events, clinic), keyIn(events, expired)))
+    .returning({ id: events.id });
 }
 
 /**
@@ -30,20 +36,36 @@ export function expiredEventsBatch(tx: Db, now: number, limit: number) {
  * messages keep their own payload, so deliveries and replays of messages are unaffected.
  */
 export const sweepEvents = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
-  sweepInBatches(db, run, async (tx, limit) => (await expiredEventsBatch(tx, now, limit)).length);
+  sweepEachClinic(
+    db,
+    run,
+    { table: events, where: expiredEvents(now) },
+    async (tx, limit, clinic) => (await expiredEventsBatch(tx, now, limit, clinic)).length,
+  );
+
+/** What the sweep deletes: the condition its batches and its list of clinics share. */
+const expiredDeletions = (now: number) => lt(deletedEntities.deleted_at, cutoffOf(now, DELETED_ENTITIES_KEPT_DAYS));
 
 /** One batch of the deleted_entities sweep, oldest first, by deleted_entities_sweep_idx. */
-export function expiredDeletionsBatch(tx: Db, now: number, limit: number) {
+export function expiredDeletionsBatch(tx: Db, now: number, limit: number, clinic?: number) {
   const t = deletedEntities;
   const expired = tx
     .select(keyOf(t))
     .from(t)
-    .where(lt(t.deleted_at, cutoffOf(now, DELETED_ENTITIES_KEPT_DAYS)))
+    .where(and(ofClinic(t, clinic), expiredDeletions(now)))
     .orderBy(asc(t.deleted_at))
     .limit(limit);
-  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
+  return tx
+    .delete(t)
+    .where(and(ofClinic(t, clinic), keyIn(t, expired)))
+    .returning({ id: t.id });
 }
 
 /** Deletions leave GET /deleted_entities a year after they happened (DELETED_ENTITIES_KEPT_DAYS). */
 export const sweepDeletedEntities = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
-  sweepInBatches(db, run, async (tx, limit) => (await expiredDeletionsBatch(tx, now, limit)).length);
+  sweepEachClinic(
+    db,
+    run,
+    { table: deletedEntities, where: expiredDeletions(now) },
+    async (tx, limit, clinic) => (await expiredDeletionsBatch(tx, now, limit, clinic)).length,
+  );

@@ -32,11 +32,12 @@ import { parseFilters, parseSort, RANGE_OPERATORS, rangeOrder, type SortKey } fr
 import { loadEmbeds } from './embeds';
 import { selectedRows } from './rows';
 import { refuseScanningFilters } from './scans';
-import { COUNT_SHORTCUTS, listTotal, type TotalHint } from './total';
-import { FEED_BEFORE, NEXT_XID, readFeedPage, settledOnly, waitSeconds } from './feed';
+import { CAPPED_TOTAL, cappedCount, COUNT_SHORTCUTS, listTotal, type TotalHint } from './total';
+import { readFeedPage, readSnapshotBounds, settledOnly, waitSeconds } from './feed';
 
-/** A select of one record of the resource: its columns and its embeds. */
-export const select = (db: Db, resource: Resource) => db.select(resource.selection() as never);
+/** A select of records of the resource in the clinic `account`: their columns and their embeds. */
+export const select = (db: Db, resource: Resource, account: number | Placeholder) =>
+  db.select(resource.selection(account) as never);
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -61,6 +62,14 @@ export const PAGE_SIZE_DEFAULT = 25;
  * statement. Mutable for tests.
  */
 export const DEEP_OFFSET = { rows: 1_000 };
+
+/**
+ * What an offset page costs, as /schema, OpenAPI and MCP state it: the rows it skips are still read, as
+ * index entries. The spec's deepest page (10,000 of 100: a million skipped) measured 45–90 ms on
+ * PostgreSQL on the 2-core bench machine (docs/benchmarks.md), against 2–7 ms for a cursor page anywhere.
+ */
+export const OFFSET_COST =
+  'An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor.';
 
 /**
  * A page sorted by one column with a range on another (`starts_at=gte:…&sort=patient_id`; without a sort
@@ -146,7 +155,8 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   // Values go to placeholders; the SQL is built and prepared once per shape of query.
   const b = new Binder();
   const searchDriven = filters.some((f) => usesSearchIndex(resource, f));
-  const base = baseConditions(resource, b.bind(scope.accountId), searchDriven);
+  const account = b.bind(scope.accountId);
+  const base = baseConditions(resource, account, searchDriven);
   // A big clinic's list filtered only by filters no index serves is refused before it reads every row (scans.ts).
   await refuseScanningFilters(scope.db, resource, filters, base, b.values);
   const where = [...base, ...filterConditions(b, resource, filters)];
@@ -156,6 +166,9 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const sortKeys = asked.length === 0 && !feedOrder ? rangeOrder(resource, filters) : asked;
   const order = orderColumns(resource, sortKeys);
   const settled = feedOrder ? settledOnly(feed) : [];
+  // What is settled is read afresh before each statement that asks (feed.ts).
+  const settling = settled.length > 0;
+  const snapshot = () => (settling ? readSnapshotBounds(scope.db, b.values) : Promise.resolve());
   const digest =
     cursor === undefined
       ? ''
@@ -209,9 +222,31 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
       b.values,
     ));
   const rangeFirst = isPg && rangeElsewhere && !feedOrder && (await expected()) <= RANGE_FIRST.rows;
+  // On PostgreSQL a first page's or a cursor page's embeds are selected with its rows, a correlated
+  // subquery each (db/json.ts embedColumn), instead of a statement of their own: a round trip fewer per
+  // page, which was a fifth of a busy server's time (the diary at 8 connections: 440–540 → 680–760 req/s).
+  // Not past an OFFSET: in the page's own select PostgreSQL evaluates them for every row it skips too,
+  // the page wrapped below its LIMIT is refused by Citus (correlated subqueries over a subquery in FROM),
+  // and reading its ids first let a planner without statistics re-run the ids' search for every row of
+  // the clinic (a 12,000-patient search that never answered). Those pages and SQLite (no round trips; its
+  // batch is faster) read a page's embeds in one more statement (embeds.ts).
+  const embedsInPage = isPg && resource.embeds !== undefined && (cursor !== undefined || page === 1);
+  // Counts that cost a lookup per row are made only when the page is full and PostgreSQL expects few
+  // enough matches (total.ts): a text search rechecks every trigram candidate (counting 10,001 matches of
+  // a common one read 130,000 candidates: 557 ms), a list hidden with an ancestor probes it per row (10,001
+  // timeline tags: 35–90 ms).
+  const costlyCount =
+    COUNT_SHORTCUTS.on &&
+    isPg &&
+    (resource.joinsAncestor || filters.some((f) => f.op === 'contains' || f.op === 'like'));
+  // On PostgreSQL an offset page's capped count is a column of its statement, for the same round trip
+  // (total.ts cappedCount); a costly count waits for the page to say whether it is needed.
+  const countInPage = isPg && cursor === undefined && !costlyCount;
+  const selection = embedsInPage ? resource.selection(account) : resource.columns;
+  const pageSelection = countInPage ? withCappedTotal(selection) : selection;
   const rowsQuery = prepared(
     scope.db,
-    `${deep || rangeFirst ? 'list-deep' : 'list'}${rangeFirst ? '-range' : ''}:${shape}`,
+    `${deep || rangeFirst ? 'list-deep' : 'list'}${rangeFirst ? '-range' : ''}${countInPage ? '-counted' : ''}${embedsInPage ? '-embedded' : ''}:${shape}`,
     () => {
       const ordered = <T>(columns: T) =>
         scope.db
@@ -221,11 +256,14 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
           .orderBy(...order.map((o, i) => orderBy(o, rangeFirst && i === 0)))
           .limit(limit)
           .offset(offset);
-      if (!deep && !rangeFirst) return ordered(resource.columns);
+      // The statement's own columns: the count's SQL is this query's (its decoding is pageSelection's).
+      const columns = (of: object) =>
+        countInPage ? { ...of, [CAPPED_TOTAL]: cappedCount(scope.db, resource.table, [...where, ...settled]) } : of;
+      if (!deep && !rangeFirst) return ordered(columns(selection));
       const ids = ordered({ id: resource.table.id });
       // A semi-join: PostgreSQL probes the page's rows by key (`= any(array(…))` measured 3–4x slower).
       return scope.db
-        .select(resource.columns as never)
+        .select(columns(selection) as never)
         .from(resource.table)
         .where(and(...base, inArray(resource.table.id, ids)))
         .orderBy(...order.map((o) => orderBy(o)));
@@ -234,13 +272,13 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   );
 
   if (cursor !== undefined) {
-    const readPage = () => selectedRows(resource.columns, rowsQuery, b.values);
-    if (feedOrder && isPg && feed.position) {
-      const [{ next }] = (await scope.db.execute(NEXT_XID)).rows as { next: string }[];
-      b.values[FEED_BEFORE] = next;
-    }
+    const readPage = async () => {
+      await snapshot();
+      return selectedRows(selection, rowsQuery, b.values);
+    };
     const rows = feedOrder
       ? await readFeedPage(feed, wait, pageSize, readPage, async (held) => {
+          await snapshot();
           const query = prepared(scope.db, `held:${shape}`, () =>
             scope.db
               .select({ one: sql`1` })
@@ -253,7 +291,7 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
       : await readPage();
     const hasMore = rows.length > pageSize;
     if (hasMore) rows.pop();
-    await loadEmbeds(scope.db, resource, scope.accountId, rows);
+    if (!embedsInPage) await loadEmbeds(scope.db, resource, scope.accountId, rows);
     const last = rows[rows.length - 1];
     const at = (row: Row) => order.map(({ key }) => (row[key] ?? null) as CursorValues[number]);
     // A feed's last page links where to resume: after its last row, or where this page started.
@@ -267,24 +305,25 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
 
   // Pages past the limit are clamped, and meta.current_page says which page was served.
   const pageRows = async () => {
-    const rows = await selectedRows(resource.columns, rowsQuery, b.values);
-    await loadEmbeds(scope.db, resource, scope.accountId, rows);
+    await snapshot();
+    const rows = await selectedRows(pageSelection, rowsQuery, b.values);
+    if (!embedsInPage) await loadEmbeds(scope.db, resource, scope.accountId, rows);
     return rows;
   };
   const totalOf = (known?: TotalHint) =>
     listTotal(scope.db, resource.table, [...where, ...settled], shape, b.values, plannedEachTime, known);
-  // Counts that cost a lookup per row are made only when the page is full and PostgreSQL expects few
-  // enough matches (total.ts): a text search rechecks every trigram candidate (counting 10,001 matches of
-  // a common one read 130,000 candidates: 557 ms), a list hidden with an ancestor probes it per row (10,001
-  // timeline tags: 35–90 ms).
-  const costlyCount =
-    COUNT_SHORTCUTS.on &&
-    isPg &&
-    (resource.joinsAncestor || filters.some((f) => f.op === 'contains' || f.op === 'like'));
-  const [rows, { total, estimated }] = costlyCount
-    ? await pageRows().then(
-        async (r) => [r, await totalOf({ offset: (page - 1) * pageSize, rows: r.length, pageSize, expected })] as const,
-      )
+  const hint = (r: Row[]): TotalHint => ({
+    offset: (page - 1) * pageSize,
+    rows: r.length,
+    pageSize,
+    expected,
+    costly: costlyCount,
+    capped: countInPage && r.length > 0 ? (r[0][CAPPED_TOTAL] as number) : undefined,
+  });
+  // SQLite counts beside the page (no round trip to save); PostgreSQL reads the page first, whose
+  // statement made the count or tells whether a costly one is needed.
+  const [rows, { total, estimated }] = isPg
+    ? await pageRows().then(async (r) => [r, await totalOf(hint(r))] as const)
     : await Promise.all([pageRows(), totalOf()]);
   const lastPage = Math.max(1, Math.ceil(total / pageSize));
   const link = (p: number) => linkWith(scope.url, query, { page: String(p), page_size: String(pageSize) });
@@ -297,6 +336,14 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     },
     meta: { current_page: page, per_page: pageSize, total, last_page: lastPage, total_estimated: estimated },
   };
+}
+
+/** The selection's twin with the capped count after its columns, for decoding (one per selection). */
+const withTotal = new WeakMap<object, Record<string, unknown>>();
+function withCappedTotal(selection: object): Record<string, unknown> {
+  let out = withTotal.get(selection);
+  if (!out) withTotal.set(selection, (out = { ...selection, [CAPPED_TOTAL]: sql`0`.mapWith(Number) }));
+  return out;
 }
 
 /**

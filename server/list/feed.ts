@@ -4,7 +4,10 @@
  * out of the order in which they stamped their rows, so a reader that had seen a later row would resume
  * past one committed afterwards. Each row carries its writing transaction's id (xid8, `position`), and
  * the feed serves only rows whose transaction is older than every transaction still running
- * (`pg_snapshot_xmin`): every row that can still appear then lies after every row served. SQLite
+ * (`pg_snapshot_xmin`): every row that can still appear then lies after every row served. That bound
+ * is read in a statement of its own before each page (FEED_XMIN): on Citus the positions are the
+ * coordinator's transaction ids (it evaluates an insert's defaults) while a page's conditions run on the
+ * clinic's worker, whose own snapshot knows nothing of them (inline, it served no row at all). SQLite
  * serialises writes, so the id is already the order of commit. docs/decisions.md, "The events feed".
  *
  * The last cursor page links where to resume (links.next is never null), and `wait=` holds a last page
@@ -12,6 +15,7 @@
  */
 import { not, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
 import { nextAnnouncement } from '../../db/commits';
 import { isPg } from '../../db/dialect';
 import { invalid as fail } from '../errors';
@@ -31,8 +35,12 @@ export interface Feed {
   position?: PgColumn;
 }
 
-/** Rows a transaction still running could precede: held back (PostgreSQL). */
-const unsettled = (position: PgColumn): SQL => sql`${position} >= pg_snapshot_xmin(pg_current_snapshot())`;
+/**
+ * Rows a transaction still running could precede: held back (PostgreSQL). FEED_XMIN is the oldest
+ * transaction still running when the page was read (readSnapshotBounds, just before).
+ */
+export const FEED_XMIN = 'feed_xmin';
+const unsettled = (position: PgColumn): SQL => sql`${position} >= ${sql.placeholder(FEED_XMIN)}::xid8`;
 /**
  * What a page waits for: held rows written by transactions that had begun when the request came (their
  * ids are below the snapshot's xmax then, FEED_BEFORE), not the ones that keep coming after it.
@@ -40,8 +48,18 @@ const unsettled = (position: PgColumn): SQL => sql`${position} >= pg_snapshot_xm
 export const FEED_BEFORE = 'feed_before';
 const heldBefore = (position: PgColumn): SQL =>
   sql`${unsettled(position)} AND ${position} < ${sql.placeholder(FEED_BEFORE)}::xid8`;
-/** The first transaction id not yet begun (PostgreSQL): the bound of what a request waits for. */
-export const NEXT_XID = sql<string>`SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next`;
+/**
+ * The oldest transaction still running and the first not yet begun, on the node the app's transactions
+ * begin on (a statement without tables runs on Citus's coordinator): into FEED_XMIN, and into FEED_BEFORE
+ * the first time (the bound of what a request waits for).
+ */
+export async function readSnapshotBounds(db: Db, values: Record<string, unknown>): Promise<void> {
+  const { rows } = await db.execute<{ xmin: string; xmax: string }>(
+    sql`SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() s`,
+  );
+  values[FEED_XMIN] = rows[0].xmin;
+  values[FEED_BEFORE] ??= rows[0].xmax;
+}
 
 /** The conditions of a feed's page: only settled rows. */
 export function settledOnly(feed: Feed): SQL[] {
@@ -62,7 +80,7 @@ export function waitSeconds(raw: string | string[] | undefined, cursorPaging: bo
  * Reads a feed's cursor page, waiting at its end: while rows of transactions that had begun when the
  * request came are held back by an older transaction still running (up to SETTLE_MS), and while the page
  * is empty and `wait` seconds have not run out. `read` runs the page's query; `held` tells whether the
- * page's conditions match held rows (given the condition, read with FEED_BEFORE from NEXT_XID at the start).
+ * page's conditions match held rows (given the condition; FEED_BEFORE comes with the first read's bounds).
  */
 export async function readFeedPage<R>(
   feed: Feed,

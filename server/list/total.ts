@@ -8,11 +8,12 @@
  * the first EXACT_TOTAL_UP_TO + 1 of them in id order, times the whole range (ids grow with time, so a
  * clinic's rows fill their range about as densely throughout): three reads along an index, of one row,
  * EXACT_TOTAL_UP_TO + 1 rows and one row.
- * A count that costs a lookup per row on PostgreSQL (a text search; a list hidden with a soft-removed
- * ancestor) is not made when its page is short (the total is then known) or when the planner expects
- * more than the bound (its estimate is the total): each candidate row of a trigram match is rechecked in
- * the table, and counting 10,001 matches of `last_name=contains:o'n` read 130,000 candidates (557 ms;
- * the page itself took 1 ms).
+ * On PostgreSQL the capped count is a column of the page's own statement (cappedCount: a round trip
+ * fewer), and a page short of full is its own total. A count that costs a lookup per row there (a text
+ * search; a list hidden with a soft-removed ancestor) is made after its page, and not when its page is
+ * short (the total is then known) or when the planner expects more than the bound (its estimate is the
+ * total): each candidate row of a trigram match is rechecked in the table, and counting 10,001 matches
+ * of `last_name=contains:o'n` read 130,000 candidates (557 ms; the page itself took 1 ms).
  */
 import { and, asc, count, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -23,8 +24,8 @@ import { prepared } from '../../db/prepared';
 
 export const EXACT_TOTAL_UP_TO = 10_000;
 /**
- * Whether costly counts take the page's word or the planner's (below). Mutable for tests: the plan tests
- * read the count statement such a list runs when it does count.
+ * Whether costly counts take the planner's word (below) and are made after their page. Mutable for tests:
+ * off, such a list counts in its page's statement as any other, and the plan tests read that count.
  */
 export const COUNT_SHORTCUTS = { on: true };
 
@@ -33,13 +34,41 @@ export interface ListTotal {
   estimated: boolean;
 }
 
-/** What the page already tells of the total, for a count that is costly per row. */
+/** The page's column holding the capped count when the page's statement makes it (cappedCount). */
+export const CAPPED_TOTAL = '__capped_total';
+
+/** The matching rows, counted up to EXACT_TOTAL_UP_TO + 1: a select of one `total`. */
+function cappedSelect(db: Db, table: PgTable, where: SQL[]) {
+  return db.select({ total: count() }).from(
+    db
+      .select({ one: sql`1` })
+      .from(table)
+      .where(and(...where))
+      .limit(EXACT_TOTAL_UP_TO + 1)
+      .as('capped'),
+  );
+}
+
+/**
+ * The capped count as a column of the page's own statement (PostgreSQL): an uncorrelated subquery, run
+ * once (an InitPlan) whatever the page's OFFSET, and a round trip fewer than a statement of its own
+ * (docs/decisions.md, "The count in the page's statement"). Read it with `known.capped`; a page that
+ * comes back empty carries no row to read it from, and listTotal counts then.
+ */
+export const cappedCount = (db: Db, table: PgTable, where: SQL[]): SQL<number> =>
+  sql<number>`(${cappedSelect(db, table, where)})`.mapWith(Number);
+
+/** What the page already tells of the total. */
 export interface TotalHint {
   offset: number;
   rows: number;
   pageSize: number;
   /** PostgreSQL's estimate of the matching rows (asked once per request by the engine). */
   expected: () => Promise<number>;
+  /** A count that is costly per row: made only when neither the page nor the estimate tells the total. */
+  costly: boolean;
+  /** The capped count the page's statement made (cappedCount), when it made one and returned a row. */
+  capped?: number;
 }
 
 export async function listTotal(
@@ -56,31 +85,23 @@ export async function listTotal(
       .select({ one: sql`1` })
       .from(table)
       .where(and(...where));
-  if (known) {
-    // A page short of full (and not past the end) ends the list: the total is known exactly.
-    if (known.rows < known.pageSize && (known.rows > 0 || known.offset === 0))
-      return { total: known.offset + known.rows, estimated: false };
-    // PostgreSQL expects more than the bound: its estimate, without counting 10,001 rows to learn it.
-    if (isPg) {
-      const expected = await known.expected();
-      if (expected > EXACT_TOTAL_UP_TO) return { total: expected, estimated: true };
-    }
+  // A page short of full (and not past the end) ends the list: the total is known exactly (an empty first
+  // page too, which carries no count of the page's statement).
+  if (known && known.rows < known.pageSize && (known.rows > 0 || known.offset === 0))
+    return { total: known.offset + known.rows, estimated: false };
+  // PostgreSQL expects more than the bound: its estimate, without counting 10,001 rows to learn it.
+  if (isPg && known?.costly) {
+    const expected = await known.expected();
+    if (expected > EXACT_TOTAL_UP_TO) return { total: expected, estimated: true };
   }
-  const capped = prepared(
-    db,
-    `count:${shape}`,
-    () =>
-      db.select({ total: count() }).from(
-        matching()
-          .limit(EXACT_TOTAL_UP_TO + 1)
-          .as('capped'),
-      ),
-    { plannedEachTime },
-  );
-  const [{ total }] = await capped.execute(values);
+  let total = known?.capped;
+  if (total === undefined) {
+    const capped = prepared(db, `count:${shape}`, () => cappedSelect(db, table, where), { plannedEachTime });
+    [{ total }] = await capped.execute(values);
+  }
   if (total <= EXACT_TOTAL_UP_TO) return { total, estimated: false };
   const estimate = isPg
-    ? await estimatedRows(db, matching(), values)
+    ? await (known?.expected ?? (() => estimatedRows(db, matching(), values)))()
     : await fromIdDensity(db, table, where, shape, values, plannedEachTime);
   return { total: Math.max(EXACT_TOTAL_UP_TO + 1, estimate), estimated: true };
 }

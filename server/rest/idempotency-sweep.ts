@@ -3,28 +3,36 @@
  * (server/jobs/sweep-batches.ts) by idempotency_keys_sweep_idx (created_at). The primary key is
  * (account_id, key), so a batch names its rows by that pair.
  */
-import { asc, lt, sql } from 'drizzle-orm';
+import { and, asc, lt, sql } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
-import { sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { ofClinic, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 
+/** What the sweep deletes: the condition its batches and its list of clinics share. */
+const expiredKeys = (now: number) =>
+  lt(idempotencyKeys.created_at, new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString());
+
 /** One batch: at most `limit` keys past the window, oldest first. */
-export function expiredKeysBatch(tx: Db, now: number, limit: number) {
+export function expiredKeysBatch(tx: Db, now: number, limit: number, clinic?: number) {
   const t = idempotencyKeys;
-  const cutoff = new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString();
   const expired = tx
     .select({ account_id: t.account_id, key: t.key })
     .from(t)
-    .where(lt(t.created_at, cutoff))
+    .where(and(ofClinic(t, clinic), expiredKeys(now)))
     .orderBy(asc(t.created_at))
     .limit(limit);
   return tx
     .delete(t)
-    .where(sql`(${t.account_id}, ${t.key}) in (${expired})`)
+    .where(and(ofClinic(t, clinic), sql`(${t.account_id}, ${t.key}) in (${expired})`))
     .returning({ key: t.key });
 }
 
 export const sweepIdempotencyKeys = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
-  sweepInBatches(db, run, async (tx, limit) => (await expiredKeysBatch(tx, now, limit)).length);
+  sweepEachClinic(
+    db,
+    run,
+    { table: idempotencyKeys, where: expiredKeys(now) },
+    async (tx, limit, clinic) => (await expiredKeysBatch(tx, now, limit, clinic)).length,
+  );

@@ -12,21 +12,29 @@ import type { Db, DbHandle } from '../../db/client';
 import { keyIn, keyOf } from '../../db/dialect';
 import { requestLog } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
-import { sweepCutoff, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { ofClinic, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
 
 export const RETENTION_DAYS = 90;
 
+/** What the sweep deletes: the condition its batches and its list of clinics share. */
+const expiredRequests = (now: number) => lt(requestLog.created_at, sweepCutoff(requestLog, now, RETENTION_DAYS));
+
 /** One batch: the expired among the `limit` oldest rows. */
-export function expiredRequestsBatch(tx: Db, now: number, limit: number) {
-  const oldest = tx.select(keyOf(requestLog)).from(requestLog).orderBy(asc(requestLog.id)).limit(limit);
+export function expiredRequestsBatch(tx: Db, now: number, limit: number, clinic?: number) {
+  const oldest = tx
+    .select(keyOf(requestLog))
+    .from(requestLog)
+    .where(ofClinic(requestLog, clinic))
+    .orderBy(asc(requestLog.id))
+    .limit(limit);
   return tx
     .delete(requestLog)
-    .where(and(keyIn(requestLog, oldest), lt(requestLog.created_at, sweepCutoff(requestLog, now, RETENTION_DAYS))))
+    .where(and(ofClinic(requestLog, clinic), keyIn(requestLog, oldest), expiredRequests(now)))
     .returning({ id: requestLog.id });
 }
 
 export const sweepRequestLog = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
-  sweepInBatches(db, run, async (tx, limit) => {
-    const deleted = (await expiredRequestsBatch(tx, now, limit)).length;
+  sweepEachClinic(db, run, { table: requestLog, where: expiredRequests(now) }, async (tx, limit, clinic) => {
+    const deleted = (await expiredRequestsBatch(tx, now, limit, clinic)).length;
     return { deleted, more: deleted > 0 };
   });

@@ -23,12 +23,11 @@ const get = procedure
   .input(z.strictObject({ id: z.string().max(64).describe('Event id') }))
   .query(async ({ ctx, input }) => {
     const db = ctx.db.db;
+    const account = sql.placeholder('account');
     const query = prepared(db, 'events_by_event_id', () =>
-      select(db, events)
+      select(db, events, account)
         .from(events.table)
-        .where(
-          and(...baseConditions(events, sql.placeholder('account')), eq(events.table.event_id, sql.placeholder('id'))),
-        ),
+        .where(and(...baseConditions(events, account), eq(events.table.event_id, sql.placeholder('id')))),
     );
     const [row] = (await query.execute({ account: ctx.account.id, id: input.id })) as RowType<typeof events>[];
     if (!row) throw notFound('Event');

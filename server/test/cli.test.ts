@@ -199,6 +199,9 @@ describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
     ],
     [['key', 'list', '--clinic', name, '--region', 'mercury', '--bogus', '1'], /bogus/],
     [['frobnicate'], /unknown command/],
+    [['citus', 'distribute', '--shards', '0'], /--shards/],
+    // The suite's database is SQLite or a plain PostgreSQL (the Citus stage does not run this file).
+    [['citus', 'distribute'], /Citus coordinator/],
   ])('bad arguments %j → one line on stderr, exit code 2', async (args, message) => {
     const res = await clinic(...(args as string[]));
     expect(res.code).toBe(2);

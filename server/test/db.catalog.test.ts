@@ -3,16 +3,19 @@
  * key or index that breaks them fails here: the rules a Citus cluster enforces when a table is
  * distributed by account_id (Citus is not in Debian's packages, so they are checked here): every tenant
  * table's primary key and every unique index include account_id; the tables without one are the
- * reference and coordinator tables named below (docs/decisions.md, "Keys that distribute").
+ * reference and coordinator tables db/citus.ts names (docs/decisions.md, "Keys that distribute").
  *
  * Ids that last: on PostgreSQL every table's `id` is a bigint identity and every column that
  * holds another row's id is bigint, so a new table or reference declared with a 32-bit integer fails here. Then a record whose id is past 2^31 goes through the real
  * read paths (drizzle's decoders, the list's array rows, RETURNING, raw selects, the events feed) and comes
  * back a JSON number. SQLite's integers are 64-bit already.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import { allIn, parseInt8 } from '../../db/client';
+import { CLUSTER_ROLES } from '../../db/citus';
+import { allIn, migrationsRoot, parseInt8 } from '../../db/client';
 import { isPg, partitionColumnOf } from '../../db/dialect';
 import { PARTITIONED } from '../jobs/partitions';
 import { events, patients } from '../../db/schema';
@@ -38,14 +41,6 @@ interface CatalogColumn {
   is_identity: string;
   identity_maximum: string | null;
 }
-
-/** Tables with no account_id: not distributed by clinic. Each says what it would be on a Citus cluster. */
-const NOT_TENANT_TABLES: Record<string, string> = {
-  accounts: 'reference table: the clinics themselves (host → account), read by every request',
-  settings: 'reference table: installation-wide settings (the webhook secrets key)',
-  job_leases: 'coordinator table: which process runs each background job',
-  rate_limit_buckets: 'coordinator table: request budgets by key or client address, across clinics',
-};
 
 /** The tables partitioned by day on PostgreSQL, by their time column (db/schema: `partitionedBy`). */
 const PARTITIONED_BY: Record<string, string> = isPg
@@ -77,7 +72,8 @@ describe('the PostgreSQL catalog after migrations', () => {
       const tenant = new Set(tables.filter((x) => x.tenant).map((x) => x.table_name));
       expect(tenant.size).toBeGreaterThan(40);
       // A table without account_id is one of the named ones (a new one must say what it is).
-      expect(tables.filter((x) => !x.tenant).map((x) => x.table_name)).toEqual(Object.keys(NOT_TENANT_TABLES).sort());
+      // Each of them has its role on a Citus cluster declared in db/citus.ts (reference or coordinator-local).
+      expect(tables.filter((x) => !x.tenant).map((x) => x.table_name)).toEqual(Object.keys(CLUSTER_ROLES).sort());
       // Every tenant table has a primary key, and it leads with account_id.
       const keyed = new Map(indexes.filter((i) => i.is_primary).map((i) => [i.table_name, i.columns]));
       expect(
@@ -204,6 +200,16 @@ describe('the PostgreSQL catalog after migrations', () => {
       expect(narrow).toEqual([]);
     },
   );
+
+  test('migrations after 0032 alter no identity column: Citus refuses that on a distributed table', () => {
+    const folder = path.join(migrationsRoot, 'pg');
+    const altersIdentity = /ALTER\s+COLUMN\s+\S+\s+(DROP\s+IDENTITY|ADD\s+GENERATED|SET\s+GENERATED)/i;
+    const read = (f: string) => fs.readFileSync(path.join(folder, f), 'utf8');
+    const files = fs.readdirSync(folder).filter((f) => f.endsWith('.sql'));
+    // The check finds the statements 0032 holds (it ran before any database here was distributed).
+    expect(read(files.find((f) => f.startsWith('0032_'))!)).toMatch(altersIdentity);
+    expect(files.filter((f) => f > '0033' && altersIdentity.test(read(f)))).toEqual([]);
+  });
 });
 
 describe('a record whose id is past 2^31 (bigint ids read as JSON numbers)', () => {

@@ -122,7 +122,7 @@ describe('rows read as arrays decode exactly as drizzle maps them', () => {
   it.each(resources.map((r) => [r.name, r] as const))(
     '%s: its columns (lists) and its selection with embeds (single reads)',
     async (_, resource) => {
-      for (const selection of [resource.columns, resource.selection()]) {
+      for (const selection of [resource.columns, resource.selection(sql.placeholder('account'))]) {
         const query = pageQuery(resource, selection);
         const { result: rows, heard } = await fallbacksDuring(() =>
           selectedRows(selection, query, { account: clinic.account.id }),

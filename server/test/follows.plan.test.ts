@@ -5,7 +5,7 @@
  * parent live through its key. (SQLite names the index: it would rather probe the rowid, 5x slower.)
  * Generated from the resources that declare `follows`, so a new one is covered the day it is added.
  */
-import { getTableName } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { listRecords } from '../list/engine';
@@ -47,15 +47,18 @@ const listed = async (r: Resource, query: Record<string, string> = {}) => {
 };
 
 test.each(hidden)('%s: the page and its count probe %s', async (_name, index, parent, r) => {
-  // Counted even when the page says the total (server/list/total.ts COUNT_SHORTCUTS): its plan is read.
+  // Counted as any list is (server/list/total.ts COUNT_SHORTCUTS): its plan is read. On PostgreSQL the
+  // count is inside the page's statement (cappedCount), so that one plan probes the index twice.
   COUNT_SHORTCUTS.on = false;
   const { own } = await listed(r).finally(() => (COUNT_SHORTCUTS.on = true));
-  expect(own.length).toBe(2);
+  expect(own.length).toBe(isPg ? 1 : 2);
+  // Fresh statistics of the listed table too (PostgreSQL): other files fill the shared database, and a planner that
+  // expects one row of it reads the clinic's gone parents once instead of probing their index per row.
+  if (isPg) await t.server.app.db.all(sql.raw(`analyze "${getTableName(r.table)}"`));
   for (const statement of own) {
     const plan = await planOf(t.server, statement, parent);
-    expect(plan, `${statement.sql}\n${plan}`).toMatch(
-      isPg ? new RegExp(`"Index Name":"${index}"`) : new RegExp(`INDEX ${index}`),
-    );
+    const probes = plan.match(isPg ? new RegExp(`"Index Name":"${index}"`, 'g') : new RegExp(`INDEX ${index}`, 'g'));
+    expect(probes?.length ?? 0, `${statement.sql}\n${plan}`).toBe(isPg ? 2 : 1);
     expect(plan, statement.sql).not.toMatch(
       isPg ? new RegExp(`"Index Name":"${parent}_pkey"`) : new RegExp(`${parent} USING INTEGER PRIMARY KEY`),
     );

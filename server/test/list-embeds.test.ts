@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { isPg } from '../../db/dialect';
+import { DEEP_OFFSET, listRecords } from '../list/engine';
 import { RESOURCES } from '../resources';
+import type { Resource } from '../resources/define';
 import { useClinic } from './helpers';
+import { recordingDb } from './support/recording-db';
 
 const t = useClinic({ seed: true });
 
@@ -43,6 +47,54 @@ describe('embedded records on list pages', () => {
         // The single read may add detail (a care plan's phases and tracking); it never differs.
         expect(one.body.data).toMatchObject(row);
       }
+    },
+  );
+
+  it.each(embedding.map((r) => r.name))(
+    '%s: a later offset page and a deep one (read by ids first) embed as the first page does',
+    async (name) => {
+      const all: Record<string, unknown>[] = (await t.api.get(`/${name}?page_size=100`)).body.data;
+      const second = await t.api.get(`/${name}?page_size=2&page=2`);
+      expect(second.status).toBe(200);
+      expect(second.body.data).toEqual(all.slice(2, 4));
+      const before = DEEP_OFFSET.rows;
+      DEEP_OFFSET.rows = 1;
+      try {
+        const deep = await t.api.get(`/${name}?page_size=2&page=2`);
+        expect(deep.body.data).toEqual(all.slice(2, 4));
+      } finally {
+        DEEP_OFFSET.rows = before;
+      }
+    },
+  );
+
+  it.runIf(isPg)(
+    'a first page, its embeds and its count are one statement whose embeds run once per returned row; a later page reads them in one more (only on PostgreSQL)',
+    async () => {
+      const r = RESOURCES.appointments as unknown as Resource;
+      const url = `http://${t.clinic.host}/v3/api/appointments`;
+      const pageOf = async (query: Record<string, string>) => {
+        const { db, statements } = recordingDb(t.server);
+        const res = await listRecords(r, { db, accountId: t.clinic.account.id, url }, query);
+        expect(res.data.length).toBe(3);
+        return statements;
+      };
+      const [first, ...rest] = await pageOf({ page_size: '3' });
+      expect(rest, 'nothing reads the patients or the count on its own').toEqual([]);
+      expect(first.sql).toMatch(/json_build_object/);
+      expect(first.sql).toMatch(/count\(\*\)/);
+      const pool = (t.server.app.db as unknown as { pool: import('pg').Pool }).pool;
+      const { rows } = await pool.query(`explain (analyze, format json) ${first.sql}`, first.params);
+      const loops = [
+        ...JSON.stringify(rows[0]['QUERY PLAN']).matchAll(/"Subplan Name":"SubPlan \d+"[^}]*?"Actual Loops":(\d+)/g),
+      ];
+      expect(loops.length, 'the patient is a subquery of the page').toBeGreaterThan(0);
+      for (const [, n] of loops) expect(Number(n)).toBe(3);
+      // Past an OFFSET the skipped rows would run the subqueries too: the page's patients come in one statement.
+      const later = await pageOf({ page_size: '3', page: '2' });
+      expect(later).toHaveLength(2);
+      expect(later[0].sql).not.toMatch(/json_build_object/);
+      expect(later[1].sql).toMatch(/FROM patients p/);
     },
   );
 

@@ -45,6 +45,16 @@ it('counts exactly when the matching records are within the bound', async () => 
   expect(new URL(res.body.links.next).searchParams.get('page')).toBe('2');
 });
 
+it('a page past the end and an empty first page still say the total', async () => {
+  // Past the end the page has no row to carry its statement's count (server/list/total.ts cappedCount).
+  const past = await t.api.get('/patients?last_name=eq:Rare&page_size=2&page=7');
+  expect(past.status).toBe(200);
+  expect(past.body.data).toEqual([]);
+  expect(past.body.meta).toEqual({ current_page: 7, per_page: 2, total: 3, last_page: 2, total_estimated: false });
+  const none = await t.api.get('/patients?last_name=eq:Nobody&page_size=2');
+  expect(none.body.meta).toEqual({ current_page: 1, per_page: 2, total: 0, last_page: 1, total_estimated: false });
+});
+
 it.runIf(isPg)('past the bound, PostgreSQL estimates the total and says so (only on PostgreSQL)', async () => {
   const res = await t.api.get('/patients?page_size=100');
   expect(res.status).toBe(200);

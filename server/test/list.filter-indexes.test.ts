@@ -9,6 +9,7 @@
  */
 import { getTableName } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { onCitus } from '../../db/citus';
 import { isPg } from '../../db/dialect';
 import { COUNT_SHORTCUTS } from '../list/total';
 import { listRecords } from '../list/engine';
@@ -79,6 +80,7 @@ const served = Object.values(RESOURCES)
  */
 let session: pg.PoolClient | undefined;
 const copied = new Set<string>();
+const shadowed = new Set<string>();
 
 async function planWithIndexesOn(
   statement: Captured,
@@ -90,7 +92,7 @@ async function planWithIndexesOn(
   session ??= await (t.server.app.db as unknown as { pool: pg.Pool }).pool.connect();
   const client = session;
   if (!copied.has(table)) {
-    await client.query(`create temp table "${table}" (like public."${table}")`);
+    if (!shadowed.has(table)) await client.query(`create temp table "${table}" (like public."${table}")`);
     const { rows: counted } = await client.query<{ n: number }>(`select count(*)::int as n from public."${table}"`);
     const times = Math.min(500, Math.ceil(10_000 / Math.max(1, counted[0].n)));
     await client.query(
@@ -100,6 +102,14 @@ async function planWithIndexesOn(
     await client.query(`analyze pg_temp."${table}"`);
     copied.add(table);
   }
+  // On Citus a local table cannot be joined to a distributed one: the other tables the statement reads
+  // (a parent's soft removal, the embeds) are shadowed too, by empty copies; the plan asked is this table's.
+  if (await onCitus(t.server.app.db))
+    for (const [, other] of statement.sql.matchAll(/\b(?:from|join)\s+"?([a-z_]+)"?/gi))
+      if (other !== table && !copied.has(other) && !shadowed.has(other)) {
+        await client.query(`create temp table "${other}" (like public."${other}")`);
+        shadowed.add(other);
+      }
   await client.query('begin');
   try {
     const { rows } = await client.query<{ def: string; cols: string[] }>(

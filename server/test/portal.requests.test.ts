@@ -13,6 +13,7 @@ import { ANSWERED_WITHIN_MS, listRequests, type RequestQuery } from '../domain/r
 import { redactQuery, REDACTED, timeOrderedId } from '../rest/request-log';
 import { billingFixture } from './billing-fixture';
 import { newClinic, request, startServer, useClinic, type Clinic, type Res } from './helpers';
+import { ownDatabaseUrl } from './support/own-database';
 import { portalCode, portalData, signedIn } from './support/portal';
 import { recordingDb } from './support/recording-db';
 import { planOf } from './support/plans';
@@ -202,8 +203,11 @@ test('a request answered 503 request_timeout at the deadline is logged as answer
   // The invoice's numbering waits for the test: the deadline passes inside it.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
+  // A database of its own: on SQLite another server of this process writing the shared file while the
+  // invoice holds its write lock waits with the event loop blocked (the busy timeout is synchronous, and
+  // handles do not share their queue), the deadline's 503 with it.
   const slow = await startServer(
-    { REQUEST_TIMEOUT_MS: '300' },
+    { REQUEST_TIMEOUT_MS: '300', DATABASE_URL: await ownDatabaseUrl() },
     { pause: async (section) => (section === 'invoice_number' ? held : undefined) },
   );
   try {

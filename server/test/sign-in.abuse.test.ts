@@ -128,9 +128,11 @@ describe('hash slots are fair', () => {
       done = true;
       await flood;
       expect(mine).toEqual([200, 200, 200, 200, 200, 200]);
-      const refused = answers.filter((r) => r.status === 429);
+      // A slow machine runs more waves: the guessed emails then reach their failure limit too, and those
+      // 429s record nothing. The hash slots' refusals are the ones that must stay counted.
+      const refused = answers.filter((r) => r.status === 429 && /at once/.test(r.body.error.message));
       expect(refused.length).toBeGreaterThan(0);
-      // Each refusal stays a failure of its address (its email blanked): counted, never free.
+      // Each refusal for a busy slot stays a failure of its address (its email blanked): counted, never free.
       const blanked = await t.server.app.db.db
         .select()
         .from(signInAttempts)

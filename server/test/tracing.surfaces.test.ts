@@ -75,7 +75,11 @@ test('REST: tenant and key check under the request, before the procedure', async
   expect(named('auth api_key')?.attributes).toEqual({ 'clinic.auth.outcome': 'accepted' });
   expect(named('procedure meta.me')).toBeDefined();
   // In that order: the procedure starts after the key was accepted.
-  const start = (name: string) => named(name)!.startTime;
+  // A span's start is [seconds, nanoseconds]: compared as numbers (as arrays `>=` compares their text).
+  const start = (name: string) => {
+    const [seconds, nanos] = named(name)!.startTime;
+    return seconds * 1e9 + nanos;
+  };
   expect(start('auth api_key') >= start('tenant resolve')).toBe(true);
 
   const refused = await request(t.server, 'GET', '/me', {

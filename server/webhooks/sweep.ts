@@ -12,43 +12,68 @@ import { keyIn, keyOf } from '../../db/dialect';
 import type { Db, DbHandle } from '../../db/client';
 import { webhookAttempts, webhookMessages } from '../../db/schema';
 import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, paceOf, sweepCutoff, sweepInBatches, type SweepOutcome } from '../jobs/sweep-batches';
+import { cutoffOf, ofClinic, paceOf, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
 
 export const ATTEMPTS_KEPT_DAYS = 30;
 export const MESSAGES_KEPT_DAYS = 30;
 
+/** What the sweep deletes: the condition its batches and its list of clinics share. */
+const expiredAttempts = (now: number) =>
+  lt(webhookAttempts.created_at, sweepCutoff(webhookAttempts, now, ATTEMPTS_KEPT_DAYS));
+
 /** One batch of the attempts sweep, oldest first, by webhook_attempts_created_idx (created_at). */
-export function expiredAttemptsBatch(tx: Db, now: number, limit: number) {
+export function expiredAttemptsBatch(tx: Db, now: number, limit: number, clinic?: number) {
   const t = webhookAttempts;
   const expired = tx
     .select(keyOf(t))
     .from(t)
-    .where(lt(t.created_at, sweepCutoff(t, now, ATTEMPTS_KEPT_DAYS)))
+    .where(and(ofClinic(t, clinic), expiredAttempts(now)))
     .orderBy(asc(t.created_at))
     .limit(limit);
-  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
+  return tx
+    .delete(t)
+    .where(and(ofClinic(t, clinic), keyIn(t, expired)))
+    .returning({ id: t.id });
 }
 
 export const sweepWebhookAttempts = (db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> =>
-  sweepInBatches(db, run, async (tx, limit) => (await expiredAttemptsBatch(tx, now, limit)).length);
+  sweepEachClinic(
+    db,
+    run,
+    { table: webhookAttempts, where: expiredAttempts(now) },
+    async (tx, limit, clinic) => (await expiredAttemptsBatch(tx, now, limit, clinic)).length,
+  );
 
 /** The statuses of a settled message: the only ones swept. */
 export const SETTLED = ['delivered', 'failed'] as const;
+
+/** What the sweep deletes: the condition its batches and its list of clinics share. */
+const expiredMessages = (now: number, status: (typeof SETTLED)[number]) =>
+  and(eq(webhookMessages.status, status), lt(webhookMessages.updated_at, cutoffOf(now, MESSAGES_KEPT_DAYS)));
 
 /**
  * One batch of the messages sweep for one settled status, oldest last attempt first, by
  * webhook_messages_sweep_idx (status, updated_at): one status at a time, so the index yields the order
  * (an `IN` of both would be two ranges the planner cannot merge in order) and pending rows are never read.
  */
-export function expiredMessagesBatch(tx: Db, now: number, limit: number, status: (typeof SETTLED)[number]) {
+export function expiredMessagesBatch(
+  tx: Db,
+  now: number,
+  limit: number,
+  status: (typeof SETTLED)[number],
+  clinic?: number,
+) {
   const t = webhookMessages;
   const expired = tx
     .select(keyOf(t))
     .from(t)
-    .where(and(eq(t.status, status), lt(t.updated_at, cutoffOf(now, MESSAGES_KEPT_DAYS))))
+    .where(and(ofClinic(t, clinic), expiredMessages(now, status)))
     .orderBy(asc(t.updated_at))
     .limit(limit);
-  return tx.delete(t).where(keyIn(t, expired)).returning({ id: t.id });
+  return tx
+    .delete(t)
+    .where(and(ofClinic(t, clinic), keyIn(t, expired)))
+    .returning({ id: t.id });
 }
 
 export async function sweepWebhookMessages(db: DbHandle, now = Date.now(), run?: JobRun): Promise<SweepOutcome> {
@@ -57,10 +82,11 @@ export async function sweepWebhookMessages(db: DbHandle, now = Date.now(), run?:
   for (const status of SETTLED) {
     // One bound for the run, across both statuses.
     if (deleted >= bound) return { deleted, again: true };
-    const o = await sweepInBatches(
+    const o = await sweepEachClinic(
       db,
       run,
-      async (tx, limit) => (await expiredMessagesBatch(tx, now, limit, status)).length,
+      { table: webhookMessages, where: expiredMessages(now, status) },
+      async (tx, limit, clinic) => (await expiredMessagesBatch(tx, now, limit, status, clinic)).length,
       bound - deleted,
     );
     deleted += o.deleted;

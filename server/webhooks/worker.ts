@@ -11,6 +11,7 @@ import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks';
 import type { DbHandle } from '../../db/client';
 import { isPg, keyIn } from '../../db/dialect';
+import { onCitus } from '../../db/citus';
 import { webhookAttempts, webhookEndpoints, webhookMessages, type AttemptTrigger } from '../../db/schema';
 import type { Env } from '../env';
 import { TEST_EVENT_TYPE } from '../events/types';
@@ -169,6 +170,15 @@ export class WebhookWorker {
     if (!any) return [];
     const leaseUntil = new Date(this.now() + this.policy.timeoutMs + LEASE_MARGIN_MS).toISOString();
     const busy = [...this.perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
+    // A Citus cluster cannot lock rows across shards (FOR UPDATE is refused): there the claim is the update
+    // itself, made only where the message is still due and free, so of two workers racing for a message
+    // the second's update finds it leased and claims nothing (READ COMMITTED re-checks the row it waited on).
+    const citus = await onCitus(this.db);
+    const free = and(
+      eq(webhookMessages.status, 'pending'),
+      lte(webhookMessages.next_attempt_at, now),
+      or(isNull(webhookMessages.lease_until), lt(webhookMessages.lease_until, now)),
+    );
     return this.db.transaction(async (tx) => {
       const due = tx
         .select({ account_id: webhookMessages.account_id, id: webhookMessages.id })
@@ -181,23 +191,16 @@ export class WebhookWorker {
             eq(webhookEndpoints.enabled, true),
           ),
         )
-        .where(
-          and(
-            eq(webhookMessages.status, 'pending'),
-            lte(webhookMessages.next_attempt_at, now),
-            or(isNull(webhookMessages.lease_until), lt(webhookMessages.lease_until, now)),
-            busy.length ? notInArray(webhookMessages.endpoint_id, busy) : undefined,
-          ),
-        )
+        .where(and(free, busy.length ? notInArray(webhookMessages.endpoint_id, busy) : undefined))
         // Messages released together (an endpoint enabled, a recovery) share a due time: by id, oldest first.
         .orderBy(asc(webhookMessages.next_attempt_at), asc(webhookMessages.id))
         .limit(limit);
-      const keys = await (isPg ? due.for('update', { of: webhookMessages, skipLocked: true }) : due);
+      const keys = await (isPg && !citus ? due.for('update', { of: webhookMessages, skipLocked: true }) : due);
       if (!keys.length) return [];
       return tx
         .update(webhookMessages)
         .set({ lease_until: leaseUntil, attempts: sql`${webhookMessages.attempts} + 1`, updated_at: now })
-        .where(keyIn(webhookMessages, keys))
+        .where(and(keyIn(webhookMessages, keys), citus ? free : undefined))
         .returning();
     });
   }
