@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { and, getTableColumns, getTableName, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, getTableName, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { embedColumn, type Embed } from '../../db/json';
 import { formatMoney, parseMoney } from '../values/money';
@@ -131,7 +131,8 @@ export interface Resource<
   /** The table's columns: what a list page selects (its embeds are loaded for the page at once). */
   columns: Record<string, PgColumn>;
   /** What a read of one record selects: the table's columns and each embed as a subquery. */
-  selection(): Record<string, PgColumn | SQL>;
+  /** The columns and embeds; `account`: the clinic read (a value or its placeholder), bound in the embeds too (db/json.ts). */
+  selection(account: number | Placeholder): Record<string, PgColumn | SQL>;
   /** Column of the table behind an attribute (or a filter-only parameter), or undefined for computed ones. */
   column(attribute: string): PgColumn | undefined;
   /** Every filter parameter and its field: the filterable attributes, then the filter-only ones. */
@@ -197,8 +198,21 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
       );
   }
   const tableColumns = getTableColumns(opts.table) as Record<string, PgColumn>;
-  const embedded = Object.entries(opts.embeds ?? {}).map(([k, e]) => [k, embedColumn(getTableName(opts.table), e)]);
-  const selection: Record<string, PgColumn | SQL> = { ...tableColumns, ...Object.fromEntries(embedded) };
+  const selectionOf = (account: number | Placeholder): Record<string, PgColumn | SQL> => ({
+    ...tableColumns,
+    ...Object.fromEntries(
+      Object.entries(opts.embeds ?? {}).map(([k, e]) => [k, embedColumn(getTableName(opts.table), e, account)]),
+    ),
+  });
+  // One selection per placeholder's name, kept: prepared statements and the list engine's decoders are
+  // kept per selection. One for a value is made for its query (a read inside a transaction).
+  const byPlaceholder = new Map<string, Record<string, PgColumn | SQL>>();
+  const selectionFor = (account: number | Placeholder): Record<string, PgColumn | SQL> => {
+    if (typeof account === 'number') return selectionOf(account);
+    let known = byPlaceholder.get(account.name);
+    if (!known) byPlaceholder.set(account.name, (known = selectionOf(account)));
+    return known;
+  };
   const liveParent = opts.follows && liveParentCondition(getTableName(opts.table), opts.follows);
   const ownScope = opts.scope;
   const scope = liveParent ? (table: T) => (ownScope ? and(ownScope(table), liveParent)! : liveParent) : ownScope;
@@ -208,7 +222,7 @@ export function defineResource<F extends Fields, T extends AnyTable, E extends E
     scope,
     joinsAncestor: !!liveParent,
     columns: tableColumns,
-    selection: () => selection,
+    selection: selectionFor,
     read: opts.read ?? true,
     list: opts.list ?? true,
     write: opts.write ?? [],

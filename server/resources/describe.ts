@@ -1,6 +1,6 @@
 /** GET /schema and /schema/{resource}: the declarations, as data. */
 import { z } from 'zod';
-import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
+import { OFFSET_COST, PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list/engine';
 import { DEFAULT_ORDER, RANGE_OPERATORS } from '../list/grammar';
 import { SCAN_LIMIT, scanningOperators } from '../list/scans';
 import type { EverydayQuestion, Resource } from './define';
@@ -200,6 +200,7 @@ export function describeResource(name: string) {
       page: `1..${PAGE_MAX} (clamped)`,
       page_size: `1..${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}`,
       cursor: 'keyset; send empty to start',
+      offset_cost: OFFSET_COST,
     },
     input_rules: {
       ...(r.write.includes('create') ? { create: input('create') } : {}),

@@ -4,7 +4,7 @@
  * form style openapi-fetch and most generators use for arrays), and `metadata` as a deepObject
  * (`metadata[vip]=eq:true`) where the resource has metadata.
  */
-import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../list/engine';
+import { OFFSET_COST, PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../list/engine';
 import { DEFAULT_ORDER, OPERATORS } from '../../list/grammar';
 import { scanningOperators, scanRefusal, scanSentence } from '../../list/scans';
 import type { Resource } from '../../resources/define';
@@ -100,7 +100,7 @@ export function listParameters(resource: Resource): Json[] {
       name: 'page',
       in: 'query',
       required: false,
-      description: `Offset paging: the page to serve, from 1. Pages past ${PAGE_MAX} are clamped to ${PAGE_MAX}, and meta.current_page says which page was served.`,
+      description: `Offset paging: the page to serve, from 1. Pages past ${PAGE_MAX} are clamped to ${PAGE_MAX}, and meta.current_page says which page was served. ${OFFSET_COST}`,
       schema: { type: 'integer', minimum: 1, default: 1 },
     },
     {
