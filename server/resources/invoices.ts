@@ -106,9 +106,24 @@ export const invoices = defineResource({
         'patient: all billed to the patient; split: part to a third party; third_party: all to a third party',
     }),
     patient_id: f.ref({ filterable: true, sortable: true, write: 'required' }),
-    practitioner_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
-    location_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
-    appointment_id: f.ref({ nullable: true, filterable: true, write: 'optional' }),
+    practitioner_id: f.ref({
+      nullable: true,
+      filterable: true,
+      write: 'optional',
+      description: "Defaults to the appointment's practitioner when `appointment_id` is given and this is not",
+    }),
+    location_id: f.ref({
+      nullable: true,
+      filterable: true,
+      write: 'optional',
+      description: "Defaults to the appointment's location when `appointment_id` is given and this is not",
+    }),
+    appointment_id: f.ref({
+      nullable: true,
+      filterable: true,
+      write: 'optional',
+      description: "An appointment of the invoice's patient (422 invalid_input otherwise)",
+    }),
     invoice_date: f.date({
       filterable: true,
       sortable: true,

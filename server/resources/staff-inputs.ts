@@ -3,6 +3,7 @@
  * what a person types into a form, so a blank box is "none" rather than an empty string, and names are
  * trimmed. Written once here and referenced by the declarations.
  */
+import { isSupportedCountry } from 'libphonenumber-js';
 import { z } from 'zod';
 import { recordId } from './fields';
 
@@ -26,12 +27,20 @@ export const optionalEmail = z
   ])
   .nullable();
 
-/** ISO 3166-1 alpha-2, as the declaration says; typed in either case. */
+/**
+ * ISO 3166-1 alpha-2, as the declaration says; typed in either case. Two letters that name no country
+ * (XX, QQ) are refused too: the code must be one libphonenumber-js knows, the list the clinic's phone
+ * numbers are read by (every country and territory with a telephone numbering plan).
+ */
 export const countryInput = z
   .string()
   .trim()
   .transform((v) => v.toUpperCase() || null)
   .refine((v) => v === null || /^[A-Z]{2}$/.test(v), 'Use the two-letter country code (GB, IE, US …)')
+  .refine(
+    (v) => v === null || !/^[A-Z]{2}$/.test(v) || isSupportedCountry(v),
+    'No country has this code: use GB, IE, US …',
+  )
   .nullable();
 
 export const colourInput = z

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { deletedEntities } from '../../db/schema';
 import { billingFixture, type Billing } from './billing-fixture';
 import { eventTypes, expectError, useClinic } from './helpers';
+import { calendarFixture, D } from './scheduling-fixture';
 
 const t = useClinic();
 const { api } = t;
@@ -127,6 +128,50 @@ describe('invoices', () => {
       expect(Object.keys(res.body.errors)).toEqual([attribute]);
     }
     expect((await api.get(`/invoices?patient_id=${p}`)).body.meta.total).toBe(0);
+  });
+
+  it("an invoice for an appointment takes its practitioner and location unless it names them; another patient's appointment is 422", async () => {
+    const cal = await calendarFixture(t.server, t.clinic);
+    const p = await bill.patient();
+    const booked = await api.post('/appointments', {
+      body: {
+        patient_id: p,
+        practitioner_id: cal.p1,
+        location_id: cal.siteA,
+        appointment_type_id: cal.followUp,
+        starts_at: `${D(21)}T09:00:00`,
+      },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    const appointment_id = booked.body.data.id;
+    const made = await newInvoice(p, { appointment_id });
+    expect(made).toMatchObject({ appointment_id, practitioner_id: cal.p1, location_id: cal.siteA });
+    expect((await api.get(`/invoices/${made.id}`)).body.data).toMatchObject({
+      practitioner_id: cal.p1,
+      location_id: cal.siteA,
+    });
+    // Named, even as null, the request's own value is kept.
+    const named = await newInvoice(p, { appointment_id, practitioner_id: null, location_id: cal.siteB });
+    expect(named).toMatchObject({ practitioner_id: null, location_id: cal.siteB });
+    // Given later by PATCH, the appointment fills what the invoice lacks.
+    const later = await newInvoice(p);
+    expect(later).toMatchObject({ practitioner_id: null, location_id: null });
+    const patched = await api.patch(`/invoices/${later.id}`, { body: { appointment_id } });
+    expect(patched.body.data).toMatchObject({ appointment_id, practitioner_id: cal.p1, location_id: cal.siteA });
+
+    const other = await bill.patient();
+    const before = (await api.get(`/invoices?patient_id=${other}`)).body.meta.total;
+    const refused = await api.post('/invoices', {
+      body: { patient_id: other, appointment_id, line_items: [{ billable_item_id: bill.consultation, quantity: 1 }] },
+    });
+    expectError(refused, 422, 'invalid_input');
+    expect(Object.keys(refused.body.errors)).toEqual(['appointment_id']);
+    expect((await api.get(`/invoices?patient_id=${other}`)).body.meta.total).toBe(before);
+    // Moving the invoice to another patient while it keeps the appointment: refused too, nothing changes.
+    const moved = await api.patch(`/invoices/${made.id}`, { body: { patient_id: other } });
+    expectError(moved, 422, 'invalid_input');
+    expect(Object.keys(moved.body.errors)).toEqual(['patient_id']);
+    expect((await api.get(`/invoices/${made.id}`)).body.data.patient_id).toBe(p);
   });
 
   it('PATCH without line_items changes the header; note: null clears, absent leaves', async () => {

@@ -106,6 +106,7 @@ describe('locations', () => {
     for (const [input, attribute] of [
       [{ name: '   ' }, 'name'],
       [{ name: 'X', country: 'Great Britain' }, 'country'],
+      [{ name: 'X', country: 'xx' }, 'country'],
       [{ name: 'X', email: 'not an email' }, 'email'],
       [{ name: 'X', unknown: 1 }, ''],
     ] as const) {

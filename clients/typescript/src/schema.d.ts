@@ -3585,8 +3585,11 @@ export interface components {
              */
             type: "patient" | "split" | "third_party";
             patient_id: number;
+            /** @description Defaults to the appointment's practitioner when `appointment_id` is given and this is not */
             practitioner_id: number | null;
+            /** @description Defaults to the appointment's location when `appointment_id` is given and this is not */
             location_id: number | null;
+            /** @description An appointment of the invoice's patient (422 invalid_input otherwise) */
             appointment_id: number | null;
             /**
              * Format: date
@@ -3637,8 +3640,11 @@ export interface components {
         };
         InvoiceCreate: {
             patient_id: number;
+            /** @description Defaults to the appointment's practitioner when `appointment_id` is given and this is not */
             practitioner_id?: number | null;
+            /** @description Defaults to the appointment's location when `appointment_id` is given and this is not */
             location_id?: number | null;
+            /** @description An appointment of the invoice's patient (422 invalid_input otherwise) */
             appointment_id?: number | null;
             /**
              * Format: date
@@ -3701,8 +3707,11 @@ export interface components {
         };
         InvoiceUpdate: {
             patient_id?: number;
+            /** @description Defaults to the appointment's practitioner when `appointment_id` is given and this is not */
             practitioner_id?: number | null;
+            /** @description Defaults to the appointment's location when `appointment_id` is given and this is not */
             location_id?: number | null;
+            /** @description An appointment of the invoice's patient (422 invalid_input otherwise) */
             appointment_id?: number | null;
             /**
              * Format: date
@@ -5226,7 +5235,7 @@ export interface operations {
     "appointments-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -5914,7 +5923,7 @@ export interface operations {
     "patients-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -6463,7 +6472,7 @@ export interface operations {
     "patient_logs-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -6682,7 +6691,7 @@ export interface operations {
     "referral_sources-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -6951,7 +6960,7 @@ export interface operations {
     "clinical_notes-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -7156,7 +7165,7 @@ export interface operations {
     "files-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -7571,7 +7580,7 @@ export interface operations {
     "care_plans-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -7710,7 +7719,7 @@ export interface operations {
     "invoices-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -8154,7 +8163,7 @@ export interface operations {
     "line_items-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -8495,7 +8504,7 @@ export interface operations {
     "payments-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -8800,7 +8809,7 @@ export interface operations {
     "payment_allocations-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9071,7 +9080,7 @@ export interface operations {
     "refunds-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9262,7 +9271,7 @@ export interface operations {
     "events-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9392,7 +9401,7 @@ export interface operations {
     "addresses-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9573,7 +9582,7 @@ export interface operations {
     "appointment_types-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9740,7 +9749,7 @@ export interface operations {
     "billable_items-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9886,7 +9895,7 @@ export interface operations {
     "deleted_entities-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10002,7 +10011,7 @@ export interface operations {
     "form_templates-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10141,7 +10150,7 @@ export interface operations {
     "locations-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10294,7 +10303,7 @@ export interface operations {
     "modalities-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10419,7 +10428,7 @@ export interface operations {
     "numbers-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10586,7 +10595,7 @@ export interface operations {
     "patient_log_tags-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10718,7 +10727,7 @@ export interface operations {
     "payment_methods-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10857,7 +10866,7 @@ export interface operations {
     "practitioner_availabilities-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11052,7 +11061,7 @@ export interface operations {
     "practitioners-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11219,7 +11228,7 @@ export interface operations {
     "resources-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11379,7 +11388,7 @@ export interface operations {
     "tags-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;

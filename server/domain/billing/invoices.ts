@@ -1,7 +1,13 @@
 /** Invoices: numbered on creation, lines reconciled by id on PATCH, voided on DELETE. */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
-import { accounts, invoices as table, lineItems as linesTable, paymentAllocations, payments } from '../../../db/schema';
+import {
+  invoiceCounters,
+  invoices as table,
+  lineItems as linesTable,
+  paymentAllocations,
+  payments,
+} from '../../../db/schema';
 import { invalid, notFound } from '../../errors';
 import { announce, announceDeleted, changedFields, markDeleted, recordWrite } from '../../events/record';
 import { appointments } from '../../resources/appointments';
@@ -26,22 +32,61 @@ type InvoiceLine = NonNullable<InvoiceUpdate['line_items']>[number];
 export const readInvoice = async (w: WriteContext, id: number) =>
   invoices.toRecord(await getRow(w.db.db, invoices, w.account.id, id));
 
-/** The next number of the account: the counter moves in the invoice's own transaction, so a number is never reused or skipped. */
+/**
+ * The next number of the clinic: its counter row moves in the invoice's own transaction (locked until it
+ * commits), so a number is never reused or skipped.
+ */
 async function nextNumber(tx: Db, accountId: number): Promise<number> {
   const [row] = await tx
-    .update(accounts)
-    .set({ invoice_counter: sql`${accounts.invoice_counter} + 1` })
-    .where(eq(accounts.id, accountId))
-    .returning({ n: accounts.invoice_counter });
+    .insert(invoiceCounters)
+    .values({ account_id: accountId, last_number: 1 })
+    .onConflictDoUpdate({
+      target: invoiceCounters.account_id,
+      set: { last_number: sql`${invoiceCounters.last_number} + 1` },
+    })
+    .returning({ n: invoiceCounters.last_number });
   return row.n;
 }
 
-async function checkLinks(tx: Db, accountId: number, input: InvoiceUpdate) {
+/**
+ * The invoice's links checked, and filled from its appointment: an invoice made for an appointment (or
+ * given one) is the appointment's patient's, and takes its practitioner and location unless the request
+ * names them (null included) or the invoice already has them, so revenue by practitioner or location
+ * needs no second look at the diary. `stored`: the invoice before a PATCH.
+ */
+async function checkLinks(
+  tx: Db,
+  accountId: number,
+  input: InvoiceUpdate,
+  stored?: {
+    patient_id: number;
+    appointment_id: number | null;
+    practitioner_id: number | null;
+    location_id: number | null;
+  },
+): Promise<InvoiceUpdate> {
   if (input.practitioner_id != null) await loadPractitioner(tx, accountId, input.practitioner_id);
   if (input.location_id != null) await loadLocation(tx, accountId, input.location_id);
-  if (input.appointment_id != null && !(await findRow(tx, appointments, accountId, input.appointment_id))) {
-    throw invalid('appointment_id', 'is not an appointment of this account', 'invalid_input');
-  }
+  const appointmentId = input.appointment_id !== undefined ? input.appointment_id : stored?.appointment_id;
+  if (appointmentId == null) return input;
+  const appointment = await findRow(tx, appointments, accountId, appointmentId);
+  if (!appointment) throw invalid('appointment_id', 'is not an appointment of this account', 'invalid_input');
+  const patientId = input.patient_id ?? stored?.patient_id;
+  if (appointment.patient_id !== patientId)
+    throw invalid(
+      input.appointment_id !== undefined ? 'appointment_id' : 'patient_id',
+      'the appointment is of another patient than the invoice',
+      'invalid_input',
+    );
+  if (input.appointment_id === undefined) return input;
+  return {
+    ...input,
+    practitioner_id:
+      input.practitioner_id !== undefined
+        ? input.practitioner_id
+        : (stored?.practitioner_id ?? appointment.practitioner_id),
+    location_id: input.location_id !== undefined ? input.location_id : (stored?.location_id ?? appointment.location_id),
+  };
 }
 
 export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
@@ -53,7 +98,7 @@ export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
   const id = await w.db.transaction(async (tx) => {
     await assertLivePatient(tx, acc, input.patient_id);
     await lockPatientBilling(tx, acc, input.patient_id);
-    await checkLinks(tx, acc, input);
+    const linked = (await checkLinks(tx, acc, input)) as InvoiceCreate;
     const priced = await priceLines(tx, acc, input.line_items!, (i, a) => `line_items.${i}.${a}`);
     const now = stamp(w);
     const zero = {
@@ -74,7 +119,7 @@ export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
         number,
         invoice_date: input.invoice_date ?? clockFor(w.account.timezone).today(),
         third_party_minor: 0,
-        ...storedValues(invoices, input),
+        ...storedValues(invoices, linked),
         ...zero,
         balance_minor: 0,
         patient_balance_minor: 0,
@@ -95,7 +140,7 @@ export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
       entity: 'invoices',
       entityId: row.id,
       action: 'created',
-      changes: { ...input },
+      changes: { ...linked },
     });
     return row.id;
   });
@@ -112,8 +157,8 @@ export async function updateInvoice(w: WriteContext, id: number, input: InvoiceU
         throw billingRule('Payments are allocated to this invoice: remove them before changing the patient');
       await assertLivePatient(tx, acc, input.patient_id);
     }
-    await checkLinks(tx, acc, input);
-    const set = { ...storedValues(invoices, input), updated_at: stamp(w) };
+    const linked = await checkLinks(tx, acc, input, before);
+    const set = { ...storedValues(invoices, linked), updated_at: stamp(w) };
     if (input.metadata !== undefined) set.metadata = mergedMetadataOrFail(before.metadata, input.metadata);
     await tx
       .update(table)
