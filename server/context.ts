@@ -1,3 +1,4 @@
+import type { KeyPermissions } from './auth/key-groups';
 import type { DbHandle } from '../db/client';
 import type { accounts } from '../db/schema';
 import type { MemberGrant } from './auth/permissions';
@@ -15,6 +16,10 @@ export interface KeyPrincipal {
   id: number;
   name: string;
   scopes: Scope[];
+  /** A restricted key's access per group (server/auth/key-permissions.ts); absent: every group at `scopes`. */
+  permissions?: KeyPermissions;
+  /** The networks the key may call from; absent: any. */
+  allowedIps?: readonly string[];
 }
 
 /** A team member signed in to the portal (and, later, an AI connector acting as one). */

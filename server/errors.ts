@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   /** An OAuth token without the scope the MCP server needs (RFC 6750), with its WWW-Authenticate challenge. */
   insufficient_scope: 403,
   permission_denied: 403,
+  /** A restricted key outside its groups or its allowed networks (server/rest/key-guard.ts). */
+  forbidden: 403,
   /** A portal write whose Origin is not the portal's own (cross-site request forgery). */
   csrf_failed: 403,
   not_found: 404,

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import type { Ctx, Principal } from './context';
 import type { Permission } from './auth/permissions';
+import type { RoutePermission } from './auth/key-groups';
 import type { Deprecation } from './resources/deprecation';
 import { ApiError } from './errors';
 import { toApiError } from './rest/errors';
@@ -19,6 +20,11 @@ export type RouteMeta = OpenApiMeta & {
   deprecated?: Deprecation;
   /** The same answer for every caller until the next deploy: sent with an ETag, 304 to a matching If-None-Match. */
   cacheable?: boolean;
+  /**
+   * What a restricted key needs (server/auth/key-permissions.ts). Absent: the group of the resource the
+   * path names (server/rest/routes.ts); a route of no resource must say.
+   */
+  permission?: RoutePermission;
   /** Portal procedures: the permissions of which a member needs one (set by `permitted`; tests read it). */
   permissions?: readonly Permission[];
 };

@@ -1,11 +1,14 @@
-import { accountIdIndex, id, index, table, text, timestamp, uniqueIndex, ref } from '../dialect';
+import { accountIdIndex, id, index, json, table, text, timestamp, uniqueIndex, ref } from '../dialect';
 
-export type KeyAccess = 'read_write' | 'read_only';
+export type KeyAccess = 'read_write' | 'read_only' | 'restricted';
+/** A restricted key's access per group of resources (server/auth/key-permissions.ts names the groups). */
+export type KeyGrants = Record<string, 'none' | 'read' | 'write'>;
 
 /**
  * API keys. Only SHA-256 digests are stored. `previous_hash` is the secret replaced by the last
  * rotation, accepted until `previous_expires_at`. `api` = 'legacy' marks keys of the older /api,
- * which never authenticate here; `format` = 'id_pipe' marks keys issued as `id|secret`.
+ * which never authenticate here; `format` = 'id_pipe' marks keys issued as `id|secret`. A `restricted`
+ * key holds `permissions` per group; `allowed_ips`, when set, lists the networks it may call from.
  */
 export const apiKeys = table(
   'api_keys',
@@ -20,6 +23,10 @@ export const apiKeys = table(
     start: text().notNull(),
     previous_hash: text(),
     previous_expires_at: timestamp(),
+    /** When the previous secret was last used during its grace (at most once a minute, like last_used_at). */
+    previous_last_used_at: timestamp(),
+    permissions: json<KeyGrants>(),
+    allowed_ips: json<string[]>(),
     expires_at: timestamp(),
     revoked_at: timestamp(),
     last_used_at: timestamp(),

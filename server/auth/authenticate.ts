@@ -9,6 +9,7 @@ import type { DbHandle } from '../../db/client';
 import { apiKeys } from '../../db/schema';
 import type { Principal } from '../context';
 import { hashSecret, isWellFormedKey, parseIdPipe, sameDigest } from './keys';
+import type { KeyPermissions } from './key-groups';
 
 const CACHE_MS = 1000;
 const LAST_USED_EVERY_MS = 60_000;
@@ -33,8 +34,12 @@ export class Authenticator {
    * Principals already checked, by the token's digest: until the key row is read again (CACHE_MS) or
    * the key (or its previous secret's grace) expires, whichever is first, a hit skips the checks.
    */
-  private checked = new Map<string, { principal: Principal; accountId: number; keyId: number; until: number }>();
+  private checked = new Map<
+    string,
+    { principal: Principal; accountId: number; keyId: number; graced: boolean; until: number }
+  >();
   private lastUsedWritten = new Map<number, number>();
+  private previousUsedWritten = new Map<number, number>();
   /** The keyChanges the caches were filled under. */
   private filledAt = keyChanges;
 
@@ -66,7 +71,7 @@ export class Authenticator {
     const changes = keyChanges;
     const known = this.checked.get(cacheKey);
     if (known && known.until > now && known.accountId === accountId) {
-      this.touch(accountId, known.keyId, now);
+      this.touch(accountId, known.keyId, now, known.graced);
       return known.principal;
     }
     const row = await this.lookup(accountId, cacheKey, legacy, digest, now, changes);
@@ -88,13 +93,8 @@ export class Authenticator {
       row.account_id !== accountId
     )
       return null;
-    this.touch(accountId, row.id, now);
-    const principal: Principal = {
-      type: 'api_key',
-      id: row.id,
-      name: row.name,
-      scopes: row.access === 'read_write' ? ['read', 'write'] : ['read'],
-    };
+    this.touch(accountId, row.id, now, graced);
+    const principal = principalOf(row);
     if (changes !== keyChanges) return principal;
     const ends = [
       this.cache.get(cacheKey)?.until ?? now,
@@ -102,7 +102,7 @@ export class Authenticator {
       graced ? Date.parse(row.previous_expires_at!) : Infinity,
     ];
     if (this.checked.size > 10_000) this.checked.clear();
-    this.checked.set(cacheKey, { principal, accountId, keyId: row.id, until: Math.min(...ends) });
+    this.checked.set(cacheKey, { principal, accountId, keyId: row.id, graced, until: Math.min(...ends) });
     return principal;
   }
 
@@ -129,17 +129,37 @@ export class Authenticator {
     return row;
   }
 
-  private touch(accountId: number, id: number, now: number) {
-    const last = this.lastUsedWritten.get(id) ?? 0;
+  /** Stamps the key's last use (or its previous secret's, during a rotation's grace). */
+  private touch(accountId: number, id: number, now: number, previous = false) {
+    const written = previous ? this.previousUsedWritten : this.lastUsedWritten;
+    const last = written.get(id) ?? 0;
     if (now - last < LAST_USED_EVERY_MS) return;
-    this.lastUsedWritten.set(id, now);
+    written.set(id, now);
     this.db
       .transaction((tx) =>
         tx
           .update(apiKeys)
-          .set({ last_used_at: new Date(now).toISOString() })
+          .set(
+            previous
+              ? { previous_last_used_at: new Date(now).toISOString() }
+              : { last_used_at: new Date(now).toISOString() },
+          )
           .where(and(eq(apiKeys.account_id, accountId), eq(apiKeys.id, id))),
       )
       .catch(this.onError);
   }
+}
+
+/** What a key row lets its caller do: the access scopes, and a restricted key's groups and networks. */
+function principalOf(row: KeyRow): Principal {
+  const restricted = row.access === 'restricted' && row.permissions;
+  const writes = restricted ? Object.values(row.permissions!).includes('write') : row.access === 'read_write';
+  return {
+    type: 'api_key',
+    id: row.id,
+    name: row.name,
+    scopes: writes ? ['read', 'write'] : ['read'],
+    ...(restricted ? { permissions: row.permissions as KeyPermissions } : {}),
+    ...(row.allowed_ips?.length ? { allowedIps: row.allowed_ips } : {}),
+  };
 }

@@ -2,6 +2,8 @@
  * The `clinic` commands that touch the database, loaded by server/cli/main.ts only when one is asked
  * for (so `clinic help` starts at once). Secrets go alone to stdout; everything else to stderr.
  */
+import { allowedIpsInput, permissionsInput } from '../auth/key-permissions';
+import { GROUP_NAMES } from '../auth/key-groups';
 import { parseArgs } from 'node:util';
 import { openDb, type DbHandle } from '../../db/client';
 import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Expiry } from '../domain/api_keys';
@@ -162,6 +164,9 @@ export async function run(argv: string[]): Promise<void> {
       ...tenantSpec,
       name: { type: 'string' },
       access: { type: 'string' },
+      permissions: { type: 'string' },
+      // Comma-separated networks (the option parser here takes one value per option).
+      'allow-ip': { type: 'string' },
       expires: { type: 'string' },
       'key-id': { type: 'string' },
     });
@@ -170,12 +175,19 @@ export async function run(argv: string[]): Promise<void> {
       const account = await tenant(db, values);
       if (sub === 'create') {
         const [name, access] = required(values, 'name', 'access');
-        if (access !== 'read_write' && access !== 'read_only')
-          throw new UsageError('--access must be read_write or read_only');
+        if (access !== 'read_write' && access !== 'read_only' && access !== 'restricted')
+          throw new UsageError('--access must be read_write, read_only or restricted');
         const expires = values.expires as string | undefined;
         if (expires !== undefined && !(expires in EXPIRIES)) throw new UsageError('--expires must be 90d or 1y');
         if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
-        const key = await createKey(db, account, cliActor, { name, access, expires: expires as Expiry | undefined });
+        const { permissions, allowed_ips } = keyLimits(access, values);
+        const key = await createKey(db, account, cliActor, {
+          name,
+          access,
+          permissions,
+          allowed_ips,
+          expires: expires as Expiry | undefined,
+        });
         console.log(key.secret);
       } else if (sub === 'rotate') {
         console.log((await rotateKey(db, account, cliActor, idOption(values, 'key-id'))).secret);
@@ -417,3 +429,33 @@ export function explain(err: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * `--permissions patients:read,scheduling:write` (restricted keys only; groups left out are none) and
+ * `--allow-ip CIDR,…`, read with the portal's own rules.
+ */
+function keyLimits(access: string, values: Record<string, unknown>) {
+  const raw = values.permissions as string | undefined;
+  if ((access === 'restricted') !== (raw !== undefined))
+    throw new UsageError(
+      access === 'restricted'
+        ? `--access restricted needs --permissions GROUP:read|write,… (groups: ${GROUP_NAMES.join(', ')})`
+        : '--permissions is for --access restricted',
+    );
+  let permissions;
+  if (raw !== undefined) {
+    const pairs = raw.split(',').map((p) => p.trim().split(':'));
+    const bad = pairs.find((p) => p.length !== 2);
+    if (bad) throw new UsageError(`--permissions: "${bad.join(':')}" is not GROUP:read or GROUP:write`);
+    const parsed = permissionsInput.safeParse(Object.fromEntries(pairs));
+    if (!parsed.success) throw new UsageError(`--permissions: ${issueText(parsed.error)}`);
+    permissions = parsed.data;
+  }
+  const ips = ((values['allow-ip'] as string | undefined) ?? '').split(',').filter((v) => v.trim() !== '');
+  const networks = allowedIpsInput.safeParse(ips);
+  if (!networks.success) throw new UsageError(`--allow-ip: ${issueText(networks.error)}`);
+  return { permissions, allowed_ips: networks.data };
+}
+
+const issueText = (e: z.ZodError) =>
+  e.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');

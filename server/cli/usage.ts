@@ -3,7 +3,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage:
   clinic account create --clinic NAME --region REGION --name "Clinic name" --timezone Area/City --currency XXX [--locale en] [--legacy]
-  clinic key create --clinic NAME --region REGION --name "Integration" --access read_write|read_only [--expires 90d|1y]
+  clinic key create --clinic NAME --region REGION --name "Integration" --access read_write|read_only|restricted [--permissions GROUP:read|write,...] [--allow-ip CIDR,...] [--expires 90d|1y]
   clinic key rotate|revoke --clinic NAME --region REGION --key-id N
   clinic key list --clinic NAME --region REGION
   clinic user create --clinic NAME --region REGION --email EMAIL --name "Name" --role owner|admin|practitioner|receptionist [--practitioner-id N] [--password-stdin]

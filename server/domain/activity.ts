@@ -12,6 +12,7 @@
  * want (account_id, actor_id, id) for the member filter; it is not added here. Names are read by
  * primary key (the tables' (account_id, id) indexes).
  */
+import { describeAccess, type KeyPermissions } from '../auth/key-groups';
 import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiKeys, auditLog, oauthClients, oauthGrants, roles, users, webhookEndpoints } from '../../db/schema';
@@ -244,8 +245,14 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
     case 'api_keys': {
       const key = `the API key ${quoted(subject ?? text(c.name), `#${r.entity_id}`)}`;
       if (r.action === 'created') {
-        const access = c.access === 'read_only' ? 'read-only' : 'read and write';
-        return `${who} created ${key} (${access}, ${at(c.expires_at) ? `expires ${at(c.expires_at)}` : 'never expires'})`;
+        const access =
+          c.access === 'restricted' && c.permissions && typeof c.permissions === 'object'
+            ? describeAccess('restricted', c.permissions as KeyPermissions).toLowerCase()
+            : c.access === 'read_only'
+              ? 'read-only'
+              : 'read and write';
+        const networks = Array.isArray(c.allowed_ips) ? `, only from ${c.allowed_ips.join(', ')}` : '';
+        return `${who} created ${key} (${access}${networks}, ${at(c.expires_at) ? `expires ${at(c.expires_at)}` : 'never expires'})`;
       }
       if (r.action === 'rotated')
         return `${who} rotated ${key}${until ? `; the previous secret works until ${until}` : ''}`;

@@ -10,6 +10,11 @@ import { forgetCachedKeys } from '../auth/authenticate';
 import { displayStart, generateKey, hashSecret } from '../auth/keys';
 import type { Account } from '../context';
 import { recordActivity, type Actor } from '../events/record';
+import { permissionsOfAccess, type KeyPermissions } from '../auth/key-groups';
+
+/** A key's access per group, restricted or not. */
+export const keyPermissions = (r: { access: KeyAccess; permissions: unknown }): KeyPermissions =>
+  r.access === 'restricted' ? (r.permissions as KeyPermissions) : permissionsOfAccess(r.access);
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 /** How long a replaced secret may keep working, as the portal offers it: the spec's 24 h at most. */
@@ -40,8 +45,24 @@ export async function createKey(
   db: DbHandle,
   account: Account,
   actor: Actor,
-  opts: { name: string; access: KeyAccess; expires?: Expiry; format?: 'bare' | 'id_pipe'; api?: 'v3' | 'legacy' },
+  opts: {
+    name: string;
+    access: KeyAccess;
+    /** A restricted key's groups (parsed by permissionsInput); required for `restricted`, refused otherwise. */
+    permissions?: KeyPermissions;
+    /** Networks the key may call from (parsed by allowedIpsInput); empty or absent: any. */
+    allowed_ips?: string[];
+    expires?: Expiry;
+    format?: 'bare' | 'id_pipe';
+    api?: 'v3' | 'legacy';
+  },
 ): Promise<IssuedKey> {
+  if ((opts.access === 'restricted') !== (opts.permissions !== undefined))
+    throw new KeyError(
+      opts.access === 'restricted'
+        ? 'a restricted key needs its permissions: which groups it may read or write'
+        : 'permissions are for restricted keys; choose access restricted',
+    );
   if (account.generation === 'legacy' && (opts.api ?? 'v3') === 'v3') {
     throw new KeyError('this account is not yet native to the current generation and cannot create keys for this API');
   }
@@ -61,6 +82,8 @@ export async function createKey(
         hash: hashSecret(secret),
         start: format === 'bare' ? displayStart(secret) : secret.slice(0, 4),
         expires_at: expires,
+        permissions: opts.permissions ?? null,
+        allowed_ips: opts.allowed_ips?.length ? opts.allowed_ips : null,
         created_by: actor.actor_name,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
@@ -69,6 +92,8 @@ export async function createKey(
     await activity(tx, account, actor, 'created', row.id, {
       name: opts.name,
       access: opts.access,
+      ...(opts.permissions ? { permissions: opts.permissions } : {}),
+      ...(opts.allowed_ips?.length ? { allowed_ips: opts.allowed_ips } : {}),
       expires_at: expires,
     });
     return { id: row.id, secret: format === 'bare' ? secret : `${row.id}|${secret}` };
@@ -122,6 +147,7 @@ export async function rotateKey(
         start: displayStart(fresh),
         previous_hash: keepsPrevious ? row.hash : null,
         previous_expires_at: keepsPrevious ? graceEnd : null,
+        previous_last_used_at: null,
         rotated_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
@@ -170,6 +196,10 @@ export async function listKeys(db: DbHandle, account: Account, now = Date.now())
     id: r.id,
     name: r.name,
     access: r.access,
+    /** Per group: none, read or write (every group at the key's access when it is not restricted). */
+    permissions: keyPermissions(r),
+    /** The networks it may call from; null: any. */
+    allowed_ips: r.allowed_ips,
     start: r.start,
     status: r.revoked_at
       ? 'revoked'
@@ -180,6 +210,8 @@ export async function listKeys(db: DbHandle, account: Account, now = Date.now())
           : 'active',
     /** While rotating: until when the previous secret still works. */
     previous_valid_until: r.previous_expires_at && r.previous_expires_at > at ? r.previous_expires_at : null,
+    /** While rotating: when the previous secret was last used (null: not since the rotation). */
+    previous_last_used_at: r.previous_expires_at && r.previous_expires_at > at ? r.previous_last_used_at : null,
     expires_at: r.expires_at,
     created_by: r.created_by,
     last_used_at: r.last_used_at,

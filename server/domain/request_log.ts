@@ -14,7 +14,8 @@
 import { inCalendar } from '../values/calendar';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { apiKeys, requestLog } from '../../db/schema';
+import { apiKeys, requestLog, type KeyAccess } from '../../db/schema';
+import { describeAccess, type KeyPermissions } from '../auth/key-groups';
 import { addDays, clockFor } from '../values/wall-time';
 
 /** The gateway's API_PREFIX, which every logged path starts with (imported, it would close a cycle through the routers). */
@@ -64,7 +65,9 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 type Row = typeof requestLog.$inferSelect;
 
-function shown(row: Row, keyName: string | null) {
+type KeyOfRow = { name: string | null; access: KeyAccess | null; permissions: unknown };
+
+function shown(row: Row, k: KeyOfRow | null) {
   return {
     id: row.id,
     method: row.method,
@@ -76,7 +79,15 @@ function shown(row: Row, keyName: string | null) {
     duration_ms: row.duration_ms,
     request_id: row.request_id,
     client_ip: row.client_ip,
-    key: row.api_key_id === null ? null : { id: row.api_key_id, name: keyName },
+    /** The key, with what it may do (read & write, read only, or a restricted key's groups). */
+    key:
+      row.api_key_id === null
+        ? null
+        : {
+            id: row.api_key_id,
+            name: k?.name ?? null,
+            access: k?.access ? describeAccess(k.access, k.permissions as KeyPermissions | null) : null,
+          },
     created_at: row.created_at,
   };
 }
@@ -85,7 +96,10 @@ export type LoggedRequest = ReturnType<typeof shown>;
 
 const withKeyName = (db: Db) =>
   db
-    .select({ row: requestLog, key_name: apiKeys.name })
+    .select({
+      row: requestLog,
+      key: { name: apiKeys.name, access: apiKeys.access, permissions: apiKeys.permissions },
+    })
     .from(requestLog)
     .leftJoin(apiKeys, and(eq(apiKeys.account_id, requestLog.account_id), eq(apiKeys.id, requestLog.api_key_id)));
 
@@ -127,7 +141,7 @@ export async function listRequests(db: Db, accountId: number, zone: string, q: R
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1]?.row;
   return {
-    data: page.map(({ row, key_name }) => shown(row, key_name)),
+    data: page.map(({ row, key }) => shown(row, key)),
     next_before: rows.length > q.limit ? `${last.created_at}_${last.id}` : null,
   };
 }
@@ -137,5 +151,5 @@ export async function getRequest(db: Db, accountId: number, id: number): Promise
   const [found] = await withKeyName(db)
     .where(and(eq(requestLog.account_id, accountId), eq(requestLog.id, id)))
     .limit(1);
-  return found ? shown(found.row, found.key_name) : null;
+  return found ? shown(found.row, found.key) : null;
 }

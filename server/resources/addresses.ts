@@ -28,6 +28,7 @@ export const addressRead = z.object({
 export const addresses = defineResource({
   name: 'addresses',
   singular: 'address',
+  permission: 'patients',
   area: 'patients',
   description: 'Postal addresses of patients. Read-only: written only nested in patients (address).',
   table: t.addresses,

@@ -7,6 +7,7 @@ import { colourInput, nameInput, optionalText } from './staff-inputs';
 export const appointmentTypes = defineResource({
   name: 'appointment_types',
   singular: 'appointment type',
+  permission: 'practice',
   description: 'Kinds of appointment with their duration and booking rules. Read-only.',
   table: t.appointmentTypes,
   fields: {

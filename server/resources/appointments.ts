@@ -57,6 +57,7 @@ export type LifecycleAction = keyof typeof APPOINTMENT_ACTIONS;
 export const appointments = defineResource({
   name: 'appointments',
   singular: 'appointment',
+  permission: 'scheduling',
   area: 'appointments',
   description:
     'Appointments in practitioner diaries. Times are clinic wall times in the account timezone. status: booked → arrived | missed | cancelled; ' +
@@ -64,6 +65,7 @@ export const appointments = defineResource({
   table: t.appointments,
   scope: (table) => isNull((table as typeof t.appointments).deleted_at),
   embeds: { patient: PATIENT },
+  embedPermissions: { patient: 'patients' },
   everyday: [
     { asked: "a practitioner's diary", eq: ['practitioner_id'], range: 'starts_at' },
     { asked: "a room's diary", eq: ['resource_id'], range: 'starts_at' },

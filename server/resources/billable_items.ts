@@ -25,6 +25,7 @@ const taxRateInput = z
 export const billableItems = defineResource({
   name: 'billable_items',
   singular: 'billable item',
+  permission: 'practice',
   description: 'Services and products that invoice lines are made from. Read-only.',
   table: t.billableItems,
   fields: {

@@ -33,6 +33,7 @@ const MEMBERS: Embed = {
 export const carePlans = defineResource({
   name: 'care_plans',
   singular: 'care plan',
+  permission: 'clinical',
   area: 'patients',
   description:
     'Care plans: programmes of visits with billing and members. A list row carries billing, schedules and members; GET /care_plans/{id} adds phases, tracking, billing periods, services and products. Read-only.',

@@ -7,6 +7,7 @@ import { f, standardFields } from './fields';
 export const clinicalNotes = defineResource({
   name: 'clinical_notes',
   singular: 'clinical note',
+  permission: 'clinical',
   area: 'patients',
   description: 'Clinical notes on a patient file. created_at may be sent to import historical notes.',
   table: t.clinicalNotes,

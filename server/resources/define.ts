@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { and, getTableColumns, getTableName, type Placeholder, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { embedColumn, type Embed } from '../../db/json';
+import type { KeyGroup, RoutePermission } from '../auth/key-groups';
 import { formatMoney, parseMoney } from '../values/money';
 import type { Field, WriteMode } from './fields';
 import { mergedMetadataOrFail, type Metadata, type MetadataPatch } from './metadata';
@@ -53,6 +54,13 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
   /** The name of one record in prose (patients → patient, addresses → address): declared, not guessed. */
   singular: string;
   description: string;
+  /**
+   * The group a restricted key needs for these records (server/auth/key-permissions.ts): its read for
+   * GET, its write for the rest; `feed` for a feed of every group's changes.
+   */
+  permission: Exclude<RoutePermission, 'none'>;
+  /** Embeds of another group's records: left null for a restricted key that may not read that group. */
+  embedPermissions?: { [K in keyof E]?: KeyGroup };
   /**
    * Whose records these are, for team members' roles: reading them needs `${area}.read` (AI connectors
    * act as a member). Absent: reference data every member may read.

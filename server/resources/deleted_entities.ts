@@ -5,6 +5,7 @@ import { f } from './fields';
 export const deletedEntities = defineResource({
   name: 'deleted_entities',
   singular: 'deleted entity',
+  permission: 'feed',
   description:
     'Deletions and voids, for clients that poll: entity (resource name), entity_id and deleted_at. Read-only.',
   table: t.deletedEntities,

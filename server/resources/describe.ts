@@ -4,6 +4,7 @@ import { OFFSET_COST, PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list
 import { DEFAULT_ORDER, RANGE_OPERATORS } from '../list/grammar';
 import { SCAN_LIMIT, scanningOperators } from '../list/scans';
 import type { EverydayQuestion, Resource } from './define';
+import { GROUP_LABELS, GROUP_NAMES, KEY_GROUPS, scopeOf } from '../auth/key-groups';
 import type { Field, FieldKind } from './fields';
 import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
 import { EVENT_DESCRIPTIONS } from '../events/catalogue';
@@ -64,6 +65,7 @@ export function schemaIndex() {
     available: true,
     operations: operationsOf(r),
     href: `/schema/${r.name}` as string | null,
+    key_permission: r.permission as string | null,
   }));
   const searches = [
     {
@@ -72,6 +74,7 @@ export function schemaIndex() {
       available: true,
       operations: ['search'],
       href: '/schema/availability' as string | null,
+      key_permission: 'scheduling' as string | null,
     },
   ];
   const planned = Object.entries(PLANNED).map(([name, description]) => ({
@@ -80,6 +83,7 @@ export function schemaIndex() {
     available: false,
     operations: [],
     href: null,
+    key_permission: null,
   }));
   return [...served, ...searches, ...planned].sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -91,6 +95,7 @@ function describeAvailability() {
     description: AVAILABILITY_DESCRIPTION,
     operations: ['search'],
     write_operations: [],
+    key_permission: { group: 'scheduling', read: 'scheduling:read' },
     path: '/availability',
     query: z.toJSONSchema(availabilityQuery, { io: 'input', unrepresentable: 'any' }),
     response: z.toJSONSchema(availabilityOutput, { unrepresentable: 'any' }),
@@ -144,6 +149,7 @@ export function describeResource(name: string) {
     description: r.description,
     operations: operationsOf(r),
     write_operations: r.write,
+    key_permission: keyPermissionOf(r),
     ...(r.deleteSemantics ? { delete_semantics: r.deleteSemantics } : {}),
     // The feed's types, each with when it is sent, whether an operation fires it today (and, when none does, why), and an example.
     ...(r === events ? { event_types: EVENT_DESCRIPTIONS } : {}),
@@ -208,3 +214,22 @@ export function describeResource(name: string) {
     },
   };
 }
+
+/** What a restricted key needs for a resource: its group's read for GET, its write for the rest. */
+function keyPermissionOf(r: Resource) {
+  if (r.permission === 'feed')
+    return {
+      group: 'feed',
+      read: 'any group: a restricted key reads the entries of the resources its groups may read',
+    };
+  return {
+    group: r.permission,
+    description: KEY_GROUPS[r.permission],
+    read: scopeOf(r.permission, 'read'),
+    ...(r.write.length || r.actions ? { write: scopeOf(r.permission, 'write') } : {}),
+  };
+}
+
+/** The groups of restricted keys, for GET /schema. */
+export const keyGroups = () =>
+  GROUP_NAMES.map((g) => ({ name: g, label: GROUP_LABELS[g], description: KEY_GROUPS[g] }));

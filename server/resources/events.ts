@@ -28,6 +28,7 @@ const entityId = f.ref({
 export const events = defineResource({
   name: 'events',
   singular: 'event',
+  permission: 'feed',
   description:
     `The account's events of the last ${EVENTS_KEPT_DAYS} days, in the webhook payload's shape, oldest first: a receiver that missed ` +
     'deliveries catches up here (cursor paging). Read-only; any key may read it. ' +

@@ -7,6 +7,7 @@ import { f, recordId, standardFields } from './fields';
 export const files = defineResource({
   name: 'files',
   singular: 'file',
+  permission: 'files',
   area: 'patients',
   description:
     'Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes.',

@@ -14,6 +14,7 @@ const question = z.object({
 export const formTemplates = defineResource({
   name: 'form_templates',
   singular: 'form template',
+  permission: 'practice',
   description: 'Templates of the forms a clinic sends patients (intake, consent, outcome measures). Read-only.',
   table: t.formTemplates,
   fields: {

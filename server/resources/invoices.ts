@@ -65,6 +65,7 @@ const filtered = { filterable: true } as const;
 export const invoices = defineResource({
   name: 'invoices',
   singular: 'invoice',
+  permission: 'billing',
   area: 'billing',
   description:
     'Invoices with their lines. state follows from the balances (open, partially_paid, paid); DELETE voids (a second DELETE is 409 billing_rule). ' +

@@ -7,6 +7,7 @@ import { f, standardFields } from './fields';
 export const lineItems = defineResource({
   name: 'line_items',
   singular: 'line item',
+  permission: 'billing',
   area: 'billing',
   description:
     'Lines of invoices. POST adds one line, or several atomically with { invoice_id, lines: [...] }; PATCH and DELETE re-total the invoice. ' +

@@ -6,6 +6,7 @@ import { countryInput, nameInput, optionalEmail, optionalText } from './staff-in
 export const locations = defineResource({
   name: 'locations',
   singular: 'location',
+  permission: 'practice',
   description: 'Clinic sites. Read-only.',
   table: t.locations,
   fields: {

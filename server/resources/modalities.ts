@@ -6,6 +6,7 @@ import { colourInput, nameInput } from './staff-inputs';
 export const modalities = defineResource({
   name: 'modalities',
   singular: 'modality',
+  permission: 'practice',
   description: 'Treatment modalities (used by care plan phases). Read-only.',
   table: t.modalities,
   fields: {

@@ -37,6 +37,7 @@ export const numberInput = z.strictObject({
 export const numbers = defineResource({
   name: 'numbers',
   singular: 'number',
+  permission: 'patients',
   area: 'patients',
   description: 'Patient phone numbers. Read-only: written only nested in patients (numbers[]).',
   table: t.numbers,

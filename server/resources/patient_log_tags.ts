@@ -6,6 +6,7 @@ import { f, standardFields } from './fields';
 export const patientLogTags = defineResource({
   name: 'patient_log_tags',
   singular: 'patient log tag',
+  permission: 'clinical',
   area: 'patients',
   description: 'Tags on patient timeline entries. Read-only.',
   table: t.patientLogTags,

@@ -7,6 +7,7 @@ import { f, standardFields } from './fields';
 export const patientLogs = defineResource({
   name: 'patient_logs',
   singular: 'patient log',
+  permission: 'clinical',
   area: 'patients',
   description: 'Timeline entries on a patient file. source is api for entries created through the API.',
   table: t.patientLogs,

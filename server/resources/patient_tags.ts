@@ -6,6 +6,7 @@ import { f, standardFields } from './fields';
 export const patientTags = defineResource({
   name: 'patient_tags',
   singular: 'patient tag',
+  permission: 'patients',
   area: 'patients',
   description:
     'Places a tag on a patient (write-only: read tags through the patient). Both operations announce patients.updated. A tag placed by a care plan cannot be removed (409 tag_locked).',

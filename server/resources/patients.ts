@@ -27,6 +27,7 @@ const name255 = { maxLength: 255, filterable: true, sortable: true, searchable: 
 export const patients = defineResource({
   name: 'patients',
   singular: 'patient',
+  permission: 'patients',
   area: 'patients',
   description: 'Patient files. DELETE soft-deletes: the patient is no longer returned, listed or referable.',
   table: t.patients,

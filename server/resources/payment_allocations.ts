@@ -5,6 +5,7 @@ import { f, standardFields } from './fields';
 export const paymentAllocations = defineResource({
   name: 'payment_allocations',
   singular: 'payment allocation',
+  permission: 'billing',
   area: 'billing',
   description:
     'Parts of payments applied to invoices. DELETE gives the amount back to both the payment and the invoice.',

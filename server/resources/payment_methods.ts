@@ -6,6 +6,7 @@ import { nameInput, sortOrderInput } from './staff-inputs';
 export const paymentMethods = defineResource({
   name: 'payment_methods',
   singular: 'payment method',
+  permission: 'practice',
   description:
     'Ways a payment is taken. Only active, non-card methods can be used for payments through the API. Read-only.',
   table: t.paymentMethods,

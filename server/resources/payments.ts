@@ -35,6 +35,7 @@ const ALLOCATIONS: Embed = {
 export const payments = defineResource({
   name: 'payments',
   singular: 'payment',
+  permission: 'billing',
   area: 'billing',
   description:
     'Payments received from patients or third parties. status follows from allocations and refunds (unallocated, partially_allocated, allocated, refunded); ' +

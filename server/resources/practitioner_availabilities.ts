@@ -21,6 +21,7 @@ export const STAFF_EXCEPTION_TYPES = ['closed', 'custom_availability'] as const;
 export const practitionerAvailabilities = defineResource({
   name: 'practitioner_availabilities',
   singular: 'practitioner availability',
+  permission: 'practice',
   description:
     'Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only.',
   table: t.practitionerAvailabilities,

@@ -7,6 +7,7 @@ import { idListInput, nameInput, optionalEmail, optionalText } from './staff-inp
 export const practitioners = defineResource({
   name: 'practitioners',
   singular: 'practitioner',
+  permission: 'practice',
   description: 'Clinicians whose diaries hold appointments. Read-only.',
   table: t.practitioners,
   fields: {

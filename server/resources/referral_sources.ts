@@ -6,6 +6,7 @@ import { f, standardFields } from './fields';
 export const referralSources = defineResource({
   name: 'referral_sources',
   singular: 'referral source',
+  permission: 'patients',
   description: 'Where patients come from (a GP practice, a campaign...). Referenced by patients.referral_source_id.',
   table: t.referralSources,
   write: ['create', 'update'],

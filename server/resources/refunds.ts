@@ -6,6 +6,7 @@ import { f, standardFields } from './fields';
 export const refunds = defineResource({
   name: 'refunds',
   singular: 'refund',
+  permission: 'billing',
   area: 'billing',
   description: 'Money paid back from a payment: at most its unallocated amount.',
   table: t.refunds,

@@ -7,6 +7,7 @@ import { colourInput, nameInput, optionalText } from './staff-inputs';
 export const resources = defineResource({
   name: 'resources',
   singular: 'resource',
+  permission: 'practice',
   description: 'Calendar resources: rooms, tables, benches. Read-only.',
   table: t.resources,
   fields: {

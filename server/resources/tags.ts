@@ -6,6 +6,7 @@ import { colourInput, nameInput, sortOrderInput } from './staff-inputs';
 export const tags = defineResource({
   name: 'tags',
   singular: 'tag',
+  permission: 'practice',
   description: 'Patient tags. Read-only; placed on patients through patient_tags.',
   table: t.tags,
   fields: {

@@ -24,6 +24,7 @@ import type { TenantResolver } from '../tenancy';
 import { assertCanWrite } from '../trpc';
 import { refuseBadText } from '../values/text';
 import { parseJsonObject, parseQuery, readBody } from './body';
+import { keyView, narrowFeed, refuseOutsideKey } from './key-guard';
 import { internalError, toApiError } from './errors';
 import {
   checkKey,
@@ -226,11 +227,14 @@ export function createGateway(opts: GatewayOptions): Gateway {
     await admit(x, account, 'route' in found ? found.route : null);
     if (!('route' in found)) throw notRouted(target, found.allow);
     const ctx = contextOf(x, account!);
-    // A read-only key is refused before its body is read or validated: any write is 403.
+    // A key outside its networks or groups, or a read-only key writing, is refused before its body is
+    // read or validated.
+    refuseOutsideKey(x.principal, found.route, clientIp(x.req));
     if (found.route.type === 'mutation') assertCanWrite(ctx.principal);
     if (!BODY_METHODS.has(target.method)) {
       const input = { ...(target.search ? parseQuery(target.search) : {}), ...found.params };
       refuseBadText(input);
+      narrowFeed(x.principal, found.route, input);
       announceDeprecations(x, found.route, ctx, input);
       return withEtag(x.req, found.route, await call(found.route, ctx, input));
     }
@@ -383,7 +387,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
   }
 
   async function call(route: Route, ctx: Ctx, input: Record<string, unknown>): Promise<Outcome> {
-    const data = await route.invoke(ctx, input);
+    const data = keyView(ctx.principal, route, await route.invoke(ctx, input));
     if (opts.validateResponses && route.output && !route.binary) {
       const checked = route.output.safeParse(data);
       if (!checked.success) {

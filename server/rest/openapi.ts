@@ -14,7 +14,7 @@ import { commonHeaders, errorCodes, errorResponses, HEADERS, sharedResponses } f
 import { bodyName, deprecatedProperties, ref, responseSchemas } from './openapi/schemas';
 import { EXAMPLES, operationDescription, ruleText, tagsOf } from './openapi/text';
 import { addWebhooks } from './openapi/webhooks';
-import type { RouteTable } from './routes';
+import type { Route, RouteTable } from './routes';
 
 type Op = Json & {
   parameters?: Json[];
@@ -77,6 +77,7 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
       op.description = `${deprecationText(route.deprecated)}\n\n${op.description}`;
     }
     if (!route.protect) op.security = [];
+    else keyPermission(op, route);
     describeBody(op, operation, schemas);
     describeParameters(op, operation);
     const codes = errorCodes(route, ruleText(operation, op.description as string));
@@ -219,6 +220,21 @@ function successResponse(op: Op, operation: Operation, schema: Json | undefined)
 }
 
 /** GET /openapi.json: public, in a rate-limit bucket of its own (not a route of the table: the gateway serves it before any clinic). */
+/** The permission a restricted key needs, where tools read it (`x-permission`) and people do (the description). */
+function keyPermission(op: Op, route: Route): void {
+  const { permission } = route;
+  const need = route.type === 'query' ? 'read' : 'write';
+  const scope = permission === 'none' ? 'none' : permission === 'feed' ? 'any' : `${permission}:${need}`;
+  op['x-permission'] = scope;
+  const sentence =
+    permission === 'none'
+      ? 'Any key may call this, restricted or not.'
+      : permission === 'feed'
+        ? 'A restricted key reads the entries of the resources its groups may read (the entity filter is narrowed to them; naming another resource is 403 forbidden).'
+        : `A restricted key needs the \`${scope}\` permission (403 forbidden without it).`;
+  op.description = `${op.description ?? ''}\n\n${sentence}`.trim();
+}
+
 function openApiOperation(): Op {
   const codes = errorCodes({ protect: false, type: 'query', method: 'GET', multipart: false });
   // Served whatever the host and query: neither an unknown clinic nor a parameter is refused.

@@ -11,6 +11,8 @@ import type { AnyRouter } from '@trpc/server';
 import type { Ctx } from '../context';
 import type { Deprecation } from '../resources/deprecation';
 import { fallbacks } from '../shortcuts';
+import { RESOURCES } from '../resources';
+import type { RoutePermission } from '../auth/key-groups';
 
 interface ProcedureDef {
   inputs: unknown[];
@@ -73,11 +75,21 @@ export interface Route {
   deprecated?: Deprecation;
   /** Answered with an ETag, 304 to a matching If-None-Match (RouteMeta.cacheable). */
   cacheable: boolean;
+  /** What a restricted key needs: this group's read (GET) or write (any other method). */
+  permission: RoutePermission;
 }
 
 export interface Match {
   route: Route;
   params: Record<string, string>;
+}
+
+/** A route's group: declared in its meta, or its resource's; a route of neither would be open to every key. */
+function permissionOf(path: string, meta: RouteMeta): RoutePermission {
+  if (meta.permission) return meta.permission;
+  const name = firstSegment(path);
+  if (Object.hasOwn(RESOURCES, name)) return RESOURCES[name].permission;
+  throw new Error(`route ${path}: no resource named ${name}; declare its permission in the meta`);
 }
 
 /** The first segment of a path (`/patients/12` → `patients`): routes are bucketed by it. */
@@ -108,6 +120,7 @@ export class RouteTable {
         binary: route.binary === true,
         deprecated: route.deprecated,
         cacheable: route.cacheable === true,
+        permission: permissionOf(openapi.path, route),
       });
     });
     // Literal segments beat parameters: /schema before /schema/{resource}, /patients/{id} after static paths.

@@ -6,6 +6,7 @@ export const availabilityRouter = router({
   search: documentOutput(
     procedure
       .meta({
+        permission: 'scheduling',
         openapi: {
           method: 'GET',
           path: '/availability',

@@ -1,7 +1,8 @@
 /** Utility endpoints: liveness, identity, schema discovery, the change history. */
 import { z } from 'zod';
 import { ApiError } from '../errors';
-import { describeResource, schemaIndex } from '../resources/describe';
+import { GROUP_ACCESS, GROUP_NAMES, KEY_GROUPS, permissionsOfAccess } from '../auth/key-groups';
+import { describeResource, keyGroups, schemaIndex } from '../resources/describe';
 import { PLANNED } from '../resources';
 import { changelog, changelogOutput } from '../rest/changelog';
 import { documentOutput, procedure, router } from '../trpc';
@@ -10,6 +11,7 @@ export const metaRouter = router({
   ping: documentOutput(
     procedure
       .meta({
+        permission: 'none',
         openapi: {
           method: 'GET',
           path: '/ping',
@@ -27,13 +29,14 @@ export const metaRouter = router({
   me: documentOutput(
     procedure
       .meta({
+        permission: 'none',
         openapi: {
           method: 'GET',
           path: '/me',
           tags: ['utility'],
           summary: 'The calling integration and its account',
           description:
-            "The key's integration (name, scopes: read, write) and its account, whose timezone every wall time and calendar day of the API is in.",
+            "The key's integration (name, scopes: read, write), what it may do per group of resources (permissions: none, read or write; a restricted key holds only some) and from which networks, and its account, whose timezone every wall time and calendar day of the API is in.",
         },
       })
       .input(z.strictObject({}))
@@ -43,6 +46,13 @@ export const metaRouter = router({
           id: ctx.principal.id,
           name: ctx.principal.name,
           scopes: ctx.principal.type === 'api_key' ? ctx.principal.scopes : [],
+          restricted: ctx.principal.type === 'api_key' && ctx.principal.permissions !== undefined,
+          permissions:
+            (ctx.principal.type === 'api_key' && ctx.principal.permissions) ||
+            permissionsOfAccess(
+              ctx.principal.type === 'api_key' && ctx.principal.scopes.includes('write') ? 'read_write' : 'read_only',
+            ),
+          allowed_ips: (ctx.principal.type === 'api_key' && ctx.principal.allowedIps) || null,
           account: {
             id: ctx.account.id,
             name: ctx.account.name,
@@ -57,6 +67,14 @@ export const metaRouter = router({
         id: z.number().int(),
         name: z.string(),
         scopes: z.array(z.enum(['read', 'write'])),
+        restricted: z.boolean().describe('A restricted key: it holds only the permissions listed'),
+        permissions: z
+          .object(Object.fromEntries(GROUP_NAMES.map((g) => [g, z.enum(GROUP_ACCESS).describe(KEY_GROUPS[g])])))
+          .describe('Per group of resources: none, read, or write (write includes read); GET /schema lists each group'),
+        allowed_ips: z
+          .array(z.string())
+          .nullable()
+          .describe('The networks (addresses or CIDR) the key may call from; null: any'),
         account: z.object({
           id: z.number().int(),
           name: z.string(),
@@ -69,17 +87,18 @@ export const metaRouter = router({
   schemaIndex: documentOutput(
     procedure
       .meta({
+        permission: 'none',
         openapi: {
           method: 'GET',
           path: '/schema',
           tags: ['utility'],
           summary: 'Resources of the API',
           description:
-            'Every resource with its operations and the path of its description; planned ones are listed with available: false.',
+            'Every resource with its operations, the path of its description and the group a restricted key needs for it; planned ones are listed with available: false. key_groups lists the groups.',
         },
       })
       .input(z.strictObject({}))
-      .query(() => ({ data: schemaIndex() })),
+      .query(() => ({ data: schemaIndex(), key_groups: keyGroups() })),
     z.object({
       data: z.array(
         z.object({
@@ -88,13 +107,21 @@ export const metaRouter = router({
           available: z.boolean().describe('false: in the specification, not served by this version yet'),
           operations: z.array(z.string()),
           href: z.string().nullable(),
+          key_permission: z
+            .string()
+            .nullable()
+            .describe("The group a restricted key needs (key_groups); feed: any group, entries narrowed to the key's"),
         }),
       ),
+      key_groups: z
+        .array(z.object({ name: z.string(), label: z.string(), description: z.string() }))
+        .describe('The groups a restricted key holds none, read or write of'),
     }),
   ),
   schemaResource: documentOutput(
     procedure
       .meta({
+        permission: 'none',
         openapi: {
           method: 'GET',
           path: '/schema/{resource}',
@@ -121,6 +148,7 @@ export const metaRouter = router({
   changelog: documentOutput(
     procedure
       .meta({
+        permission: 'none',
         openapi: {
           method: 'GET',
           path: '/changelog',

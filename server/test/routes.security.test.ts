@@ -6,14 +6,18 @@
  * For every route: bad credentials are 401; a read-only key on a write is 403 before its body is read;
  * another clinic's record id is 404 and leaves that record alone; a valid call answers with its
  * documented status and a body that matches its documented schema (the test server validates every
- * response); HEAD on a GET answers like GET without a body.
+ * response); HEAD on a GET answers like GET without a body. For restricted keys, per route: a key
+ * without the route's group (or with only its read, on a write) is 403 forbidden naming the permission,
+ * before the body is read; a key holding that group alone answers as the full key does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { apiKeys, events } from '../../db/schema';
 import { createKey, revokeKey } from '../domain/api_keys';
 import { RouteTable, type Route } from '../rest/routes';
+import { GROUP_NAMES, type GroupAccess, type KeyGroup, type KeyPermissions } from '../auth/key-groups';
 import { appRouter } from '../routers';
+import { RESOURCES } from '../resources';
 import {
   client,
   expectError,
@@ -226,6 +230,14 @@ let server: TestServer;
 let a: Fixture;
 let b: Fixture;
 const badKeys: [string, string | null][] = [];
+/** Restricted keys of clinic A, by what they hold: `only` that group at that access; `without` every other group's write. */
+const restricted = {
+  only: {} as Record<string, string>,
+  without: {} as Record<string, string>,
+  readOnlyOn: {} as Record<string, string>,
+};
+const grants = (f: (g: KeyGroup) => GroupAccess) =>
+  Object.fromEntries(GROUP_NAMES.map((g) => [g, f(g)])) as KeyPermissions;
 
 async function fixture(clinic: Clinic): Promise<Fixture> {
   const api = client(server, clinic);
@@ -301,6 +313,26 @@ beforeAll(async () => {
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where(eq(apiKeys.id, expired.id)),
   );
+  const restrictedKey = async (name: string, permissions: KeyPermissions) =>
+    (await createKey(server.app.db, ca.account, actor, { name, access: 'restricted', permissions })).secret;
+  for (const g of GROUP_NAMES) {
+    restricted.only[`${g}:read`] = await restrictedKey(
+      `${g} read`,
+      grants((h) => (h === g ? 'read' : 'none')),
+    );
+    restricted.only[`${g}:write`] = await restrictedKey(
+      `${g} write`,
+      grants((h) => (h === g ? 'write' : 'none')),
+    );
+    restricted.without[g] = await restrictedKey(
+      `all but ${g}`,
+      grants((h) => (h === g ? 'none' : 'write')),
+    );
+    restricted.readOnlyOn[g] = await restrictedKey(
+      `${g} read, others write`,
+      grants((h) => (h === g ? 'read' : 'write')),
+    );
+  }
   badKeys.push(
     ['no key', null],
     ['a malformed key', 'not-a-key'],
@@ -409,3 +441,66 @@ describe.each(reads)('$name', ({ route }) => {
     expect(head.headers['content-length']).toBe(get.headers['content-length']);
   });
 });
+
+const grouped = protectedRoutes.filter(({ route }) => route.permission !== 'none' && route.permission !== 'feed');
+const groupOf = (route: Route) => route.permission as KeyGroup;
+const needOf = (route: Route) => (route.type === 'query' ? 'read' : 'write');
+
+describe('restricted keys: every route has a group', () => {
+  it('each protected route names its group, none (any key) or feed, as its resource declares', () => {
+    for (const { name, route } of protectedRoutes)
+      expect([...GROUP_NAMES, 'none', 'feed'], name).toContain(route.permission);
+    // What any key may call is the utility routes only: a new resource route cannot fall open.
+    expect(protectedRoutes.filter(({ route }) => route.permission === 'none').map((r) => r.name)).toEqual([
+      'GET /me',
+      'GET /schema',
+      'GET /schema/{resource}',
+    ]);
+  });
+});
+
+describe.each(grouped)('$name', ({ route }) => {
+  it('a restricted key without its group → 403 forbidden naming the permission, before the body is read', async () => {
+    const before = await outboxSize(a);
+    const path = route.path.replace('{id}', '1');
+    const scope = `${groupOf(route)}:${needOf(route)}`;
+    const lacking = [
+      restricted.without[groupOf(route)],
+      ...(needOf(route) === 'write' ? [restricted.readOnlyOn[groupOf(route)]] : []),
+    ];
+    for (const key of lacking) {
+      const res = await request(server, route.method, path, {
+        host: a.clinic.host,
+        key,
+        ...(route.method === 'GET' || route.method === 'DELETE'
+          ? {}
+          : { raw: '{"not json', headers: { 'content-type': 'text/plain' } }),
+      });
+      expectError(res, 403, 'forbidden');
+      expect(res.body.errors).toEqual({ permission: [scope] });
+      expect(res.body.message).toContain(scope);
+    }
+    expect(await outboxSize(a)).toBe(before);
+  });
+
+  it('a restricted key holding only its group answers as the full key does', async () => {
+    const res = await call(a, route, await pathFor(a, route), restricted.only[`${groupOf(route)}:${needOf(route)}`]);
+    ok(res, route.status);
+  });
+});
+
+describe.each(protectedRoutes.filter(({ route }) => route.permission === 'none' || route.permission === 'feed'))(
+  '$name',
+  ({ route }) => {
+    it("any restricted key may call it (one entry of a feed: a key of its record's group alone)", async () => {
+      const path = await pathFor(a, route);
+      let key = restricted.only['billing:read'];
+      if (route.permission === 'feed' && route.path.includes('{')) {
+        const entry = (await call(a, route, path)).body.data;
+        const group = RESOURCES[entry.entity ?? entry.data.entity].permission;
+        key = restricted.only[`${group}:read`];
+      }
+      ok(await call(a, route, path, key), route.status);
+    });
+  },
+);

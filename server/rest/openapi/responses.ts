@@ -94,6 +94,8 @@ export function errorCodes(
   ] as const)
     add(ERROR_STATUS[code], code);
   if (route.protect) add(401, 'unauthenticated');
+  // A key outside its allowed networks, or a restricted key without the route's group (server/rest/key-guard.ts).
+  if (route.protect) add(403, 'forbidden');
   if (route.type === 'mutation') add(403, 'key_read_only');
   if (route.method === 'POST' || route.method === 'PATCH') {
     // An upload over FILE_MAX_BYTES is a 422 naming file (server/rest/multipart.ts); a JSON body over MAX_BODY_BYTES a 413.

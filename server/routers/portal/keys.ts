@@ -10,6 +10,7 @@ import {
   type RotationGrace,
 } from '../../domain/api_keys';
 import { ApiError } from '../../errors';
+import { allowedIpsInput, permissionsInput } from '../../auth/key-permissions';
 import { router } from '../../trpc';
 import { permitted } from './base';
 import { recordId } from '../../resources/fields';
@@ -39,17 +40,27 @@ export const keysRouter = router({
   })),
   create: manage
     .input(
-      z.strictObject({
-        name: z.string().trim().min(1, 'Name the integration').max(255),
-        access: z.enum(['read_write', 'read_only']),
-        expires: z.enum(['never', '90d', '1y']),
-      }),
+      z
+        .strictObject({
+          name: z.string().trim().min(1, 'Name the integration').max(255),
+          access: z.enum(['read_write', 'read_only', 'restricted']),
+          /** Restricted keys only: per group, none, read or write. */
+          permissions: permissionsInput.optional(),
+          allowed_ips: allowedIpsInput.optional(),
+          expires: z.enum(['never', '90d', '1y']),
+        })
+        .refine((k) => k.access !== 'restricted' || k.permissions, {
+          path: ['permissions'],
+          message: 'Choose what the restricted key may read or write',
+        }),
     )
     .mutation(({ ctx, input }) =>
       refusing(() =>
         createKey(ctx.db, ctx.account, ctx.actor, {
           name: input.name,
           access: input.access,
+          permissions: input.access === 'restricted' ? input.permissions : undefined,
+          allowed_ips: input.allowed_ips,
           expires: input.expires === 'never' ? undefined : input.expires,
         }),
       ),

@@ -5,7 +5,7 @@
  * end time shown here moves earlier), revoke after a confirmation.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '../../_components/confirm-dialog';
 import { CopyField } from '../../_components/copy-button';
 import {
@@ -26,10 +26,11 @@ import {
 import { Time, useFullTime } from '../../_components/time';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
+import type { KeyPermissions } from '../../../../server/auth/key-groups';
+import { AccessSummary, NO_PERMISSIONS, PermissionsChooser } from './key-permissions';
 
 type Key = Awaited<ReturnType<typeof portal.keys.list.query>>['data'][number];
 
-const ACCESS = { read_write: 'Read & write', read_only: 'Read only' } as const;
 /** Ties every Rotate button to the rule it follows. */
 const ROTATION_RULES = 'rotation-rules';
 
@@ -43,6 +44,12 @@ function Status({ k }: { k: Key }) {
 
 /** A secret shown once, under the key it belongs to, with its own Copy and the warning that it will not be shown again. */
 function Secret({ k, shown, onDone }: { k: Key; shown: Shown; onDone: () => void }) {
+  // The secret appears far below the form that made it: bring it into view and put focus on it.
+  useEffect(() => {
+    const field = document.getElementById(`secret-${k.id}`);
+    field?.scrollIntoView({ block: 'center' });
+    field?.focus();
+  }, [k.id, shown.secret]);
   return (
     <tr className="max-sm:block">
       <td colSpan={8} className="px-2 pb-3 max-sm:block">
@@ -66,19 +73,42 @@ function Secret({ k, shown, onDone }: { k: Key; shown: Shown; onDone: () => void
   );
 }
 
+type Access = 'read_write' | 'read_only' | 'restricted';
+const ACCESS_CHOICES: Record<Access, string> = {
+  read_write: 'Read & write',
+  read_only: 'Read only',
+  restricted: 'Restricted (choose per group)',
+};
+
+/** The first message of a field's errors, or of any of its items' (`allowed_ips.2`). */
+const fieldError = (errors: Record<string, string[]> | undefined, field: string) =>
+  Object.entries(errors ?? {}).find(([k]) => k === field || k.startsWith(`${field}.`))?.[1][0];
+
 function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => void }) {
   const [name, setName] = useState('');
-  const [access, setAccess] = useState<'read_write' | 'read_only'>('read_write');
+  const [access, setAccess] = useState<Access>('read_write');
+  const [permissions, setPermissions] = useState<KeyPermissions>(NO_PERMISSIONS);
+  const [networks, setNetworks] = useState('');
   const [expires, setExpires] = useState<'never' | '90d' | '1y'>('never');
   const queries = useQueryClient();
   const { submit, pending, error } = useFormAction(
-    () => portal.keys.create.mutate({ name, access, expires }),
+    () =>
+      portal.keys.create.mutate({
+        name,
+        access,
+        ...(access === 'restricted' ? { permissions } : {}),
+        allowed_ips: networks.split(/[\s,]+/).filter(Boolean),
+        expires,
+      }),
     (key) => {
       setName('');
+      setNetworks('');
+      setPermissions(NO_PERMISSIONS);
       onCreated(key.id, key.secret);
       void queries.invalidateQueries({ queryKey: ['keys'] });
     },
   );
+  const networksError = fieldError(error?.errors, 'allowed_ips');
   return (
     <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
       <Field id="key-name" label="Integration name" error={error?.errors.name?.[0]}>
@@ -92,9 +122,12 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
         />
       </Field>
       <Field id="key-access" label="Access">
-        <Select id="key-access" value={access} onChange={(e) => setAccess(e.target.value as typeof access)}>
-          <option value="read_write">{ACCESS.read_write}</option>
-          <option value="read_only">{ACCESS.read_only}</option>
+        <Select id="key-access" value={access} onChange={(e) => setAccess(e.target.value as Access)}>
+          {(Object.keys(ACCESS_CHOICES) as Access[]).map((a) => (
+            <option key={a} value={a}>
+              {ACCESS_CHOICES[a]}
+            </option>
+          ))}
         </Select>
       </Field>
       <Field id="key-expires" label="Expires">
@@ -107,6 +140,31 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
       <Button type="submit" disabled={pending}>
         {pending ? 'Creating…' : 'Create key'}
       </Button>
+      {access === 'restricted' && (
+        <div className="sm:col-span-4">
+          <PermissionsChooser
+            value={permissions}
+            onChange={setPermissions}
+            error={fieldError(error?.errors, 'permissions')}
+          />
+        </div>
+      )}
+      <div className="sm:col-span-4">
+        <Field
+          id="key-networks"
+          label="Allowed networks (optional)"
+          hint="Addresses or CIDR networks, separated by commas or spaces, e.g. 203.0.113.7, 10.0.0.0/8. Empty: any network."
+          error={networksError}
+        >
+          <TextInput
+            id="key-networks"
+            value={networks}
+            onChange={(e) => setNetworks(e.target.value)}
+            aria-describedby={networksError ? 'key-networks-error' : 'key-networks-hint'}
+            error={networksError}
+          />
+        </Field>
+      </div>
       {error && !Object.keys(error.errors).length && (
         <div className="sm:col-span-4">
           <Alert>{error.message}</Alert>
@@ -184,7 +242,9 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
         <Cell label="Key" className="font-mono text-xs">
           {k.start}…
         </Cell>
-        <Cell label="Access">{ACCESS[k.access]}</Cell>
+        <Cell label="Access">
+          <AccessSummary access={k.access} permissions={k.permissions} allowedIps={k.allowed_ips} />
+        </Cell>
         <Cell label="Created">
           <Time iso={k.created_at} />
           {k.created_by && <span className="block text-xs text-slate-500">by {k.created_by}</span>}
@@ -241,6 +301,12 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
             <p id={why} className="mt-1 max-w-56 text-xs text-slate-600">
               Can be rotated again after {at(k.previous_valid_until)}, when the previous secret stops working. Revoke
               stops both secrets now.
+            </p>
+          )}
+          {live && rotating && (
+            <p className="mt-1 max-w-56 text-xs text-slate-600">
+              Previous secret last used:{' '}
+              {k.previous_last_used_at ? <Time iso={k.previous_last_used_at} /> : 'not since the rotation'}
             </p>
           )}
         </Cell>

@@ -1,0 +1,49 @@
+/**
+ * The groups of resources a restricted key holds none, read or write of, named once. Plain data, for
+ * the portal's pages as well as the server; server/auth/key-permissions.ts reads what people send.
+ */
+export const KEY_GROUPS = {
+  patients: 'Patients and their contact details: patients, numbers, addresses, tag placements, referral sources',
+  clinical: 'Clinical records: clinical notes, care plans, the patient timeline (logs and their tags)',
+  scheduling: 'Scheduling: appointments and availability',
+  billing: 'Billing: invoices, line items, payments, allocations, refunds',
+  files: 'Files: uploads and their downloads',
+  practice:
+    'Practice setup: locations, practitioners, rooms, hours, appointment types, modalities, billable items, payment methods, tags, form templates',
+} as const;
+export type KeyGroup = keyof typeof KEY_GROUPS;
+export const GROUP_NAMES = Object.keys(KEY_GROUPS) as [KeyGroup, ...KeyGroup[]];
+/** The readable name of a group, as the portal and the messages say it. */
+export const GROUP_LABELS: Record<KeyGroup, string> = {
+  patients: 'Patients and contact details',
+  clinical: 'Clinical records',
+  scheduling: 'Scheduling',
+  billing: 'Billing',
+  files: 'Files',
+  practice: 'Practice setup',
+};
+
+export const GROUP_ACCESS = ['none', 'read', 'write'] as const;
+export type GroupAccess = (typeof GROUP_ACCESS)[number];
+export type KeyPermissions = Record<KeyGroup, GroupAccess>;
+
+/**
+ * What a route needs: a group's read (GET) or write (anything else); `feed` for the events and deleted
+ * entities feeds, which carry every group's records (a restricted key reads them narrowed to its
+ * groups: server/rest/key-guard.ts); `none` for what any key may call (ping, me, schema, changelog).
+ */
+export type RoutePermission = KeyGroup | 'feed' | 'none';
+
+/** A group's permission as a scope string: `patients:read`. */
+export const scopeOf = (group: KeyGroup, access: 'read' | 'write') => `${group}:${access}`;
+
+/** The whole-key access of a key that is not restricted, as permissions. */
+export const permissionsOfAccess = (access: 'read_write' | 'read_only'): KeyPermissions =>
+  Object.fromEntries(GROUP_NAMES.map((g) => [g, access === 'read_write' ? 'write' : 'read'])) as KeyPermissions;
+
+/** One line for a key's access: "Read & write", "Read only", or "Restricted: patients read, scheduling write". */
+export function describeAccess(access: string, permissions: KeyPermissions | null): string {
+  if (access !== 'restricted' || !permissions) return access === 'read_only' ? 'Read only' : 'Read & write';
+  const granted = GROUP_NAMES.filter((g) => permissions[g] !== 'none').map((g) => `${g} ${permissions[g]}`);
+  return `Restricted: ${granted.join(', ')}`;
+}
