@@ -50,8 +50,15 @@ export class Authenticator {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** The principal for a bearer token on this account, or null (401). */
-  async authenticate(header: string | undefined, accountId: number): Promise<Principal | null> {
+  /**
+   * The principal for a bearer token on this account, or null (401). `refused`, when given, is told the
+   * key a real secret of which was refused (revoked, expired, its grace over), for the request log.
+   */
+  async authenticate(
+    header: string | undefined,
+    accountId: number,
+    refused?: { keyId: number | null },
+  ): Promise<Principal | null> {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
     if (!token) return null;
     const now = this.clock();
@@ -85,14 +92,19 @@ export class Authenticator {
       row.previous_hash !== null &&
       sameDigest(row.previous_hash, digest) &&
       (row.previous_expires_at ?? '') > nowIso;
-    if (!current && !graced) return null;
+    if (!current && !graced) {
+      if (refused && row.previous_hash !== null && sameDigest(row.previous_hash, digest)) refused.keyId = row.id;
+      return null;
+    }
     if (
       row.api !== 'v3' ||
       row.revoked_at ||
       (row.expires_at && row.expires_at <= nowIso) ||
       row.account_id !== accountId
-    )
+    ) {
+      if (refused && row.api === 'v3' && row.account_id === accountId) refused.keyId = row.id;
       return null;
+    }
     this.touch(accountId, row.id, now, graced);
     const principal = principalOf(row);
     if (changes !== keyChanges) return principal;

@@ -37,12 +37,21 @@ const activity = (
 
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
+/**
+ * What to do instead when the URL is a machine of one's own (a loopback or private address, plain http):
+ * the test a person is usually after when they type localhost.
+ */
+const localHint = (why: string) =>
+  /non-public address|only https/.test(why)
+    ? '. To receive webhooks on your own computer, expose it through an https tunnel (for example `ngrok http 3000` or `cloudflared tunnel --url http://localhost:3000`) and use the tunnel’s https URL; a development server started with WEBHOOKS_ALLOW_PRIVATE=true accepts local URLs'
+    : '';
+
 async function checkInput(input: EndpointInput, allowPrivate: boolean) {
   if (input.url.length > 2000) throw invalid('url', 'must be at most 2000 characters');
   try {
     await resolveTarget(input.url, allowPrivate);
   } catch (err) {
-    if (err instanceof BlockedTarget) throw invalid('url', err.message, 'invalid_input');
+    if (err instanceof BlockedTarget) throw invalid('url', err.message + localHint(err.message), 'invalid_input');
     throw err;
   }
   if (input.events !== 'all') {

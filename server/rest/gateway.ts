@@ -84,6 +84,8 @@ interface Exchange {
   answered: boolean;
   rate: RateDecision | null;
   principal: Principal | null;
+  /** A key whose real secret was refused (revoked, expired): the request log names it. */
+  refused: { keyId: number | null };
   /** The clinic of the host, once resolved. */
   account: Account | null;
   /** Deprecation, Sunset and Link: the request used something deprecated (server/resources/deprecation.ts). */
@@ -157,6 +159,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
       template: null,
       rate: null,
       principal: null,
+      refused: { keyId: null },
       account: null,
       deprecation: null,
     };
@@ -195,7 +198,8 @@ export function createGateway(opts: GatewayOptions): Gateway {
     // address, and an outsider's flood must not fill a clinic's log (what it let through is stored).
     const floodRefusal = x.principal === null && outcome.status === 429;
     if (x.account && opts.requestLog && !floodRefusal) {
-      const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : null;
+      // A revoked or expired key's call is logged under that key: the log names what was refused.
+      const keyId = x.principal?.type === 'api_key' && x.principal.id > 0 ? x.principal.id : x.refused.keyId;
       // What the request already holds; the log redacts the query and reads the error when it writes the batch.
       const errorBody = outcome.status >= 400 && typeof outcome.body === 'string' ? outcome.body : null;
       opts.requestLog.add([
@@ -279,7 +283,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         );
       return;
     }
-    x.principal = await auth.authenticate(x.req.headers.authorization, account.id);
+    x.principal = await auth.authenticate(x.req.headers.authorization, account.id, x.refused);
     if (!x.principal) {
       await takeBudget(x, `unauth:${clientKey(x.req)}`, env.RATE_LIMIT_UNAUTH_PER_MINUTE);
       throw new ApiError(

@@ -7,6 +7,7 @@
  * 422s, lifecycle and billing 409s, idempotency). And the other way: each client-error status a route
  * documents that these probes can provoke, they do provoke.
  */
+import { createKey } from '../domain/api_keys';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RouteTable, type Route } from '../rest/routes';
 import { appRouter } from '../routers';
@@ -78,7 +79,18 @@ function call(
   });
 }
 
+/** A key that may call only from a network this test is not on: every protected route answers 403 forbidden. */
+let elsewhereKey = '';
+
 beforeAll(async () => {
+  elsewhereKey = (
+    await createKey(
+      t.server.app.db,
+      t.clinic.account,
+      { actor_type: 'user', actor_id: null, actor_name: 'test' },
+      { name: 'Elsewhere', access: 'read_write', allowed_ips: ['192.0.2.0/24'] },
+    )
+  ).secret;
   const res = await request(t.server, 'GET', '/openapi.json');
   expect(res.status).toBe(200);
   doc = new OpenApiDoc(res.body as Doc);
@@ -91,7 +103,7 @@ describe('every route, the refusals any route can meet', () => {
       call(server, clinic, r, { host: 'nobody.neptune.localhost' }),
       call(server, clinic, r, { host: `${clinic.account.subdomain}.apollo.localhost` }),
     ];
-    if (r.protect) probes.push(call(server, clinic, r, { key: null }));
+    if (r.protect) probes.push(call(server, clinic, r, { key: null }), call(server, clinic, r, { key: elsewhereKey }));
     if (r.type === 'mutation') probes.push(call(server, clinic, r, { key: clinic.readOnlyKey }));
     if (r.path.includes('{')) probes.push(call(server, clinic, r));
     // An unknown parameter, or an unknown attribute in the body (an upload without its fields).

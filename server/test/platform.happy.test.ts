@@ -24,6 +24,16 @@ describe('utility endpoints', () => {
         id: expect.any(Number),
         name: 'Test integration',
         scopes: ['read', 'write'],
+        restricted: false,
+        permissions: {
+          patients: 'write',
+          clinical: 'write',
+          scheduling: 'write',
+          billing: 'write',
+          files: 'write',
+          practice: 'write',
+        },
+        allowed_ips: null,
         account: { id: t.clinic.account.id, name: 'Test Clinic', timezone: 'Europe/London', currency: 'GBP' },
       },
     });

@@ -396,6 +396,33 @@ describe('a disabled endpoint', () => {
 });
 
 describe('SSRF', () => {
+  test('a loopback or plain-http URL is refused with what to do to test on one’s own computer; nothing is made', async () => {
+    const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'test' };
+    const before = await t.server.app.db.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.account_id, t.clinic.account.id));
+    for (const url of ['https://127.0.0.1:3000/hooks', 'http://example.com/hooks']) {
+      const refused = await createEndpoint(
+        t.server.app.db,
+        t.clinic.account,
+        actor,
+        { url, events: 'all' },
+        false,
+      ).then(
+        () => null,
+        (err: { code?: string; errors?: Record<string, string[]> }) => err,
+      );
+      expect(refused?.code, url).toBe('invalid_input');
+      expect(refused?.errors?.url?.[0], url).toMatch(/https tunnel \(for example `ngrok http 3000`/);
+    }
+    const after = await t.server.app.db.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.account_id, t.clinic.account.id));
+    expect(after.length).toBe(before.length);
+  });
+
   test('every non-public address class is refused', () => {
     for (const address of [
       '127.0.0.1',

@@ -29,7 +29,9 @@ export interface paths {
         };
         /**
          * The calling integration and its account
-         * @description The key's integration (name, scopes: read, write) and its account, whose timezone every wall time and calendar day of the API is in.
+         * @description The key's integration (name, scopes: read, write), what it may do per group of resources (permissions: none, read or write; a restricted key holds only some) and from which networks, and its account, whose timezone every wall time and calendar day of the API is in.
+         *
+         *     Any key may call this, restricted or not.
          */
         get: operations["meta-me"];
         put?: never;
@@ -49,7 +51,9 @@ export interface paths {
         };
         /**
          * Resources of the API
-         * @description Every resource with its operations and the path of its description; planned ones are listed with available: false.
+         * @description Every resource with its operations, the path of its description and the group a restricted key needs for it; planned ones are listed with available: false. key_groups lists the groups.
+         *
+         *     Any key may call this, restricted or not.
          */
         get: operations["meta-schemaIndex"];
         put?: never;
@@ -70,6 +74,8 @@ export interface paths {
         /**
          * Attributes, filters, sorts and write rules of one resource
          * @description One resource described as data: its attributes (type, nullable, filterable with operators, sortable, writable), paging, write operations and input rules with their JSON Schema. 404 not_found for a name that is not a resource.
+         *
+         *     Any key may call this, restricted or not.
          */
         get: operations["meta-schemaResource"];
         put?: never;
@@ -120,6 +126,8 @@ export interface paths {
          *     - visibility=online: only windows with online_booking; a location, type or practitioner not enabled for online booking is 422 not_online_bookable
          *     - no practitioner offering the type at the location, or none with working hours there: 422 availability_not_configured
          *     - unknown location_id, appointment_type_id or practitioner_id: 422 location_not_found, appointment_type_not_found, practitioner_not_found
+         *
+         *     A restricted key needs the `scheduling:read` permission (403 forbidden without it).
          */
         get: operations["availability-search"];
         put?: never;
@@ -140,6 +148,8 @@ export interface paths {
         /**
          * List appointments
          * @description Appointments in practitioner diaries. Times are clinic wall times in the account timezone. status: booked → arrived | missed | cancelled; POST /appointments/{id}/cancel, /arrive, /miss, /reinstate move it; PATCH reschedules. DELETE removes it.
+         *
+         *     A restricted key needs the `scheduling:read` permission (403 forbidden without it).
          */
         get: operations["appointments-list"];
         put?: never;
@@ -154,6 +164,8 @@ export interface paths {
          *     - ends_at defaults to starts_at + the type duration; it must be after starts_at and at most 24 hours later (422)
          *     - the range must lie in working time and clash with no other booking of the practitioner or the resource (409 slot_unavailable) unless allow_clash is true
          *     - a group type joins the session already running at that time (or the one named by group_master_id) while it has places (409 group_full)
+         *
+         *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
          */
         post: operations["appointments-create"];
         delete?: never;
@@ -172,6 +184,8 @@ export interface paths {
         /**
          * Get one of appointments
          * @description One appointment by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `scheduling:read` permission (403 forbidden without it).
          */
         get: operations["appointments-get"];
         put?: never;
@@ -179,6 +193,8 @@ export interface paths {
         /**
          * Delete a appointment (removes the appointment: 404 afterwards, listed in deleted_entities)
          * @description Deletes the appointment (removes the appointment: 404 afterwards, listed in deleted_entities); it then appears in GET /deleted_entities.
+         *
+         *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
          */
         delete: operations["appointments-delete"];
         options?: never;
@@ -190,6 +206,8 @@ export interface paths {
          *     Rules:
          *     - changing starts_at, ends_at, practitioner_id, location_id, appointment_type_id or resource_id reschedules: only a booked appointment (409 appointment_rule otherwise), and the diary is checked again (409 slot_unavailable unless allow_clash)
          *     - notes, patient_id and metadata can change in any status; group_master_id is set only when booking
+         *
+         *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
          */
         patch: operations["appointments-update"];
         trace?: never;
@@ -206,6 +224,8 @@ export interface paths {
         /**
          * Cancel an appointment
          * @description booked → cancelled; the slot becomes free. 409 appointment_rule from any other status.
+         *
+         *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
          */
         post: operations["appointments-cancel"];
         delete?: never;
@@ -226,6 +246,8 @@ export interface paths {
         /**
          * Mark the patient arrived
          * @description booked → arrived, from the day of the appointment (409 appointment_rule from any other status, or before that day). Final: an arrival cannot be undone.
+         *
+         *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
          */
         post: operations["appointments-arrive"];
         delete?: never;
@@ -246,6 +268,8 @@ export interface paths {
         /**
          * Mark the appointment missed (did not arrive)
          * @description booked → missed, once it has started. 409 appointment_rule for an arrived patient.
+         *
+         *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
          */
         post: operations["appointments-miss"];
         delete?: never;
@@ -266,6 +290,8 @@ export interface paths {
         /**
          * Reinstate a cancelled or missed appointment
          * @description cancelled | missed → booked, only if the slot is still free (409 slot_unavailable; 409 appointment_rule from booked or arrived).
+         *
+         *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
          */
         post: operations["appointments-reinstate"];
         delete?: never;
@@ -284,6 +310,8 @@ export interface paths {
         /**
          * List patients
          * @description Patient files. DELETE soft-deletes: the patient is no longer returned, listed or referable.
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["patients-list"];
         put?: never;
@@ -295,6 +323,8 @@ export interface paths {
          *     - referral_source_id and referral_source_type are sent together (422 referral_source_incomplete); the source must exist (422 referral_source_not_found)
          *     - default_location_id must be one of the account locations (422 location_not_found)
          *     - locale is copied from the account when not sent
+         *
+         *     A restricted key needs the `patients:write` permission (403 forbidden without it).
          */
         post: operations["patients-create"];
         delete?: never;
@@ -313,6 +343,8 @@ export interface paths {
         /**
          * Get one of patients
          * @description One patient by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["patients-get"];
         put?: never;
@@ -320,6 +352,8 @@ export interface paths {
         /**
          * Delete a patient (soft-delete)
          * @description Deletes the patient (soft-delete); it then appears in GET /deleted_entities.
+         *
+         *     A restricted key needs the `patients:write` permission (403 forbidden without it).
          */
         delete: operations["patients-delete"];
         options?: never;
@@ -332,6 +366,8 @@ export interface paths {
          *     - numbers reconcile by id: stored id = update in place, no id = add, stored number left out = removed; a list with no ids replaces all
          *     - address: only the keys sent change; address: null removes it
          *     - metadata merges keys; a null value removes a key
+         *
+         *     A restricted key needs the `patients:write` permission (403 forbidden without it).
          */
         patch: operations["patients-update"];
         trace?: never;
@@ -353,6 +389,8 @@ export interface paths {
          *     - patient_id must be a live patient (422 patient_not_found)
          *     - tag_id must be a tag of the account (422 invalid_input)
          *     - the same tag twice on one patient → 409 conflict
+         *
+         *     A restricted key needs the `patients:write` permission (403 forbidden without it).
          */
         post: operations["patient_tags-create"];
         delete?: never;
@@ -374,6 +412,8 @@ export interface paths {
         /**
          * Delete a patient tag (removes the tag from the patient)
          * @description Deletes the patient tag (removes the tag from the patient); it then appears in GET /deleted_entities.
+         *
+         *     A restricted key needs the `patients:write` permission (403 forbidden without it).
          */
         delete: operations["patient_tags-delete"];
         options?: never;
@@ -391,6 +431,8 @@ export interface paths {
         /**
          * List patient_logs
          * @description Timeline entries on a patient file. source is api for entries created through the API. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["patient_logs-list"];
         put?: never;
@@ -400,6 +442,8 @@ export interface paths {
          *
          *     Rules:
          *     - patient_id must be a live patient of the account (422 patient_not_found)
+         *
+         *     A restricted key needs the `clinical:write` permission (403 forbidden without it).
          */
         post: operations["patient_logs-create"];
         delete?: never;
@@ -418,6 +462,8 @@ export interface paths {
         /**
          * Get one of patient_logs
          * @description One patient log by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["patient_logs-get"];
         put?: never;
@@ -438,12 +484,16 @@ export interface paths {
         /**
          * List referral_sources
          * @description Where patients come from (a GP practice, a campaign...). Referenced by patients.referral_source_id.
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["referral_sources-list"];
         put?: never;
         /**
          * Create a referral source
          * @description Creates a referral source. Send an Idempotency-Key to retry safely. Input rules: GET /schema/referral_sources.
+         *
+         *     A restricted key needs the `patients:write` permission (403 forbidden without it).
          */
         post: operations["referral_sources-create"];
         delete?: never;
@@ -462,6 +512,8 @@ export interface paths {
         /**
          * Get one of referral_sources
          * @description One referral source by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["referral_sources-get"];
         put?: never;
@@ -472,6 +524,8 @@ export interface paths {
         /**
          * Update a referral source (partial)
          * @description Changes the attributes sent (merge style; metadata keys merge, null removes one). Input rules: GET /schema/referral_sources.
+         *
+         *     A restricted key needs the `patients:write` permission (403 forbidden without it).
          */
         patch: operations["referral_sources-update"];
         trace?: never;
@@ -486,6 +540,8 @@ export interface paths {
         /**
          * List clinical_notes
          * @description Clinical notes on a patient file. created_at may be sent to import historical notes. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["clinical_notes-list"];
         put?: never;
@@ -497,6 +553,8 @@ export interface paths {
          *     - patient_id must be a live patient of the account (422 patient_not_found)
          *     - practitioner_id, when sent, must be a practitioner of the account (422 practitioner_not_found)
          *     - created_at, when sent, imports a historical note and must be in the past (422 invalid_input)
+         *
+         *     A restricted key needs the `clinical:write` permission (403 forbidden without it).
          */
         post: operations["clinical_notes-create"];
         delete?: never;
@@ -515,6 +573,8 @@ export interface paths {
         /**
          * Get one of clinical_notes
          * @description One clinical note by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["clinical_notes-get"];
         put?: never;
@@ -535,6 +595,8 @@ export interface paths {
         /**
          * List files
          * @description Files on a patient record. Upload with POST /files as multipart/form-data; the bytes are at /files/{id}/download. The content type is read from the bytes. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
+         *
+         *     A restricted key needs the `files:read` permission (403 forbidden without it).
          */
         get: operations["files-list"];
         put?: never;
@@ -547,6 +609,8 @@ export interface paths {
          *     - file_type patient_log needs patient_log_id of an entry on the same patient (422 patient_log_mismatch)
          *     - at most FILE_MAX_BYTES (default 25 MiB): larger uploads are 422 and nothing is stored
          *     - bytes the store cannot keep: 409 file_store_failed, nothing recorded
+         *
+         *     A restricted key needs the `files:write` permission (403 forbidden without it).
          */
         post: operations["files-create"];
         delete?: never;
@@ -565,6 +629,8 @@ export interface paths {
         /**
          * Get one of files
          * @description One file by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `files:read` permission (403 forbidden without it).
          */
         get: operations["files-get"];
         put?: never;
@@ -575,6 +641,8 @@ export interface paths {
          *
          *     Rules:
          *     - bytes the store cannot remove: 409 file_delete_failed, the record kept
+         *
+         *     A restricted key needs the `files:write` permission (403 forbidden without it).
          */
         delete: operations["files-delete"];
         options?: never;
@@ -585,6 +653,8 @@ export interface paths {
          *
          *     Rules:
          *     - file_type moves only among generic, custom_content and diagnostic_image; patient_profile and patient_log are fixed (422 file_type_not_allowed)
+         *
+         *     A restricted key needs the `files:write` permission (403 forbidden without it).
          */
         patch: operations["files-update"];
         trace?: never;
@@ -599,6 +669,8 @@ export interface paths {
         /**
          * The bytes of a file
          * @description The file as uploaded, as an attachment with its file name; Content-Type is the type read from the bytes at upload (mime_type).
+         *
+         *     A restricted key needs the `files:read` permission (403 forbidden without it).
          */
         get: operations["files-download"];
         put?: never;
@@ -619,6 +691,8 @@ export interface paths {
         /**
          * List care_plans
          * @description Care plans: programmes of visits with billing and members. A list row carries billing, schedules and members; GET /care_plans/{id} adds phases, tracking, billing periods, services and products. Read-only.
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["care_plans-list"];
         put?: never;
@@ -639,6 +713,8 @@ export interface paths {
         /**
          * Get one care plan with schedules, tracking and billing details
          * @description One care plan by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["care_plans-get"];
         put?: never;
@@ -659,6 +735,8 @@ export interface paths {
         /**
          * List invoices
          * @description Invoices with their lines. state follows from the balances (open, partially_paid, paid); DELETE voids (a second DELETE is 409 billing_rule). Part of the total may be billed to a third party (third_party_amount): allocations of payments by an insurance method pay that part.
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["invoices-list"];
         put?: never;
@@ -671,6 +749,8 @@ export interface paths {
          *     - number is assigned: sequential per account, never reused
          *     - invoice_date defaults to today in the account timezone
          *     - third_party_amount (default 0.00) is the part of the total billed to third_party_payer; at most the total (409 billing_rule)
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         post: operations["invoices-create"];
         delete?: never;
@@ -689,6 +769,8 @@ export interface paths {
         /**
          * Get one of invoices
          * @description One invoice by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["invoices-get"];
         put?: never;
@@ -696,6 +778,8 @@ export interface paths {
         /**
          * Void an invoice
          * @description voids the invoice and releases its allocations; ?void_payments=true also voids the payments that paid this invoice and nothing else; deleting it again is 409 billing_rule. Voiding an invoice already voided is 409 billing_rule.
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         delete: operations["invoices-delete"];
         options?: never;
@@ -708,6 +792,8 @@ export interface paths {
          *     - without line_items only the header changes; note: null clears the note, an absent note leaves it
          *     - line_items reconciles by id: a stored id updates that line, no id adds one, a stored line left out is removed; an empty list is 409 billing_rule
          *     - refused (409 billing_rule) when the invoice would owe less than is already paid, or the patient changes while payments are allocated
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         patch: operations["invoices-update"];
         trace?: never;
@@ -722,6 +808,8 @@ export interface paths {
         /**
          * List line_items
          * @description Lines of invoices. POST adds one line, or several atomically with { invoice_id, lines: [...] }; PATCH and DELETE re-total the invoice. An invoice keeps at least one line (409 billing_rule); no line can be added to a voided invoice (409 billing_rule). Hidden once its invoice is voided: reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["line_items-list"];
         put?: never;
@@ -733,6 +821,8 @@ export interface paths {
          *     - one line: { invoice_id, billable_item_id, quantity, unit_price?, discount?, description? }; several: { invoice_id, lines: [ ... ] }, all or nothing (422 naming lines.N.attribute)
          *     - billable_item_id must be an active billable item (422 invalid_input); discount at most quantity × unit price (422 invalid_input)
          *     - tax = subtotal × the billable item tax rate, rounded half up to the minor unit, per line
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         post: operations["line_items-create"];
         delete?: never;
@@ -751,6 +841,8 @@ export interface paths {
         /**
          * Get one of line_items
          * @description One line item by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["line_items-get"];
         put?: never;
@@ -758,6 +850,8 @@ export interface paths {
         /**
          * Delete a line item
          * @description Deletes the line item; it then appears in GET /deleted_entities.
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         delete: operations["line_items-delete"];
         options?: never;
@@ -768,6 +862,8 @@ export interface paths {
          *
          *     Rules:
          *     - re-totals the invoice; refused (409 billing_rule) when the invoice would owe less than is already paid
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         patch: operations["line_items-update"];
         trace?: never;
@@ -782,6 +878,8 @@ export interface paths {
         /**
          * List payments
          * @description Payments received from patients or third parties. status follows from allocations and refunds (unallocated, partially_allocated, allocated, refunded); DELETE voids the payment and releases its allocations (404 afterwards).
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["payments-list"];
         put?: never;
@@ -793,6 +891,8 @@ export interface paths {
          *     - payment_method_id must be an active method (422 payment_method_unavailable) and not a card method (422 card_payment_not_allowed)
          *     - amount > 0; allocations: [{ invoice_id, amount }] are made in the same transaction, each as POST /payment_allocations
          *     - an insurance method pays the third-party part of an invoice; any other method the patient part
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         post: operations["payments-create"];
         delete?: never;
@@ -811,6 +911,8 @@ export interface paths {
         /**
          * Get one of payments
          * @description One payment by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["payments-get"];
         put?: never;
@@ -818,6 +920,8 @@ export interface paths {
         /**
          * Delete a payment (voids the payment and releases its allocations; a refunded payment cannot be voided (409 billing_rule); 404 afterwards)
          * @description Deletes the payment (voids the payment and releases its allocations; a refunded payment cannot be voided (409 billing_rule); 404 afterwards); it then appears in GET /deleted_entities.
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         delete: operations["payments-delete"];
         options?: never;
@@ -835,6 +939,8 @@ export interface paths {
         /**
          * List payment_allocations
          * @description Parts of payments applied to invoices. DELETE gives the amount back to both the payment and the invoice.
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["payment_allocations-list"];
         put?: never;
@@ -846,6 +952,8 @@ export interface paths {
          *     - payment and invoice of the same patient (409 billing_rule)
          *     - amount at most the payment's unallocated amount and the balance of the invoice part it pays (409 billing_rule)
          *     - payer is third_party for a payment by an insurance method (it pays third_party_balance), else patient
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         post: operations["payment_allocations-create"];
         delete?: never;
@@ -864,6 +972,8 @@ export interface paths {
         /**
          * Get one of payment_allocations
          * @description One payment allocation by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["payment_allocations-get"];
         put?: never;
@@ -871,6 +981,8 @@ export interface paths {
         /**
          * Delete a payment allocation (removes the allocation; refused for a refunded payment (409 allocation_remove_failed))
          * @description Deletes the payment allocation (removes the allocation; refused for a refunded payment (409 allocation_remove_failed)); it then appears in GET /deleted_entities.
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         delete: operations["payment_allocations-delete"];
         options?: never;
@@ -888,6 +1000,8 @@ export interface paths {
         /**
          * List refunds
          * @description Money paid back from a payment: at most its unallocated amount.
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["refunds-list"];
         put?: never;
@@ -897,6 +1011,8 @@ export interface paths {
          *
          *     Rules:
          *     - amount > 0 and at most the payment's unallocated amount (409 billing_rule); deallocate first to refund allocated money
+         *
+         *     A restricted key needs the `billing:write` permission (403 forbidden without it).
          */
         post: operations["refunds-create"];
         delete?: never;
@@ -915,6 +1031,8 @@ export interface paths {
         /**
          * Get one of refunds
          * @description One refund by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `billing:read` permission (403 forbidden without it).
          */
         get: operations["refunds-get"];
         put?: never;
@@ -935,6 +1053,8 @@ export interface paths {
         /**
          * List events
          * @description The account's events of the last 30 days, in the webhook payload's shape, oldest first: a receiver that missed deliveries catches up here (cursor paging). Read-only; any key may read it. Events are thin: fetch the record itself for its current state. Read without sort, the feed is in the order its events were committed: keep the last links.next (never null here) and call it later for exactly the events not yet seen; wait=<seconds> holds an empty last page until an event arrives. Embedded records (an appointment’s patient, a patient’s numbers, address and tags) follow their own resource’s events: an embed changes without an event of the record that embeds it. Records that belong to another (an invoice’s lines, a deleted patient’s clinical notes) are announced through it where they have no events of their own (GET /schema/events says which).
+         *
+         *     A restricted key reads the entries of the resources its groups may read (the entity filter is narrowed to them; naming another resource is 403 forbidden).
          */
         get: operations["events-list"];
         put?: never;
@@ -955,6 +1075,8 @@ export interface paths {
         /**
          * Get one event
          * @description By its id (the webhook-id of its deliveries), while it is in the feed.
+         *
+         *     A restricted key reads the entries of the resources its groups may read (the entity filter is narrowed to them; naming another resource is 403 forbidden).
          */
         get: operations["events-get"];
         put?: never;
@@ -975,6 +1097,8 @@ export interface paths {
         /**
          * List addresses
          * @description Postal addresses of patients. Read-only: written only nested in patients (address). Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["addresses-list"];
         put?: never;
@@ -995,6 +1119,8 @@ export interface paths {
         /**
          * Get one of addresses
          * @description One address by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["addresses-get"];
         put?: never;
@@ -1015,6 +1141,8 @@ export interface paths {
         /**
          * List appointment_types
          * @description Kinds of appointment with their duration and booking rules. Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["appointment_types-list"];
         put?: never;
@@ -1035,6 +1163,8 @@ export interface paths {
         /**
          * Get one of appointment_types
          * @description One appointment type by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["appointment_types-get"];
         put?: never;
@@ -1055,6 +1185,8 @@ export interface paths {
         /**
          * List billable_items
          * @description Services and products that invoice lines are made from. Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["billable_items-list"];
         put?: never;
@@ -1075,6 +1207,8 @@ export interface paths {
         /**
          * Get one of billable_items
          * @description One billable item by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["billable_items-get"];
         put?: never;
@@ -1095,6 +1229,8 @@ export interface paths {
         /**
          * List deleted_entities
          * @description Deletions and voids, for clients that poll: entity (resource name), entity_id and deleted_at. Read-only.
+         *
+         *     A restricted key reads the entries of the resources its groups may read (the entity filter is narrowed to them; naming another resource is 403 forbidden).
          */
         get: operations["deleted_entities-list"];
         put?: never;
@@ -1115,6 +1251,8 @@ export interface paths {
         /**
          * Get one of deleted_entities
          * @description One deleted entity by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key reads the entries of the resources its groups may read (the entity filter is narrowed to them; naming another resource is 403 forbidden).
          */
         get: operations["deleted_entities-get"];
         put?: never;
@@ -1135,6 +1273,8 @@ export interface paths {
         /**
          * List form_templates
          * @description Templates of the forms a clinic sends patients (intake, consent, outcome measures). Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["form_templates-list"];
         put?: never;
@@ -1155,6 +1295,8 @@ export interface paths {
         /**
          * Get one of form_templates
          * @description One form template by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["form_templates-get"];
         put?: never;
@@ -1175,6 +1317,8 @@ export interface paths {
         /**
          * List locations
          * @description Clinic sites. Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["locations-list"];
         put?: never;
@@ -1195,6 +1339,8 @@ export interface paths {
         /**
          * Get one of locations
          * @description One location by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["locations-get"];
         put?: never;
@@ -1215,6 +1361,8 @@ export interface paths {
         /**
          * List modalities
          * @description Treatment modalities (used by care plan phases). Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["modalities-list"];
         put?: never;
@@ -1235,6 +1383,8 @@ export interface paths {
         /**
          * Get one of modalities
          * @description One modality by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["modalities-get"];
         put?: never;
@@ -1255,6 +1405,8 @@ export interface paths {
         /**
          * List numbers
          * @description Patient phone numbers. Read-only: written only nested in patients (numbers[]). Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["numbers-list"];
         put?: never;
@@ -1275,6 +1427,8 @@ export interface paths {
         /**
          * Get one of numbers
          * @description One number by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `patients:read` permission (403 forbidden without it).
          */
         get: operations["numbers-get"];
         put?: never;
@@ -1295,6 +1449,8 @@ export interface paths {
         /**
          * List patient_log_tags
          * @description Tags on patient timeline entries. Read-only. Hidden once its patient is deleted (patients are soft-deleted): reads, lists and changes answer as if it did not exist; each is announced then (its own .deleted event, or its parent's) and listed in deleted_entities.
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["patient_log_tags-list"];
         put?: never;
@@ -1315,6 +1471,8 @@ export interface paths {
         /**
          * Get one of patient_log_tags
          * @description One patient log tag by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
          */
         get: operations["patient_log_tags-get"];
         put?: never;
@@ -1335,6 +1493,8 @@ export interface paths {
         /**
          * List payment_methods
          * @description Ways a payment is taken. Only active, non-card methods can be used for payments through the API. Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["payment_methods-list"];
         put?: never;
@@ -1355,6 +1515,8 @@ export interface paths {
         /**
          * Get one of payment_methods
          * @description One payment method by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["payment_methods-get"];
         put?: never;
@@ -1375,6 +1537,8 @@ export interface paths {
         /**
          * List practitioner_availabilities
          * @description Availability windows on the calendar: weekly rows (day + HH:MM) and one-off dated rows (wall time). Read-only. Deleted with its practitioner.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["practitioner_availabilities-list"];
         put?: never;
@@ -1395,6 +1559,8 @@ export interface paths {
         /**
          * Get one of practitioner_availabilities
          * @description One practitioner availability by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["practitioner_availabilities-get"];
         put?: never;
@@ -1415,6 +1581,8 @@ export interface paths {
         /**
          * List practitioners
          * @description Clinicians whose diaries hold appointments. Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["practitioners-list"];
         put?: never;
@@ -1435,6 +1603,8 @@ export interface paths {
         /**
          * Get one of practitioners
          * @description One practitioner by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["practitioners-get"];
         put?: never;
@@ -1455,6 +1625,8 @@ export interface paths {
         /**
          * List resources
          * @description Calendar resources: rooms, tables, benches. Read-only.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["resources-list"];
         put?: never;
@@ -1475,6 +1647,8 @@ export interface paths {
         /**
          * Get one of resources
          * @description One resource by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["resources-get"];
         put?: never;
@@ -1495,6 +1669,8 @@ export interface paths {
         /**
          * List tags
          * @description Patient tags. Read-only; placed on patients through patient_tags.
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["tags-list"];
         put?: never;
@@ -1515,6 +1691,8 @@ export interface paths {
         /**
          * Get one of tags
          * @description One tag by id (404 not_found when it is not on this account).
+         *
+         *     A restricted key needs the `practice:read` permission (403 forbidden without it).
          */
         get: operations["tags-get"];
         put?: never;
@@ -2817,7 +2995,7 @@ export interface components {
             /** @description Human-readable; may change; do not parse */
             message: string;
             /** @description Stable snake_case machine code. More codes may appear within the version: handle one you do not know by the HTTP status. */
-            code: ("bad_request" | "unauthenticated" | "user_inactive" | "key_read_only" | "connector_not_permitted" | "insufficient_scope" | "permission_denied" | "csrf_failed" | "not_found" | "unsupported_operation" | "method_not_allowed" | "unsupported_media_type" | "wrong_region" | "payload_too_large" | "headers_too_large" | "validation_failed" | "invalid_input" | "patient_not_found" | "location_not_found" | "practitioner_not_found" | "appointment_type_not_found" | "referral_source_not_found" | "resource_unavailable" | "not_online_bookable" | "availability_not_configured" | "payment_method_unavailable" | "card_payment_not_allowed" | "referral_source_incomplete" | "file_type_not_allowed" | "patient_log_mismatch" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_in_flight" | "appointment_rule" | "slot_unavailable" | "group_full" | "billing_rule" | "file_store_failed" | "file_delete_failed" | "allocation_remove_failed" | "tag_locked" | "conflict" | "rate_limited" | "internal_error" | "request_timeout" | "not_ready") | string;
+            code: ("bad_request" | "unauthenticated" | "user_inactive" | "key_read_only" | "connector_not_permitted" | "insufficient_scope" | "permission_denied" | "forbidden" | "csrf_failed" | "not_found" | "unsupported_operation" | "method_not_allowed" | "unsupported_media_type" | "wrong_region" | "payload_too_large" | "headers_too_large" | "validation_failed" | "invalid_input" | "patient_not_found" | "location_not_found" | "practitioner_not_found" | "appointment_type_not_found" | "referral_source_not_found" | "resource_unavailable" | "not_online_bookable" | "availability_not_configured" | "payment_method_unavailable" | "card_payment_not_allowed" | "referral_source_incomplete" | "file_type_not_allowed" | "patient_log_mismatch" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_in_flight" | "appointment_rule" | "slot_unavailable" | "group_full" | "billing_rule" | "file_store_failed" | "file_delete_failed" | "allocation_remove_failed" | "tag_locked" | "conflict" | "rate_limited" | "internal_error" | "request_timeout" | "not_ready") | string;
             /** @description Attribute name → problems; present on input problems */
             errors?: {
                 [key: string]: string[];
@@ -4821,8 +4999,8 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description A read-only key on a write; nothing is read or written. Codes: `key_read_only`. */
-        ReadOnlyKey: {
+        /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`. */
+        Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -5013,6 +5191,43 @@ export interface operations {
                             id: number;
                             name: string;
                             scopes: ("read" | "write")[];
+                            /** @description A restricted key: it holds only the permissions listed */
+                            restricted: boolean;
+                            /** @description Per group of resources: none, read, or write (write includes read); GET /schema lists each group */
+                            permissions: {
+                                /**
+                                 * @description Patients and their contact details: patients, numbers, addresses, tag placements, referral sources
+                                 * @enum {string}
+                                 */
+                                patients: "none" | "read" | "write";
+                                /**
+                                 * @description Clinical records: clinical notes, care plans, the patient timeline (logs and their tags)
+                                 * @enum {string}
+                                 */
+                                clinical: "none" | "read" | "write";
+                                /**
+                                 * @description Scheduling: appointments and availability
+                                 * @enum {string}
+                                 */
+                                scheduling: "none" | "read" | "write";
+                                /**
+                                 * @description Billing: invoices, line items, payments, allocations, refunds
+                                 * @enum {string}
+                                 */
+                                billing: "none" | "read" | "write";
+                                /**
+                                 * @description Files: uploads and their downloads
+                                 * @enum {string}
+                                 */
+                                files: "none" | "read" | "write";
+                                /**
+                                 * @description Practice setup: locations, practitioners, rooms, hours, appointment types, modalities, billable items, payment methods, tags, form templates
+                                 * @enum {string}
+                                 */
+                                practice: "none" | "read" | "write";
+                            };
+                            /** @description The networks (addresses or CIDR) the key may call from; null: any */
+                            allowed_ips: string[] | null;
                             account: {
                                 id: number;
                                 name: string;
@@ -5025,6 +5240,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -5059,11 +5275,20 @@ export interface operations {
                             available: boolean;
                             operations: string[];
                             href: string | null;
+                            /** @description The group a restricted key needs (key_groups); feed: any group, entries narrowed to the key's */
+                            key_permission: string | null;
+                        }[];
+                        /** @description The groups a restricted key holds none, read or write of */
+                        key_groups: {
+                            name: string;
+                            label: string;
+                            description: string;
                         }[];
                     };
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -5100,6 +5325,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -5213,6 +5439,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             /** @description The input is invalid: `errors` names each attribute (or parameter) and its problems. Codes: `validation_failed`, `invalid_input`, `not_online_bookable`, `availability_not_configured`, `location_not_found`, `appointment_type_not_found`, `practitioner_not_found`. */
@@ -5352,6 +5579,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -5402,7 +5630,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Refused by a business rule, or another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`, `slot_unavailable`, `group_full`. */
             409: {
@@ -5463,6 +5702,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -5505,7 +5745,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -5567,7 +5818,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -5647,7 +5909,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -5723,7 +5996,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -5799,7 +6083,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -5875,7 +6170,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -6068,6 +6374,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -6131,7 +6438,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`. */
             409: {
@@ -6192,6 +6510,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -6234,7 +6553,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -6304,7 +6634,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -6369,7 +6710,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Refused by a business rule, or another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`, `conflict`, `tag_locked`. */
             409: {
@@ -6426,7 +6778,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -6568,6 +6931,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -6608,7 +6972,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`. */
             409: {
@@ -6669,6 +7044,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -6773,6 +7149,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -6813,7 +7190,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`. */
             409: {
@@ -6874,6 +7262,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -6924,7 +7313,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -7042,6 +7442,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -7082,7 +7483,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`. */
             409: {
@@ -7143,6 +7555,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -7282,6 +7695,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -7322,7 +7736,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Refused by a business rule, or another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`, `file_store_failed`. */
             409: {
@@ -7382,6 +7807,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -7424,7 +7850,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -7498,7 +7935,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -7558,6 +8006,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -7662,6 +8111,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -7697,6 +8147,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -7885,6 +8336,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -7936,7 +8388,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Refused by a business rule, or another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`, `billing_rule`. */
             409: {
@@ -7997,6 +8460,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8041,7 +8505,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8115,7 +8590,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8238,6 +8724,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -8279,7 +8766,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Refused by a business rule, or another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`, `billing_rule`. */
             409: {
@@ -8340,6 +8838,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8382,7 +8881,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8456,7 +8966,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8607,6 +9128,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -8660,7 +9182,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`. */
             409: {
@@ -8721,6 +9254,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8763,7 +9297,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -8891,6 +9436,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -8931,7 +9477,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Refused by a business rule, or another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`, `billing_rule`. */
             409: {
@@ -8992,6 +9549,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -9034,7 +9592,18 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -9148,6 +9717,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -9188,7 +9758,18 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ReadOnlyKey"];
+            /** @description A read-only key on a write; nothing is read or written. Codes: `forbidden`, `key_read_only`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             404: components["responses"]["NotFound"];
             /** @description Refused by a business rule, or another request with this Idempotency-Key is still in flight. Codes: `idempotency_key_in_flight`, `billing_rule`. */
             409: {
@@ -9249,6 +9830,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -9344,6 +9926,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -9379,6 +9962,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -9525,6 +10109,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -9560,6 +10145,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -9692,6 +10278,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -9727,6 +10314,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -9838,6 +10426,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -9873,6 +10462,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -9954,6 +10544,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -9989,6 +10580,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -10093,6 +10685,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -10128,6 +10721,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -10246,6 +10840,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -10281,6 +10876,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -10371,6 +10967,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -10406,6 +11003,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -10538,6 +11136,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -10573,6 +11172,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -10670,6 +11270,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -10705,6 +11306,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -10809,6 +11411,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -10844,6 +11447,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -11004,6 +11608,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -11039,6 +11644,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -11171,6 +11777,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -11206,6 +11813,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -11331,6 +11939,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -11366,6 +11975,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {
@@ -11470,6 +12080,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             421: components["responses"]["WrongRegion"];
             422: components["responses"]["InvalidInput"];
@@ -11505,6 +12116,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description Nothing at this path on this account (an unknown id or name), or no clinic at this host. Codes: `not_found`. */
             404: {
                 headers: {

@@ -117,7 +117,7 @@ export function errorCodes(
 /** Error responses every operation that has them shares, by status: components.responses, each with its one code. */
 const SHARED: Record<number, { name: string; code: ErrorCode }> = {
   401: { name: 'Unauthenticated', code: 'unauthenticated' },
-  403: { name: 'ReadOnlyKey', code: 'key_read_only' },
+  403: { name: 'Forbidden', code: 'forbidden' },
   404: { name: 'NotFound', code: 'not_found' },
   413: { name: 'PayloadTooLarge', code: 'payload_too_large' },
   415: { name: 'UnsupportedMediaType', code: 'unsupported_media_type' },

@@ -251,7 +251,16 @@ export function RequestLog() {
                   {r.duration_ms} ms
                 </Cell>
                 <Cell label="Key">
-                  {r.key ? (r.key.name ?? `Deleted key #${r.key.id}`) : <span className="text-slate-600">none</span>}
+                  {r.key ? (
+                    <>
+                      {r.key.name ?? `Deleted key #${r.key.id}`}
+                      {r.status === 401 && (
+                        <span className="block text-xs text-slate-600">refused: revoked or expired</span>
+                      )}
+                    </>
+                  ) : (
+                    <span className="text-slate-600">no key, or an unknown one</span>
+                  )}
                 </Cell>
               </Row>
             ))}
