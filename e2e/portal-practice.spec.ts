@@ -125,7 +125,9 @@ for (const size of SIZES) {
       await page.getByLabel('Title').fill('Dr');
       await page.getByLabel('First name (required)').fill('Bea');
       await page.getByLabel('Last name (required)').fill('Hart');
-      await page.getByRole('group', { name: 'Works at' }).getByLabel('Harbour Street').check();
+      // The clinic's one location is ticked already, and the form says why it matters.
+      await expect(page.getByRole('group', { name: 'Works at' }).getByLabel('Harbour Street')).toBeChecked();
+      await expect(page.getByText('Without a location they can have no opening hours and no bookings.')).toBeVisible();
       await page.getByRole('group', { name: 'Offers' }).getByLabel('Follow-up').check();
       await page.getByRole('button', { name: 'Add practitioner' }).click();
       await expect(page.getByRole('table', { name: 'Practitioners' }).getByText('Dr Bea Hart')).toBeVisible();

@@ -10,11 +10,13 @@
  *
  * What a row keeps (docs/decisions.md, "What the request log keeps"): method, path, status, duration,
  * key, client address, X-Request-Id, time; the query string with every value redacted except those of
- * closed kinds in the resource's declaration (ids, booleans, enum members, times, amounts); for an error
+ * closed kinds in the resource's declaration (ids, booleans, enum members, times, amounts) and of the
+ * availability search (none of whose parameters names a patient); for an error
  * answer its `code` and `message` (written by the server, they never echo values sent). Never a body:
  * bodies carry patient data. The request path only hands over what it already holds (the raw query, the
  * error body); redaction and parsing happen here, when a batch is written.
  */
+import type { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import type { DbHandle } from '../../db/client';
 import { requestLog } from '../../db/schema';
@@ -129,6 +131,16 @@ function filterValue(field: Declared, raw: string): string {
 }
 
 /**
+ * A value of the availability search kept as sent: every parameter there is closed (ids, calendar days
+ * of the search, an enum, a count) and none names a patient, so one its own schema accepts is kept:
+ * "why no slots on Friday" is then readable from the log.
+ */
+function availabilityValue(param: string, value: string): boolean {
+  const shape = availabilityQuery.shape as Record<string, z.ZodType>;
+  return Object.hasOwn(shape, param) && /^[\w.:-]{1,40}$/.test(value) && shape[param].safeParse(value).success;
+}
+
+/**
  * The query string as stored: documented parameter names as sent, any other as (other); values kept only where the resource's
  * declaration makes them closed (see closedValue), `page`/`page_size` when numbers and `sort` when it
  * names the resource's fields; everything else (names, emails, dates of birth, cursors, unknown
@@ -152,6 +164,7 @@ export function redactQuery(path: string, search: string): string {
         resource && value.split(',').every((s) => Object.hasOwn(resource.fields, s.split(':')[0])) ? value : REDACTED;
     else if (!RESERVED_PARAMS.has(param) && resource && Object.hasOwn(resource.filters, param))
       kept = filterValue(resource.filters[param], value);
+    else if (name === 'availability' && availabilityValue(param, value)) kept = value;
     out.push(`${encodeURIComponent(param).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${kept}`);
   }
   return clip(out.join('&'));

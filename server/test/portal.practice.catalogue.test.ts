@@ -229,6 +229,28 @@ describe('patient tags', () => {
     ]);
   });
 
+  test('a second tag of a name (any case, spaces around) is refused, on create and on rename; nothing is made', async () => {
+    const runner = await ok(owner.mutate('practice.tags.create', { name: 'Hill walker' }));
+    const other = await ok(owner.mutate('practice.tags.create', { name: 'Swimmer' }));
+    const rows = async () =>
+      (await db().select({ n: count() }).from(tags).where(eq(tags.account_id, t.clinic.account.id)))[0].n;
+    const before = await rows();
+    for (const [proc, input] of [
+      ['practice.tags.create', { name: 'Hill walker' }],
+      ['practice.tags.create', { name: '  HILL WALKER ' }],
+      ['practice.tags.update', { id: other.id, name: 'hill walker' }],
+    ] as const) {
+      const res = await owner.mutate(proc, input);
+      expect(res.status, JSON.stringify(input)).toBe(422);
+      expect(errorsOf(res).name, JSON.stringify(input)).toEqual([expect.stringMatching(/already exists/)]);
+    }
+    expect(await rows()).toBe(before);
+    // Renaming a tag to its own name in another case is not a clash with itself.
+    expect(await ok(owner.mutate('practice.tags.update', { id: runner.id, name: 'Hill Walker' }))).toMatchObject({
+      name: 'Hill Walker',
+    });
+  });
+
   test('a tag on a patient is not deleted (409, naming how many); taken off the patient, it is', async () => {
     const tag = await ok(owner.mutate('practice.tags.create', { name: 'Interpreter' }));
     const patient = (await t.api.post('/patients', { body: { first_name: 'Tag', last_name: 'Ged' } })).body.data;

@@ -5,7 +5,9 @@
  * care plan places it on its members, and timeline entries carry it for the record. Staff remove it
  * from those first, so no patient changes unseen behind one delete.
  */
-import { and, count, eq, isNull, max } from 'drizzle-orm';
+import { and, count, eq, isNull, max, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { invalid } from '../../errors';
 import { carePlans, patientLogTags, patients, patientTags, tags as tagTable } from '../../../db/schema';
 import type { StaffCreateInput, StaffUpdateInput } from '../../resources/define';
 import { tags } from '../../resources/tags';
@@ -22,11 +24,33 @@ async function nextSortOrder(w: WriteContext): Promise<number> {
   return (last?.n ?? 0) + 1;
 }
 
+/**
+ * Two tags of one name cannot be told apart on a patient, in a filter or by a screen reader ("Delete
+ * Runner" twice): a name is one tag, compared without case or surrounding spaces.
+ */
+async function refuseTakenName(tx: Db, accountId: number, name: string, self: number | null) {
+  const [taken] = await tx
+    .select({ id: tagTable.id })
+    .from(tagTable)
+    .where(
+      and(
+        eq(tagTable.account_id, accountId),
+        sql`lower(trim(${tagTable.name})) = ${name.trim().toLowerCase()}`,
+        self === null ? undefined : ne(tagTable.id, self),
+      ),
+    )
+    .limit(1);
+  if (taken) throw invalid('name', `A tag called ${name.trim()} already exists`, 'invalid_input');
+}
+
 export const createTag = async (w: WriteContext, input: StaffCreateInput<typeof tags>) =>
-  createSetupRecord(w, tags, input, { defaults: { sort_order: await nextSortOrder(w) } });
+  createSetupRecord(w, tags, input, {
+    defaults: { sort_order: await nextSortOrder(w) },
+    check: (tx, after) => refuseTakenName(tx, w.account.id, after.name, null),
+  });
 
 export const updateTag = (w: WriteContext, id: number, input: StaffUpdateInput<typeof tags>) =>
-  updateSetupRecord(w, tags, id, input);
+  updateSetupRecord(w, tags, id, input, { check: (tx, after) => refuseTakenName(tx, w.account.id, after.name, id) });
 
 export const deleteTag = (w: WriteContext, id: number) =>
   deleteSetupRecord(w, tags, id, {

@@ -11,7 +11,7 @@ import { RouteTable, type Route } from '../../rest/routes';
 import { appRouter } from '../../routers';
 import { portalRouter } from '../../routers/portal';
 import { billingFixture, type Billing } from '../billing-fixture';
-import { multipart, request, type ClinicHarness, type Res } from '../helpers';
+import { multipart, request, uniqueName, type ClinicHarness, type Res } from '../helpers';
 import { calendarFixture, D, type Calendar } from '../scheduling-fixture';
 import { clinicTag } from './tags';
 import { portalData, signedIn, type PortalClient } from './portal';
@@ -346,11 +346,14 @@ export const SETUP_CALLS: Record<string, () => Promise<unknown[]>> = {
   'practice.paymentMethods.delete': async () => [
     { id: (await setUp('practice.paymentMethods.create', { name: 'Tokens', type: 'other' })).id },
   ],
-  'practice.tags.create': async () => [{ name: 'Swimmer' }],
+  // A tag's name is one tag (a second is refused): each call names its own.
+  'practice.tags.create': async () => [{ name: uniqueName('Swimmer ') }],
   'practice.tags.update': async () => [
-    { id: (await setUp('practice.tags.create', { name: 'Cyclist' })).id, color: '#3366cc' },
+    { id: (await setUp('practice.tags.create', { name: uniqueName('Cyclist ') })).id, color: '#3366cc' },
   ],
-  'practice.tags.delete': async () => [{ id: (await setUp('practice.tags.create', { name: 'Rower' })).id }],
+  'practice.tags.delete': async () => [
+    { id: (await setUp('practice.tags.create', { name: uniqueName('Rower ') })).id },
+  ],
   'practice.referralSources.create': async () => [{ name: 'Leaflet' }],
   'practice.referralSources.update': async () => [
     { id: (await setUp('practice.referralSources.create', { name: 'Radio' })).id, category: 'Advert' },

@@ -35,6 +35,10 @@ export interface FieldSpec {
   checked?: boolean;
   /** For `choices`: the records to tick. */
   options?: { value: number; label: string }[];
+  /** For `choices`: ticked on a new record. */
+  preset?: number[];
+  /** For `choices`: said under the choices when there are some (`hint` is said when there are none). */
+  note?: string;
   /** For `select`: one of these values (the first is a new record's). */
   values?: readonly { value: string; label: string }[];
   /** For `select`: the values are record ids, sent as numbers (none offered: null). */
@@ -71,7 +75,7 @@ const blank = (fields: FieldSpec[]): Values =>
       f.kind === 'checkbox'
         ? (f.checked ?? false)
         : f.kind === 'choices'
-          ? []
+          ? (f.preset ?? [])
           : f.kind === 'select'
             ? (f.values?.[0]?.value ?? '')
             : '',
@@ -177,6 +181,7 @@ function RecordForm({
             >
               <legend className="text-sm font-medium text-slate-700">{f.label}</legend>
               {!f.options?.length && <p className="text-sm text-slate-600">{f.hint}</p>}
+              {!!f.options?.length && f.note && <p className="text-xs text-slate-600">{f.note}</p>}
               <div className="mt-1 flex flex-wrap gap-x-4 gap-y-2">
                 {f.options?.map((o) => (
                   <label key={o.value} className="flex min-h-9 items-center gap-2 text-sm">

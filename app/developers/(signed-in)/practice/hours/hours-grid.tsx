@@ -7,6 +7,7 @@
  * search the API answers GET /availability with.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../_components/confirm-dialog';
 import {
@@ -272,7 +273,13 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
         </Field>
       </div>
       {!location ? (
-        <Empty>{name} does not work at any location yet: choose where they work on Practitioners.</Empty>
+        <Empty>
+          {name} does not work at any location yet: choose where they work on{' '}
+          <Link href="/developers/practice/practitioners" className="underline">
+            Practitioners
+          </Link>
+          .
+        </Empty>
       ) : (
         <>
           <Card title={`Weekly hours: ${name} at ${location.name}`}>

@@ -30,7 +30,11 @@ export function PractitionersManager({ canManage }: { canManage: boolean }) {
       label: 'Works at',
       kind: 'choices',
       options: [...locationName].map(([value, label]) => ({ value, label })),
+      // The one location of a one-site clinic is where a new practitioner works; without a location a
+      // practitioner can have no hours and no bookings (review point 9).
+      ...(locationName.size === 1 ? { preset: [...locationName.keys()] } : {}),
       hint: 'Add a location first.',
+      note: 'Without a location they can have no opening hours and no bookings.',
     },
     {
       name: 'appointment_type_ids',
