@@ -60,6 +60,8 @@ export interface PortalIO {
   policy: { idleMs: number; maxMs: number };
   /** WEBHOOKS_ALLOW_PRIVATE: http and private webhook targets (development and tests only). */
   allowPrivateWebhooks: boolean;
+  /** How many attempts a webhook message gets (one per WEBHOOK_RETRY_DELAYS entry): "attempt 3 of 8". */
+  webhookAttempts: number;
 }
 
 export interface Ctx {

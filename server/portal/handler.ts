@@ -172,6 +172,7 @@ export function createPortal(opts: PortalOptions) {
         userAgent: req.headers['user-agent'] ?? null,
         policy,
         allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE,
+        webhookAttempts: env.WEBHOOK_RETRY_DELAYS.length,
         setSession: (value) => {
           const attrs = ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
           const cookie =

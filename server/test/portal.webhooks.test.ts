@@ -123,6 +123,8 @@ describe('messages, a page at a time', () => {
     );
     const first = portalData(await s.portal.query('webhooks.messagePage', { id: s.id }));
     expect(first.data).toHaveLength(25);
+    // One attempt per WEBHOOK_RETRY_DELAYS entry ('0' here): what "attempt 3 of 8" counts to.
+    expect(first.max_attempts).toBe(1);
     expect(first.next_cursor).toBe(first.data[24].id);
     const second = portalData(await s.portal.query('webhooks.messagePage', { id: s.id, cursor: first.next_cursor }));
     expect(second.data).toHaveLength(5);

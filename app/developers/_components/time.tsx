@@ -30,6 +30,23 @@ export function fullTime(iso: string, zone: string): string {
   return `${f.format(new Date(iso))} ${zone}`;
 }
 
+/** "14:05" in the clinic's zone (with the day when it is not today there), for a time inside a short phrase. */
+export function useClockTime(): (iso: string) => string {
+  const zone = useClinicZone();
+  return (iso) => {
+    const day = (d: Date) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short' }).format(d);
+    const at = new Date(iso);
+    const time = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(at);
+    return day(at) === day(new Date()) ? time : `${day(at)}, ${time}`;
+  };
+}
+
 /** For a deadline inside a sentence ("keeps working until …"): the exact time in the clinic's zone, named, since "in 24 hr" would not say when to act by. */
 export function useFullTime(): (iso: string | null) => string {
   const zone = useClinicZone();
@@ -46,10 +63,11 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', Infinity],
 ];
 
-/** "just now", "3 min ago", "in 2 hr", "5 days ago". */
+/** "just now", "in a few seconds", "3 min ago", "in 2 hr", "5 days ago". */
 export function ago(iso: string, now: number): string {
   let n = (Date.parse(iso) - now) / 1000;
-  if (Math.abs(n) < 45) return 'just now';
+  // A retry 15 s ahead is not "just now": that reads as done.
+  if (Math.abs(n) < 45) return n > 1 ? 'in a few seconds' : 'just now';
   for (const [unit, size] of STEPS) {
     if (Math.abs(n) < size) return relative.format(Math.round(n), unit);
     n /= size;

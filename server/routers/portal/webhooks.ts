@@ -103,9 +103,11 @@ export const webhooksRouter = router({
         cursor: recordId.optional(),
       }),
     )
-    .query(({ ctx, input: { id, ...q } }) =>
-      messagePage(ctx.db.db, ctx.account.id, id, { ...q, limit: MESSAGES_PER_PAGE }),
-    ),
+    .query(async ({ ctx, input: { id, ...q } }) => ({
+      ...(await messagePage(ctx.db.db, ctx.account.id, id, { ...q, limit: MESSAGES_PER_PAGE })),
+      /** Attempts a message gets in all, for "attempt 3 of 8". */
+      max_attempts: ctx.portal.webhookAttempts,
+    })),
   message: manage
     .input(z.strictObject({ endpoint_id: endpointId, message_id: recordId }))
     .query(({ ctx, input }) => messageDetail(ctx.db.db, ctx.account.id, input.endpoint_id, input.message_id)),

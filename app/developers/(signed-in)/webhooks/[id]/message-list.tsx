@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { Time } from '../../../_components/time';
 import { Button, Cell, Empty, Field, LoadFailed, Loading, Row, Select, Table } from '../../../_components/ui';
 import { portal, portalError } from '../../../_lib/trpc';
-import { MessageBadge } from './message-badge';
+import { MessageBadge, RetryNote } from './message-badge';
 import { STATUS_LABELS, type MessageStatus, type PageState } from './message-filters';
 
 export function MessageList({
@@ -29,6 +29,7 @@ export function MessageList({
     refetchInterval: 5000,
   });
   const rows = messages.data?.pages.flatMap((p) => p.data) ?? [];
+  const maxAttempts = messages.data?.pages[0]?.max_attempts ?? 0;
   const filtered = Boolean(state.status || state.type);
   return (
     <section
@@ -102,7 +103,13 @@ export function MessageList({
                 <span className="block font-mono text-xs text-slate-500 [overflow-wrap:anywhere]">{m.event_id}</span>
               </Cell>
               <Cell label="Status">
-                <MessageBadge status={m.status} />
+                <MessageBadge status={m.status} attempts={m.attempts} />
+                <RetryNote
+                  status={m.status}
+                  attempts={m.attempts}
+                  nextAttemptAt={m.next_attempt_at}
+                  maxAttempts={maxAttempts}
+                />
               </Cell>
               <Cell label="Attempts" className="text-xs">
                 {m.attempts}

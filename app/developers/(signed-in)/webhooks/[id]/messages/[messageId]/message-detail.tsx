@@ -55,7 +55,7 @@ export function MessageDetail({ endpointId, messageId }: { endpointId: number; m
         {back}
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="font-mono text-xl font-semibold [overflow-wrap:anywhere]">{m.event_type}</h1>
-          <MessageBadge status={m.status} />
+          <MessageBadge status={m.status} attempts={m.attempts.length} />
         </div>
         <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
           <dt className="text-slate-500">Event id</dt>
