@@ -161,9 +161,15 @@ for (const size of SIZES) {
       await expect(page.getByText(/A link to choose their password was emailed to ann-/)).toBeVisible();
       await expect(page.getByRole('textbox', { name: /^Password for/ })).toHaveCount(0);
 
-      // A role change waits for the confirmation; Escape leaves the role and focus where they were.
+      // Arrow keys move through the roles without asking at each step; "Change role" asks once one is
+      // chosen. Escape leaves the role and focus where they were.
       const role = page.getByLabel('Role of Ann Lee');
+      await role.focus();
+      await page.keyboard.press('ArrowUp');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect(role).toBeFocused();
       await role.selectOption('admin');
+      await page.getByRole('button', { name: 'Change role of Ann Lee' }).click();
       const changing = page.getByRole('dialog', { name: 'Make Ann Lee an admin?' });
       await expect(changing).toContainText(
         'Ann Lee becomes an admin: from their next request they can do what an admin may do in this clinic',
@@ -172,7 +178,9 @@ for (const size of SIZES) {
       await expect(changing).toBeHidden();
       await expect(role).toHaveValue('practitioner');
       await expect(role).toBeFocused();
+      await expect(page.getByRole('button', { name: 'Change role of Ann Lee' })).toHaveCount(0);
       await role.selectOption('receptionist');
+      await page.getByRole('button', { name: 'Change role of Ann Lee' }).click();
       await page
         .getByRole('dialog', { name: 'Make Ann Lee a receptionist?' })
         .getByRole('button', { name: 'Make Ann Lee a receptionist' })

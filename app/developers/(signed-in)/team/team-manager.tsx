@@ -134,6 +134,9 @@ function AddMember({ team }: { team: Team }) {
 }
 
 function MemberRow({ m, me, team }: { m: Team['members'][number]; me: { id: number; role: string }; team: Team }) {
+  // The role chosen in the select, not yet confirmed: arrow keys move through roles without asking at
+  // each step (review point 23); "Change role" asks once a role is chosen.
+  const [draftRole, setDraftRole] = useState<Assignable | null>(null);
   const [pendingRole, setPendingRole] = useState<Assignable | null>(null);
   const [link, setLink] = useState<LinkDelivery | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -143,6 +146,7 @@ function MemberRow({ m, me, team }: { m: Team['members'][number]; me: { id: numb
   const youAreOwner = me.role === 'owner';
   const changeRole = async () => {
     await portal.team.setRole.mutate({ user_id: m.id, role: pendingRole! });
+    setDraftRole(null);
     await refresh();
   };
   const deactivate = async () => {
@@ -193,22 +197,33 @@ function MemberRow({ m, me, team }: { m: Team['members'][number]; me: { id: numb
             <label htmlFor={`role-${m.id}`} className="sr-only">
               Role of {m.name}
             </label>
-            {/* The select shows the saved role until the change is confirmed. */}
-            <Select
-              ref={roleSelect}
-              id={`role-${m.id}`}
-              value={m.role}
-              onChange={(e) => setPendingRole(e.target.value as Assignable)}
-            >
-              {Object.entries(ROLES).map(([k, label]) => (
-                <option key={k} value={k}>
-                  {label}
-                </option>
-              ))}
-            </Select>
+            <div className="flex flex-wrap items-center gap-2">
+              <Select
+                ref={roleSelect}
+                id={`role-${m.id}`}
+                value={draftRole ?? m.role}
+                onChange={(e) => setDraftRole(e.target.value === m.role ? null : (e.target.value as Assignable))}
+              >
+                {Object.entries(ROLES).map(([k, label]) => (
+                  <option key={k} value={k}>
+                    {label}
+                  </option>
+                ))}
+              </Select>
+              {draftRole && (
+                <Button
+                  tone="secondary"
+                  onClick={() => setPendingRole(draftRole)}
+                  aria-label={`Change role of ${m.name}`}
+                >
+                  Change role
+                </Button>
+              )}
+            </div>
             <ConfirmDialog
               open={pendingRole !== null}
-              onOpenChange={(open) => !open && setPendingRole(null)}
+              // Cancelled (Escape, Cancel): the select shows the saved role again.
+              onOpenChange={(open) => !open && (setPendingRole(null), setDraftRole(null))}
               returnFocus={roleSelect}
               title={`Make ${m.name} ${pendingRole ? article(ROLES[pendingRole]) : ''}?`}
               confirm={`Make ${m.name} ${pendingRole ? article(ROLES[pendingRole]) : ''}`}
