@@ -181,6 +181,7 @@ test('signing in and using the portal under its CSP: pages hydrate and nothing i
     ['AI connectors', 'AI connectors'],
     ['Team', 'Team'],
     ['API reference', 'API reference'],
+    ['Changelog', 'Changelog'],
   ]) {
     await nav.getByRole('link', { name: link }).click();
     await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();

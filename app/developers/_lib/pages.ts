@@ -15,6 +15,7 @@ export const PAGES: { href: string; label: string; permissions: Permission[]; se
   },
   { href: '/developers/team', label: 'Team', permissions: ['team.manage'] },
   { href: '/developers/reference', label: 'API reference', permissions: [] },
+  { href: '/developers/changelog', label: 'Changelog', permissions: [] },
   { href: '/developers/account', label: 'Your account', permissions: [] },
   // The clinic's own setup (what the API keeps read-only): locations, appointment types, practitioners, hours.
   {

@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import dynamic from 'next/dynamic';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { CopyButton } from '../../_components/copy-button';
 import { Card, LoadFailed, Loading } from '../../_components/ui';
 import { portal, portalError } from '../../_lib/trpc';
@@ -20,8 +20,7 @@ const RedocView = dynamic(() => import('./redoc-view'), {
 
 const DOCUMENT = '/v3/api/openapi.json';
 
-/** `changelog` (rendered on the server) goes between the curl line and the operations. */
-export function ApiReference({ changelog }: { changelog: ReactNode }) {
+export function ApiReference() {
   const me = useQuery({ queryKey: ['session.me'], queryFn: () => portal.session.me.query() });
   const doc = useQuery({
     queryKey: ['openapi'],
@@ -63,7 +62,6 @@ export function ApiReference({ changelog }: { changelog: ReactNode }) {
           (OpenAPI 3.1, for openapi-typescript or openapi-generator).
         </p>
       </Card>
-      {changelog}
       <section aria-labelledby="operations-title" className="rounded-lg border border-slate-200 bg-white shadow-sm">
         <h2 id="operations-title" className="px-4 pt-4 text-lg font-semibold sm:px-6">
           Operations
