@@ -148,11 +148,22 @@ function recordedSetupName(changes: Record<string, unknown> | null): string | nu
   const value = (k: string) => text(c[k]) ?? text(fromTo(c[k]).to);
   return nameOf(value);
 }
-/** A setup record's name: its `name`, a practitioner's first and last name; weekly hours have none. */
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const HOURS_KINDS: Record<string, string> = { open: 'working hours', break: 'break' };
+
+/**
+ * A setup record's name: its `name`, a practitioner's first and last name, or a weekly hours row's day,
+ * times and kind ("Monday 09:00–17:00, working hours"), as a person reads them, not "#11".
+ */
 function nameOf(value: (field: string) => string | null): string | null {
   const first = value('first_name');
   const last = value('last_name');
-  return value('name') ?? (first && last ? `${first} ${last}` : null);
+  const [day, from, to] = [value('day'), value('starts_at'), value('ends_at')];
+  const weekly =
+    day !== null && DAY_NAMES[Number(day)] && from && to
+      ? `${DAY_NAMES[Number(day)]} ${from}–${to}${HOURS_KINDS[value('type') ?? ''] ? `, ${HOURS_KINDS[value('type')!]}` : ''}`
+      : null;
+  return value('name') ?? (first && last ? `${first} ${last}` : weekly);
 }
 
 /** The current names of the setup records whose entries recorded none (an update that left the name alone), by entity and id. */

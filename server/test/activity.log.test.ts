@@ -90,6 +90,29 @@ describe('the activity log', () => {
     expect(lines).toHaveLength(3);
   });
 
+  test('weekly hours read as their day, times and kind, not as an id', async () => {
+    const { member: ann, portal } = await admin('Hana Hours');
+    const site = portalData(await portal.mutate('practice.locations.create', { name: 'Dock Road' }));
+    const p = portalData(
+      await portal.mutate('practice.practitioners.create', {
+        first_name: 'Priya',
+        last_name: 'Patel',
+        location_ids: [site.id],
+      }),
+    );
+    const hours = { practitioner_id: p.id, location_id: site.id, day: '1' };
+    const open = portalData(
+      await portal.mutate('practice.hours.create', { ...hours, type: 'open', starts_at: '09:00', ends_at: '17:00' }),
+    );
+    expect(open.id).toBeGreaterThan(0);
+    await portal.mutate('practice.hours.create', { ...hours, type: 'break', starts_at: '12:30', ends_at: '13:00' });
+    const mine = summaries(await portal.query('activity.list', { kind: 'practice', member_id: ann.id }));
+    expect(mine.slice(0, 2)).toEqual([
+      `${ann.name} added the practitioner availability “Monday 12:30–13:00, break”`,
+      `${ann.name} added the practitioner availability “Monday 09:00–17:00, working hours”`,
+    ]);
+  });
+
   test("practice setup changes read as sentences under their own kind, in the CSV too; another clinic's never show", async () => {
     const { member: ann, portal } = await admin('Ann Admin');
     const site = portalData(await portal.mutate('practice.locations.create', { name: 'Harbour Street' }));
