@@ -178,6 +178,18 @@ for (const size of SIZES) {
       await settings.getByRole('button', { name: 'Save changes' }).click();
       await expect(settings.getByRole('alert')).toHaveText(/at least one event type/i);
       await check(page, 'endpoint-event-types-refused');
+      // Grouped by resource, with a search and a box per group (ticked, then unticked: nothing of it stays).
+      const find = settings.getByRole('searchbox', { name: 'Find an event type' });
+      await find.fill('no such type');
+      await expect(settings.getByText('No event type matches “no such type”.')).toBeVisible();
+      await find.fill('appointments');
+      const group = settings.getByRole('group', { name: 'appointments' });
+      await expect(settings.getByRole('group', { name: 'patients' })).toHaveCount(0);
+      await group.getByRole('checkbox', { name: 'Every appointments event that fires' }).check();
+      await expect(group.getByRole('checkbox', { name: 'appointments.created', exact: true })).toBeChecked();
+      await group.getByRole('checkbox', { name: 'Every appointments event that fires' }).uncheck();
+      await expect(group.getByRole('checkbox', { name: 'appointments.created', exact: true })).not.toBeChecked();
+      await find.fill('');
       await settings.getByRole('checkbox', { name: 'patients.created', exact: true }).check();
       await settings.getByRole('checkbox', { name: 'patients.updated', exact: true }).check();
       await settings.getByRole('button', { name: 'Save changes' }).click();
