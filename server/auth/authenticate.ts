@@ -9,7 +9,7 @@ import type { DbHandle } from '../../db/client';
 import { apiKeys } from '../../db/schema';
 import type { Principal } from '../context';
 import { hashSecret, isWellFormedKey, parseIdPipe, sameDigest } from './keys';
-import type { KeyPermissions } from './key-groups';
+import { permissionsOfAccess, type KeyPermissions } from './key-groups';
 
 const CACHE_MS = 1000;
 const LAST_USED_EVERY_MS = 60_000;
@@ -164,14 +164,16 @@ export class Authenticator {
 
 /** What a key row lets its caller do: the access scopes, and a restricted key's groups and networks. */
 function principalOf(row: KeyRow): Principal {
-  const restricted = row.access === 'restricted' && row.permissions;
-  const writes = restricted ? Object.values(row.permissions!).includes('write') : row.access === 'read_write';
+  // A restricted key whose permissions went missing holds none: it never falls open to every group.
+  const permissions =
+    row.access === 'restricted' ? ((row.permissions as KeyPermissions | null) ?? permissionsOfAccess('none')) : null;
+  const writes = permissions ? Object.values(permissions).includes('write') : row.access === 'read_write';
   return {
     type: 'api_key',
     id: row.id,
     name: row.name,
     scopes: writes ? ['read', 'write'] : ['read'],
-    ...(restricted ? { permissions: row.permissions as KeyPermissions } : {}),
+    ...(permissions ? { permissions } : {}),
     ...(row.allowed_ips?.length ? { allowedIps: row.allowed_ips } : {}),
   };
 }

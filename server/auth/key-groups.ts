@@ -37,9 +37,11 @@ export type RoutePermission = KeyGroup | 'feed' | 'none';
 /** A group's permission as a scope string: `patients:read`. */
 export const scopeOf = (group: KeyGroup, access: 'read' | 'write') => `${group}:${access}`;
 
-/** The whole-key access of a key that is not restricted, as permissions. */
-export const permissionsOfAccess = (access: 'read_write' | 'read_only'): KeyPermissions =>
-  Object.fromEntries(GROUP_NAMES.map((g) => [g, access === 'read_write' ? 'write' : 'read'])) as KeyPermissions;
+/** A whole-key access as permissions: every group at write, at read, or (`none`) at nothing. */
+export const permissionsOfAccess = (access: 'read_write' | 'read_only' | 'none'): KeyPermissions =>
+  Object.fromEntries(
+    GROUP_NAMES.map((g) => [g, access === 'read_write' ? 'write' : access === 'read_only' ? 'read' : 'none']),
+  ) as KeyPermissions;
 
 /** One line for a key's access: "Read & write", "Read only", or "Restricted: patients read, scheduling write". */
 export function describeAccess(access: string, permissions: KeyPermissions | null): string {

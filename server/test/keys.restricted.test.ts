@@ -49,6 +49,25 @@ describe('what a restricted key holds', () => {
     expect(Object.values(full.permissions)).toEqual(GROUP_NAMES.map(() => 'read'));
   });
 
+  test('a restricted key whose permissions went missing holds none (it never falls open)', async () => {
+    const key = await restrictedKey({ patients: 'read' });
+    await t.server.app.db.transaction((tx) =>
+      tx
+        .update(apiKeys)
+        .set({ permissions: null })
+        .where(and(eq(apiKeys.account_id, t.clinic.account.id), eq(apiKeys.id, key.id))),
+    );
+    const { forgetCachedKeys } = await import('../auth/authenticate');
+    forgetCachedKeys();
+    expectError(await get(key.secret, '/patients'), 403, 'forbidden');
+    const me = (await get(key.secret, '/me')).body.data;
+    expect([me.restricted, me.scopes, Object.values(me.permissions)]).toEqual([
+      true,
+      ['read'],
+      GROUP_NAMES.map(() => 'none'),
+    ]);
+  });
+
   test('a key that may only read is refused every write with forbidden, naming the group', async () => {
     const key = await restrictedKey({ patients: 'read' });
     const res = await request(t.server, 'POST', '/patients', {

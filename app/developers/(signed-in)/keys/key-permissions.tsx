@@ -5,13 +5,14 @@ import {
   GROUP_LABELS,
   GROUP_NAMES,
   KEY_GROUPS,
+  permissionsOfAccess,
   type GroupAccess,
   type KeyPermissions,
 } from '../../../../server/auth/key-groups';
 
 const ACCESS_LABELS: Record<GroupAccess, string> = { none: 'None', read: 'Read', write: 'Write' };
 
-export const NO_PERMISSIONS = Object.fromEntries(GROUP_NAMES.map((g) => [g, 'none'])) as KeyPermissions;
+export const NO_PERMISSIONS = permissionsOfAccess('none');
 
 /** One radio group per group of resources: none, read, or write (write includes read). */
 export function PermissionsChooser({
