@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { Webhook } from 'standardwebhooks';
 import { cli, postToClinic } from './support/clinic';
 
@@ -122,14 +123,14 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
     ['user', 'create', ...at, '--email', owner, '--name', 'Olive Owner', '--role', 'owner', '--password-stdin'],
     password,
   );
-  const nav = () => page.getByRole('navigation', { name: 'Portal' });
+  const nav = () => portalNav(page);
 
   // The owner signs in and, before anything else, points a webhook endpoint at the receiver.
   await page.goto(`${origin}/developers/sign-in`);
   await page.getByLabel('Email').fill(owner);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await nav().getByRole('link', { name: 'Webhooks' }).click();
+  await (await nav()).getByRole('link', { name: 'Webhooks' }).click();
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
   await expect(page.getByText('No endpoints yet')).toBeVisible();
   const hookUrl = `${receiverBase}/hooks`;
@@ -143,7 +144,7 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   const secret = await secretBox.inputValue();
 
   // Practice: a location, an appointment type, two practitioners who work there and offer it.
-  await nav().getByRole('link', { name: 'Locations' }).click();
+  await (await nav()).getByRole('link', { name: 'Locations' }).click();
   await expect(page.getByRole('heading', { name: 'Locations', level: 1 })).toBeVisible();
   await expect(page.getByText('No locations yet')).toBeVisible();
   await page.getByLabel('Name (required)').fill('Harbour Street');
@@ -153,7 +154,7 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   await page.getByRole('button', { name: 'Add location' }).click();
   await expect(page.getByRole('table', { name: 'Locations' }).getByText('Leeds, GB')).toBeVisible();
 
-  await nav().getByRole('link', { name: 'Appointment types' }).click();
+  await (await nav()).getByRole('link', { name: 'Appointment types' }).click();
   await expect(page.getByText('No appointment types yet')).toBeVisible();
   await page.getByLabel('Name (required)').fill('Follow-up');
   await page.getByLabel('Length in minutes (required)').fill('30');
@@ -161,7 +162,7 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   await expect(page.getByRole('table', { name: 'Appointment types' }).getByText('30 min')).toBeVisible();
 
   // What the follow-up is invoiced as: a billable item priced in the clinic's currency.
-  await nav().getByRole('link', { name: 'Billable items' }).click();
+  await (await nav()).getByRole('link', { name: 'Billable items' }).click();
   await expect(page.getByText('No billable items yet')).toBeVisible();
   await page.getByLabel('Name (required)').fill('Follow-up consultation');
   await page.getByLabel('Type (required)').selectOption({ label: 'Service' });
@@ -171,7 +172,7 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
     page.getByRole('table', { name: 'Billable items' }).getByText('55.50 GBP', { exact: true }),
   ).toBeVisible();
 
-  await nav().getByRole('link', { name: 'Practitioners' }).click();
+  await (await nav()).getByRole('link', { name: 'Practitioners' }).click();
   await expect(page.getByText('No practitioners yet')).toBeVisible();
   for (const [first, last] of [
     ['Bea', 'Hart'],
@@ -188,7 +189,7 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
 
   // Weekly hours for Dr Bea Hart on the day after tomorrow (its slots are in the future whatever the time now).
   const day = clinicDay(2);
-  await nav().getByRole('link', { name: 'Opening hours' }).click();
+  await (await nav()).getByRole('link', { name: 'Opening hours' }).click();
   await expect(page.getByRole('heading', { name: 'Opening hours', level: 1 })).toBeVisible();
   await page.getByRole('combobox', { name: 'Practitioner', exact: true }).selectOption({ label: 'Dr Bea Hart' });
   await expect(page.getByRole('heading', { name: 'Weekly hours: Dr Bea Hart at Harbour Street' })).toBeVisible();
@@ -198,7 +199,7 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   await expect(page.getByRole('list', { name: `${day.weekday} hours` }).getByText('09:00–10:30')).toBeVisible();
 
   // An API key, made in the portal; its secret is shown once.
-  await nav().getByRole('link', { name: 'API keys' }).click();
+  await (await nav()).getByRole('link', { name: 'API keys' }).click();
   await page.getByLabel('Integration name').fill('Booking site');
   await page.getByLabel('Access').selectOption({ label: 'Read & write' });
   await page.getByRole('button', { name: 'Create key' }).click();
@@ -256,7 +257,7 @@ test('a new clinic: owner from the CLI, webhook, practice setup, API key, availa
   expect(((await get('/appointments')).body.data as Json[]).length).toBe(2);
 
   // The owner lets practitioners connect AI apps and narrows them to their own calendar.
-  await nav().getByRole('link', { name: 'Team' }).click();
+  await (await nav()).getByRole('link', { name: 'Team' }).click();
   const role = page.getByRole('group', { name: 'Practitioner', exact: true });
   await role.getByRole('checkbox', { name: 'Connect AI apps', exact: true }).check();
   await role.getByLabel('Records').selectOption({ label: 'Own calendar only' });

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 import { axe, sideways } from './support/axe';
@@ -110,13 +111,13 @@ for (const size of SIZES) {
         'keys-revoke-dialog',
       );
 
-      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Team' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'Team' }).click();
       await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
       await check('team');
       await dialogState('Make Ann Lee the owner', 'Make Ann Lee the owner?', 'team-owner-dialog');
       await dialogState('Deactivate Ann Lee', 'Deactivate Ann Lee?', 'team-deactivate-dialog');
 
-      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'Webhooks' }).click();
       // Nothing listens there (WEBHOOKS_ALLOW_PRIVATE lets the e2e server accept it): the test event fails, which is a state to check too.
       const url = 'http://127.0.0.1:9/a/rather/long/path/that/does/not/fit/on/a/phone/clinic-events?account=axe-physio';
       await expect(page.getByRole('heading', { name: 'Add an endpoint' })).toBeVisible();
@@ -136,7 +137,7 @@ for (const size of SIZES) {
       await dialogState('Disable', 'Disable this endpoint?', 'webhooks-disable-dialog');
       await dialogState('Delete endpoint', 'Delete this endpoint?', 'webhooks-delete-dialog');
 
-      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'AI connectors' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'AI connectors' }).click();
       await expect(page.getByRole('textbox', { name: 'MCP server address' })).toHaveValue(`${origin}/v3/api/mcp`);
       await check('connectors');
     });

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
@@ -151,7 +152,7 @@ for (const size of SIZES) {
       const { origin, owner } = clinicFor(new URL(String(info.project.use.baseURL)).port);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       await signIn(page, origin, owner);
-      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Team' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'Team' }).click();
 
       await page.getByLabel('Name', { exact: true }).fill('Ann Lee');
       await page.getByLabel('Email').fill(`ann-${randomBytes(2).toString('hex')}@example.test`);
@@ -163,7 +164,7 @@ for (const size of SIZES) {
 
       // Arrow keys move through the roles without asking at each step; "Change role" asks once one is
       // chosen. Escape leaves the role and focus where they were.
-      const role = page.getByLabel('Role of Ann Lee');
+      const role = page.getByLabel('Role of Ann Lee', { exact: true });
       await role.focus();
       await page.keyboard.press('ArrowUp');
       await expect(page.getByRole('dialog')).toHaveCount(0);
@@ -206,9 +207,9 @@ for (const size of SIZES) {
       await expect(page.getByRole('button', { name: 'Reactivate Ann Lee' })).toBeFocused();
 
       // Where the link went is said for this visit only.
-      await page.getByRole('link', { name: 'API keys' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'API keys' }).click();
       await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
-      await page.getByRole('link', { name: 'Team' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'Team' }).click();
       await expect(page.getByRole('heading', { name: 'Members' })).toBeVisible();
       await expect(page.getByText(/A link to choose their password was emailed/)).toHaveCount(0);
     });
@@ -220,7 +221,7 @@ for (const size of SIZES) {
       const { origin, owner } = clinicFor(new URL(String(info.project.use.baseURL)).port);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       await signIn(page, origin, owner);
-      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'Webhooks' }).click();
 
       // Nothing listens there (WEBHOOKS_ALLOW_PRIVATE lets the e2e server accept it); long, to wrap on a phone.
       const url = 'http://127.0.0.1:9/a/rather/long/path/to/the/clinic/events/receiver?account=confirm-physio';

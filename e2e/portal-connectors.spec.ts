@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { axe } from './support/axe';
 import { cli, postToClinic } from './support/clinic';
 
@@ -119,7 +120,7 @@ test('sign in from the authorization request, allow and deny on the consent scre
   expect(callbacks.at(-1)!.searchParams.get('state')).toBe('second');
 
   await page.goto(`${origin}/developers`);
-  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'AI connectors' }).click();
+  await (await portalNav(page)).getByRole('link', { name: 'AI connectors' }).click();
   await expect(page.getByRole('heading', { name: 'AI connectors', level: 1 })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'MCP server address' })).toHaveValue(`${origin}/v3/api/mcp`);
   await expect(page.getByRole('cell', { name: /^Test Assistant clinic_oc_/ })).toBeVisible();

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { cli } from './support/clinic';
 
 test.describe.configure({ mode: 'serial' });
@@ -161,7 +162,7 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   await shot(page, 'keys');
 
   // The activity log shows each step.
-  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Activity log' }).click();
+  await (await portalNav(page)).getByRole('link', { name: 'Activity log' }).click();
   await expect(page.getByRole('heading', { name: 'Activity log' })).toBeVisible();
   for (const what of ['created the API key', 'rotated the API key', 'revoked the API key', 'signed in'])
     await expect(page.getByRole('cell', { name: new RegExp(what) }).first()).toBeVisible();
@@ -205,7 +206,7 @@ test('a receptionist sees no key pages and the procedures answer 403; deactivate
   const rita = await browser.newPage();
   await signIn(rita, receptionist);
   await expect(rita.getByRole('heading', { name: 'API reference' })).toBeVisible();
-  await expect(rita.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'API keys' })).toHaveCount(0);
+  await expect((await portalNav(rita)).getByRole('link', { name: 'API keys' })).toHaveCount(0);
   await rita.goto(`${origin}/developers/keys`);
   await expect(rita.getByRole('heading', { name: 'Not permitted' })).toBeVisible();
   await expect(rita.getByText('Manage API keys')).toBeVisible();

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { expect, test, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { axe, sideways } from './support/axe';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
@@ -154,7 +155,7 @@ for (const size of SIZES) {
         expect(await axe(page), state).toEqual([]);
         if (size.name === 'phone') expect(await sideways(page), `${state} scrolls sideways`).toBeLessThanOrEqual(0);
       };
-      const nav = () => page.getByRole('navigation', { name: 'Portal' });
+      const nav = () => portalNav(page);
 
       await page.goto(`${origin}/developers/practice/locations`);
       await page.getByLabel('Email').fill(owner);
@@ -163,7 +164,7 @@ for (const size of SIZES) {
       await expect(page.getByRole('heading', { name: 'Locations', level: 1 })).toBeVisible();
 
       for (const c of CATALOGUES) {
-        await nav().getByRole('list', { name: 'Practice' }).getByRole('link', { name: c.link }).click();
+        await (await nav()).getByRole('list', { name: 'Practice' }).getByRole('link', { name: c.link }).click();
         await expect(page.getByRole('heading', { name: c.title, level: 1 })).toBeVisible();
         // The list has loaded (empty), so the page is hydrated: typing now is not reset.
         await expect(page.getByText(c.empty)).toBeVisible();

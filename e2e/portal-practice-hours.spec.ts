@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 import { axe, sideways } from './support/axe';
@@ -76,7 +77,7 @@ for (const size of SIZES) {
         expect(await axe(page), state).toEqual([]);
         if (size.name === 'phone') expect(await sideways(page), `${state} scrolls sideways`).toBeLessThanOrEqual(0);
       };
-      const nav = () => page.getByRole('navigation', { name: 'Portal' });
+      const nav = () => portalNav(page);
 
       await page.goto(`${origin}/developers/practice/hours`);
       await page.getByLabel('Email').fill(admin);
@@ -157,7 +158,7 @@ for (const size of SIZES) {
       await expect(slots).toContainText(`${previewDay(date)}: 09:00, 10:00, 11:00`);
 
       // Practice settings.
-      await nav().getByRole('list', { name: 'Practice' }).getByRole('link', { name: 'Settings' }).click();
+      await (await nav()).getByRole('list', { name: 'Practice' }).getByRole('link', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Practice settings', level: 1 })).toBeVisible();
       const toggle = page.getByLabel('Mark unarrived appointments missed');
       const hours = page.getByLabel('Hours after the appointment ends');

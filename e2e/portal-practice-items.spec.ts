@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { axe, sideways } from './support/axe';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
@@ -73,11 +74,8 @@ for (const size of SIZES) {
         expect(await axe(page), state).toEqual([]);
         if (size.name === 'phone') expect(await sideways(page), `${state} scrolls sideways`).toBeLessThanOrEqual(0);
       };
-      const practice = (link: string) =>
-        page
-          .getByRole('navigation', { name: 'Portal' })
-          .getByRole('list', { name: 'Practice' })
-          .getByRole('link', { name: link });
+      const practice = async (link: string) =>
+        (await portalNav(page)).getByRole('list', { name: 'Practice' }).getByRole('link', { name: link });
 
       await page.goto(`${origin}/developers/practice/locations`);
       await page.getByLabel('Email').fill(owner);
@@ -90,7 +88,7 @@ for (const size of SIZES) {
       await expect(page.getByText('Added the location.')).toBeVisible();
 
       // Billable items: a price with three decimals is said next to its box; the price is read back exactly.
-      await practice('Billable items').click();
+      await (await practice('Billable items')).click();
       await expect(page.getByRole('heading', { name: 'Billable items', level: 1 })).toBeVisible();
       await expect(page.getByText('No billable items yet')).toBeVisible();
       await expect(page.getByLabel('Price (GBP) (required)')).toBeVisible();
@@ -161,7 +159,7 @@ for (const size of SIZES) {
       await expect(items().getByText('Consultation')).toBeVisible();
 
       // Rooms and equipment: at the clinic's location; a bad colour is said next to its box; archived on edit.
-      await practice('Rooms and equipment').click();
+      await (await practice('Rooms and equipment')).click();
       await expect(page.getByRole('heading', { name: 'Rooms and equipment', level: 1 })).toBeVisible();
       await expect(page.getByText('No rooms or equipment yet')).toBeVisible();
       await check('rooms: empty');
@@ -199,7 +197,7 @@ for (const size of SIZES) {
       await expect(page.getByText('No rooms or equipment yet')).toBeVisible();
 
       // Form templates: read-only, and the page says so.
-      await practice('Form templates').click();
+      await (await practice('Form templates')).click();
       await expect(page.getByRole('heading', { name: 'Form templates', level: 1 })).toBeVisible();
       await expect(page.getByText('Form templates are read-only here')).toBeVisible();
       await expect(page.getByText('No form templates yet.')).toBeVisible();

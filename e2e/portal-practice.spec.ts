@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 import { axe, sideways } from './support/axe';
@@ -81,7 +82,7 @@ for (const size of SIZES) {
         expect(await axe(page), state).toEqual([]);
         if (size.name === 'phone') expect(await sideways(page), `${state} scrolls sideways`).toBeLessThanOrEqual(0);
       };
-      const nav = () => page.getByRole('navigation', { name: 'Portal' });
+      const nav = () => portalNav(page);
 
       await page.goto(`${origin}/developers/practice/locations`);
       await page.getByLabel('Email').fill(owner);
@@ -89,7 +90,7 @@ for (const size of SIZES) {
       await page.getByLabel('Password').press('Enter');
       await expect(page.getByRole('heading', { name: 'Locations', level: 1 })).toBeVisible();
       await expect(
-        nav().getByRole('list', { name: 'Practice' }).getByRole('link', { name: 'Locations' }),
+        (await nav()).getByRole('list', { name: 'Practice' }).getByRole('link', { name: 'Locations' }),
       ).toHaveAttribute('aria-current', 'page');
       // The list has loaded (empty), so the page is hydrated: typing now is not reset.
       await expect(page.getByText('No locations yet')).toBeVisible();
@@ -109,7 +110,7 @@ for (const size of SIZES) {
       await expect(page.getByRole('status').filter({ hasText: 'Added the location.' })).toBeVisible();
       await expect(page.getByRole('table', { name: 'Locations' }).getByText('Leeds, GB')).toBeVisible();
 
-      await nav().getByRole('link', { name: 'Appointment types' }).click();
+      await (await nav()).getByRole('link', { name: 'Appointment types' }).click();
       await expect(page.getByRole('heading', { name: 'Appointment types', level: 1 })).toBeVisible();
       await expect(page.getByText('No appointment types yet')).toBeVisible();
       await page.getByLabel('Name (required)').fill('Follow-up');
@@ -119,7 +120,7 @@ for (const size of SIZES) {
       await expect(page.getByRole('table', { name: 'Appointment types' }).getByText('30 min')).toBeVisible();
       await check('appointment-types');
 
-      await nav().getByRole('link', { name: 'Practitioners' }).click();
+      await (await nav()).getByRole('link', { name: 'Practitioners' }).click();
       await expect(page.getByRole('heading', { name: 'Practitioners', level: 1 })).toBeVisible();
       await expect(page.getByText('No practitioners yet')).toBeVisible();
       await page.getByLabel('Title').fill('Dr');
@@ -135,7 +136,7 @@ for (const size of SIZES) {
 
       // Hours on the day after tomorrow: its slots are in the future whatever the time now.
       const day = clinicDay(2);
-      await nav().getByRole('link', { name: 'Opening hours' }).click();
+      await (await nav()).getByRole('link', { name: 'Opening hours' }).click();
       await expect(page.getByRole('heading', { name: 'Weekly hours: Dr Bea Hart at Harbour Street' })).toBeVisible();
       await expect(
         page.getByText('No free slots in the next 7 days.').or(page.getByText(/no working hours are set/)),
@@ -194,7 +195,7 @@ for (const size of SIZES) {
       ]);
 
       // The location is in use now: deleting it is refused, and the dialog says why.
-      await nav().getByRole('link', { name: 'Locations' }).click();
+      await (await nav()).getByRole('link', { name: 'Locations' }).click();
       await page.getByRole('button', { name: 'Delete Harbour Street' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete Harbour Street?' });
       await dialog.getByRole('button', { name: 'Delete location' }).click();

@@ -44,6 +44,22 @@ for (const size of SIZES) {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
       await expect(page.getByText('No API keys yet')).toBeVisible();
+      const nav = page.getByRole('navigation', { name: 'Portal' });
+      if (size.name === 'phone') {
+        // The links wait behind Menu (they filled 527 of 844 px): the page's content starts near the top.
+        const menu = nav.getByRole('button', { name: 'Menu: API keys' });
+        await expect(menu).toHaveAttribute('aria-expanded', 'false');
+        await expect(nav.getByRole('link', { name: 'Team' })).toBeHidden();
+        expect((await page.getByRole('heading', { name: 'API keys', level: 1 }).boundingBox())!.y).toBeLessThan(320);
+        await menu.click();
+        await expect(nav.getByRole('link', { name: 'Team' })).toBeVisible();
+        expect(await axe(page), 'the phone menu open').toEqual([]);
+        await menu.click();
+        await expect(nav.getByRole('link', { name: 'Team' })).toBeHidden();
+      } else {
+        await expect(nav.getByRole('button', { name: /^Menu/ })).toBeHidden();
+        await expect(nav.getByRole('link', { name: 'Team' })).toBeVisible();
+      }
 
       await page.getByLabel('Integration name').fill('SMS reminders');
       await page.getByLabel('Access').selectOption('restricted');

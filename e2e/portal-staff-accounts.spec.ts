@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import * as OTPAuth from 'otpauth';
 import { axe, sideways } from './support/axe';
 import { cli } from './support/clinic';
@@ -50,7 +51,7 @@ async function signOut(page: Page) {
 }
 
 const openAccount = async (page: Page) => {
-  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Your account' }).click();
+  await (await portalNav(page)).getByRole('link', { name: 'Your account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account', level: 1 })).toBeVisible();
 };
 
@@ -113,7 +114,7 @@ for (const size of SIZES) {
       const admin = member('admin');
       const email = member('practitioner');
       await signIn(page, admin);
-      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Team' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'Team' }).click();
       const row = page.getByRole('row', { name: new RegExp(email) });
       await row.getByRole('button', { name: /Send a password reset link/ }).click();
       await expect(row.getByText(`A link to choose their password was emailed to ${email}.`)).toBeVisible();
@@ -258,7 +259,7 @@ for (const size of SIZES) {
         await page.getByRole('button', { name: 'Sign in' }).click();
       };
       await signInHere(owner);
-      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Team' }).click();
+      await (await portalNav(page)).getByRole('link', { name: 'Team' }).click();
       await page.getByLabel('Who must use it').selectOption({ label: 'Required for owners and admins' });
       await page.getByRole('button', { name: 'Save rule' }).click();
       await expect(page.getByText('Saved', { exact: true })).toBeVisible();

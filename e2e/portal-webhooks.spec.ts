@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { Webhook } from 'standardwebhooks';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
@@ -81,7 +82,7 @@ async function signedIn(page: Page, port: string) {
   await page.getByLabel('Email').fill(admin);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Webhooks' }).click();
+  await (await portalNav(page)).getByRole('link', { name: 'Webhooks' }).click();
   await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
   return { clinic, origin };
 }

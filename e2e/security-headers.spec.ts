@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { portalNav } from './support/nav';
 import { cli, postToClinic } from './support/clinic';
 
 const clinic = `csp${randomBytes(3).toString('hex')}`;
@@ -175,7 +176,6 @@ test('signing in and using the portal under its CSP: pages hydrate and nothing i
   await expect(page.getByRole('button', { name: 'Allow' })).toBeEnabled();
 
   await page.goto(`${origin}/developers`);
-  const nav = page.getByRole('navigation', { name: 'Portal' });
   for (const [link, heading] of [
     ['API keys', 'API keys'],
     ['AI connectors', 'AI connectors'],
@@ -183,7 +183,7 @@ test('signing in and using the portal under its CSP: pages hydrate and nothing i
     ['API reference', 'API reference'],
     ['Changelog', 'Changelog'],
   ]) {
-    await nav.getByRole('link', { name: link }).click();
+    await (await portalNav(page)).getByRole('link', { name: link }).click();
     await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
   }
   expect(reports).toEqual([]);
