@@ -103,6 +103,11 @@ for (const size of SIZES) {
       await expect(page.getByText('Use the two-letter country code (GB, IE, US …)')).toBeVisible();
       await expect(page.getByLabel('Country code')).toHaveAttribute('aria-invalid', 'true');
       await check('locations-error');
+      // Two letters that name no country are refused the same way (review point 10).
+      await page.getByLabel('Country code').fill('XX');
+      await page.getByRole('button', { name: 'Add location' }).click();
+      await expect(page.getByText('No country has this code: use GB, IE, US …')).toBeVisible();
+      await expect(page.getByLabel('Country code')).toBeFocused();
       await page.getByLabel('Country code').fill('gb');
       await page.getByLabel('Town or city').fill('Leeds');
       await page.getByLabel('Patients can book here online').check();
