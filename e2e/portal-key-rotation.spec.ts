@@ -67,6 +67,10 @@ test('a rotating key cannot be rotated again until its previous secret stops wor
   );
 
   await rotate.click();
+  // The grace choice is entered at the chosen option (24 hours), not at the first.
+  await expect(
+    page.getByRole('dialog', { name: 'Rotate Twice?' }).getByRole('radio', { name: 'For 24 hours' }),
+  ).toBeFocused();
   await page.getByRole('dialog', { name: 'Rotate Twice?' }).getByRole('button', { name: 'Rotate Twice' }).click();
   await expect(
     page.getByText(/The previous secret keeps working until .+; the key can be rotated again after then\./),

@@ -47,6 +47,7 @@ export function ConfirmDialog({
   // Set from the confirm click on: a dialog that leaves the page mid-action (its row refreshed away) was
   // confirmed, and focus then goes to `focusAfter` too (Radix calls onCloseAutoFocus on unmount, a tick later).
   const done = useRef(false);
+  const content = useRef<HTMLDivElement>(null);
   const isOpen = open ?? ownOpen;
   const setOpen = (next: boolean) => {
     if (next) {
@@ -78,6 +79,16 @@ export function ConfirmDialog({
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
         <Dialog.Content
           className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-5 shadow-xl"
+          ref={content}
+          onOpenAutoFocus={(e) => {
+            // A choice inside (the rotation's grace) is entered at its chosen option, as Tab enters a
+            // radio group; Radix would focus the first option whatever is chosen (review point 31).
+            const chosen = content.current?.querySelector<HTMLElement>('input[type="radio"]:checked');
+            if (chosen) {
+              e.preventDefault();
+              chosen.focus();
+            }
+          }}
           onCloseAutoFocus={(e) => {
             // Without a target of ours Radix returns focus to the trigger.
             const target = (done.current ? focusAfter?.() : null) ?? returnFocus?.current;
