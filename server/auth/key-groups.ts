@@ -34,6 +34,9 @@ export type KeyPermissions = Record<KeyGroup, GroupAccess>;
  */
 export type RoutePermission = KeyGroup | 'feed' | 'none';
 
+/** What a call of a route needs of its group: read for a query (GET), write for a mutation. */
+export const accessNeeded = (type: 'query' | 'mutation'): 'read' | 'write' => (type === 'query' ? 'read' : 'write');
+
 /** A group's permission as a scope string: `patients:read`. */
 export const scopeOf = (group: KeyGroup, access: 'read' | 'write') => `${group}:${access}`;
 

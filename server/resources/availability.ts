@@ -5,10 +5,14 @@
 import { z } from 'zod';
 import { calendarDay } from '../values/calendar';
 import { ID_MAX } from './fields';
+import type { KeyGroup } from '../auth/key-groups';
 
 /** GET /availability searches at most this many days, and a week when `to` is not sent. */
 export const MAX_RANGE_DAYS = 31;
 export const DEFAULT_RANGE_DAYS = 7;
+
+/** The group a restricted key needs for the availability search (server/auth/key-groups.ts). */
+export const AVAILABILITY_PERMISSION = 'scheduling' satisfies KeyGroup;
 
 export const AVAILABILITY_DESCRIPTION =
   `Free slots of one appointment type at one location over up to ${MAX_RANGE_DAYS} days, ordered by time then practitioner. ` +

@@ -4,9 +4,15 @@ import { OFFSET_COST, PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../list
 import { DEFAULT_ORDER, RANGE_OPERATORS } from '../list/grammar';
 import { SCAN_LIMIT, scanningOperators } from '../list/scans';
 import type { EverydayQuestion, Resource } from './define';
-import { GROUP_LABELS, GROUP_NAMES, KEY_GROUPS, scopeOf } from '../auth/key-groups';
+import { GROUP_LABELS, GROUP_NAMES, KEY_GROUPS, scopeOf, type KeyGroup } from '../auth/key-groups';
 import type { Field, FieldKind } from './fields';
-import { AVAILABILITY_DESCRIPTION, AVAILABILITY_RULES, availabilityOutput, availabilityQuery } from './availability';
+import {
+  AVAILABILITY_DESCRIPTION,
+  AVAILABILITY_PERMISSION,
+  AVAILABILITY_RULES,
+  availabilityOutput,
+  availabilityQuery,
+} from './availability';
 import { EVENT_DESCRIPTIONS } from '../events/catalogue';
 import { events } from './events';
 import { PLANNED, RESOURCES } from './index';
@@ -74,7 +80,7 @@ export function schemaIndex() {
       available: true,
       operations: ['search'],
       href: '/schema/availability' as string | null,
-      key_permission: 'scheduling' as string | null,
+      key_permission: AVAILABILITY_PERMISSION as string | null,
     },
   ];
   const planned = Object.entries(PLANNED).map(([name, description]) => ({
@@ -95,7 +101,7 @@ function describeAvailability() {
     description: AVAILABILITY_DESCRIPTION,
     operations: ['search'],
     write_operations: [],
-    key_permission: { group: 'scheduling', read: 'scheduling:read' },
+    key_permission: groupPermission(AVAILABILITY_PERMISSION, false),
     path: '/availability',
     query: z.toJSONSchema(availabilityQuery, { io: 'input', unrepresentable: 'any' }),
     response: z.toJSONSchema(availabilityOutput, { unrepresentable: 'any' }),
@@ -149,7 +155,7 @@ export function describeResource(name: string) {
     description: r.description,
     operations: operationsOf(r),
     write_operations: r.write,
-    key_permission: keyPermissionOf(r),
+    key_permission: groupPermission(r.permission, r.write.length > 0 || r.actions !== undefined),
     ...(r.deleteSemantics ? { delete_semantics: r.deleteSemantics } : {}),
     // The feed's types, each with when it is sent, whether an operation fires it today (and, when none does, why), and an example.
     ...(r === events ? { event_types: EVENT_DESCRIPTIONS } : {}),
@@ -215,18 +221,18 @@ export function describeResource(name: string) {
   };
 }
 
-/** What a restricted key needs for a resource: its group's read for GET, its write for the rest. */
-function keyPermissionOf(r: Resource) {
-  if (r.permission === 'feed')
+/** What a restricted key needs for a resource or search: its group's read for GET, its write for the rest (`writes`). */
+function groupPermission(group: KeyGroup | 'feed', writes: boolean) {
+  if (group === 'feed')
     return {
       group: 'feed',
       read: 'any group: a restricted key reads the entries of the resources its groups may read',
     };
   return {
-    group: r.permission,
-    description: KEY_GROUPS[r.permission],
-    read: scopeOf(r.permission, 'read'),
-    ...(r.write.length || r.actions ? { write: scopeOf(r.permission, 'write') } : {}),
+    group,
+    description: KEY_GROUPS[group],
+    read: scopeOf(group, 'read'),
+    ...(writes ? { write: scopeOf(group, 'write') } : {}),
   };
 }
 

@@ -6,7 +6,14 @@
 import type { Principal } from '../context';
 import { ApiError } from '../errors';
 import { addressAllowed } from '../auth/key-permissions';
-import { GROUP_LABELS, GROUP_NAMES, scopeOf, type KeyGroup, type KeyPermissions } from '../auth/key-groups';
+import {
+  accessNeeded,
+  GROUP_LABELS,
+  GROUP_NAMES,
+  scopeOf,
+  type KeyGroup,
+  type KeyPermissions,
+} from '../auth/key-groups';
 import { RESOURCES } from '../resources';
 import type { Route } from './routes';
 
@@ -27,7 +34,7 @@ export function refuseOutsideKey(principal: Principal | null, route: Route, addr
     );
   if (!restrictedKey(principal) || route.permission === 'none' || route.permission === 'feed') return;
   const group = route.permission;
-  const need = route.type === 'query' ? 'read' : 'write';
+  const need = accessNeeded(route.type);
   const has = principal.permissions[group];
   if (has === 'write' || (has === 'read' && need === 'read')) return;
   throw missing(group, need, `${route.method} ${route.path}`);
@@ -43,15 +50,13 @@ function missing(group: KeyGroup, need: 'read' | 'write', what: string): ApiErro
 }
 
 /** The resources whose records a feed may show to a key: those of the groups it may read (and the feed names). */
-function readableResources(permissions: KeyPermissions, feed: string): string[] {
-  const named = RESOURCES[feed].filters.entity?.values;
+function readableResources(permissions: KeyPermissions, route: Route): string[] {
+  const named = route.resource?.filters.entity?.values;
   return Object.values(RESOURCES)
     .filter((r) => r.permission !== 'feed' && mayRead(permissions, r.permission))
     .map((r) => r.name)
     .filter((name) => !named || named.includes(name));
 }
-
-const feedOf = (route: Route) => route.path.split('/')[1];
 
 /**
  * A feed (events, deleted entities) read by a key that may not read every group: its `entity` filter
@@ -63,7 +68,7 @@ export function narrowFeed(principal: Principal | null, route: Route, input: Rec
   if (!restrictedKey(principal) || route.permission !== 'feed' || route.path.includes('{')) return;
   const { permissions } = principal;
   if (GROUP_NAMES.every((g) => mayRead(permissions, g))) return;
-  const readable = readableResources(permissions, feedOf(route));
+  const readable = readableResources(permissions, route);
   for (const param of ['entity', 'data.entity']) {
     const raw = input[param];
     for (const value of Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]) {
@@ -95,7 +100,7 @@ function refuseFeedEntry(principal: Principal | null, route: Route, data: unknow
   const entity = entry?.entity ?? entry?.data?.entity;
   const resource = typeof entity === 'string' && Object.hasOwn(RESOURCES, entity) ? RESOURCES[entity] : undefined;
   if (resource && resource.permission !== 'feed' && !mayRead(principal.permissions, resource.permission))
-    throw missing(resource.permission, 'read', `an entry of ${feedOf(route)} about ${entity}`);
+    throw missing(resource.permission, 'read', `an entry of ${route.resource?.name} about ${entity}`);
 }
 
 /** What a key may see of an answer: a feed entry refused outside its groups, embeds of other groups null. */
@@ -107,8 +112,7 @@ export function keyView(principal: Principal | null, route: Route, data: unknown
 /** A record's embeds of groups the key may not read, set to null (as for a deleted patient). */
 function redactEmbeds(principal: Principal | null, route: Route, data: unknown): unknown {
   if (!restrictedKey(principal) || !data || typeof data !== 'object') return data;
-  const name = route.path.split('/')[1];
-  const embeds = Object.hasOwn(RESOURCES, name) ? RESOURCES[name].embedPermissions : undefined;
+  const embeds = route.resource?.embedPermissions;
   if (!embeds) return data;
   const hidden = Object.entries(embeds).filter(([, g]) => g && !mayRead(principal.permissions, g));
   if (!hidden.length) return data;

@@ -15,6 +15,7 @@ import { bodyName, deprecatedProperties, ref, responseSchemas } from './openapi/
 import { EXAMPLES, operationDescription, ruleText, tagsOf } from './openapi/text';
 import { addWebhooks } from './openapi/webhooks';
 import type { Route, RouteTable } from './routes';
+import { accessNeeded, scopeOf } from '../auth/key-groups';
 
 type Op = Json & {
   parameters?: Json[];
@@ -219,12 +220,11 @@ function successResponse(op: Op, operation: Operation, schema: Json | undefined)
   };
 }
 
-/** GET /openapi.json: public, in a rate-limit bucket of its own (not a route of the table: the gateway serves it before any clinic). */
 /** The permission a restricted key needs, where tools read it (`x-permission`) and people do (the description). */
 function keyPermission(op: Op, route: Route): void {
   const { permission } = route;
-  const need = route.type === 'query' ? 'read' : 'write';
-  const scope = permission === 'none' ? 'none' : permission === 'feed' ? 'any' : `${permission}:${need}`;
+  const scope =
+    permission === 'none' ? 'none' : permission === 'feed' ? 'any' : scopeOf(permission, accessNeeded(route.type));
   op['x-permission'] = scope;
   const sentence =
     permission === 'none'
@@ -235,6 +235,7 @@ function keyPermission(op: Op, route: Route): void {
   op.description = `${op.description ?? ''}\n\n${sentence}`.trim();
 }
 
+/** GET /openapi.json: public, in a rate-limit bucket of its own (not a route of the table: the gateway serves it before any clinic). */
 function openApiOperation(): Op {
   const codes = errorCodes({ protect: false, type: 'query', method: 'GET', multipart: false });
   // Served whatever the host and query: neither an unknown clinic nor a parameter is refused.

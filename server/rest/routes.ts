@@ -13,6 +13,7 @@ import type { Deprecation } from '../resources/deprecation';
 import { fallbacks } from '../shortcuts';
 import { RESOURCES } from '../resources';
 import type { RoutePermission } from '../auth/key-groups';
+import type { Resource } from '../resources/define';
 
 interface ProcedureDef {
   inputs: unknown[];
@@ -77,6 +78,8 @@ export interface Route {
   cacheable: boolean;
   /** What a restricted key needs: this group's read (GET) or write (any other method). */
   permission: RoutePermission;
+  /** The resource its path names (`/patients/{id}` → patients), or none (`/me`, `/availability`). */
+  resource?: Resource;
 }
 
 export interface Match {
@@ -86,11 +89,16 @@ export interface Match {
 
 /** A route's group: declared in its meta, or its resource's; a route of neither would be open to every key. */
 function permissionOf(path: string, meta: RouteMeta): RoutePermission {
-  if (meta.permission) return meta.permission;
-  const name = firstSegment(path);
-  if (Object.hasOwn(RESOURCES, name)) return RESOURCES[name].permission;
-  throw new Error(`route ${path}: no resource named ${name}; declare its permission in the meta`);
+  const permission = meta.permission ?? resourceOf(path)?.permission;
+  if (!permission)
+    throw new Error(`route ${path}: no resource named ${firstSegment(path)}; declare its permission in the meta`);
+  return permission;
 }
+
+const resourceOf = (path: string): Resource | undefined => {
+  const name = firstSegment(path);
+  return Object.hasOwn(RESOURCES, name) ? RESOURCES[name] : undefined;
+};
 
 /** The first segment of a path (`/patients/12` → `patients`): routes are bucketed by it. */
 const firstSegment = (path: string) => path.slice(1).split('/', 1)[0];
@@ -120,6 +128,7 @@ export class RouteTable {
         binary: route.binary === true,
         deprecated: route.deprecated,
         cacheable: route.cacheable === true,
+        resource: resourceOf(openapi.path),
         permission: permissionOf(openapi.path, route),
       });
     });

@@ -1,12 +1,17 @@
 import { findAvailability } from '../domain/scheduling/availability';
-import { AVAILABILITY_DESCRIPTION, availabilityOutput, availabilityQuery } from '../resources/availability';
+import {
+  AVAILABILITY_DESCRIPTION,
+  AVAILABILITY_PERMISSION,
+  availabilityOutput,
+  availabilityQuery,
+} from '../resources/availability';
 import { documentOutput, procedure, router } from '../trpc';
 
 export const availabilityRouter = router({
   search: documentOutput(
     procedure
       .meta({
-        permission: 'scheduling',
+        permission: AVAILABILITY_PERMISSION,
         openapi: {
           method: 'GET',
           path: '/availability',

@@ -7,9 +7,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
-import { apiKeys, events } from '../../db/schema';
+import { apiKeys, events, patients } from '../../db/schema';
 import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
 import { createKey, type Expiry } from '../domain/api_keys';
@@ -46,6 +46,19 @@ export async function startServer(
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const port = (app.server.address() as AddressInfo).port;
   return { app, port, trustsProxy: env.TRUST_PROXY > 0, close: () => app.close() };
+}
+
+/** How many rows of `table` the clinic holds: what a refused write must leave unchanged. */
+export async function clinicRows(
+  server: TestServer,
+  clinic: Clinic,
+  table: typeof apiKeys | typeof events | typeof patients,
+): Promise<number> {
+  const [row] = await server.app.db.db
+    .select({ n: count() })
+    .from(table)
+    .where(eq(table.account_id, clinic.account.id));
+  return Number(row.n);
 }
 
 export const uniqueName = (prefix = 't') => `${prefix}${randomBytes(5).toString('hex')}`;

@@ -2,24 +2,18 @@
  * Inputs an attacker can send that once reached a 500 (security review): each is a 4xx in the error
  * shape, changes nothing, and behaves the same on SQLite and PostgreSQL.
  */
-import { count, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { isPg } from '../../db/dialect';
 import { toApiError } from '../rest/errors';
 import { describe, expect, test } from 'vitest';
 import { apiKeys, patients } from '../../db/schema';
-import { expectError, request, useClinic } from './helpers';
+import { clinicRows, expectError, request, useClinic } from './helpers';
 import { portalCode, portalData, signedIn } from './support/portal';
 
 const t = useClinic();
 const NUL = 'must not contain the NUL character (\\u0000)';
 
-async function patientCount() {
-  const [row] = await t.server.app.db.db
-    .select({ n: count() })
-    .from(patients)
-    .where(eq(patients.account_id, t.clinic.account.id));
-  return Number(row.n);
-}
+const patientCount = () => clinicRows(t.server, t.clinic, patients);
 
 describe('the NUL character is refused on every input surface, the same on both databases', () => {
   test('in a filter value: 422 naming the parameter', async () => {
@@ -48,15 +42,7 @@ describe('the NUL character is refused on every input surface, the same on both 
 
   test('in a portal call: 422, and nothing is created', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'owner');
-    const keys = async () =>
-      Number(
-        (
-          await t.server.app.db.db
-            .select({ n: count() })
-            .from(apiKeys)
-            .where(eq(apiKeys.account_id, t.clinic.account.id))
-        )[0].n,
-      );
+    const keys = () => clinicRows(t.server, t.clinic, apiKeys);
     const before = await keys();
     const res = await portal.mutate('keys.create', { name: 'Sync\u0000job', access: 'read_write', expires: 'never' });
     expect(res.status).toBe(422);

@@ -7,14 +7,14 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { apiKeys } from '../../db/schema';
 import { createKey, listKeys, rotateKey } from '../domain/api_keys';
 import { GROUP_NAMES, type KeyPermissions } from '../auth/key-groups';
 import { RouteTable } from '../rest/routes';
 import { appRouter } from '../routers';
-import { expectError, newClinic, request, startServer, useClinic, type Res } from './helpers';
+import { clinicRows, expectError, newClinic, request, startServer, useClinic, type Res } from './helpers';
 import { portalCode, portalData, signedIn } from './support/portal';
 
 const t = useClinic({ seed: true, env: { TRUST_PROXY: '1' } });
@@ -173,15 +173,7 @@ describe('allowed networks', () => {
 describe('creating restricted keys', () => {
   test('the portal refuses a restricted key without permissions, with none granted, or a bad network; nothing is made', async () => {
     const { portal } = await signedIn(t.server, t.clinic, 'admin');
-    const keysNow = async () =>
-      Number(
-        (
-          await t.server.app.db.db
-            .select({ n: count() })
-            .from(apiKeys)
-            .where(eq(apiKeys.account_id, t.clinic.account.id))
-        )[0].n,
-      );
+    const keysNow = () => clinicRows(t.server, t.clinic, apiKeys);
     const before = await keysNow();
     const base = { name: 'SMS reminders', access: 'restricted', expires: 'never' };
     for (const [input, field] of [

@@ -61,13 +61,14 @@ async function lifecycle(proc: string, entity: string, create: object, update: o
 }
 
 /** Every input is a 422 naming its attribute, and nothing is written or announced. */
-async function refusedInput(
-  proc: string,
-  table: typeof modalities | typeof paymentMethods | typeof tags | typeof referralSources,
-  cases: [object, string][],
-) {
-  const rows = async () =>
-    (await db().select({ n: count() }).from(table).where(eq(table.account_id, t.clinic.account.id)))[0].n;
+type SetupTable = typeof modalities | typeof paymentMethods | typeof tags | typeof referralSources;
+
+/** The clinic's rows of a setup table. */
+const rowsOf = async (table: SetupTable) =>
+  (await db().select({ n: count() }).from(table).where(eq(table.account_id, t.clinic.account.id)))[0].n;
+
+async function refusedInput(proc: string, table: SetupTable, cases: [object, string][]) {
+  const rows = () => rowsOf(table);
   const before = await rows();
   const start = await lastEventId();
   for (const [input, attribute] of cases) {
@@ -232,8 +233,7 @@ describe('patient tags', () => {
   test('a second tag of a name (any case, spaces around) is refused, on create and on rename; nothing is made', async () => {
     const runner = await ok(owner.mutate('practice.tags.create', { name: 'Hill walker' }));
     const other = await ok(owner.mutate('practice.tags.create', { name: 'Swimmer' }));
-    const rows = async () =>
-      (await db().select({ n: count() }).from(tags).where(eq(tags.account_id, t.clinic.account.id)))[0].n;
+    const rows = () => rowsOf(tags);
     const before = await rows();
     for (const [proc, input] of [
       ['practice.tags.create', { name: 'Hill walker' }],
