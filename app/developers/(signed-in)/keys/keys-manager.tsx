@@ -110,7 +110,7 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
   );
   const networksError = fieldError(error?.errors, 'allowed_ips');
   return (
-    <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
+    <form onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-[2fr_1fr_1fr] sm:items-end">
       <Field id="key-name" label="Integration name" error={error?.errors.name?.[0]}>
         <TextInput
           id="key-name"
@@ -137,11 +137,8 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
           <option value="1y">In 1 year</option>
         </Select>
       </Field>
-      <Button type="submit" disabled={pending}>
-        {pending ? 'Creating…' : 'Create key'}
-      </Button>
       {access === 'restricted' && (
-        <div className="sm:col-span-4">
+        <div className="sm:col-span-3">
           <PermissionsChooser
             value={permissions}
             onChange={setPermissions}
@@ -149,7 +146,7 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
           />
         </div>
       )}
-      <div className="sm:col-span-4">
+      <div className="sm:col-span-3">
         <Field
           id="key-networks"
           label="Allowed networks (optional)"
@@ -166,10 +163,16 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
         </Field>
       </div>
       {error && !Object.keys(error.errors).length && (
-        <div className="sm:col-span-4">
+        <div className="sm:col-span-3">
           <Alert>{error.message}</Alert>
         </div>
       )}
+      {/* Last, after every choice (the groups, the networks): Tab reaches it once the key is described. */}
+      <div className="sm:col-span-3">
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Creating…' : 'Create key'}
+        </Button>
+      </div>
     </form>
   );
 }
