@@ -4,11 +4,13 @@
  * Then delivery workers as separate processes (`clinic worker`): on PostgreSQL two of them share 1,000
  * events and attempt none twice; one killed with SIGKILL mid-delivery leaves leases that expire, and a
  * new worker delivers exactly what was not acknowledged. One file, so that no spawned worker ever claims
- * the messages another test drains.
+ * the messages another test drains; on SQLite the workers also get a database file of their own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
@@ -26,7 +28,7 @@ import {
 } from '../domain/webhooks';
 import { announce } from '../events/record';
 import { BlockedTarget, blockedAddress, resolveTarget } from '../webhooks/send';
-import { newClinic, request, useClinic, type Clinic } from './helpers';
+import { newClinic, request, startServer, uniqueName, useClinic, type Clinic, type TestServer } from './helpers';
 import { portalData, signedIn } from './support/portal';
 import { root } from './support/spawn';
 
@@ -537,11 +539,23 @@ describe('worker processes', () => {
     });
   });
   let workerUrl = '';
+  // On SQLite the suite's files run side by side on one database file, and a test of another file that
+  // drains its server's worker claims every due message, these included: the workers here get a file of
+  // their own, so what a test counts was delivered by its worker. (PostgreSQL runs one file at a time.)
+  const ownFile = isPg ? null : path.join(os.tmpdir(), `${uniqueName('clinic-workers-')}.db`);
+  const workerEnv: Record<string, string> = ownFile ? { DATABASE_URL: ownFile } : {};
+  let server: TestServer;
   beforeAll(async () => {
     await new Promise<void>((r) => workerReceiver.listen(0, '127.0.0.1', r));
     workerUrl = `http://127.0.0.1:${(workerReceiver.address() as AddressInfo).port}/hooks`;
+    server = ownFile ? await startServer(workerEnv) : t.server;
   });
-  afterAll(() => new Promise<void>((r) => workerReceiver.close(() => r())));
+  afterAll(async () => {
+    await new Promise<void>((r) => workerReceiver.close(() => r()));
+    if (!ownFile) return;
+    await server.close();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(ownFile + suffix, { force: true });
+  });
 
   function startWorker(env: Record<string, string> = {}, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
     return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli/main.ts'), 'worker'], {
@@ -551,6 +565,7 @@ describe('worker processes', () => {
         WEBHOOKS_ALLOW_PRIVATE: '1',
         WEBHOOK_RETRY_DELAYS: '0,1,1,1',
         LOG_LEVEL: 'silent',
+        ...workerEnv,
         ...env,
       },
       stdio: ['ignore', 'ignore', stderr],
@@ -572,18 +587,18 @@ describe('worker processes', () => {
 
   /** `n` events on a new clinic with one endpoint: the messages' ids. */
   async function eventsFor(n: number) {
-    const clinic = await newClinic(t.server);
+    const clinic = await newClinic(server);
     const { endpoint } = await createEndpoint(
-      t.server.app.db,
+      server.app.db,
       clinic.account,
       actor,
       { url: workerUrl, events: 'all' },
       true,
     );
-    await t.server.app.db.transaction(async (tx) => {
+    await server.app.db.transaction(async (tx) => {
       for (let i = 0; i < n; i++) await announce(tx, clinic.account.id, 'patients.updated', 'patients', i + 1);
     });
-    const rows = await t.server.app.db.db
+    const rows = await server.app.db.db
       .select({ id: webhookMessages.id, event_id: webhookMessages.event_id })
       .from(webhookMessages)
       .where(eq(webhookMessages.endpoint_id, endpoint.id));
@@ -592,7 +607,7 @@ describe('worker processes', () => {
   }
 
   const statuses = async (ids: number[]) =>
-    (await t.server.app.db.db.select().from(webhookMessages).where(inArray(webhookMessages.id, ids))).map((m) => ({
+    (await server.app.db.db.select().from(webhookMessages).where(inArray(webhookMessages.id, ids))).map((m) => ({
       event_id: m.event_id,
       status: m.status,
     }));
@@ -632,7 +647,7 @@ describe('worker processes', () => {
       } finally {
         await Promise.all(workers.map((w) => stop(w)));
       }
-      const attempts = await t.server.app.db.db
+      const attempts = await server.app.db.db
         .select({ message_id: webhookAttempts.message_id })
         .from(webhookAttempts)
         .where(inArray(webhookAttempts.message_id, ids));
