@@ -207,6 +207,8 @@ export async function run(argv: string[]): Promise<void> {
   if (cmd === 'webhook' && ['create', 'list', 'rotate', 'disable', 'enable', 'replay', 'recover'].includes(sub))
     return webhook(await open(), env, sub, rest);
   if (cmd === 'worker') return worker(await open(), env);
+  if (cmd === 'account' && sub === 'update')
+    return (await import('./account-update')).accountUpdate(await open(), rest);
   if (cmd === 'practice-settings')
     return (await import('./practice-settings')).practiceSettings(
       await open(),

@@ -3,6 +3,7 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage:
   clinic account create --clinic NAME --region REGION --name "Clinic name" --timezone Area/City --currency XXX [--locale en] [--legacy]
+  clinic account update --clinic NAME --region REGION [--name "Clinic name"] [--timezone Area/City] [--currency XXX] [--locale en]
   clinic key create --clinic NAME --region REGION --name "Integration" --access read_write|read_only|restricted [--permissions GROUP:read|write,...] [--allow-ip CIDR,...] [--expires 90d|1y]
   clinic key rotate|revoke --clinic NAME --region REGION --key-id N
   clinic key list --clinic NAME --region REGION

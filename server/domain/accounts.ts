@@ -2,8 +2,9 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbHandle } from '../../db/client';
-import { accounts, LOCALES, REGIONS } from '../../db/schema';
+import { accounts, REGIONS } from '../../db/schema';
 import type { Account } from '../context';
+import { clinicNameRule, currencyRule, localeRule, timeZoneRule } from './clinic-profile';
 import { ensureRoles } from './team';
 
 export class AccountError extends Error {}
@@ -29,16 +30,16 @@ export function validateNewAccount(a: NewAccount, served: readonly string[] = RE
     throw new AccountError(
       `this deployment serves ${served.join(', ')} (SERVICE_REGIONS): create ${region.data} clinics with that region's deployment`,
     );
-  if (!a.name.trim() || a.name.length > 255) throw new AccountError('--name must be 1 to 255 characters');
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: a.timezone });
-  } catch {
-    throw new AccountError(`--timezone must be an IANA time zone such as Europe/London (got ${a.timezone})`);
+  // The profile's own rules (server/domain/clinic-profile.ts), named by the option at fault.
+  const rules = { name: clinicNameRule, timezone: timeZoneRule, currency: currencyRule, locale: localeRule };
+  const checked = { name: a.name, timezone: a.timezone, currency: a.currency, locale: a.locale ?? 'en' };
+  for (const [option, rule] of Object.entries(rules)) {
+    const r = rule.safeParse(checked[option as keyof typeof checked]);
+    if (!r.success) throw new AccountError(`--${option}: ${r.error.issues[0].message}`);
   }
-  if (!/^[A-Z]{3}$/.test(a.currency)) throw new AccountError('--currency must be an ISO 4217 code such as GBP');
-  const locale = z.enum(LOCALES).safeParse(a.locale ?? 'en');
-  if (!locale.success) throw new AccountError(`--locale must be one of ${LOCALES.join(', ')}`);
-  return { ...a, region: region.data, locale: locale.data, generation: a.generation ?? 'current' };
+  const locale = localeRule.parse(checked.locale);
+  const timezone = timeZoneRule.parse(a.timezone);
+  return { ...a, name: a.name.trim(), timezone, region: region.data, locale, generation: a.generation ?? 'current' };
 }
 
 export async function createAccount(

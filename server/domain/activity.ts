@@ -19,6 +19,7 @@ import { apiKeys, auditLog, oauthClients, oauthGrants, roles, users, webhookEndp
 import { findRows } from '../resources/queries';
 import { addDays, clockFor } from '../values/wall-time';
 import { SETUP_RESOURCES } from './practice/setup-resources';
+import { CLINIC_PROFILE_ENTITY as CLINIC_PROFILE } from './clinic-profile';
 import { PRACTICE_SETTINGS_ENTITY as PRACTICE_SETTINGS } from './practice_settings';
 
 export const ACTIVITY_KIND_NAMES = [
@@ -40,7 +41,7 @@ export const ACTIVITY_KINDS: Record<ActivityKind, readonly string[]> = {
   roles: ['roles'],
   webhooks: ['webhook_endpoints'],
   connectors: ['connectors'],
-  practice: [...SETUP_RESOURCES.map((r) => r.name), PRACTICE_SETTINGS],
+  practice: [...SETUP_RESOURCES.map((r) => r.name), PRACTICE_SETTINGS, CLINIC_PROFILE],
 };
 const ALL = Object.values(ACTIVITY_KINDS).flat();
 /** The most entries one CSV export holds (a download, not a backup: narrow the filters for more). */
@@ -188,6 +189,13 @@ async function setupNames(db: Db, accountId: number, rows: AuditRow[]): Promise<
   return names;
 }
 
+const PROFILE_FIELDS: Record<string, string> = {
+  name: 'name',
+  timezone: 'time zone',
+  currency: 'currency',
+  locale: 'language',
+};
+
 /** A setting's value in a sentence: a switch reads on or off. */
 const settingValue = (v: unknown) =>
   v === true ? 'on' : v === false ? 'off' : v === null || v === undefined ? 'none' : String(v);
@@ -206,6 +214,13 @@ function setupSentence(r: AuditRow, current: string | null): string | null {
       ([k, v]) => `${k.replaceAll('_', ' ')} from ${settingValue(change(v).from)} to ${settingValue(change(v).to)}`,
     );
     return `${who} changed the practice settings${parts.length ? `: ${parts.join('; ')}` : ''}`;
+  }
+  if (r.entity === CLINIC_PROFILE) {
+    if (r.action !== 'updated') return null;
+    const parts = Object.entries(c).map(
+      ([k, v]) => `${PROFILE_FIELDS[k] ?? k} from ${settingValue(change(v).from)} to ${settingValue(change(v).to)}`,
+    );
+    return `${who} changed the clinic profile${parts.length ? `: ${parts.join('; ')}` : ''}`;
   }
   const resource = SETUP.get(r.entity);
   if (!resource) return null;

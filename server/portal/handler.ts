@@ -11,6 +11,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { resumeSession, type SessionPolicy } from '../auth/sessions';
+import { stepsLeft } from '../domain/practice/checklist';
 import { ANONYMOUS, type Ctx, type MemberPrincipal, type PortalIO } from '../context';
 import type { Env } from '../env';
 import { ApiError } from '../errors';
@@ -28,6 +29,8 @@ export const PORTAL_PREFIX = '/developers';
 export interface PageContext {
   account: { name: string; generation: 'current' | 'legacy' };
   member: MemberPrincipal | null;
+  /** Steps of "Set up your clinic" not done yet (read when asked: only the portal's home needs it). */
+  setupStepsLeft(): Promise<number>;
 }
 export const PORTAL_TRPC = `${PORTAL_PREFIX}/trpc`;
 const API_PREFIX = '/v3/api';
@@ -131,6 +134,7 @@ export function createPortal(opts: PortalOptions) {
     return {
       account: { name: account.name, generation: account.generation },
       member: session?.stage === 'signed_in' ? session.member : null,
+      setupStepsLeft: () => stepsLeft(db.db, account.id),
     };
   }
 

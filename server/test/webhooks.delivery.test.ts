@@ -10,7 +10,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
@@ -28,7 +27,8 @@ import {
 } from '../domain/webhooks';
 import { announce } from '../events/record';
 import { BlockedTarget, blockedAddress, resolveTarget } from '../webhooks/send';
-import { newClinic, request, startServer, uniqueName, useClinic, type Clinic, type TestServer } from './helpers';
+import { newClinic, request, startServer, useClinic, type Clinic, type TestServer } from './helpers';
+import { ownDatabaseUrl } from './support/own-database';
 import { portalData, signedIn } from './support/portal';
 import { root } from './support/spawn';
 
@@ -542,19 +542,19 @@ describe('worker processes', () => {
   // On SQLite the suite's files run side by side on one database file, and a test of another file that
   // drains its server's worker claims every due message, these included: the workers here get a file of
   // their own, so what a test counts was delivered by its worker. (PostgreSQL runs one file at a time.)
-  const ownFile = isPg ? null : path.join(os.tmpdir(), `${uniqueName('clinic-workers-')}.db`);
-  const workerEnv: Record<string, string> = ownFile ? { DATABASE_URL: ownFile } : {};
+  const workerEnv: Record<string, string> = {};
   let server: TestServer;
   beforeAll(async () => {
     await new Promise<void>((r) => workerReceiver.listen(0, '127.0.0.1', r));
     workerUrl = `http://127.0.0.1:${(workerReceiver.address() as AddressInfo).port}/hooks`;
-    server = ownFile ? await startServer(workerEnv) : t.server;
+    if (!isPg) workerEnv.DATABASE_URL = await ownDatabaseUrl();
+    server = isPg ? t.server : await startServer(workerEnv);
   });
   afterAll(async () => {
     await new Promise<void>((r) => workerReceiver.close(() => r()));
-    if (!ownFile) return;
+    if (isPg) return;
     await server.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(ownFile + suffix, { force: true });
+    for (const suffix of ['', '-wal', '-shm']) rmSync(workerEnv.DATABASE_URL + suffix, { force: true });
   });
 
   function startWorker(env: Record<string, string> = {}, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {

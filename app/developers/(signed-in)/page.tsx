@@ -1,10 +1,18 @@
 import { redirect } from 'next/navigation';
+import { can } from '../../../server/auth/permissions';
 import { pageContext } from '../_lib/context';
 import { allowed, PAGES } from '../_lib/pages';
 
-/** /developers: the first page the member may use. */
+/**
+ * /developers: a member whose role opens no working page (the default practitioner and receptionist),
+ * and one who sets the practice up while the clinic still has steps left, start on the Start page; the
+ * others on the first page they may use (API keys for an owner or admin).
+ */
 export default async function PortalHome() {
-  const { member } = await pageContext();
+  const { member, setupStepsLeft } = await pageContext();
   if (!member) redirect('/developers/sign-in');
-  redirect(PAGES.find((p) => allowed(member, p.permissions))!.href);
+  const working = PAGES.filter((p) => p.permissions.length > 0 && allowed(member, p.permissions));
+  if (!working.length || (can(member, 'settings.manage') && (await setupStepsLeft()) > 0))
+    redirect('/developers/start');
+  redirect(working[0].href);
 }

@@ -4,6 +4,7 @@ import { can, PERMISSIONS, type MemberGrant, type Permission } from '../../../se
 export type Section = 'Developers' | 'Practice';
 
 export const PAGES: { href: string; label: string; permissions: Permission[]; section?: Section }[] = [
+  { href: '/developers/start', label: 'Start', permissions: [] },
   { href: '/developers/keys', label: 'API keys', permissions: ['api_keys.manage'] },
   { href: '/developers/activity', label: 'Activity log', permissions: ['api_keys.manage', 'team.manage'] },
   { href: '/developers/requests', label: 'Request log', permissions: ['api_keys.manage'] },
@@ -18,6 +19,12 @@ export const PAGES: { href: string; label: string; permissions: Permission[]; se
   { href: '/developers/changelog', label: 'Changelog', permissions: [] },
   { href: '/developers/account', label: 'Your account', permissions: [] },
   // The clinic's own setup (what the API keeps read-only): locations, appointment types, practitioners, hours.
+  {
+    href: '/developers/practice/clinic',
+    label: 'Clinic profile',
+    permissions: ['settings.read', 'settings.manage'],
+    section: 'Practice',
+  },
   {
     href: '/developers/practice/locations',
     label: 'Locations',

@@ -7,12 +7,14 @@
 import { router } from '../../../trpc';
 import { appointmentTypesRouter } from './appointment-types';
 import { billableItemsRouter } from './billable-items';
+import { checklistRouter } from './checklist';
 import { formTemplatesRouter } from './form-templates';
 import { hoursRouter } from './hours';
 import { locationsRouter } from './locations';
 import { modalitiesRouter } from './modalities';
 import { paymentMethodsRouter } from './payment-methods';
 import { practitionersRouter } from './practitioners';
+import { profileRouter } from './profile';
 import { referralSourcesRouter } from './referral-sources';
 import { roomsRouter } from './rooms';
 import { settingsRouter } from './settings';
@@ -24,6 +26,8 @@ export const practiceRouter = router({
   practitioners: practitionersRouter,
   hours: hoursRouter,
   settings: settingsRouter,
+  profile: profileRouter,
+  checklist: checklistRouter,
   billableItems: billableItemsRouter,
   rooms: roomsRouter,
   formTemplates: formTemplatesRouter,
