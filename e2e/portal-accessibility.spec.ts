@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { portalNav } from './support/nav';
+import { fromStart, portalNav } from './support/nav';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 import { axe, sideways } from './support/axe';
@@ -93,7 +93,7 @@ for (const size of SIZES) {
       await page.getByLabel('Email').fill(owner);
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
+      await fromStart(page, 'API keys');
       // The list has loaded, so the page is hydrated: typing now is not reset.
       await expect(page.getByText('No API keys yet')).toBeVisible();
       await page.getByLabel('Integration name').fill('Booking website for the Harbour Street practice');

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { portalNav } from './support/nav';
+import { fromStart, portalNav } from './support/nav';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
@@ -57,7 +57,7 @@ async function signIn(page: Page, origin: string, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
+  await fromStart(page, 'API keys');
   // The list has loaded, so the page is hydrated: typing now is not reset.
   await expect(page.getByText('No API keys yet')).toBeVisible();
 }

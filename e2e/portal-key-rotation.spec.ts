@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { fromStart } from './support/nav';
 import { cli } from './support/clinic';
 
 const clinic = `e2erot${randomBytes(3).toString('hex')}`;
@@ -55,7 +56,7 @@ test('a rotating key cannot be rotated again until its previous secret stops wor
   await page.getByLabel('Email').fill(owner);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  await fromStart(page, 'API keys');
 
   await page.getByLabel('Integration name').fill('Twice');
   await page.getByRole('button', { name: 'Create key' }).click();

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { portalNav } from './support/nav';
+import { fromStart, portalNav } from './support/nav';
 import { cli } from './support/clinic';
 
 test.describe.configure({ mode: 'serial' });
@@ -108,7 +108,7 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('Email or password is wrong');
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  await fromStart(page, 'API keys');
   await expect(page.getByText('Signed in as')).toContainText('Olive Owner');
   await expect(page.getByText('No API keys yet')).toBeVisible();
 
@@ -205,7 +205,9 @@ test('a receptionist sees no key pages and the procedures answer 403; deactivate
 }) => {
   const rita = await browser.newPage();
   await signIn(rita, receptionist);
-  await expect(rita.getByRole('heading', { name: 'API reference' })).toBeVisible();
+  // Her role opens no clinic page: she starts where the portal says what her access is for.
+  await expect(rita.getByRole('heading', { name: /^Welcome, /, level: 1 })).toBeVisible();
+  await expect(rita.getByText('Your role opens no clinic pages here')).toBeVisible();
   await expect((await portalNav(rita)).getByRole('link', { name: 'API keys' })).toHaveCount(0);
   await rita.goto(`${origin}/developers/keys`);
   await expect(rita.getByRole('heading', { name: 'Not permitted' })).toBeVisible();

@@ -7,43 +7,14 @@
  * scroll on the phone).
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { portalNav } from './support/nav';
-import { cli } from './support/clinic';
+import { apiGet, cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 import { axe, sideways } from './support/axe';
 
 const password = 'e2e password that is long enough';
 const ZONE = 'Europe/London';
-
-/** A GET of the clinic's REST API with a key (Node cannot resolve *.localhost names: the Host header names the clinic). */
-function apiGet(
-  port: number,
-  clinic: string,
-  key: string,
-  path: string,
-): Promise<{ status: number; body: { data: Record<string, unknown>[] } }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: `/v3/api${path}`,
-        headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}` },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The clinic's calendar day `n` days from now, and its weekday's name. */
 function clinicDay(n: number) {

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { fromStart } from './support/nav';
 import { axe, sideways } from './support/axe';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
@@ -42,7 +43,7 @@ for (const size of SIZES) {
       await page.getByLabel('Email').fill(owner);
       await page.getByLabel('Password').fill(password);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
+      await fromStart(page, 'API keys');
       await expect(page.getByText('No API keys yet')).toBeVisible();
       const nav = page.getByRole('navigation', { name: 'Portal' });
       if (size.name === 'phone') {

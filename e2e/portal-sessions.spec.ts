@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { fromStart } from './support/nav';
 import { cli } from './support/clinic';
 import { SIZES } from './support/sizes';
 
@@ -155,7 +156,7 @@ for (const size of SIZES) {
       await shot(page, 'sign-in-unreachable');
       await page.unroute('**/developers/trpc/**');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await expect(page.getByRole('heading', { name: 'API keys', level: 1 })).toBeVisible();
+      await fromStart(page, 'API keys');
     });
 
     test('a page whose data cannot be loaded says the server could not be reached, and Try again loads it', async ({

@@ -42,3 +42,31 @@ export function postToClinic(
     req.end(raw);
   });
 }
+
+/** A GET of a clinic's REST API with a key: its status and JSON body. */
+export function apiGet(
+  port: number,
+  clinic: string,
+  key: string,
+  path: string,
+): Promise<{ status: number; body: { data: Record<string, unknown>[] } }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: `/v3/api${path}`,
+        headers: { host: `${clinic}.neptune.localhost:${port}`, authorization: `Bearer ${key}` },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}

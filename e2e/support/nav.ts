@@ -16,3 +16,13 @@ export async function portalNav(page: Page): Promise<Locator> {
   }).toPass({ timeout: 15_000 });
   return nav;
 }
+
+/**
+ * An owner of a clinic not set up yet starts on "Set up your clinic" after signing in: from there to
+ * `page`'s own heading through the menu, as a person goes.
+ */
+export async function fromStart(page: Page, link: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Set up your clinic', level: 1 })).toBeVisible();
+  await (await portalNav(page)).getByRole('link', { name: link, exact: true }).click();
+  await expect(page.getByRole('heading', { name: link, level: 1 })).toBeVisible();
+}

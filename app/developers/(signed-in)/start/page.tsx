@@ -30,19 +30,8 @@ export default async function StartPage() {
             {account.name}.{' '}
             {pages.length === 0
               ? 'Your role opens no clinic pages here: patients, diaries and billing are worked on in the clinic software, and an owner or admin gives roles more on the Team page.'
-              : 'Your role opens these pages:'}
+              : `Your role opens ${pages.length === 1 ? 'one page' : `${pages.length} pages`} of the menu.`}
           </p>
-          {pages.length > 0 && (
-            <ul className="flex flex-wrap gap-x-4 gap-y-1">
-              {pages.map((p) => (
-                <li key={p.href}>
-                  <Link className="text-indigo-700 underline" href={p.href}>
-                    {p.label}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          )}
           <ul className="list-disc pl-5">
             {aiApps ? (
               <li>
