@@ -78,8 +78,14 @@ export const metaRouter = router({
         account: z.object({
           id: z.number().int(),
           name: z.string(),
-          timezone: z.string().describe('IANA timezone of all wall times'),
-          currency: z.string(),
+          timezone: z
+            .string()
+            .describe(
+              'IANA timezone of all wall times. A clinic may change it (its profile): appointments keep their wall times and their *_utc instants move, each announced as appointments.updated; read it again within 5 seconds of a change',
+            ),
+          currency: z
+            .string()
+            .describe('ISO 4217 code of every amount; fixed once the clinic has an invoice or a payment'),
         }),
       }),
     }),

@@ -96,7 +96,7 @@ test('read with settings.read, saved with settings.manage; one activity sentence
 
   // The host → clinic cache holds an account up to 5 s.
   await vi.waitFor(async () => expect((await api.get('/me')).body.data.account.name).toBe('Harbour Physio'), {
-    timeout: 8000,
+    timeout: 6500,
     interval: 250,
   });
   const created = await api.post('/patients', { body: { first_name: 'New', last_name: 'Patient' } });
@@ -158,7 +158,7 @@ test('a time zone change: appointments keep their clinic times, their instants m
   expect(types.slice(updatesBefore)).toEqual(['appointments.updated']);
   expect(await setupCounter(clinic)).toBeGreaterThan(setupBefore);
   await vi.waitFor(async () => expect((await api.get('/me')).body.data.account.timezone).toBe('Asia/Tokyo'), {
-    timeout: 8000,
+    timeout: 6500,
     interval: 250,
   });
   expect(await summaries(owner)).toContainEqual(

@@ -5231,8 +5231,9 @@ export interface operations {
                             account: {
                                 id: number;
                                 name: string;
-                                /** @description IANA timezone of all wall times */
+                                /** @description IANA timezone of all wall times. A clinic may change it (its profile): appointments keep their wall times and their *_utc instants move, each announced as appointments.updated; read it again within 5 seconds of a change */
                                 timezone: string;
+                                /** @description ISO 4217 code of every amount; fixed once the clinic has an invoice or a payment */
                                 currency: string;
                             };
                         };
