@@ -31,7 +31,7 @@ export default tseslint.config(
   layer('server/values/**', ['domain', 'resources', 'list', 'routers', 'rest', 'trpc', 'db']),
   layer('db/**', ['server']),
   // The portal pages are bundled by Next: server code reaches them as types only, but for the bridge to the
-  // running server, the permission table and the key groups (small modules without dependencies).
+  // running server, the permission table, the key groups and the words of sentences (small modules without dependencies).
   {
     files: ['app/**'],
     rules: {
@@ -40,7 +40,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+(server|db)/(?!portal/bridge$|auth/permissions$|auth/key-groups$)',
+              regex: '^(\\.\\./)+(server|db)/(?!portal/bridge$|auth/permissions$|auth/key-groups$|values/words$)',
               allowTypeImports: true,
               message:
                 'Portal pages reach the server through server/portal/bridge.ts or the portal router over HTTP (eslint.config.js).',

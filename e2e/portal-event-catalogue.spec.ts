@@ -109,7 +109,7 @@ for (const size of SIZES) {
         .getByRole('listitem')
         .filter({ has: page.getByRole('heading', { name: 'patients.created', exact: true }) });
       await expect(item).toContainText(created.description);
-      await expect(item).toContainText('Sent today');
+      await expect(item).toContainText('Fires today');
       const example = item.getByRole('figure', { name: 'Example payload of patients.created' });
       expect(JSON.parse(await example.locator('pre').innerText())).toEqual(created.example);
 
@@ -118,7 +118,7 @@ for (const size of SIZES) {
       const silentItem = page
         .getByRole('listitem')
         .filter({ has: page.getByRole('heading', { name: silent.type, exact: true }) });
-      await expect(silentItem).toContainText('Not sent yet');
+      await expect(silentItem).toContainText('Does not fire yet');
       await expect(silentItem).toContainText(`Why not yet: ${silent.reason}`);
 
       await page.screenshot({ path: test.info().outputPath(`event-catalogue-${size.name}.png`), fullPage: true });

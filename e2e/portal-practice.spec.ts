@@ -176,7 +176,7 @@ for (const size of SIZES) {
       const dialog = page.getByRole('dialog', { name: 'Delete Harbour Street?' });
       await dialog.getByRole('button', { name: 'Delete location' }).click();
       await expect(dialog.getByRole('alert')).toContainText(
-        'Harbour Street is in use (2 opening-hours rows and 1 practitioner)',
+        'Harbour Street is in use (2 rows of opening hours and 1 practitioner)',
       );
       await check('locations-delete-refused');
       await page.keyboard.press('Escape');

@@ -21,6 +21,7 @@ import { addDays, clockFor } from '../values/wall-time';
 import { SETUP_RESOURCES } from './practice/setup-resources';
 import { CLINIC_PROFILE_ENTITY as CLINIC_PROFILE } from './clinic-profile';
 import { PRACTICE_SETTINGS_ENTITY as PRACTICE_SETTINGS } from './practice_settings';
+import { counted } from '../values/words';
 
 export const ACTIVITY_KIND_NAMES = [
   'api_keys',
@@ -353,9 +354,9 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       if (r.action === 'deleted') return `${who} deleted ${endpoint}`;
       if (r.action === 'test_sent') return `${who} sent a test event to ${endpoint}`;
       if (r.action === 'replayed')
-        return `${who} replayed event ${String(c.event_id)}${r.entity_id ? ` to ${endpoint}` : ''} (${String(c.messages)} messages)`;
+        return `${who} replayed event ${String(c.event_id)}${r.entity_id ? ` to ${endpoint}` : ''} (${counted(Number(c.messages), 'message')})`;
       if (r.action === 'recovered')
-        return `${who} resent ${String(c.messages)} failed messages to ${endpoint}${at(c.since) ? ` since ${at(c.since)}` : ''}`;
+        return `${who} resent ${counted(Number(c.messages), 'failed message')} to ${endpoint}${at(c.since) ? ` since ${at(c.since)}` : ''}`;
       break;
     }
     case 'connectors': {

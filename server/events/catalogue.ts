@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { followersOf, RESOURCES } from '../resources';
 import { events } from '../resources/events';
 import { EVENT_CATALOGUE, isEventType, type EventEntity, type EventType, type EventTypeInfo } from './types';
+import { withArticle } from '../values/words';
 
 /** What a webhook delivers (and GET /events lists): the events resource's record, `{ id, type, occurred_at, data }`. */
 export const webhookPayloadSchema = events.readSchema;
@@ -26,7 +27,6 @@ export interface EventDescription extends EventTypeInfo {
   example: WebhookPayload;
 }
 
-const a = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
 
 /**
@@ -81,10 +81,10 @@ function followers(type: EventType, resource: string): string {
 function sentence(type: EventType, singular: string, verb: string): string {
   const said = SAID[type];
   if (said) return said + followers(type, type.slice(0, type.indexOf('.')));
-  if (verb === 'created') return `${capital(a(singular))} was created.`;
-  if (verb === 'updated') return `${capital(a(singular))} changed.`;
+  if (verb === 'created') return `${capital(withArticle(singular))} was created.`;
+  if (verb === 'updated') return `${capital(withArticle(singular))} changed.`;
   if (verb === 'deleted')
-    return `${capital(a(singular))} was deleted: it is listed in GET /deleted_entities.${followers(type, type.slice(0, type.indexOf('.')))}`;
+    return `${capital(withArticle(singular))} was deleted: it is listed in GET /deleted_entities.${followers(type, type.slice(0, type.indexOf('.')))}`;
   throw new Error(`${type}: say when it is sent (server/events/catalogue.ts, SAID)`);
 }
 

@@ -4,6 +4,7 @@ import { getRow, idParam, listOutput, listQuerySchema, oneOutput } from '../reso
 import { listRecords, rawQuery } from '../list/engine';
 import { documentOutput, procedure } from '../trpc';
 import { z } from 'zod';
+import { withArticle } from '../values/words';
 
 export function readProcedures(resource: Resource) {
   const name = resource.name;
@@ -26,7 +27,9 @@ export function readProcedures(resource: Resource) {
       ),
     );
   const get = procedure
-    .meta({ openapi: { method: 'GET', path: `/${name}/{id}`, tags: [name], summary: `Get one of ${name}` } })
+    .meta({
+      openapi: { method: 'GET', path: `/${name}/{id}`, tags: [name], summary: `Get ${withArticle(resource.singular)}` },
+    })
     .input(z.strictObject({ id: idParam }))
     .query(async ({ ctx, input }) => {
       const row = await getRow(ctx.db.db, resource, ctx.account.id, input.id);

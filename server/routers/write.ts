@@ -4,6 +4,7 @@ import type { Ctx } from '../context';
 import { createSchema, updateSchema, type AnyResource, type CreateInput, type UpdateInput } from '../resources/define';
 import { idParam, oneOutput } from '../resources/queries';
 import { documentOutput, parsedBy, writeProcedure } from '../trpc';
+import { withArticle } from '../values/words';
 
 /** Handlers get the input typed by the declaration's write schema; they answer the record written. */
 export function createProcedure<R extends AnyResource>(
@@ -17,7 +18,7 @@ export function createProcedure<R extends AnyResource>(
           method: 'POST',
           path: `/${resource.name}`,
           tags: [resource.name],
-          summary: `Create a ${resource.singular}`,
+          summary: `Create ${withArticle(resource.singular)}`,
           successDescription: 'Created',
         },
       })
@@ -38,7 +39,7 @@ export function updateProcedure<R extends AnyResource>(
           method: 'PATCH',
           path: `/${resource.name}/{id}`,
           tags: [resource.name],
-          summary: `Update a ${resource.singular} (partial)`,
+          summary: `Update ${withArticle(resource.singular)} (partial)`,
         },
       })
       .input(resource.updateInput.extend({ id: idParam }))
@@ -57,7 +58,7 @@ export function deleteProcedure(resource: AnyResource, handler: (ctx: Ctx, id: n
           method: 'DELETE',
           path: `/${resource.name}/{id}`,
           tags: [resource.name],
-          summary: `Delete a ${resource.singular}${resource.deleteSemantics ? ` (${resource.deleteSemantics})` : ''}`,
+          summary: `Delete ${withArticle(resource.singular)}${resource.deleteSemantics ? ` (${resource.deleteSemantics})` : ''}`,
           successDescription: 'Deleted (no body)',
         },
       })

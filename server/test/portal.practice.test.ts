@@ -381,7 +381,7 @@ describe('practitioners and weekly hours, through to the API’s availability', 
       /Booked type is in use \(1 appointment and 1 practitioner offering it\).*inactive/,
     );
     const refusedL = await owner.mutate('practice.locations.delete', { id: site.id });
-    expect(refusedL.body.error.message).toMatch(/1 appointment, 1 opening-hours row and 1 practitioner/);
+    expect(refusedL.body.error.message).toMatch(/1 appointment, 1 row of opening hours and 1 practitioner/);
     expect(await ok(owner.mutate('practice.practitioners.update', { id: p.id, active: false }))).toMatchObject({
       active: false,
     });

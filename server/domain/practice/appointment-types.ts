@@ -33,7 +33,7 @@ export const deleteAppointmentType = (w: WriteContext, id: number) =>
         before.name,
         [
           [booked.n, 'appointment'],
-          [offering, 'practitioner offering it'],
+          [offering, 'practitioner offering it', 'practitioners offering it'],
         ],
         booked.n
           ? 'Make it inactive instead: it can no longer be booked and past appointments keep it.'

@@ -9,7 +9,7 @@ import { appointments, invoices, patients, practitionerAvailabilities, resources
 import { locations } from '../../resources/locations';
 import type { StaffCreateInput, StaffUpdateInput } from '../../resources/define';
 import type { WriteContext } from '../write-context';
-import { refuseIfUsed } from './in-use';
+import { refuseIfUsed, type Uses } from './in-use';
 import { accountPractitioners } from './practitioners';
 import { createSetupRecord, deleteSetupRecord, updateSetupRecord } from './setup-writes';
 
@@ -19,7 +19,7 @@ export const createLocation = (w: WriteContext, input: StaffCreateInput<typeof l
 export const updateLocation = (w: WriteContext, id: number, input: StaffUpdateInput<typeof locations>) =>
   updateSetupRecord(w, locations, id, input);
 
-async function uses(tx: Db, accountId: number, id: number): Promise<[number, string][]> {
+async function uses(tx: Db, accountId: number, id: number): Promise<Uses[]> {
   const n = async (
     table: typeof appointments | typeof invoices | typeof practitionerAvailabilities | typeof resources,
   ) =>
@@ -36,11 +36,11 @@ async function uses(tx: Db, accountId: number, id: number): Promise<[number, str
   const working = (await accountPractitioners(tx, accountId)).filter((p) => p.location_ids.includes(id)).length;
   return [
     [await n(appointments), 'appointment'],
-    [await n(practitionerAvailabilities), 'opening-hours row'],
+    [await n(practitionerAvailabilities), 'row of opening hours', 'rows of opening hours'],
     [working, 'practitioner'],
-    [await n(resources), 'room or resource'],
+    [await n(resources), 'room or resource', 'rooms or resources'],
     [await n(invoices), 'invoice'],
-    [patientCount.n, 'patient with it as their usual location'],
+    [patientCount.n, 'patient with it as their usual location', 'patients with it as their usual location'],
   ];
 }
 

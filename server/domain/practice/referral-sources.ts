@@ -36,7 +36,7 @@ export const deleteReferralSource = (w: WriteContext, id: number) =>
         );
       refuseIfUsed(
         before.name,
-        [[referred.n, 'patient referred by it']],
+        [[referred.n, 'patient referred by it', 'patients referred by it']],
         'Make it inactive instead: it can no longer be given as a referral, and those patients keep it.',
       );
     },

@@ -48,7 +48,7 @@ export const deleteRoom = (w: WriteContext, id: number) =>
         before.name,
         [
           [booked.n, 'appointment'],
-          [hours.n, 'opening-hours row'],
+          [hours.n, 'row of opening hours', 'rows of opening hours'],
         ],
         'Archive it instead (status Archived): it can no longer be booked and past appointments keep it.',
       );

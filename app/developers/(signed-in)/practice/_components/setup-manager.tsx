@@ -23,6 +23,7 @@ import {
 } from '../../../_components/ui';
 import { useFormAction } from '../../../_lib/form';
 import { portalError } from '../../../_lib/trpc';
+import { withArticle } from '../../../../../server/values/words';
 
 export interface FieldSpec {
   name: string;
@@ -293,7 +294,7 @@ export function SetupManager<R extends Identified>(p: Props<R>) {
             />
           </Card>
         ) : (
-          <Card title={`Add a ${p.noun}`}>
+          <Card title={`Add ${withArticle(p.noun)}`}>
             <RecordForm
               idPrefix={`${prefix}-new`}
               fields={p.fields}

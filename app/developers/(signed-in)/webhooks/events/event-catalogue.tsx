@@ -113,7 +113,7 @@ function EventType({ entry }: { entry: Entry }) {
       <div className="flex min-w-0 flex-col gap-2">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="font-mono text-base font-semibold [overflow-wrap:anywhere]">{entry.type}</h3>
-          {entry.fires ? <Badge tone="green">Sent today</Badge> : <Badge tone="slate">Not sent yet</Badge>}
+          {entry.fires ? <Badge tone="green">Fires today</Badge> : <Badge tone="slate">Does not fire yet</Badge>}
         </div>
         <p className="text-sm">{entry.description}</p>
         {!entry.fires && entry.reason && (
