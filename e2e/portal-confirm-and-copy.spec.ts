@@ -139,10 +139,13 @@ for (const size of SIZES) {
       await expect(revoke).toBeFocused();
       await revoke.click();
       await revoking.getByRole('button', { name: 'Revoke Booking site' }).click();
-      await expect(page.getByText('Revoked', { exact: true })).toBeVisible();
       // The secret goes with the key, and focus goes somewhere useful rather than the page body.
       await expect(field).toHaveCount(0);
       await expect(page.getByLabel('Integration name')).toBeFocused();
+      // A revoked key leaves the list (review point 32); it is on record, shown on request.
+      await expect(page.getByText('No working keys.')).toBeVisible();
+      await page.getByLabel(/^Show revoked and expired keys \(1\)/).check();
+      await expect(page.getByText('Revoked', { exact: true })).toBeVisible();
     });
 
     test('team: a new member gets a set-up link by email; role change, ownership and deactivation ask first', async ({

@@ -142,6 +142,7 @@ test('the owner signs in, creates a key, uses it, rotates it and revokes it; the
     .getByRole('dialog', { name: 'Revoke E2E integration?' })
     .getByRole('button', { name: 'Revoke E2E integration' })
     .click();
+  await page.getByLabel(/^Show revoked and expired keys/).check();
   await expect(page.getByText('Revoked', { exact: true })).toBeVisible();
   // No waiting first. The e2e server runs a process per CPU and this call may reach one that did not
   // revoke: that one refuses within the documented second, so the calls are retried until refused (the

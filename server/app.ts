@@ -83,6 +83,12 @@ export interface AppOptions {
   committed?: () => Promise<void>;
   /** The clock; tests move it to prove session expiry, throttling windows and log retention. */
   now?: () => number;
+  /**
+   * Test-only: the clinics whose webhook messages this server's worker claims. The suite's files share
+   * one SQLite database side by side, and a drain in one file must not deliver another's messages with
+   * its own retry policy (server/test/helpers.ts passes the clinics the file made).
+   */
+  claimFor?: () => readonly number[];
 }
 
 export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
@@ -125,7 +131,13 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   const limiter = new RateLimiter(db, onError, now);
   const mcp = createMcpEndpoint({ db, env, logger, tenants, limiter });
   const oauth = createOAuthServer({ db, env, logger, tenants, limiter });
-  const webhooks = new WebhookWorker(db, policyOf(env), now, (err) => logger.error({ err }, 'webhook delivery failed'));
+  const webhooks = new WebhookWorker(
+    db,
+    policyOf(env),
+    now,
+    (err) => logger.error({ err }, 'webhook delivery failed'),
+    opts.claimFor,
+  );
   const health = createHealth(db, logger);
   const { clientKey, host: hostOf, proto: protoOf } = requestInfo(env.TRUST_PROXY);
 

@@ -6,7 +6,17 @@ import { allowedIpsInput, permissionsInput } from '../auth/key-permissions';
 import { GROUP_NAMES } from '../auth/key-groups';
 import { parseArgs } from 'node:util';
 import { openDb, type DbHandle } from '../../db/client';
-import { KeyError, createKey, listKeys, revokeKey, rotateKey, EXPIRIES, type Expiry } from '../domain/api_keys';
+import {
+  KeyError,
+  createKey,
+  listKeys,
+  revokeKey,
+  rotateKey,
+  rotationGraceInput,
+  EXPIRIES,
+  ROTATION_GRACE_NAMES,
+  type Expiry,
+} from '../domain/api_keys';
 import { AccountError, createAccount, findAccount } from '../domain/accounts';
 import type { Actor } from '../events/record';
 import { ConfigError, loadEnv, type Env } from '../env';
@@ -169,6 +179,7 @@ export async function run(argv: string[]): Promise<void> {
       'allow-ip': { type: 'string' },
       expires: { type: 'string' },
       'key-id': { type: 'string' },
+      grace: { type: 'string' },
     });
     const db = await open();
     try {
@@ -190,7 +201,7 @@ export async function run(argv: string[]): Promise<void> {
         });
         console.log(key.secret);
       } else if (sub === 'rotate') {
-        console.log((await rotateKey(db, account, cliActor, idOption(values, 'key-id'))).secret);
+        console.log((await rotateKey(db, account, cliActor, idOption(values, 'key-id'), graceOption(values))).secret);
       } else if (sub === 'revoke') {
         await revokeKey(db, account, cliActor, idOption(values, 'key-id'));
         console.error('key revoked');
@@ -297,6 +308,7 @@ async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
       'endpoint-id': { type: 'string' },
       'event-id': { type: 'string' },
       since: { type: 'string' },
+      grace: { type: 'string' },
     });
     const account = await tenant(db, values);
     const endpointId = () => idOption(values, 'endpoint-id');
@@ -313,7 +325,7 @@ async function webhook(db: DbHandle, env: Env, sub: string, args: string[]) {
     } else if (sub === 'list') {
       console.log(JSON.stringify(await listEndpoints(db.db, account.id), null, 2));
     } else if (sub === 'rotate') {
-      console.log((await rotateSecret(db, account, cliActor, endpointId())).secret);
+      console.log((await rotateSecret(db, account, cliActor, endpointId(), graceOption(values))).secret);
     } else if (sub === 'disable' || sub === 'enable') {
       await setEndpointEnabled(
         db,
@@ -422,6 +434,13 @@ async function demo(db: DbHandle, env: Env) {
 }
 
 /** The one line a known failure prints (exit code 2), or undefined for a crash. */
+/** `--grace 24h|1h|now`: how long the replaced secret keeps working (the portal's choice); 24h when left out. */
+function graceOption(values: Record<string, unknown>) {
+  const grace = rotationGraceInput.safeParse(values.grace);
+  if (!grace.success) throw new UsageError(`--grace must be one of ${ROTATION_GRACE_NAMES.join(', ')}`);
+  return grace.data;
+}
+
 export function explain(err: unknown): string | undefined {
   if (err instanceof AccountError || err instanceof KeyError || err instanceof ConfigError)
     return `clinic: ${err.message.split('\n').join(' ')} (clinic help lists the commands)`;

@@ -5,7 +5,8 @@ export const USAGE = `usage:
   clinic account create --clinic NAME --region REGION --name "Clinic name" --timezone Area/City --currency XXX [--locale en] [--legacy]
   clinic account update --clinic NAME --region REGION [--name "Clinic name"] [--timezone Area/City] [--currency XXX] [--locale en]
   clinic key create --clinic NAME --region REGION --name "Integration" --access read_write|read_only|restricted [--permissions GROUP:read|write,...] [--allow-ip CIDR,...] [--expires 90d|1y]
-  clinic key rotate|revoke --clinic NAME --region REGION --key-id N
+  clinic key rotate --clinic NAME --region REGION --key-id N [--grace 24h|1h|now]
+  clinic key revoke --clinic NAME --region REGION --key-id N
   clinic key list --clinic NAME --region REGION
   clinic user create --clinic NAME --region REGION --email EMAIL --name "Name" --role owner|admin|practitioner|receptionist [--practitioner-id N] [--password-stdin]
   clinic user reset-password --clinic NAME --region REGION --email EMAIL   (prints or emails a one-time link)
@@ -13,7 +14,8 @@ export const USAGE = `usage:
   clinic user list --clinic NAME --region REGION
   clinic webhook create --clinic NAME --region REGION --url URL [--events all|a,b] [--description D]
   clinic webhook list --clinic NAME --region REGION
-  clinic webhook rotate|disable|enable --clinic NAME --region REGION --endpoint-id N
+  clinic webhook rotate --clinic NAME --region REGION --endpoint-id N [--grace 24h|1h|now]
+  clinic webhook disable|enable --clinic NAME --region REGION --endpoint-id N
   clinic webhook replay --clinic NAME --region REGION --event-id ID [--endpoint-id N]
   clinic webhook recover --clinic NAME --region REGION --endpoint-id N --since ISO8601
   clinic practice-settings --clinic NAME --region REGION [--missed-after-hours N|off]

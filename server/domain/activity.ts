@@ -348,7 +348,7 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       if (r.action === 'updated')
         return `${who} updated ${endpoint}${list(c.events) ? `; it now receives ${list(c.events)}` : ''}`;
       if (r.action === 'secret_rotated')
-        return `${who} rotated the signing secret of ${endpoint}${until ? `; the previous secret works until ${until}` : ''}`;
+        return `${who} rotated the signing secret of ${endpoint}${until ? `; the previous secret works until ${until}` : c.previous_secret_valid_until === null ? '; the previous secret stopped at once' : ''}`;
       if (r.action === 'enabled') return `${who} enabled ${endpoint}${reason}`;
       if (r.action === 'disabled') return `${who} disabled ${endpoint}${reason}`;
       if (r.action === 'deleted') return `${who} deleted ${endpoint}`;

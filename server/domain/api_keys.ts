@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbHandle } from '../../db/client';
 import { apiKeys, type KeyAccess } from '../../db/schema';
 import { forgetCachedKeys } from '../auth/authenticate';
@@ -20,6 +21,9 @@ export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 /** How long a replaced secret may keep working, as the portal offers it: the spec's 24 h at most. */
 export const ROTATION_GRACES = { now: 0, '1h': 60 * 60 * 1000, '24h': ROTATION_GRACE_MS } as const;
 export type RotationGrace = keyof typeof ROTATION_GRACES;
+export const ROTATION_GRACE_NAMES = Object.keys(ROTATION_GRACES) as [RotationGrace, ...RotationGrace[]];
+/** The choice as the portal and the CLI take it (24 h when not given). */
+export const rotationGraceInput = z.enum(ROTATION_GRACE_NAMES).default('24h');
 export const EXPIRIES = { '90d': 90, '1y': 365 } as const;
 export type Expiry = keyof typeof EXPIRIES;
 

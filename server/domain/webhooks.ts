@@ -16,8 +16,7 @@ import { dueAt, HELD, heldMessages, isHeld, pendingMessage } from '../events/fan
 import { isEventType, TEST_EVENT_TYPE } from '../events/types';
 import { BlockedTarget, resolveTarget } from '../webhooks/send';
 import { open, seal } from '../webhooks/secrets';
-
-export const SECRET_GRACE_MS = 24 * 3_600_000;
+import { ROTATION_GRACES, type RotationGrace } from './api_keys';
 
 export interface EndpointInput {
   url: string;
@@ -153,17 +152,26 @@ export async function endpointSecret(db: Db, accountId: number, id: number): Pro
   return open((await endpointOrFail(db, accountId, id)).secret);
 }
 
-/** A new secret; for SECRET_GRACE_MS the previous one signs every message too. */
-export async function rotateSecret(db: DbHandle, account: Account, actor: Actor, id: number) {
+/**
+ * A new secret; for the grace (24 hours unless chosen: 1 hour, or none for a leaked secret) the previous
+ * one signs every message too. The graces are the API keys' (one list, server/domain/api_keys.ts).
+ */
+export async function rotateSecret(
+  db: DbHandle,
+  account: Account,
+  actor: Actor,
+  id: number,
+  grace: RotationGrace = '24h',
+) {
   const secret = newSigningSecret();
   return db.transaction(async (tx) => {
     const row = await endpointOrFail(tx, account.id, id);
-    const until = new Date(Date.now() + SECRET_GRACE_MS).toISOString();
+    const until = grace === 'now' ? null : new Date(Date.now() + ROTATION_GRACES[grace]).toISOString();
     await tx
       .update(webhookEndpoints)
       .set({
         secret: seal(secret),
-        previous_secret: row.secret,
+        previous_secret: until ? row.secret : null,
         previous_expires_at: until,
         updated_at: new Date().toISOString(),
       })

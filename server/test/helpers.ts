@@ -18,6 +18,13 @@ import { scopedKey } from '../rest/idempotency';
 import type { Account, PauseHook } from '../context';
 import type { FileStore } from '../files/store';
 
+/**
+ * The clinics this test file made (newClinic): its servers' drains deliver their messages alone. The
+ * suite's files run side by side on one SQLite database, and a drain of another file would deliver a
+ * message with that file's retry policy, or hold its lease while this file's drain finds nothing due.
+ */
+const madeHere = new Set<number>();
+
 export interface TestServer {
   app: App;
   port: number;
@@ -42,7 +49,13 @@ export async function startServer(
     FILES_DIR: path.join(os.tmpdir(), 'clinic-test-files'),
     ...overrides,
   });
-  const app = await createApp(env, { validateResponses: true, files: opts.files, pause: opts.pause, now: opts.now });
+  const app = await createApp(env, {
+    validateResponses: true,
+    files: opts.files,
+    pause: opts.pause,
+    now: opts.now,
+    claimFor: () => [...madeHere],
+  });
   await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
   const port = (app.server.address() as AddressInfo).port;
   return { app, port, trustsProxy: env.TRUST_PROXY > 0, close: () => app.close() };
@@ -83,6 +96,7 @@ export async function newClinic(
     currency: 'GBP',
     ...fields,
   });
+  madeHere.add(account.id);
   if (seed) await (await import('../seed')).seedAccount(server.app.db, account, server.app.files);
   const actor = { actor_type: 'user' as const, actor_id: null, actor_name: 'test' };
   const key = (await createKey(server.app.db, account, actor, { name: 'Test integration', access: 'read_write' }))

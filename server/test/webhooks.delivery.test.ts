@@ -258,6 +258,33 @@ describe('secrets, replay, recovery', () => {
     expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
   });
 
+  test('a rotation chosen to stop the previous secret now (portal, as the page sends it) signs with the new one alone; 1 hour keeps both that long', async () => {
+    const hook = await endpoint();
+    const { portal } = await signedIn(t.server, t.clinic, 'owner');
+    const now = await portal.mutate('webhooks.rotate', { id: hook.id, grace: 'now' });
+    expect(now.status, now.text).toBe(200);
+    const fresh = portalData(now).secret as string;
+    expect(portalData(now).previous_valid_until).toBeNull();
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const [r] = hook.got();
+    expect(String(r.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(fresh, r)).toBeTruthy();
+    expect(() => verify(hook.secret, r)).toThrow();
+
+    const hour = await portal.mutate('webhooks.rotate', { id: hook.id, grace: '1h' });
+    const until = Date.parse(portalData(hour).previous_valid_until);
+    expect(until - Date.now()).toBeGreaterThan(3_590_000);
+    expect(until - Date.now()).toBeLessThanOrEqual(3_600_000);
+    await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);
+    await drain();
+    const [, second] = hook.got();
+    expect(verify(fresh, second)).toBeTruthy();
+    expect(verify(portalData(hour).secret, second)).toBeTruthy();
+    const refused = await portal.mutate('webhooks.rotate', { id: hook.id, grace: '2d' });
+    expect(refused.status).toBe(422);
+  });
+
   test('replay sends a delivered message again, with the same webhook-id', async () => {
     const hook = await endpoint();
     const { event_id } = await sendTestEvent(t.server.app.db, t.clinic.account, actor, hook.id);

@@ -7,7 +7,7 @@
  * endpoint: server/events/fan-out.ts) have no due time and are never claimed; due messages are claimed
  * oldest first.
  */
-import { and, asc, eq, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { DbHandle } from '../../db/client';
 import { isPg, keyIn } from '../../db/dialect';
@@ -75,6 +75,8 @@ export class WebhookWorker {
     private readonly policy: DeliveryPolicy,
     private readonly now: () => number,
     private readonly onError: (err: unknown) => void,
+    /** Test-only (createApp's `claimFor`): claim the messages of these clinics alone. */
+    private readonly claimFor?: () => readonly number[],
   ) {}
 
   /** Claims and delivers until stop(); started again after a stop (the scheduler does, as its lease comes and goes). */
@@ -160,12 +162,15 @@ export class WebhookWorker {
 
   private async claim(limit: number): Promise<Message[]> {
     const now = new Date(this.now()).toISOString();
+    const only = this.claimFor?.();
+    if (only && !only.length) return [];
+    const scoped = only ? inArray(webhookMessages.account_id, [...only]) : undefined;
     // A read first: an idle worker does not open a write transaction every round. `lte` is never true of
     // a held message's null due time, here and in the claim.
     const [any] = await this.db.db
       .select({ id: webhookMessages.id })
       .from(webhookMessages)
-      .where(and(eq(webhookMessages.status, 'pending'), lte(webhookMessages.next_attempt_at, now)))
+      .where(and(eq(webhookMessages.status, 'pending'), lte(webhookMessages.next_attempt_at, now), scoped))
       .limit(1);
     if (!any) return [];
     const leaseUntil = new Date(this.now() + this.policy.timeoutMs + LEASE_MARGIN_MS).toISOString();
@@ -178,6 +183,7 @@ export class WebhookWorker {
       eq(webhookMessages.status, 'pending'),
       lte(webhookMessages.next_attempt_at, now),
       or(isNull(webhookMessages.lease_until), lt(webhookMessages.lease_until, now)),
+      scoped,
     );
     return this.db.transaction(async (tx) => {
       const due = tx

@@ -154,7 +154,7 @@ export interface paths {
         get: operations["appointments-list"];
         put?: never;
         /**
-         * Create a appointment
+         * Create an appointment
          * @description Creates a appointment. Send an Idempotency-Key to retry safely. Input rules: GET /schema/appointments.
          *
          *     Rules:
@@ -182,7 +182,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of appointments
+         * Get an appointment
          * @description One appointment by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `scheduling:read` permission (403 forbidden without it).
@@ -191,7 +191,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a appointment (removes the appointment: 404 afterwards, listed in deleted_entities)
+         * Delete an appointment (removes the appointment: 404 afterwards, listed in deleted_entities)
          * @description Deletes the appointment (removes the appointment: 404 afterwards, listed in deleted_entities); it then appears in GET /deleted_entities.
          *
          *     A restricted key needs the `scheduling:write` permission (403 forbidden without it).
@@ -200,7 +200,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a appointment (partial)
+         * Update an appointment (partial)
          * @description Changes the attributes sent (merge style; metadata keys merge, null removes one). Input rules: GET /schema/appointments.
          *
          *     Rules:
@@ -341,7 +341,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of patients
+         * Get a patient
          * @description One patient by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `patients:read` permission (403 forbidden without it).
@@ -460,7 +460,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of patient_logs
+         * Get a patient log
          * @description One patient log by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
@@ -510,7 +510,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of referral_sources
+         * Get a referral source
          * @description One referral source by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `patients:read` permission (403 forbidden without it).
@@ -571,7 +571,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of clinical_notes
+         * Get a clinical note
          * @description One clinical note by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
@@ -627,7 +627,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of files
+         * Get a file
          * @description One file by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `files:read` permission (403 forbidden without it).
@@ -741,7 +741,7 @@ export interface paths {
         get: operations["invoices-list"];
         put?: never;
         /**
-         * Create a invoice
+         * Create an invoice
          * @description Creates a invoice. Send an Idempotency-Key to retry safely. Input rules: GET /schema/invoices.
          *
          *     Rules:
@@ -767,7 +767,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of invoices
+         * Get an invoice
          * @description One invoice by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `billing:read` permission (403 forbidden without it).
@@ -785,7 +785,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Update a invoice (partial)
+         * Update an invoice (partial)
          * @description Changes the attributes sent (merge style; metadata keys merge, null removes one). Input rules: GET /schema/invoices.
          *
          *     Rules:
@@ -839,7 +839,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of line_items
+         * Get a line item
          * @description One line item by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `billing:read` permission (403 forbidden without it).
@@ -909,7 +909,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of payments
+         * Get a payment
          * @description One payment by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `billing:read` permission (403 forbidden without it).
@@ -970,7 +970,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of payment_allocations
+         * Get a payment allocation
          * @description One payment allocation by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `billing:read` permission (403 forbidden without it).
@@ -1029,7 +1029,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of refunds
+         * Get a refund
          * @description One refund by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `billing:read` permission (403 forbidden without it).
@@ -1117,7 +1117,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of addresses
+         * Get an address
          * @description One address by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `patients:read` permission (403 forbidden without it).
@@ -1161,7 +1161,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of appointment_types
+         * Get an appointment type
          * @description One appointment type by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1205,7 +1205,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of billable_items
+         * Get a billable item
          * @description One billable item by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1249,7 +1249,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of deleted_entities
+         * Get a deleted entity
          * @description One deleted entity by id (404 not_found when it is not on this account).
          *
          *     A restricted key reads the entries of the resources its groups may read (the entity filter is narrowed to them; naming another resource is 403 forbidden).
@@ -1293,7 +1293,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of form_templates
+         * Get a form template
          * @description One form template by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1337,7 +1337,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of locations
+         * Get a location
          * @description One location by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1381,7 +1381,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of modalities
+         * Get a modality
          * @description One modality by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1425,7 +1425,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of numbers
+         * Get a number
          * @description One number by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `patients:read` permission (403 forbidden without it).
@@ -1469,7 +1469,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of patient_log_tags
+         * Get a patient log tag
          * @description One patient log tag by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `clinical:read` permission (403 forbidden without it).
@@ -1513,7 +1513,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of payment_methods
+         * Get a payment method
          * @description One payment method by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1557,7 +1557,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of practitioner_availabilities
+         * Get a practitioner availability
          * @description One practitioner availability by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1601,7 +1601,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of practitioners
+         * Get a practitioner
          * @description One practitioner by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1645,7 +1645,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of resources
+         * Get a resource
          * @description One resource by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).
@@ -1689,7 +1689,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get one of tags
+         * Get a tag
          * @description One tag by id (404 not_found when it is not on this account).
          *
          *     A restricted key needs the `practice:read` permission (403 forbidden without it).

@@ -1,14 +1,6 @@
 /** API keys in the portal (Manage API keys): the same domain functions as `clinic key ...`. */
 import { z } from 'zod';
-import {
-  createKey,
-  KeyError,
-  listKeys,
-  revokeKey,
-  rotateKey,
-  ROTATION_GRACES,
-  type RotationGrace,
-} from '../../domain/api_keys';
+import { createKey, KeyError, listKeys, revokeKey, rotateKey, rotationGraceInput } from '../../domain/api_keys';
 import { ApiError } from '../../errors';
 import { allowedIpsInput, permissionsInput } from '../../auth/key-permissions';
 import { router } from '../../trpc';
@@ -70,7 +62,7 @@ export const keysRouter = router({
     .input(
       z.strictObject({
         id: recordId,
-        grace: z.enum(Object.keys(ROTATION_GRACES) as [RotationGrace, ...RotationGrace[]]).default('24h'),
+        grace: rotationGraceInput,
       }),
     )
     .mutation(({ ctx, input }) => refusing(() => rotateKey(ctx.db, ctx.account, ctx.actor, input.id, input.grace))),

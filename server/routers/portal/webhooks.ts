@@ -33,6 +33,7 @@ import {
 import { router } from '../../trpc';
 import { permitted } from './base';
 import { recordId } from '../../resources/fields';
+import { rotationGraceInput } from '../../domain/api_keys';
 
 const manage = permitted('webhooks.manage');
 const endpointId = recordId;
@@ -129,9 +130,10 @@ export const webhooksRouter = router({
   secret: manage
     .input(z.strictObject({ id: endpointId }))
     .query(async ({ ctx, input }) => ({ secret: await endpointSecret(ctx.db.db, ctx.account.id, input.id) })),
+  // grace: how long the previous secret also signs (24 h, 1 h, or now for a leaked one), as for API keys.
   rotate: manage
-    .input(z.strictObject({ id: endpointId }))
-    .mutation(({ ctx, input }) => rotateSecret(ctx.db, ctx.account, ctx.actor, input.id)),
+    .input(z.strictObject({ id: endpointId, grace: rotationGraceInput }))
+    .mutation(({ ctx, input }) => rotateSecret(ctx.db, ctx.account, ctx.actor, input.id, input.grace)),
   setEnabled: manage
     .input(z.strictObject({ id: endpointId, enabled: z.boolean() }))
     .mutation(({ ctx, input }) =>

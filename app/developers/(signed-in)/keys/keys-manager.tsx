@@ -28,6 +28,7 @@ import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
 import type { KeyPermissions } from '../../../../server/auth/key-groups';
 import { AccessSummary, NO_PERMISSIONS, PermissionsChooser } from './key-permissions';
+import { GraceChoice, graceLength, type Grace } from '../../_components/grace-choice';
 
 type Key = Awaited<ReturnType<typeof portal.keys.list.query>>['data'][number];
 
@@ -178,36 +179,10 @@ function CreateKey({ onCreated }: { onCreated: (id: number, secret: string) => v
 }
 
 type Shown = { id: number; title: string; secret: string; note?: string };
-type Grace = 'now' | '1h' | '24h';
-const GRACES: Record<Grace, string> = { now: 'Stop it now', '1h': 'For 1 hour', '24h': 'For 24 hours' };
-
-function GraceChoice({ k, grace, onChange }: { k: Key; grace: Grace; onChange: (g: Grace) => void }) {
-  return (
-    <fieldset>
-      <legend className="text-sm font-medium">How long the current secret of {k.name} keeps working</legend>
-      <div className="mt-2 flex flex-col gap-1">
-        {(Object.keys(GRACES) as Grace[]).map((g) => (
-          <label key={g} className="flex min-h-9 items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name={`grace-${k.id}`}
-              value={g}
-              checked={grace === g}
-              onChange={() => onChange(g)}
-              className="size-5"
-            />
-            {GRACES[g]}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
-
 const graceSentence = (k: Key, g: Grace) =>
   g === 'now'
     ? `Anything still using the current secret of ${k.name} is refused from now on.`
-    : `The current secret keeps working for ${g === '1h' ? '1 hour' : '24 hours'}, so you can update ${k.name} before it stops; the key cannot be rotated again until then.`;
+    : `The current secret keeps working for ${graceLength(g)}, so you can update ${k.name} before it stops; the key cannot be rotated again until then.`;
 
 function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (s: Shown | null) => void }) {
   const at = useFullTime();
@@ -274,7 +249,14 @@ function KeyRow({ k, shown, onShown }: { k: Key; shown: Shown | null; onShown: (
                 onOpenChange={(open) => open && setGrace('24h')}
                 focusAfter={() => document.getElementById(`secret-${k.id}`)}
                 title={`Rotate ${k.name}?`}
-                extra={<GraceChoice k={k} grace={grace} onChange={setGrace} />}
+                extra={
+                  <GraceChoice
+                    name={`grace-${k.id}`}
+                    legend={`How long the current secret of ${k.name} keeps working`}
+                    grace={grace}
+                    onChange={setGrace}
+                  />
+                }
                 confirm={`Rotate ${k.name}`}
                 onConfirm={rotate}
               >
@@ -323,6 +305,11 @@ export function KeysManager() {
   const keys = useQuery({ queryKey: ['keys'], queryFn: () => portal.keys.list.query() });
   // One secret at a time, under its key; it lives in this page's state, so leaving the page forgets it.
   const [shown, setShown] = useState<Shown | null>(null);
+  // Revoked and expired keys stay on record (the request and activity logs name them), out of the way by default.
+  const [showEnded, setShowEnded] = useState(false);
+  const all = keys.data?.data ?? [];
+  const ended = all.filter((k) => k.status === 'revoked' || k.status === 'expired');
+  const listed = showEnded ? all : all.filter((k) => !ended.includes(k));
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">API keys</h1>
@@ -349,16 +336,28 @@ export function KeysManager() {
       <Card title="Keys">
         {keys.isPending && <Loading what="keys" />}
         {keys.isError && <LoadFailed message={portalError(keys.error).message} retry={() => void keys.refetch()} />}
-        {keys.data && keys.data.data.length === 0 && (
-          <Empty>No API keys yet. Create one above to start integrating.</Empty>
+        {keys.data && all.length === 0 && <Empty>No API keys yet. Create one above to start integrating.</Empty>}
+        {ended.length > 0 && (
+          <label className="mb-3 flex min-h-9 items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-5"
+              checked={showEnded}
+              onChange={(e) => setShowEnded(e.target.checked)}
+            />
+            Show revoked and expired keys ({ended.length}); they stay on record because the logs name them
+          </label>
         )}
-        {keys.data && keys.data.data.length > 0 && (
+        {keys.data && all.length > 0 && listed.length === 0 && (
+          <Empty>No working keys. Create one above; the revoked and expired ones are hidden.</Empty>
+        )}
+        {listed.length > 0 && (
           <Table
             stacked
             caption="API keys of this account"
             head={['Integration', 'Key', 'Access', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}
           >
-            {keys.data.data.map((k) => (
+            {listed.map((k) => (
               <KeyRow key={k.id} k={k} shown={shown?.id === k.id ? shown : null} onShown={setShown} />
             ))}
           </Table>

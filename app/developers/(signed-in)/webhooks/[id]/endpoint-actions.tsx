@@ -12,6 +12,7 @@ import { CopyField } from '../../../_components/copy-button';
 import { useFullTime } from '../../../_components/time';
 import { Alert, Button, InlineError } from '../../../_components/ui';
 import { portal, portalError } from '../../../_lib/trpc';
+import { GraceChoice, graceLength, type Grace } from '../../../_components/grace-choice';
 
 type Endpoint = Awaited<ReturnType<typeof portal.webhooks.get.query>>['endpoint'];
 
@@ -19,6 +20,7 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   const [secret, setSecret] = useState<{ value: string; note?: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
+  const [grace, setGrace] = useState<Grace>('24h');
   const queries = useQueryClient();
   const router = useRouter();
   const until = useFullTime();
@@ -47,10 +49,12 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
     onError,
   });
   const rotate = async () => {
-    const r = await portal.webhooks.rotate.mutate({ id: endpoint.id });
+    const r = await portal.webhooks.rotate.mutate({ id: endpoint.id, grace });
     setSecret({
       value: r.secret,
-      note: `The previous secret also signs messages until ${until(r.previous_valid_until)}: update your receiver before then.`,
+      note: r.previous_valid_until
+        ? `The previous secret also signs messages until ${until(r.previous_valid_until)}: update your receiver before then.`
+        : 'The previous secret no longer signs messages: your receiver needs this one now.',
     });
     await refresh();
   };
@@ -94,10 +98,20 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
           title="Rotate the signing secret?"
           confirm="Rotate secret"
           onConfirm={rotate}
+          extra={
+            <GraceChoice
+              name="secret-grace"
+              legend="How long the current secret also signs messages"
+              grace={grace}
+              onChange={setGrace}
+            />
+          }
         >
           <p className="[overflow-wrap:anywhere]">
-            Messages to {endpoint.url} are signed with a new secret from now on. The current secret also signs them for
-            24 hours, so your receiver keeps accepting them while you update it.
+            Messages to {endpoint.url} are signed with a new secret from now on.{' '}
+            {grace === 'now'
+              ? 'The current secret stops signing at once (for a secret that leaked): your receiver refuses messages until it has the new one.'
+              : `The current secret also signs them for ${graceLength(grace)}, so your receiver keeps accepting them while you update it.`}
           </p>
         </ConfirmDialog>
         {endpoint.enabled ? (
