@@ -112,6 +112,8 @@ async function createPatient(page: Page, clinic: string, origin: string, name: s
 /** Adds an endpoint on the list page; its signing secret, read from its entry. */
 async function addEndpoint(page: Page, url: string) {
   await expect(page.getByRole('heading', { name: 'Add an endpoint' })).toBeVisible();
+  // The e2e server allows loopback receivers (WEBHOOKS_ALLOW_PRIVATE): the hint says so, not "https only".
+  await expect(page.getByText(/^http or https, loopback and private addresses allowed here/)).toBeVisible();
   await page.getByLabel('Endpoint URL').fill(url);
   await page.getByRole('button', { name: 'Add endpoint' }).click();
   const secret = page

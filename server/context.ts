@@ -62,6 +62,8 @@ export interface PortalIO {
   allowPrivateWebhooks: boolean;
   /** How many attempts a webhook message gets (one per WEBHOOK_RETRY_DELAYS entry): "attempt 3 of 8". */
   webhookAttempts: number;
+  /** WEBHOOK_TIMEOUT_MS: how long an endpoint has to answer. */
+  webhookTimeoutMs: number;
 }
 
 export interface Ctx {

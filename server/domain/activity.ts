@@ -343,7 +343,8 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
     }
     case 'webhook_endpoints': {
       const endpoint = `the webhook endpoint ${subject ?? text(c.url) ?? `#${r.entity_id}`}`;
-      const reason = text(c.reason) ? ` (${text(c.reason)})` : '';
+      // A member's own "Disabled by <them>" would repeat the sentence's subject; the worker's reason says why.
+      const reason = text(c.reason) && text(c.reason) !== `Disabled by ${r.actor_name}` ? ` (${text(c.reason)})` : '';
       if (r.action === 'created') return `${who} added ${endpoint}${list(c.events) ? ` for ${list(c.events)}` : ''}`;
       if (r.action === 'updated')
         return `${who} updated ${endpoint}${list(c.events) ? `; it now receives ${list(c.events)}` : ''}`;

@@ -177,6 +177,7 @@ export function createPortal(opts: PortalOptions) {
         policy,
         allowPrivateWebhooks: env.WEBHOOKS_ALLOW_PRIVATE,
         webhookAttempts: env.WEBHOOK_RETRY_DELAYS.length,
+        webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
         setSession: (value) => {
           const attrs = ['Path=/', 'HttpOnly', 'SameSite=Lax', ...(secure ? ['Secure'] : [])];
           const cookie =

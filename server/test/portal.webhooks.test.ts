@@ -19,7 +19,7 @@ import { recordingDb, type Captured } from './support/recording-db';
 import { messagePage } from '../domain/webhook-deliveries';
 import { planOf, pgSorts } from './support/plans';
 
-const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0' } });
+const t = useClinic({ env: { WEBHOOK_RETRY_DELAYS: '0', WEBHOOK_TIMEOUT_MS: '7000' } });
 const drain = () => t.server.app.webhooks.drain();
 
 /** A receiver: paths starting /fail answer 500 with a body, others 200 with one. */
@@ -63,6 +63,23 @@ async function announceMany(clinic: Clinic, types: ('patients.created' | 'patien
 }
 
 describe('the list', () => {
+  test('a member disabling an endpoint is said once: the activity entry names them, the page says who', async () => {
+    const s = await withEndpoint('/disable-words');
+    expect((await s.portal.mutate('webhooks.setEnabled', { id: s.id, enabled: false })).status).toBe(200);
+    const [entry] = portalData(await s.portal.query('activity.list', { kind: 'webhooks' })).data as {
+      summary: string;
+    }[];
+    expect(entry.summary).toMatch(/ disabled the webhook endpoint \S+\/disable-words$/);
+    const [listed] = portalData(await s.portal.query('webhooks.list')).data;
+    expect(listed.disabled_reason).toMatch(/^Disabled by /);
+  });
+
+  test('says what an endpoint URL may be here: this server allows private targets (WEBHOOKS_ALLOW_PRIVATE), and its timeout', async () => {
+    const s = await withEndpoint('/list-targets');
+    const targets = portalData(await s.portal.query('webhooks.list')).targets;
+    expect(targets).toEqual({ private_allowed: true, timeout_ms: 7000 });
+  });
+
   test("an endpoint's last delivery is read from its attempts: none, then a success, then a failure", async () => {
     const s = await withEndpoint('/list-last');
     const last = async () => portalData(await s.portal.query('webhooks.list')).data[0].last_attempt;

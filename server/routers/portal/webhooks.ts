@@ -62,6 +62,8 @@ export const webhooksRouter = router({
     return {
       // Each type with whether anything fires it today: the chooser says which never fire yet, and why.
       event_types: EVENT_CATALOGUE,
+      // What an endpoint URL must be here, for the form's hint: https and public unless WEBHOOKS_ALLOW_PRIVATE.
+      targets: { private_allowed: ctx.portal.allowPrivateWebhooks, timeout_ms: ctx.portal.webhookTimeoutMs },
       data: endpoints.map((e) => {
         const of = (status: string) => counts.find((c) => c.endpoint_id === e.id && c.status === status)?.n ?? 0;
         const [delivered, failed, pending] = [of('delivered'), of('failed'), of('pending')];

@@ -25,9 +25,11 @@ export const REFRESH_MS = 5000;
 
 function AddEndpoint({
   types,
+  targets,
   onAdded,
 }: {
   types: readonly EventTypeInfo[];
+  targets: List['targets'];
   onAdded: (id: number, secret: string) => void;
 }) {
   const [url, setUrl] = useState('');
@@ -50,7 +52,7 @@ function AddEndpoint({
         <Field
           id="endpoint-url"
           label="Endpoint URL"
-          hint="https only; it must answer 2xx within 15 seconds"
+          hint={`${targets.private_allowed ? 'http or https, loopback and private addresses allowed here (WEBHOOKS_ALLOW_PRIVATE)' : 'https only, at a public address'}; it must answer 2xx within ${Math.round(targets.timeout_ms / 1000)} seconds`}
           error={error?.errors.url?.[0]}
         >
           <TextInput
@@ -205,6 +207,7 @@ export function WebhooksList() {
           <Card title="Add an endpoint">
             <AddEndpoint
               types={list.data.event_types}
+              targets={list.data.targets}
               onAdded={(id, value) => {
                 setSecret({ id, value });
                 // The new entry's secret field, once the list has it: where the eye and focus go next.

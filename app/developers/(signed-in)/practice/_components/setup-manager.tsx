@@ -105,6 +105,14 @@ export function toInput(fields: FieldSpec[], values: Values): Record<string, unk
     fields.map((f) => {
       const v = values[f.name];
       if (f.kind === 'number' || (f.kind === 'select' && f.numeric)) return [f.name, v === '' ? null : Number(v)];
+      // "£65" and "20 %" are what people type for a price and a rate: the sign around the number is dropped.
+      if (f.kind === 'decimal')
+        return [
+          f.name,
+          String(v)
+            .trim()
+            .replace(/^[^\d.]+|[^\d.]+$/g, ''),
+        ];
       return [f.name, v];
     }),
   );

@@ -10,6 +10,15 @@ type BillableItem = Awaited<ReturnType<typeof portal.practice.billableItems.list
 /** Every type the declaration allows, in words (a new type fails to compile here until it has its words). */
 const TYPES: Record<BillableItem['item_type'], string> = { service: 'Service', product: 'Product', other: 'Other' };
 
+/** "£45.00": the clinic's currency as people read it (the API's decimal string, shown, never computed with). */
+const money = (amount: string, currency: string) => {
+  try {
+    return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(Number(amount));
+  } catch {
+    return `${amount} ${currency}`;
+  }
+};
+
 const fieldsIn = (currency: string): FieldSpec[] => [
   {
     name: 'name',
@@ -30,9 +39,9 @@ const fieldsIn = (currency: string): FieldSpec[] => [
     label: `Price (${currency})`,
     kind: 'decimal',
     required: true,
-    hint: 'The amount without a currency sign, e.g. 45.00',
+    hint: 'e.g. 45.00 (a currency sign typed with it is left out)',
   },
-  { name: 'tax_rate', label: 'Tax rate (%)', kind: 'decimal', hint: 'e.g. 20; leave empty for no tax' },
+  { name: 'tax_rate', label: 'Tax rate (%)', kind: 'decimal', hint: 'e.g. 20 or 20%; leave empty for no tax' },
   { name: 'item_code', label: 'Item code', kind: 'text', hint: 'Your own code, for accounts or insurers' },
   {
     name: 'active',
@@ -60,8 +69,8 @@ export function BillableItemsManager({ canManage }: { canManage: boolean }) {
       columns={[
         { label: 'Name', render: (i) => <strong>{i.name}</strong> },
         { label: 'Type', render: (i) => TYPES[i.item_type] },
-        { label: 'Price', render: (i) => `${i.price} ${currency}` },
-        { label: 'Tax', render: (i) => `${i.tax_rate} %` },
+        { label: 'Price', render: (i) => money(i.price, currency) },
+        { label: 'Tax', render: (i) => (Number(i.tax_rate) === 0 ? 'No tax' : `${Number(i.tax_rate)}%`) },
         { label: 'Code', render: (i) => i.item_code ?? '—' },
         {
           label: 'Status',

@@ -60,6 +60,8 @@ export function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   };
   const disable = async () => {
     await portal.webhooks.setEnabled.mutate({ id: endpoint.id, enabled: false });
+    // "Test event queued" no longer holds: a disabled endpoint's messages wait.
+    setNotice('');
     await refresh();
   };
   const remove = async () => {
