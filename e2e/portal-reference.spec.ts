@@ -115,6 +115,14 @@ for (const size of SIZES) {
       else await operations.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'appointments' });
       await expect(operations.getByRole('heading', { name: doc.paths['/appointments'].get.summary })).toBeVisible();
       await expect(listSection).toHaveCount(0);
+      // The resource's REST operations come first, its webhook events after them (review point 33).
+      const sections = await operations
+        .locator('[data-section-id^="operation/"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-section-id')!));
+      const isEvent = (id: string) => id.startsWith('operation/webhook_');
+      const firstEvent = sections.findIndex(isEvent);
+      expect(firstEvent, sections.join(', ')).toBeGreaterThan(0);
+      expect(sections.slice(firstEvent).every(isEvent), sections.join(', ')).toBe(true);
       await operations.getByRole('combobox', { name: 'Resource' }).selectOption({ label: 'patients' });
       await expect(listSection.getByRole('heading', { name: list.summary })).toBeVisible({ timeout: 30_000 });
       for (const name of list

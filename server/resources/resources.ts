@@ -37,7 +37,12 @@ export const resources = defineResource({
       description: 'active: bookable; inactive: temporarily out of use; archived: retired',
       staff: 'optional',
     }),
-    locked: f.boolean({ filterable: true, staff: 'optional' }),
+    locked: f.boolean({
+      filterable: true,
+      staff: 'optional',
+      description:
+        'A marker the clinic sets for a room or resource its staff should leave as it is (e.g. shared with the building): reported, not enforced; it does not stop bookings or changes',
+    }),
     ...standardFields(),
   },
 });

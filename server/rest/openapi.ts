@@ -39,7 +39,6 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
     openApiVersion: '3.1.0',
     baseUrl: 'https://{clinic}.{region}.example.com/v3/api',
     description: INFO_DESCRIPTION,
-    contact: { name: 'Clinic API team', email: 'api@example.com' },
     // An identifier (SPDX: a licence of its own) as well as the name: swagger-parser 13 wants one of identifier and url.
     license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     securitySchemes: {

@@ -4935,6 +4935,7 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "inactive" | "archived";
+            /** @description A marker the clinic sets for a room or resource its staff should leave as it is (e.g. shared with the building): reported, not enforced; it does not stop bookings or changes */
             locked: boolean;
             /** @description UTC timestamp, ISO 8601 ending in Z */
             created_at: string;

@@ -34,7 +34,13 @@ function resourceOf(item: IMenuItem): IMenuItem {
 }
 
 export default function RedocView({ doc }: { doc: OpenApiDocument }) {
-  const store = useMemo(() => new AppStore(doc, undefined, REDOC_OPTIONS), [doc]);
+  const store = useMemo(() => {
+    const built = new AppStore(doc, undefined, REDOC_OPTIONS);
+    // A resource's REST operations first, then the webhook events about it (Redoc puts the events first).
+    const isEvent = (i: IMenuItem) => Boolean((i as { isWebhook?: boolean }).isWebhook);
+    for (const tag of built.menu.items) tag.items.sort((a, b) => Number(isEvent(a)) - Number(isEvent(b)));
+    return built;
+  }, [doc]);
   const { options, menu } = store;
   // The item asked for (the address's #hash at first), and the resource whose operations are shown.
   const [wanted, setWanted] = useState<{ item: IMenuItem } | null>(() => {

@@ -43,7 +43,12 @@ const fieldsFor = (sites: { id: number; name: string }[]): FieldSpec[] => [
     required: true,
     values: Object.entries(STATUSES).map(([value, label]) => ({ value, label })),
   },
-  { name: 'locked', label: 'Locked', kind: 'checkbox', hint: 'Kept as it is by the clinic software (shown to staff)' },
+  {
+    name: 'locked',
+    label: 'Locked',
+    kind: 'checkbox',
+    hint: 'A marker for staff: leave this room as it is (e.g. shared with the building). Bookings and changes are still allowed.',
+  },
 ];
 
 export function RoomsManager({ canManage }: { canManage: boolean }) {
