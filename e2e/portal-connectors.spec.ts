@@ -96,13 +96,20 @@ test('sign in from the authorization request, allow and deny on the consent scre
 }) => {
   await page.goto(authorizeUrl('first'));
   await expect(page.getByRole('heading', { name: 'Sign in to Connect Physio' })).toBeVisible();
+  // Before consent, the sign-in page says an app wants to connect (review point 24).
+  await expect(page.getByText('An AI app asks to connect to this clinic')).toBeVisible();
   expect(await axe(page), 'sign-in for an app').toEqual([]);
   await page.getByLabel('Email').fill(admin);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 
   await expect(page.getByRole('heading', { name: 'Connect Test Assistant to Connect Physio?' })).toBeVisible();
-  await expect(page.getByText(/127\.0\.0\.1/)).toBeVisible();
+  await expect(page.getByText(/127\.0\.0\.1/).first()).toBeVisible();
+  // What it would see, in this member's terms, and a caution: the name is the app's own, never connected here.
+  await expect(
+    page.getByText(/^As Ada Admin, your role reads patients, appointments and billing: every record/),
+  ).toBeVisible();
+  await expect(page.getByText('No one in Connect Physio has connected this app before.')).toBeVisible();
   await shot(page, 'consent');
   expect(await axe(page), 'consent').toEqual([]);
   await page.getByRole('button', { name: 'Allow' }).click();
@@ -113,6 +120,8 @@ test('sign in from the authorization request, allow and deny on the consent scre
   expect(allowed.searchParams.get('iss')).toBe(origin);
 
   await page.goto(authorizeUrl('second'));
+  await expect(page.getByRole('heading', { name: 'Connect Test Assistant to Connect Physio?' })).toBeVisible();
+  await expect(page.getByText(/has connected this app before/)).toHaveCount(0);
   await page.getByRole('button', { name: 'Deny' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Back in the app' })).toBeVisible();

@@ -248,9 +248,14 @@ describe('OAuth', () => {
     const portal = portalClient(t.server, t.clinic);
     await portal.signIn(receptionist.email, receptionist.password);
     const query = new URLSearchParams(base).toString();
+    // What an app would see as this receptionist, in her terms.
     expect(portalData(await portal.query('connectors.describe', { query }))).toMatchObject({
       valid: true,
       can_connect: false,
+      known: true,
+      sees: expect.stringMatching(
+        /^As .+, your role reads patients, appointments and billing: every record of the clinic in those areas\.$/,
+      ),
     });
     const refused = await portal.mutate('connectors.approve', { query });
     expect(refused.status).toBe(403);

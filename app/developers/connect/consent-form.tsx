@@ -121,7 +121,14 @@ export function ConsentForm({ query }: { query: string }) {
           ))}
           <li>It cannot change anything: the connection is read-only.</li>
         </ul>
+        <p className="mt-2 text-sm">{r.sees}</p>
       </div>
+      {!r.known && (
+        <Alert tone="warning">
+          No one in {r.clinic} has connected this app before. “{r.client_name}” is the name it gave itself when it
+          registered: allow it only if you started this from the app you expect, and it returns to {r.redirect_host}.
+        </Alert>
+      )}
       {!r.can_connect && (
         <Alert tone="warning">
           Your role does not allow connecting AI apps (it needs the permission “Connect AI apps”). Ask an admin or the

@@ -24,7 +24,13 @@ export default async function SignInPage({
           you were on.
         </p>
       ) : (
-        next && <p className="mb-4 text-sm text-slate-600">Sign in to open the page you asked for.</p>
+        next && (
+          <p className="mb-4 text-sm text-slate-600">
+            {next.startsWith('/developers/connect')
+              ? 'An AI app asks to connect to this clinic: sign in to see what it asks for, then allow or deny it.'
+              : 'Sign in to open the page you asked for.'}
+          </p>
+        )
       )}
       <SignInForm next={next} />
     </main>

@@ -19,7 +19,7 @@ import {
   UntrustedRequest,
 } from '../../oauth/grants';
 import { oauthUrls } from '../../oauth/urls';
-import type { Ctx } from '../../context';
+import type { Ctx, MemberPrincipal } from '../../context';
 import { router } from '../../trpc';
 import { memberProcedure, permitted } from './base';
 import { recordId } from '../../resources/fields';
@@ -64,6 +64,32 @@ async function requestOf(ctx: Ctx, query: string) {
   }
 }
 
+/**
+ * What an app connected by this member would see, in their terms (the consent said only "with your
+ * role's permissions and record scope"): which areas their role reads, and how far its record scope goes.
+ */
+function whatYouSee(member: MemberPrincipal): string {
+  const areas = (
+    [
+      ['patients.read', 'patients'],
+      ['appointments.read', 'appointments'],
+      ['billing.read', 'billing'],
+    ] as const
+  )
+    .filter(([p]) => can(member, p))
+    .map(([, area]) => area);
+  const reads = areas.length
+    ? `your role reads ${areas.join(', ').replace(/, ([^,]*)$/, ' and $1')}`
+    : 'your role reads no clinic records';
+  const scope =
+    member.record_scope === 'own_calendar'
+      ? 'only the appointments of your own calendar, and the patients in them'
+      : member.record_scope === 'own_patients'
+        ? 'only patients who have an appointment with you, and their records'
+        : 'every record of the clinic in those areas';
+  return `As ${member.name}, ${reads}: ${areas.length ? scope : 'the app would see only the clinic’s reference data (practitioners, locations, appointment types)'}.`;
+}
+
 /** Connect AI apps: one's own apps. Manage everyone's AI apps: every member's (the owner has both). */
 const manage = permitted('connectors.manage', 'connectors.manage_all');
 
@@ -78,6 +104,9 @@ export const connectorsRouter = router({
       client_id: req.client.client_id,
       redirect_host: new URL(req.redirectUri).host || req.redirectUri.split(':')[0],
       scopes: req.scope.split(' ').map((s) => ({ scope: s, description: SCOPE_TEXT[s] ?? s })),
+      sees: whatYouSee(ctx.member),
+      // The name is the app's own claim at registration: said with caution when no one here connected it before.
+      known: await everApproved(ctx.db, ctx.account.id, req.client.client_id),
       can_connect: mayConnect(ctx.member),
       clinic: ctx.account.name,
     };

@@ -12,7 +12,8 @@ import { portal, portalError } from '../../_lib/trpc';
 
 type Connector = Awaited<ReturnType<typeof portal.connectors.list.query>>['data'][number];
 
-function ConnectorRow({ c }: { c: Connector }) {
+/** Two apps may register the same name: then the buttons and dialogs name each by its id too. */
+function ConnectorRow({ c, named }: { c: Connector; named: string }) {
   const queries = useQueryClient();
   const revoke = async () => {
     await portal.connectors.revoke.mutate({ id: c.id });
@@ -36,14 +37,14 @@ function ConnectorRow({ c }: { c: Connector }) {
       <Cell label="Actions">
         <ConfirmDialog
           trigger={
-            <Button tone="secondary" aria-label={`Revoke ${c.client_name}`}>
+            <Button tone="secondary" aria-label={`Revoke ${named}`}>
               Revoke
             </Button>
           }
           // The row goes with the connection: the address to connect again is the next sensible place.
           focusAfter={() => document.getElementById('mcp-url')}
-          title={`Revoke ${c.client_name}?`}
-          confirm={`Revoke ${c.client_name}`}
+          title={`Revoke ${named}?`}
+          confirm={`Revoke ${named}`}
           onConfirm={revoke}
         >
           <p>
@@ -88,8 +89,16 @@ export function ConnectorsManager() {
           caption={list.data.everyone ? 'Connected AI apps of every member' : 'Your connected AI apps'}
           head={['App', 'Connected by', 'Scope', 'Connected', 'Last used', 'Actions']}
         >
-          {list.data.data.map((c) => (
-            <ConnectorRow key={c.id} c={c} />
+          {list.data.data.map((c, _, all) => (
+            <ConnectorRow
+              key={c.id}
+              c={c}
+              named={
+                all.some((o) => o.id !== c.id && o.client_name === c.client_name)
+                  ? `${c.client_name} (${c.client_id}, connected by ${c.member})`
+                  : c.client_name
+              }
+            />
           ))}
         </Table>
       )}
