@@ -170,13 +170,31 @@ for (const size of SIZES) {
         '16:30',
       ]);
 
+      // The day copied to another in one go (review point 13): its hours and break, after a dialog.
+      const next = clinicDay(3).weekday;
+      await page.getByRole('button', { name: `Copy ${day.weekday} to other days` }).click();
+      const copying = page.getByRole('dialog', { name: `Copy ${day.weekday}'s hours?` });
+      await expect(copying).toBeVisible();
+      await check('opening-hours-copy-dialog');
+      for (const box of await copying.getByRole('checkbox').all()) await box.uncheck();
+      await copying.getByRole('checkbox', { name: next }).check();
+      await copying.getByRole('button', { name: `Copy to ${next}` }).click();
+      await expect(copying).toBeHidden();
+      const nextDay = page.getByRole('list', { name: `${next} hours` });
+      await expect(nextDay.getByText('09:00–17:00')).toBeVisible();
+      await expect(nextDay.getByText('12:00–13:00')).toBeVisible();
+      // Who and where are in the address: a reload comes back to the same practitioner and location.
+      await expect(page).toHaveURL(/[?&]practitioner=\d+/);
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Weekly hours: Dr Bea Hart at Harbour Street' })).toBeVisible();
+
       // The location is in use now: deleting it is refused, and the dialog says why.
       await (await nav()).getByRole('link', { name: 'Locations' }).click();
       await page.getByRole('button', { name: 'Delete Harbour Street' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete Harbour Street?' });
       await dialog.getByRole('button', { name: 'Delete location' }).click();
       await expect(dialog.getByRole('alert')).toContainText(
-        'Harbour Street is in use (2 rows of opening hours and 1 practitioner)',
+        'Harbour Street is in use (4 rows of opening hours and 1 practitioner)',
       );
       await check('locations-delete-refused');
       await page.keyboard.press('Escape');

@@ -87,31 +87,40 @@ export async function createSetupRecord<R extends AnyResource>(
   input: StaffCreateInput<R>,
   hooks: SetupHooks<R> = {},
 ): Promise<RecordType<R>> {
-  const table: AnyTable = resource.table;
-  const id = await w.db.transaction(async (tx) => {
-    const now = stamp(w);
-    const values = {
-      ...hooks.defaults,
-      ...storedValues(resource, input, null, 'staff'),
-      ...hooks.stored?.(input),
-      account_id: w.account.id,
-      created_at: now,
-      updated_at: now,
-    };
-    await hooks.check?.(tx, resource.toRecord(values as RowType<R>) as RecordType<R>, null);
-    const [row] = await tx.insert(table).values(values).returning({ id: table.id });
-    await recordWrite(tx, {
-      ...recorded(w),
-      entity: resource.name,
-      entityId: Number(row.id),
-      action: 'created',
-      changes: input,
-      eventType: announced(resource, 'created'),
-    });
-    if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
-    return Number(row.id);
-  });
+  const id = await w.db.transaction((tx) => insertSetupRow(tx, w, resource, input, hooks));
   return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
+}
+
+/** createSetupRecord's write, inside a transaction of the caller's (several records in one: a day's hours copied). */
+export async function insertSetupRow<R extends AnyResource>(
+  tx: Db,
+  w: WriteContext,
+  resource: R,
+  input: StaffCreateInput<R>,
+  hooks: SetupHooks<R> = {},
+): Promise<number> {
+  const table: AnyTable = resource.table;
+  const now = stamp(w);
+  const values = {
+    ...hooks.defaults,
+    ...storedValues(resource, input, null, 'staff'),
+    ...hooks.stored?.(input),
+    account_id: w.account.id,
+    created_at: now,
+    updated_at: now,
+  };
+  await hooks.check?.(tx, resource.toRecord(values as RowType<R>) as RecordType<R>, null);
+  const [row] = await tx.insert(table).values(values).returning({ id: table.id });
+  await recordWrite(tx, {
+    ...recorded(w),
+    entity: resource.name,
+    entityId: Number(row.id),
+    action: 'created',
+    changes: input,
+    eventType: announced(resource, 'created'),
+  });
+  if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
+  return Number(row.id);
 }
 
 export async function updateSetupRecord<R extends AnyResource>(
@@ -159,23 +168,32 @@ export async function deleteSetupRecord<R extends AnyResource>(
   id: number,
   hooks: { inUse?: (tx: Db, before: RowType<R>) => Promise<void> } = {},
 ): Promise<{ id: number; deleted: true }> {
-  const table: AnyTable = resource.table;
-  await w.db.transaction(async (tx) => {
-    const before = await findRow(tx, resource, w.account.id, id);
-    if (!before) throw notFound(capital(resource.singular));
-    await hooks.inUse?.(tx, before);
-    const at = stamp(w);
-    await cascade(tx, w.account.id, resource.name, [id], at);
-    await tx.delete(table).where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
-    await recordWrite(tx, {
-      ...recorded(w),
-      entity: resource.name,
-      entityId: id,
-      action: 'deleted',
-      changes: resource.toRecord(before),
-      eventType: announced(resource, 'deleted'),
-    });
-    if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
-  });
+  await w.db.transaction((tx) => removeSetupRow(tx, w, resource, id, hooks));
   return { id, deleted: true };
+}
+
+/** deleteSetupRecord's write, inside a transaction of the caller's. */
+export async function removeSetupRow<R extends AnyResource>(
+  tx: Db,
+  w: WriteContext,
+  resource: R,
+  id: number,
+  hooks: { inUse?: (tx: Db, before: RowType<R>) => Promise<void> } = {},
+): Promise<void> {
+  const table: AnyTable = resource.table;
+  const before = await findRow(tx, resource, w.account.id, id);
+  if (!before) throw notFound(capital(resource.singular));
+  await hooks.inUse?.(tx, before);
+  const at = stamp(w);
+  await cascade(tx, w.account.id, resource.name, [id], at);
+  await tx.delete(table).where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
+  await recordWrite(tx, {
+    ...recorded(w),
+    entity: resource.name,
+    entityId: id,
+    action: 'deleted',
+    changes: resource.toRecord(before),
+    eventType: announced(resource, 'deleted'),
+  });
+  if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
 }

@@ -3,6 +3,8 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { practitionerAvailabilities as hoursTable } from '../../../../db/schema';
 import {
+  copyDayHours,
+  copyDayInput,
   createException,
   createOpeningHours,
   deleteException,
@@ -66,6 +68,8 @@ export const hoursRouter = router({
     .input(practitionerAvailabilities.staffUpdateInput.extend({ id: recordId }))
     .mutation(({ ctx, input: { id, ...input } }) => updateOpeningHours(as(ctx), id, input)),
   delete: manage.input(byId).mutation(({ ctx, input }) => deleteOpeningHours(as(ctx), input.id)),
+  /** A weekday's hours copied to other weekdays, replacing theirs, in one transaction. */
+  copyDay: manage.input(copyDayInput).mutation(({ ctx, input }) => copyDayHours(as(ctx), input)),
   /** The free slots these hours give over the next days: the API's own availability search (front-desk view). */
   slots: read
     .input(z.strictObject({ practitioner_id: recordId, location_id: recordId, appointment_type_id: recordId }))

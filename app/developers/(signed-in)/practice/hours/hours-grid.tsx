@@ -8,7 +8,8 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRef, useState } from 'react';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../_components/confirm-dialog';
 import {
   Alert,
@@ -113,6 +114,73 @@ function AddHours({
   );
 }
 
+/** One weekday's hours copied to the days ticked (the other weekdays at first), replacing theirs, after a dialog. */
+function CopyDay({
+  day,
+  dayName,
+  practitionerId,
+  locationId,
+  focusAfter,
+  onCopied,
+}: {
+  day: string;
+  dayName: string;
+  practitionerId: number;
+  locationId: number;
+  focusAfter: () => HTMLElement | null;
+  onCopied: () => Promise<unknown>;
+}) {
+  const others = DAYS.filter((d) => d.day !== day);
+  const weekdays = (d: string) => d !== '0' && d !== '6';
+  const [chosen, setChosen] = useState<string[]>(() => others.map((d) => d.day).filter(weekdays));
+  const names = others.filter((d) => chosen.includes(d.day)).map((d) => d.name);
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button tone="secondary" className="min-h-8 px-2 py-0.5">
+          Copy {dayName} to other days
+        </Button>
+      }
+      focusAfter={focusAfter}
+      title={`Copy ${dayName}'s hours?`}
+      confirm={names.length ? `Copy to ${names.length === 1 ? names[0] : `${names.length} days`}` : 'Copy'}
+      tone="primary"
+      onConfirm={async () => {
+        await portal.practice.hours.copyDay.mutate({
+          practitioner_id: practitionerId,
+          location_id: locationId,
+          from_day: day as '1',
+          to_days: chosen as '1'[],
+        });
+        await onCopied();
+      }}
+      extra={
+        <fieldset>
+          <legend className="text-sm font-medium">Copy to</legend>
+          <div className="mt-2 grid grid-cols-2 gap-1">
+            {others.map((d) => (
+              <label key={d.day} className="flex min-h-9 items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="size-5"
+                  checked={chosen.includes(d.day)}
+                  onChange={(e) => setChosen(e.target.checked ? [...chosen, d.day] : chosen.filter((x) => x !== d.day))}
+                />
+                {d.name}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      }
+    >
+      <p>
+        {dayName}&apos;s working hours and breaks replace those of the days ticked below; appointments already booked
+        stay.
+      </p>
+    </ConfirmDialog>
+  );
+}
+
 function Slots({
   practitionerId,
   locationId,
@@ -195,11 +263,26 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
     queryKey: ['practice', 'appointment-types'],
     queryFn: () => portal.practice.appointmentTypes.list.query(),
   });
-  const [chosenPractitioner, setPractitioner] = useState<number | null>(null);
-  const [chosenLocation, setLocation] = useState<number | null>(null);
+  // The practitioner and location chosen live in the address: a reload, Back or a shared link keeps them.
+  const params = useSearchParams();
+  const router = useRouter();
+  const chosenPractitioner = Number(params.get('practitioner')) || null;
+  const chosenLocation = Number(params.get('location')) || null;
+  const choose = (next: { practitioner: number; location?: number }) => {
+    const q = new URLSearchParams({ practitioner: String(next.practitioner) });
+    if (next.location) q.set('location', String(next.location));
+    router.replace(`?${q}`, { scroll: false });
+  };
+  const setPractitioner = (id: number) => choose({ practitioner: id });
+  const setLocation = (id: number) => choose({ practitioner: practitioner!.id, location: id });
   const practitioner = people.data?.data.find((p) => p.id === chosenPractitioner) ?? people.data?.data[0];
   const theirLocations = (places.data?.data ?? []).filter((l) => practitioner?.location_ids.includes(l.id));
   const location = theirLocations.find((l) => l.id === chosenLocation) ?? theirLocations[0];
+  // What is shown is what the address says, defaults included: the link to this page is the page.
+  useEffect(() => {
+    if (practitioner && location && (chosenPractitioner !== practitioner.id || chosenLocation !== location.id))
+      choose({ practitioner: practitioner.id, location: location.id });
+  }, [practitioner?.id, location?.id]);
   const hours = useQuery({
     queryKey: ['practice', 'hours', practitioner?.id, location?.id],
     queryFn: () => portal.practice.hours.list.query({ practitioner_id: practitioner!.id, location_id: location!.id }),
@@ -336,6 +419,18 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
                           </li>
                         ))}
                       </ul>
+                    )}
+                    {canManage && rowsOf(day).length > 0 && (
+                      <div>
+                        <CopyDay
+                          day={day}
+                          dayName={dayName}
+                          practitionerId={practitioner.id}
+                          locationId={location.id}
+                          focusAfter={() => heading.current}
+                          onCopied={refresh}
+                        />
+                      </div>
                     )}
                     {canManage && (
                       <AddHours
