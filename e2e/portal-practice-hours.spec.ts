@@ -157,6 +157,24 @@ for (const size of SIZES) {
       await expect(page.getByText('No days off or extra hours from today on.')).toBeVisible();
       await expect(slots).toContainText(`${previewDay(date)}: 09:00, 10:00, 11:00`);
 
+      // A bank holiday for the whole clinic, entered once (review point 13): the day leaves the preview.
+      const closing = page.getByRole('form', { name: 'Add a closure' });
+      await closing.getByLabel('Date', { exact: true }).fill(date);
+      await closing.getByLabel('Note (optional)').fill('Bank holiday');
+      await closing.getByRole('button', { name: 'Add closure' }).click();
+      const closures = page.getByRole('list', { name: 'Closures' });
+      const closed = `Quay Street closed on ${listDay(date)}, whole day`;
+      await expect(closures).toContainText(`${closed} (Bank holiday)`);
+      await expect(slots).not.toContainText(previewDay(date));
+      await check('closures');
+      await page.getByRole('button', { name: `Remove: ${closed}` }).click();
+      await page
+        .getByRole('dialog', { name: `Open Quay Street on ${listDay(date)}?` })
+        .getByRole('button', { name: 'Remove the closure' })
+        .click();
+      await expect(page.getByText('No closures ahead.')).toBeVisible();
+      await expect(slots).toContainText(`${previewDay(date)}: 09:00, 10:00, 11:00`);
+
       // Practice settings.
       await (await nav()).getByRole('list', { name: 'Practice' }).getByRole('link', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Practice settings', level: 1 })).toBeVisible();

@@ -97,3 +97,16 @@ export const staffExceptionUpdate = practitionerAvailabilities.staffUpdateInput
     starts_at: exceptionFields.starts_at.optional(),
     ends_at: exceptionFields.ends_at.optional(),
   });
+
+/**
+ * A clinic-wide closure as staff enter it (a bank holiday): a date, optional hours, a note, and the
+ * location it closes, or every location (null). Stored as dated `closed` rows without a practitioner,
+ * one per location, which close the location for everyone (server/domain/scheduling/working-time.ts).
+ */
+export const staffClosureInput = z.strictObject({
+  location_id: recordId.nullable(),
+  date: dateInput,
+  starts_at: clockTime(false).nullable(),
+  ends_at: clockTime(true).nullable(),
+  description: optionalText().optional(),
+});

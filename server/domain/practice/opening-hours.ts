@@ -21,6 +21,7 @@ import {
   practitionerAvailabilities,
   STAFF_EXCEPTION_TYPES,
   type staffExceptionInput,
+  type staffClosureInput,
   type staffExceptionUpdate,
 } from '../../resources/practitioner_availabilities';
 import { WEEKDAYS } from '../../resources/staff-inputs';
@@ -289,4 +290,84 @@ export async function copyDayHours(w: WriteContext, input: z.output<typeof copyD
     }
     return { rows: source.length, days: to.map((d) => DAY_NAMES[Number(d)]) };
   });
+}
+
+type ClosureInput = z.output<typeof staffClosureInput>;
+
+/** A closure as the page lists it: its date and hours, the location it closes, its note. */
+const closureView = (r: typeof table.$inferSelect, locationName: string) => ({
+  id: r.id,
+  location_id: r.location_id!,
+  location: locationName,
+  description: r.description,
+  ...exceptionView(r),
+});
+
+/**
+ * Closes one location, or every location, on a date (whole day, or some hours) for everyone: a dated
+ * `closed` row without a practitioner per location, in one transaction, each audited and announced.
+ */
+export async function createClosure(w: WriteContext, input: ClosureInput) {
+  const range = datedRange(w, 'closed', input.date, input.starts_at, input.ends_at);
+  return w.db.transaction(async (tx) => {
+    const places = await tx
+      .select({ id: locations.id, name: locations.name })
+      .from(locations)
+      .where(
+        and(
+          eq(locations.account_id, w.account.id),
+          input.location_id == null ? undefined : eq(locations.id, input.location_id),
+        ),
+      )
+      .orderBy(asc(locations.name), asc(locations.id));
+    if (!places.length)
+      throw input.location_id == null
+        ? invalid('location_id', 'The clinic has no locations yet: add one on Locations first')
+        : invalid('location_id', 'is not a location of this clinic', 'location_not_found');
+    const made = [];
+    for (const place of places) {
+      const stored = {
+        location_id: place.id,
+        type: 'closed',
+        day: null,
+        description: input.description ?? null,
+        ...range,
+      } as unknown as StaffCreateInput<typeof practitionerAvailabilities>;
+      const id = await insertSetupRow(tx, w, practitionerAvailabilities, stored, {
+        // Not a practitioner's: it closes the location for everyone, booked lanes too.
+        stored: () => ({ practitioner_id: null, span_all_columns: true }),
+      });
+      made.push({ id, location: place.name });
+    }
+    return { data: made };
+  });
+}
+
+/** The clinic's closures from today on, earliest first. */
+export async function upcomingClosures(w: WriteContext) {
+  const rows = await w.db.db
+    .select({ row: table, location: locations.name })
+    .from(table)
+    .innerJoin(locations, and(eq(locations.account_id, table.account_id), eq(locations.id, table.location_id)))
+    .where(
+      and(
+        eq(table.account_id, w.account.id),
+        isNull(table.practitioner_id),
+        isNull(table.day),
+        eq(table.type, 'closed'),
+        gte(table.ends_at, `${todayOf(w)}T00:00:01`),
+      ),
+    )
+    .orderBy(asc(table.starts_at), asc(locations.name), asc(table.id));
+  return rows.map((r) => closureView(r.row, r.location));
+}
+
+/** Removes a closure (only a clinic-wide one: a practitioner's time off is removed on their hours). */
+export async function deleteClosure(w: WriteContext, id: number) {
+  const [row] = await w.db.db
+    .select({ practitioner_id: table.practitioner_id, type: table.type, day: table.day })
+    .from(table)
+    .where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
+  if (!row || row.practitioner_id != null || row.day != null || row.type !== 'closed') throw notFound('Closure');
+  return deleteSetupRecord(w, practitionerAvailabilities, id);
 }

@@ -3,6 +3,9 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { practitionerAvailabilities as hoursTable } from '../../../../db/schema';
 import {
+  createClosure,
+  deleteClosure,
+  upcomingClosures,
   copyDayHours,
   copyDayInput,
   createException,
@@ -18,6 +21,7 @@ import { recordId } from '../../../resources/fields';
 import {
   practitionerAvailabilities,
   STAFF_AVAILABILITY_TYPES,
+  staffClosureInput,
   staffExceptionInput,
   staffExceptionUpdate,
 } from '../../../resources/practitioner_availabilities';
@@ -42,8 +46,16 @@ const exceptionsRouter = router({
   delete: manage.input(byId).mutation(({ ctx, input }) => deleteException(as(ctx), input.id)),
 });
 
+/** Clinic-wide closures (a bank holiday): a location, or every one, closed for everyone on a date. */
+const closuresRouter = router({
+  list: read.query(async ({ ctx }) => ({ data: await upcomingClosures(as(ctx)) })),
+  create: manage.input(staffClosureInput).mutation(({ ctx, input }) => createClosure(as(ctx), input)),
+  delete: manage.input(byId).mutation(({ ctx, input }) => deleteClosure(as(ctx), input.id)),
+});
+
 export const hoursRouter = router({
   exceptions: exceptionsRouter,
+  closures: closuresRouter,
   list: read.input(place).query(async ({ ctx, input }) => {
     const h = hoursTable;
     const rows = await ctx.db.db

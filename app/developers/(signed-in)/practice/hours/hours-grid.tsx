@@ -25,6 +25,7 @@ import {
 } from '../../../_components/ui';
 import { useFormAction } from '../../../_lib/form';
 import { portal, portalError } from '../../../_lib/trpc';
+import { Closures } from './closures';
 import { Exceptions } from './exceptions';
 
 const DAYS = [
@@ -455,6 +456,7 @@ export function HoursGrid({ canManage }: { canManage: boolean }) {
             heading={heading}
             refresh={refresh}
           />
+          <Closures locations={places.data?.data ?? []} canManage={canManage} heading={heading} refresh={refresh} />
           <Slots
             key={`${practitioner.id}-${location.id}`}
             practitionerId={practitioner.id}
