@@ -11,7 +11,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
 import { resumeSession, type SessionPolicy } from '../auth/sessions';
-import { stepsLeft } from '../domain/practice/checklist';
+import { hasFormTemplates, stepsLeft } from '../domain/practice/checklist';
 import { ANONYMOUS, type Ctx, type MemberPrincipal, type PortalIO } from '../context';
 import type { Env } from '../env';
 import { ApiError } from '../errors';
@@ -31,6 +31,8 @@ export interface PageContext {
   member: MemberPrincipal | null;
   /** Steps of "Set up your clinic" not done yet (read when asked: only the portal's home needs it). */
   setupStepsLeft(): Promise<number>;
+  /** Whether the clinic has form templates (written in its clinic software): the menu offers the page only then. */
+  hasFormTemplates(): Promise<boolean>;
 }
 export const PORTAL_TRPC = `${PORTAL_PREFIX}/trpc`;
 const API_PREFIX = '/v3/api';
@@ -135,6 +137,7 @@ export function createPortal(opts: PortalOptions) {
       account: { name: account.name, generation: account.generation },
       member: session?.stage === 'signed_in' ? session.member : null,
       setupStepsLeft: () => stepsLeft(db.db, account.id),
+      hasFormTemplates: () => hasFormTemplates(db.db, account.id),
     };
   }
 

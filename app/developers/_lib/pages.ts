@@ -3,7 +3,14 @@ import { can, PERMISSIONS, type MemberGrant, type Permission } from '../../../se
 
 export type Section = 'Developers' | 'Practice';
 
-export const PAGES: { href: string; label: string; permissions: Permission[]; section?: Section }[] = [
+export const PAGES: {
+  href: string;
+  label: string;
+  permissions: Permission[];
+  section?: Section;
+  /** Offered only to a clinic with form templates (they are written in its clinic software; none: a dead end). */
+  onlyWithFormTemplates?: boolean;
+}[] = [
   { href: '/developers/start', label: 'Start', permissions: [] },
   { href: '/developers/keys', label: 'API keys', permissions: ['api_keys.manage'] },
   { href: '/developers/activity', label: 'Activity log', permissions: ['api_keys.manage', 'team.manage'] },
@@ -90,6 +97,7 @@ export const PAGES: { href: string; label: string; permissions: Permission[]; se
     label: 'Form templates',
     permissions: ['settings.read', 'settings.manage'],
     section: 'Practice',
+    onlyWithFormTemplates: true,
   },
   {
     href: '/developers/practice/settings',

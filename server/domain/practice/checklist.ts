@@ -10,6 +10,7 @@ import {
   apiKeys,
   appointmentTypes,
   billableItems,
+  formTemplates,
   locations,
   practitionerAvailabilities,
   practitioners,
@@ -64,3 +65,16 @@ export async function setupChecklist(db: Db, accountId: number, now = new Date()
 /** Steps not done yet: 0 once the clinic is set up. */
 export const stepsLeft = async (db: Db, accountId: number) =>
   (await setupChecklist(db, accountId)).filter((s) => !s.done).length;
+
+/**
+ * Whether the clinic has any form template. Templates are written in the clinic software (the API and
+ * the portal only read them): for a clinic without any, the portal's page would be a dead end.
+ */
+export async function hasFormTemplates(db: Db, accountId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: formTemplates.id })
+    .from(formTemplates)
+    .where(eq(formTemplates.account_id, accountId))
+    .limit(1);
+  return Boolean(row);
+}
