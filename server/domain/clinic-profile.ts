@@ -14,7 +14,7 @@
  * - Language: the default of patients created later; existing patients keep theirs.
  * The country is not here: it follows the region (server/values/phone.ts), which the clinic's data lives in.
  */
-import { and, asc, count, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbHandle } from '../../db/client';
 import { accounts, appointments, invoices, LOCALES, payments } from '../../db/schema';
@@ -64,14 +64,25 @@ export const clinicProfileInput = z.strictObject({
 });
 export type ClinicProfileInput = z.infer<typeof clinicProfileInput>;
 
+/** Counts above this read as "more than" (the list engine's cap for totals too). */
+export const COUNT_CAP = 10_000;
+
 type Editable = 'name' | 'timezone' | 'currency' | 'locale';
 const EDITABLE: readonly Editable[] = ['name', 'timezone', 'currency', 'locale'];
 
 /** The profile with what a change would touch: the page says it before saving. */
 export async function clinicProfileOf(db: Db, account: Pick<Account, 'id' | 'region'>) {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, account.id));
+  // Counted up to the cap (a big clinic's millions of appointments are not read for a sentence): more
+  // reads as "more than 10,000".
   const counted = async (table: typeof appointments | typeof invoices | typeof payments) =>
-    Number((await db.select({ n: count() }).from(table).where(eq(table.account_id, account.id)))[0].n);
+    (
+      await db
+        .select({ id: table.id })
+        .from(table)
+        .where(eq(table.account_id, account.id))
+        .limit(COUNT_CAP + 1)
+    ).length;
   const [appointmentCount, invoiceCount, paymentCount] = [
     await counted(appointments),
     await counted(invoices),
@@ -88,7 +99,7 @@ export async function clinicProfileOf(db: Db, account: Pick<Account, 'id' | 'reg
       subdomain: row.subdomain,
     },
     consequences: {
-      /** Appointments (deleted ones included: their instants are kept too) a time zone change rewrites. */
+      /** Appointments (deleted ones included: their instants are kept too) a time zone change rewrites; COUNT_CAP + 1 means more. */
       appointments: appointmentCount,
       /** The currency is fixed while any of these exist. */
       currency_locked: invoiceCount + paymentCount > 0,

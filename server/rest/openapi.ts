@@ -39,6 +39,8 @@ export function buildOpenApiDocument(routes: RouteTable): Json {
     openApiVersion: '3.1.0',
     baseUrl: 'https://{clinic}.{region}.example.com/v3/api',
     description: INFO_DESCRIPTION,
+    // Where an integrator gets help is the clinic's own developer portal (its host is theirs alone).
+    contact: { name: 'The developer portal of your clinic, at /developers on its host' },
     // An identifier (SPDX: a licence of its own) as well as the name: swagger-parser 13 wants one of identifier and url.
     license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     securitySchemes: {

@@ -94,7 +94,10 @@ describe.runIf(onCitus)('every request of one clinic is a router query on Citus 
     const { problems } = await routing(async () => {
       for (const input of inputs) await callSetup(path, input);
     });
-    expect(problems).toEqual([]);
+    // The clinic's profile is its row of accounts, a reference table: a rare change, committed on every
+    // node (docs/decisions.md, the clinic profile). Nothing else a setup write does may leave the shard.
+    const allowed = path === 'practice.profile.update' ? /^writes the reference table accounts: update/ : null;
+    expect(problems.filter((p) => !allowed?.test(p))).toEqual([]);
   });
 
   test('an idempotent create, its replay and a conflicting reuse of its key', async () => {

@@ -332,6 +332,24 @@ export const SETUP_CALLS: Record<string, () => Promise<unknown[]>> = {
   ],
   'practice.hours.exceptions.delete': async () => [{ id: (await exception()).id }],
   'practice.settings.update': async () => [{ mark_missed: true, mark_missed_after_hours: 3 }],
+  'practice.hours.copyDay': async () => {
+    const h = (await hours()) as unknown as { practitioner_id: number; location_id: number };
+    return [{ practitioner_id: h.practitioner_id, location_id: h.location_id, from_day: '2', to_days: ['3', '4'] }];
+  },
+  'practice.hours.closures.create': async () => [
+    { location_id: (await location()).id, date: D(32), starts_at: null, ends_at: null, description: 'Holiday' },
+  ],
+  'practice.hours.closures.delete': async () => {
+    const made = (await setUp('practice.hours.closures.create', {
+      location_id: (await location()).id,
+      date: D(33),
+      starts_at: '09:00',
+      ends_at: '12:00',
+    })) as unknown as { data: { id: number }[] };
+    return [{ id: made.data[0].id }];
+  },
+  // A name only: the time zone's consequences (appointments announced) have their own test (clinic-profile).
+  'practice.profile.update': async () => [{ name: uniqueName('Clinic ') }],
   'practice.modalities.create': async () => [{ name: 'Dry needling', color: '#aa3366' }],
   'practice.modalities.update': async () => [
     { id: (await setUp('practice.modalities.create', { name: 'Massage' })).id, name: 'Sports massage' },

@@ -22,7 +22,9 @@ const languageName = (code: string) => {
     return code;
   }
 };
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
+// Counts come capped at 10,000 (one more means more).
+const plural = (n: number, one: string, many = `${one}s`) =>
+  n > 10_000 ? `more than 10,000 ${many}` : `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
 
 export function ProfileForm({ canManage }: { canManage: boolean }) {
   const queries = useQueryClient();
