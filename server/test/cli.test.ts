@@ -193,6 +193,7 @@ describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
       /--expires/,
     ],
     [['key', 'rotate', '--clinic', name, '--region', 'mercury', '--key-id', 'abc'], /--key-id/],
+    [['key', 'rotate', '--clinic', name, '--region', 'mercury', '--key-id', '1', '--grace', '2d'], /--grace/],
     [
       ['key', 'create', '--clinic', 'nosuch', '--region', 'neptune', '--name', 'n', '--access', 'read_write'],
       /no account/,
@@ -371,6 +372,24 @@ describe('clinic command line', { timeout: CLI_BUDGET_MS }, () => {
     );
     expect(rotated.stdout).toMatch(/^whsec_/);
     expect(rotated.stdout).not.toBe(created.stdout);
+    const listed = async () =>
+      JSON.parse((await clinic('webhook', 'list', '--clinic', name, '--region', 'mercury')).stdout)[0];
+    expect((await listed()).rotating_until).not.toBeNull();
+    // A leaked secret: --grace now ends the previous one at once, as the portal's choice does.
+    const leaked = await clinic(
+      'webhook',
+      'rotate',
+      '--clinic',
+      name,
+      '--region',
+      'mercury',
+      '--endpoint-id',
+      String(endpoint.id),
+      '--grace',
+      'now',
+    );
+    expect(leaked.code, leaked.stderr).toBe(0);
+    expect((await listed()).rotating_until).toBeNull();
     expect(
       (
         await clinic(
