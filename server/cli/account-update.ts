@@ -5,7 +5,7 @@
  * it only prints it.
  */
 import type { DbHandle } from '../../db/client';
-import { clinicProfileInput, clinicProfileOf, updateClinicProfile } from '../domain/clinic-profile';
+import { clinicProfileInput, clinicProfileOf, EDITABLE, updateClinicProfile } from '../domain/clinic-profile';
 import { cliActor, options, tenant, tenantSpec } from './commands';
 import { UsageError } from './usage';
 
@@ -29,7 +29,7 @@ export async function accountUpdate(db: DbHandle, args: string[]): Promise<void>
     const after = Object.keys(patch.data).length
       ? await updateClinicProfile(db, account, cliActor, patch.data)
       : before;
-    for (const k of ['name', 'timezone', 'currency', 'locale'] as const)
+    for (const k of EDITABLE)
       if (before[k] !== after[k]) console.error(`${k} changed from ${before[k]} to ${after[k]}`);
     console.log(JSON.stringify({ ...before, ...after }, null, 2));
   } finally {

@@ -46,10 +46,11 @@ export const clinicNameRule = z
   .trim()
   .min(1, 'Enter the clinic’s name')
   .max(255, 'Use at most 255 characters');
-export const timeZoneRule = z
-  .string('Choose a time zone')
-  .refine((z) => canonicalZone(z) !== null, 'Choose an IANA time zone such as Europe/London')
-  .transform((z) => canonicalZone(z)!);
+export const timeZoneRule = z.string('Choose a time zone').transform((zone, ctx) => {
+  const canonical = canonicalZone(zone);
+  if (canonical === null) ctx.addIssue({ code: 'custom', message: 'Choose an IANA time zone such as Europe/London' });
+  return canonical ?? z.NEVER;
+});
 export const currencyRule = z
   .string('Choose a currency')
   .refine((c) => CURRENCIES.includes(c), 'Choose an ISO 4217 currency code such as GBP');
@@ -68,7 +69,7 @@ export type ClinicProfileInput = z.infer<typeof clinicProfileInput>;
 export const COUNT_CAP = 10_000;
 
 type Editable = 'name' | 'timezone' | 'currency' | 'locale';
-const EDITABLE: readonly Editable[] = ['name', 'timezone', 'currency', 'locale'];
+export const EDITABLE: readonly Editable[] = ['name', 'timezone', 'currency', 'locale'];
 
 /** The profile with what a change would touch: the page says it before saving. */
 export async function clinicProfileOf(db: Db, account: Pick<Account, 'id' | 'region'>) {

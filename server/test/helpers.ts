@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll } from 'vitest';
-import { apiKeys, events, patients } from '../../db/schema';
+import { apiKeys, events, patients, practitionerAvailabilities } from '../../db/schema';
 import { createApp, type App } from '../app';
 import { createAccount, type NewAccount } from '../domain/accounts';
 import { createKey, type Expiry } from '../domain/api_keys';
@@ -65,7 +65,7 @@ export async function startServer(
 export async function clinicRows(
   server: TestServer,
   clinic: Clinic,
-  table: typeof apiKeys | typeof events | typeof patients,
+  table: typeof apiKeys | typeof events | typeof patients | typeof practitionerAvailabilities,
 ): Promise<number> {
   const [row] = await server.app.db.db
     .select({ n: count() })

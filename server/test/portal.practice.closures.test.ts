@@ -5,10 +5,10 @@
  * another clinic's location, or a practitioner's own time off offered as a closure are refused with
  * nothing changed; a member without the setup permission cannot close the clinic.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, expect, test } from 'vitest';
 import { practitionerAvailabilities } from '../../db/schema';
-import { newClinic, useClinic } from './helpers';
+import { clinicRows, newClinic, useClinic } from './helpers';
 import { calendarFixture, D, type Calendar } from './scheduling-fixture';
 import { portalCode, portalData, signedIn, type PortalClient } from './support/portal';
 
@@ -27,15 +27,7 @@ const slots = async (location: number) =>
       `/availability?location_id=${location}&appointment_type_id=${cal.followUp}&practitioner_id=${cal.p1}&from=${HOLIDAY}&to=${HOLIDAY}`,
     )
   ).body.data as unknown[];
-const rows = async () =>
-  Number(
-    (
-      await t.server.app.db.db
-        .select({ n: count() })
-        .from(practitionerAvailabilities)
-        .where(eq(practitionerAvailabilities.account_id, t.clinic.account.id))
-    )[0].n,
-  );
+const rows = () => clinicRows(t.server, t.clinic, practitionerAvailabilities);
 
 test('a bank holiday closes every location for everyone; removing one location’s closure gives its slots back', async () => {
   expect((await slots(cal.siteA)).length).toBeGreaterThan(0);

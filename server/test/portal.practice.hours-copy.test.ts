@@ -7,7 +7,7 @@
 import { and, count, eq, gt } from 'drizzle-orm';
 import { beforeAll, expect, test } from 'vitest';
 import { auditLog, events, practitionerAvailabilities } from '../../db/schema';
-import { useClinic } from './helpers';
+import { clinicRows, useClinic } from './helpers';
 import { calendarFixture, type Calendar } from './scheduling-fixture';
 import { portalData, signedIn, type PortalClient } from './support/portal';
 
@@ -49,15 +49,7 @@ const lastId = async (table: typeof auditLog | typeof events) =>
         .orderBy(table.id)
     ).at(-1)?.id ?? 0,
   );
-const allRows = async () =>
-  Number(
-    (
-      await t.server.app.db.db
-        .select({ n: count() })
-        .from(practitionerAvailabilities)
-        .where(eq(practitionerAvailabilities.account_id, t.clinic.account.id))
-    )[0].n,
-  );
+const allRows = () => clinicRows(t.server, t.clinic, practitionerAvailabilities);
 
 test("Sunday's hours replace Monday's working hours and break and fill Saturday; each row audited and announced", async () => {
   expect(await weekly('1')).toEqual(['open 09:00–17:00', 'break 12:00–13:00']);

@@ -1,7 +1,7 @@
 import { redirect } from 'next/navigation';
 import { can } from '../../../server/auth/permissions';
 import { pageContext } from '../_lib/context';
-import { allowed, PAGES } from '../_lib/pages';
+import { workingPages } from '../_lib/pages';
 
 /**
  * /developers: a member whose role opens no working page (the default practitioner and receptionist),
@@ -11,7 +11,7 @@ import { allowed, PAGES } from '../_lib/pages';
 export default async function PortalHome() {
   const { member, setupStepsLeft } = await pageContext();
   if (!member) redirect('/developers/sign-in');
-  const working = PAGES.filter((p) => p.permissions.length > 0 && allowed(member, p.permissions));
+  const working = workingPages(member);
   if (!working.length || (can(member, 'settings.manage') && (await setupStepsLeft()) > 0))
     redirect('/developers/start');
   redirect(working[0].href);

@@ -109,5 +109,8 @@ export const PAGES: {
 
 export const allowed = (member: MemberGrant, permissions: Permission[]) =>
   permissions.length === 0 || permissions.some((p) => can(member, p));
+/** The pages the member's role opens, beyond those every member has (reference, changelog, account, Start). */
+export const workingPages = (member: MemberGrant) =>
+  PAGES.filter((p) => p.permissions.length > 0 && allowed(member, p.permissions));
 export const permissionLabels = (permissions: Permission[]) =>
   permissions.map((p) => `“${PERMISSIONS[p]}”`).join(' or ');

@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { can, DEFAULT_ROLES, PERMISSIONS } from '../../../../server/auth/permissions';
 import { Card } from '../../_components/ui';
 import { pageContext } from '../../_lib/context';
-import { allowed, PAGES } from '../../_lib/pages';
+import { workingPages } from '../../_lib/pages';
 import { SetupChecklist } from './setup-checklist';
 
 export const metadata = { title: 'Start — developer portal' };
@@ -17,7 +17,7 @@ export default async function StartPage() {
   const { member, account } = await pageContext();
   if (!member) redirect('/developers/sign-in?next=%2Fdevelopers%2Fstart');
   const setsUp = can(member, 'settings.read') || can(member, 'settings.manage');
-  const pages = PAGES.filter((p) => p.permissions.length > 0 && allowed(member, p.permissions));
+  const pages = workingPages(member);
   const aiApps = can(member, 'connectors.manage') || can(member, 'connectors.manage_all');
   return (
     <div className="flex max-w-3xl flex-col gap-6">
