@@ -4,7 +4,8 @@
  * currency and, after a dialog that says what moves, the time zone; GET /v3/api/me follows. A blank
  * name is refused beside the box with focus on it. A practitioner, whose role opens no clinic page,
  * starts on a page saying what their access is for. Each page and the dialog: axe finds nothing
- * serious or critical at 1440×900 and 390×844, and nothing scrolls sideways on the phone.
+ * serious or critical at 1440×900 and 390×844, and nothing scrolls sideways on the phone. Screenshots go
+ * to /tmp/portal-shots/ to be looked at.
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
@@ -40,6 +41,7 @@ for (const size of SIZES) {
       const port = Number(new URL(String(info.project.use.baseURL)).port);
       const origin = `http://${clinic}.neptune.localhost:${port}`;
       const check = async (name: string) => {
+        await page.screenshot({ path: `/tmp/portal-shots/${name}-${size.name}.png`, fullPage: true });
         expect(await axe(page), name).toEqual([]);
         if (size.name === 'phone') expect(await sideways(page), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
       };
