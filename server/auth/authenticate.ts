@@ -9,7 +9,7 @@ import type { DbHandle } from '../../db/client';
 import { apiKeys } from '../../db/schema';
 import type { Principal } from '../context';
 import { hashSecret, isWellFormedKey, parseIdPipe, sameDigest } from './keys';
-import { permissionsOfAccess, type KeyPermissions } from './key-groups';
+import { permissionsOf } from './key-groups';
 
 const CACHE_MS = 1000;
 const LAST_USED_EVERY_MS = 60_000;
@@ -165,8 +165,7 @@ export class Authenticator {
 /** What a key row lets its caller do: the access scopes, and a restricted key's groups and networks. */
 function principalOf(row: KeyRow): Principal {
   // A restricted key whose permissions went missing holds none: it never falls open to every group.
-  const permissions =
-    row.access === 'restricted' ? ((row.permissions as KeyPermissions | null) ?? permissionsOfAccess('none')) : null;
+  const permissions = row.access === 'restricted' ? permissionsOf(row.permissions) : null;
   const writes = permissions ? Object.values(permissions).includes('write') : row.access === 'read_write';
   return {
     type: 'api_key',

@@ -4,6 +4,7 @@
  */
 import type { RecordScope, RoleKey } from '../../db/schema';
 import { ApiError } from '../errors';
+import { namesOf } from '../values/keys';
 
 /** Every permission, with the label the portal shows. */
 export const PERMISSIONS = {
@@ -25,7 +26,7 @@ export const PERMISSIONS = {
   'billing.delete': 'Delete billing',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
-export const PERMISSION_KEYS = Object.keys(PERMISSIONS) as [Permission, ...Permission[]];
+export const PERMISSION_KEYS = namesOf(PERMISSIONS);
 
 const records = (areas: string[], verbs: string[]) => areas.flatMap((a) => verbs.map((v) => `${a}.${v}` as Permission));
 

@@ -6,6 +6,7 @@ import { accounts, REGIONS } from '../../db/schema';
 import type { Account } from '../context';
 import { clinicNameRule, currencyRule, localeRule, timeZoneRule } from './clinic-profile';
 import { ensureRoles } from './team';
+import { keysOf } from '../values/keys';
 
 export class AccountError extends Error {}
 
@@ -33,8 +34,8 @@ export function validateNewAccount(a: NewAccount, served: readonly string[] = RE
   // The profile's own rules (server/domain/clinic-profile.ts), named by the option at fault.
   const rules = { name: clinicNameRule, timezone: timeZoneRule, currency: currencyRule, locale: localeRule };
   const checked = { name: a.name, timezone: a.timezone, currency: a.currency, locale: a.locale ?? 'en' };
-  for (const [option, rule] of Object.entries(rules)) {
-    const r = rule.safeParse(checked[option as keyof typeof checked]);
+  for (const option of keysOf(rules)) {
+    const r = rules[option].safeParse(checked[option]);
     if (!r.success) throw new AccountError(`--${option}: ${r.error.issues[0].message}`);
   }
   const locale = localeRule.parse(checked.locale);

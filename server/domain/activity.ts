@@ -12,7 +12,7 @@
  * want (account_id, actor_id, id) for the member filter; it is not added here. Names are read by
  * primary key (the tables' (account_id, id) indexes).
  */
-import { describeAccess, type KeyPermissions } from '../auth/key-groups';
+import { describeAccess, permissionsOf } from '../auth/key-groups';
 import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiKeys, auditLog, oauthClients, oauthGrants, roles, users, webhookEndpoints } from '../../db/schema';
@@ -274,7 +274,7 @@ function sentence(r: AuditRow, subject: string | null, connector: ConnectorNames
       if (r.action === 'created') {
         const access =
           c.access === 'restricted' && c.permissions && typeof c.permissions === 'object'
-            ? describeAccess('restricted', c.permissions as KeyPermissions).toLowerCase()
+            ? describeAccess('restricted', permissionsOf(c.permissions)).toLowerCase()
             : c.access === 'read_only'
               ? 'read-only'
               : 'read and write';

@@ -11,17 +11,18 @@ import { forgetCachedKeys } from '../auth/authenticate';
 import { displayStart, generateKey, hashSecret } from '../auth/keys';
 import type { Account } from '../context';
 import { recordActivity, type Actor } from '../events/record';
-import { permissionsOfAccess, type KeyPermissions } from '../auth/key-groups';
+import { permissionsOf, permissionsOfAccess, type KeyPermissions } from '../auth/key-groups';
+import { namesOf } from '../values/keys';
 
 /** A key's access per group, restricted or not. */
 export const keyPermissions = (r: { access: KeyAccess; permissions: unknown }): KeyPermissions =>
-  r.access === 'restricted' ? (r.permissions as KeyPermissions) : permissionsOfAccess(r.access);
+  r.access === 'restricted' ? permissionsOf(r.permissions) : permissionsOfAccess(r.access);
 
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 /** How long a replaced secret may keep working, as the portal offers it: the spec's 24 h at most. */
 export const ROTATION_GRACES = { now: 0, '1h': 60 * 60 * 1000, '24h': ROTATION_GRACE_MS } as const;
 export type RotationGrace = keyof typeof ROTATION_GRACES;
-export const ROTATION_GRACE_NAMES = Object.keys(ROTATION_GRACES) as [RotationGrace, ...RotationGrace[]];
+export const ROTATION_GRACE_NAMES = namesOf(ROTATION_GRACES);
 /** The choice as the portal and the CLI take it (24 h when not given). */
 export const rotationGraceInput = z.enum(ROTATION_GRACE_NAMES).default('24h');
 export const EXPIRIES = { '90d': 90, '1y': 365 } as const;

@@ -18,10 +18,10 @@ import { softRoot } from '../resources/follows';
 
 /** The resources that follow each parent, by the parent's name, with the column that names the parent. */
 const followers = new Map<string, { child: AnyResource; column: PgColumn }[]>();
-for (const child of Object.values(RESOURCES) as AnyResource[]) {
+for (const child of Object.values(RESOURCES)) {
   if (!child.follows) continue;
   const { parent, column: name } = child.follows;
-  const column = (child.table as unknown as Record<string, PgColumn | undefined>)[name];
+  const column: PgColumn | undefined = child.columns[name];
   if (!column) throw new Error(`${child.name} follows ${parent.name} by ${name}, which its table does not have`);
   followers.set(parent.name, [...(followers.get(parent.name) ?? []), { child, column }]);
 }

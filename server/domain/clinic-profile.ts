@@ -25,6 +25,7 @@ import { accountCountry } from '../values/phone';
 import { clockFor } from '../values/wall-time';
 import { touchCalendars } from './practice/setup-writes';
 import { bumpDiaries } from './scheduling/diary-version';
+import { pickKeys, withoutUndefined } from '../values/keys';
 
 /** The audit trail's entity for a change of the profile (entity_id = the account). */
 export const CLINIC_PROFILE_ENTITY = 'clinic_profile';
@@ -124,7 +125,7 @@ export async function updateClinicProfile(
     // No row lock (accounts is a reference table on Citus): of two changes at once the later commit wins,
     // and its instants were computed from the same clinic times in its own zone.
     const [before] = await tx.select().from(accounts).where(eq(accounts.id, account.id));
-    const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    const after = { ...before, ...withoutUndefined(patch) };
     const changed = EDITABLE.filter((k) => before[k] !== after[k]);
     if (!changed.length) return pick(before);
     if (changed.includes('currency')) await refuseCurrencyWithMoney(tx, account.id, before.currency);
@@ -139,8 +140,7 @@ export async function updateClinicProfile(
   });
 }
 
-const pick = (row: Record<Editable, string>) =>
-  Object.fromEntries(EDITABLE.map((k) => [k, row[k]])) as Record<Editable, string>;
+const pick = (row: Record<Editable, string>): Record<Editable, string> => pickKeys(row, EDITABLE);
 
 async function refuseCurrencyWithMoney(tx: Db, accountId: number, currency: string) {
   const [invoice] = await tx

@@ -9,6 +9,7 @@ import { practiceSettings } from '../../db/schema';
 import type { Account } from '../context';
 import { invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
+import { keysOf, withoutUndefined } from '../values/keys';
 
 export type PracticeSettings = Omit<typeof practiceSettings.$inferSelect, 'account_id' | 'updated_at'>;
 
@@ -57,16 +58,13 @@ export async function updatePracticeSettings(
   }
   return db.transaction(async (tx) => {
     const before = await practiceSettingsOf(tx, account.id);
-    const after = {
-      ...before,
-      ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
-    } as PracticeSettings;
+    const after: PracticeSettings = { ...before, ...withoutUndefined(patch) };
     await tx
       .insert(practiceSettings)
       .values({ account_id: account.id, ...after, updated_at: at })
       .onConflictDoUpdate({ target: practiceSettings.account_id, set: { ...after, updated_at: at } });
     const changes = Object.fromEntries(
-      (Object.keys(after) as (keyof PracticeSettings)[])
+      keysOf(after)
         .filter((k) => before[k] !== after[k])
         .map((k) => [k, { from: before[k], to: after[k] }]),
     );

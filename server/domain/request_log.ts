@@ -15,7 +15,7 @@ import { inCalendar } from '../values/calendar';
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiKeys, requestLog, type KeyAccess } from '../../db/schema';
-import { describeAccess, type KeyPermissions } from '../auth/key-groups';
+import { describeAccess, permissionsOf } from '../auth/key-groups';
 import { addDays, clockFor } from '../values/wall-time';
 
 /** The gateway's API_PREFIX, which every logged path starts with (imported, it would close a cycle through the routers). */
@@ -86,7 +86,9 @@ function shown(row: Row, k: KeyOfRow | null) {
         : {
             id: row.api_key_id,
             name: k?.name ?? null,
-            access: k?.access ? describeAccess(k.access, k.permissions as KeyPermissions | null) : null,
+            access: k?.access
+              ? describeAccess(k.access, k.access === 'restricted' ? permissionsOf(k.permissions) : null)
+              : null,
           },
     created_at: row.created_at,
   };

@@ -13,6 +13,7 @@ import { endSessionsOf } from '../auth/sessions';
 import { checkCredentials } from '../auth/sign-in';
 import type { Account, MemberPrincipal } from '../context';
 import { ApiError, invalid } from '../errors';
+import { keysOf } from '../values/keys';
 import { memberActor, recordActivity, type Actor } from '../events/record';
 import { MEMBER_DEACTIVATED, MEMBER_REACTIVATED, revokeMemberGrants } from '../oauth/revocation';
 
@@ -40,12 +41,12 @@ export const normalEmail = (email: string) => email.trim().toLowerCase();
 /** The roles every account starts with; safe to call again (existing roles are kept as edited). */
 export async function ensureRoles(tx: Db, accountId: number): Promise<void> {
   const now = new Date().toISOString();
-  const rows = Object.entries(DEFAULT_ROLES).map(([key, r]) => ({
+  const rows = keysOf(DEFAULT_ROLES).map((key) => ({
     account_id: accountId,
-    key: key as RoleKey,
-    name: r.name,
-    permissions: r.permissions,
-    record_scope: r.record_scope,
+    key,
+    name: DEFAULT_ROLES[key].name,
+    permissions: DEFAULT_ROLES[key].permissions,
+    record_scope: DEFAULT_ROLES[key].record_scope,
     created_at: now,
     updated_at: now,
   }));
@@ -305,7 +306,7 @@ export async function updateRole(
       .where(and(eq(roles.account_id, account.id), eq(roles.key, key)))
       .returning();
     const added = permissions.filter((p) => !before.permissions.includes(p));
-    const removed = before.permissions.filter((p) => !permissions.includes(p as Permission));
+    const removed = before.permissions.filter((p) => !permissions.some((kept) => kept === p));
     await activity(tx, account, actor, 'roles', row.id, 'updated', {
       role: key,
       added,

@@ -158,6 +158,14 @@ export type StaffUpdateInput<R extends AnyResource> = z.output<R['staffUpdateInp
 export type RowType<R extends AnyResource> = Parameters<R['toRecord']>[0];
 export type RecordType<R extends AnyResource> = ReturnType<R['toRecord']>;
 
+/**
+ * A row's record, typed for a resource given as a type parameter: inside a generic function TypeScript
+ * reads `toRecord` through the widest resource and returns an untyped record; the record is the
+ * resource's own, so this one narrowing serves every generic caller.
+ */
+export const recordOf = <R extends AnyResource>(resource: R, row: RowType<R>): RecordType<R> =>
+  resource.toRecord(row) as RecordType<R>;
+
 export function defineResource<F extends Fields, T extends AnyTable, E extends Embeds = Record<never, Embed>>(
   opts: ResourceOptions<F, T, E>,
 ): Resource<F, T, E> {

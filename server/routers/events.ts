@@ -29,6 +29,7 @@ const get = procedure
         .from(events.table)
         .where(and(...baseConditions(events, account), eq(events.table.event_id, sql.placeholder('id')))),
     );
+    // Cast: a prepared statement's rows are untyped; this one selects the resource's own row.
     const [row] = (await query.execute({ account: ctx.account.id, id: input.id })) as RowType<typeof events>[];
     if (!row) throw notFound('Event');
     return { data: events.toRecord(row) };

@@ -54,17 +54,17 @@ async function nextNumber(tx: Db, accountId: number): Promise<number> {
  * names them (null included) or the invoice already has them, so revenue by practitioner or location
  * needs no second look at the diary. `stored`: the invoice before a PATCH.
  */
-async function checkLinks(
+async function checkLinks<I extends InvoiceUpdate>(
   tx: Db,
   accountId: number,
-  input: InvoiceUpdate,
+  input: I,
   stored?: {
     patient_id: number;
     appointment_id: number | null;
     practitioner_id: number | null;
     location_id: number | null;
   },
-): Promise<InvoiceUpdate> {
+): Promise<I> {
   if (input.practitioner_id != null) await loadPractitioner(tx, accountId, input.practitioner_id);
   if (input.location_id != null) await loadLocation(tx, accountId, input.location_id);
   const appointmentId = input.appointment_id !== undefined ? input.appointment_id : stored?.appointment_id;
@@ -98,7 +98,7 @@ export async function createInvoice(w: WriteContext, input: InvoiceCreate) {
   const id = await w.db.transaction(async (tx) => {
     await assertLivePatient(tx, acc, input.patient_id);
     await lockPatientBilling(tx, acc, input.patient_id);
-    const linked = (await checkLinks(tx, acc, input)) as InvoiceCreate;
+    const linked = await checkLinks(tx, acc, input);
     const priced = await priceLines(tx, acc, input.line_items!, (i, a) => `line_items.${i}.${a}`);
     const now = stamp(w);
     const zero = {

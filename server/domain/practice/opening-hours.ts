@@ -130,8 +130,8 @@ export function exceptionView(row: { starts_at: string | null; ends_at: string |
 }
 
 const conflict = (message: string) => new ApiError('conflict', message);
-const isException = (row: { day: string | null; type: string | null }) =>
-  row.day == null && (STAFF_EXCEPTION_TYPES as readonly string[]).includes(row.type ?? '');
+const exceptionTypeOf = (type: string | null): ExceptionType | undefined =>
+  STAFF_EXCEPTION_TYPES.find((t) => t === type);
 
 /** Today in the clinic's zone, on the write's clock. */
 const todayOf = (w: WriteContext) =>
@@ -188,7 +188,8 @@ const withView = (r: Row) => ({ ...r, ...exceptionView(r) });
 export async function createException(w: WriteContext, input: ExceptionInput) {
   const { date, starts_at: from, ends_at: to, ...rest } = input;
   const range = datedRange(w, input.type, date, from, to);
-  // Stored as the declaration's attributes: a dated row has no weekday.
+  // Stored as the declaration's attributes: a dated row has no weekday. Cast: the staff input describes
+  // the weekly grid's rows (a weekday required); a dated row is the same resource stored without one.
   const stored = { ...rest, ...range, day: null } as unknown as StaffCreateInput<typeof practitionerAvailabilities>;
   return withView(
     await createSetupRecord(w, practitionerAvailabilities, stored, {
@@ -205,9 +206,8 @@ export async function updateException(w: WriteContext, id: number, input: Except
     from !== undefined || to !== undefined ? { from: from ?? null, to: to ?? null } : { from: was.from, to: was.to };
   // A change of the note alone leaves the date and times as stored.
   const when = date !== undefined || from !== undefined || to !== undefined || rest.type !== undefined;
-  const range = when
-    ? datedRange(w, rest.type ?? (before.type as ExceptionType), date ?? was.date, hours.from, hours.to)
-    : {};
+  const range = when ? datedRange(w, rest.type ?? before.type, date ?? was.date, hours.from, hours.to) : {};
+  // Cast: as createException's, a dated row's change is the grid's input without a weekday.
   const stored = { ...rest, ...range } as StaffUpdateInput<typeof practitionerAvailabilities>;
   return withView(
     await updateSetupRecord(w, practitionerAvailabilities, id, stored, {
@@ -227,8 +227,9 @@ async function datedRow(w: WriteContext, id: number) {
     .select()
     .from(table)
     .where(and(eq(table.account_id, w.account.id), eq(table.id, id)));
-  if (!row || !isException(row) || !row.starts_at || !row.ends_at) throw notFound('Dated exception');
-  return row;
+  const type = row && row.day == null ? exceptionTypeOf(row.type) : undefined;
+  if (!row || !type || !row.starts_at || !row.ends_at) throw notFound('Dated exception');
+  return { ...row, type };
 }
 
 export async function deleteException(w: WriteContext, id: number) {
@@ -326,6 +327,7 @@ export async function createClosure(w: WriteContext, input: ClosureInput) {
         : invalid('location_id', 'is not a location of this clinic', 'location_not_found');
     const made = [];
     for (const place of places) {
+      // Cast: a closure is a dated row (no weekday, no practitioner), as createException's.
       const stored = {
         location_id: place.id,
         type: 'closed',

@@ -12,6 +12,7 @@ import { notFound } from '../../errors';
 import { changedFields, eventTypeOf, recordWrite } from '../../events/record';
 import { EVENT_TYPES, type EventType } from '../../events/types';
 import {
+  recordOf,
   storedValues,
   type AnyResource,
   type AnyTable,
@@ -88,7 +89,7 @@ export async function createSetupRecord<R extends AnyResource>(
   hooks: SetupHooks<R> = {},
 ): Promise<RecordType<R>> {
   const id = await w.db.transaction((tx) => insertSetupRow(tx, w, resource, input, hooks));
-  return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
+  return recordOf(resource, await getRow(w.db.db, resource, w.account.id, id));
 }
 
 /** createSetupRecord's write, inside a transaction of the caller's (several records in one: a day's hours copied). */
@@ -109,7 +110,8 @@ export async function insertSetupRow<R extends AnyResource>(
     created_at: now,
     updated_at: now,
   };
-  await hooks.check?.(tx, resource.toRecord(values as RowType<R>) as RecordType<R>, null);
+  // The values about to be stored read as the row will (columns not given read as null).
+  await hooks.check?.(tx, recordOf(resource, values as RowType<R>), null);
   const [row] = await tx.insert(table).values(values).returning({ id: table.id });
   await recordWrite(tx, {
     ...recorded(w),
@@ -135,7 +137,8 @@ export async function updateSetupRecord<R extends AnyResource>(
     const before = await findRow(tx, resource, w.account.id, id);
     if (!before) throw notFound(capital(resource.singular));
     const set = { ...storedValues(resource, input, before, 'staff'), ...hooks.stored?.(input), updated_at: stamp(w) };
-    await hooks.check?.(tx, resource.toRecord({ ...before, ...set } as RowType<R>) as RecordType<R>, before);
+    // The stored row with the change over it: the row as it will read.
+    await hooks.check?.(tx, recordOf(resource, { ...before, ...set } as RowType<R>), before);
     await tx
       .update(table)
       .set(set)
@@ -155,7 +158,7 @@ export async function updateSetupRecord<R extends AnyResource>(
     });
     if (touchesCalendars(resource)) await touchCalendars(tx, w.account.id);
   });
-  return resource.toRecord(await getRow(w.db.db, resource, w.account.id, id)) as RecordType<R>;
+  return recordOf(resource, await getRow(w.db.db, resource, w.account.id, id));
 }
 
 /**

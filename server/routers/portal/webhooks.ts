@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { calendarTimestamp } from '../../values/calendar';
+import { namesOf } from '../../values/keys';
 import {
   deliveryStats,
   endpointOrNotFound,
@@ -92,7 +93,7 @@ export const webhooksRouter = router({
     };
   }),
   stats: manage
-    .input(z.strictObject({ id: endpointId, range: z.enum(Object.keys(STATS_RANGES) as [keyof typeof STATS_RANGES]) }))
+    .input(z.strictObject({ id: endpointId, range: z.enum(namesOf(STATS_RANGES)) }))
     .query(({ ctx, input }) => deliveryStats(ctx.db.db, ctx.account.id, input.id, input.range, ctx.now())),
   messagePage: manage
     .input(
