@@ -1,5 +1,7 @@
 import tseslint from 'typescript-eslint';
 import drizzle from 'eslint-plugin-drizzle';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export default tseslint.config(
   { ignores: ['node_modules', '.next', 'data', 'db/migrations', 'next-env.d.ts', 'coverage', 'bench/.results'] },
@@ -24,12 +26,24 @@ export default tseslint.config(
       ],
     },
   },
-  // Layers point down only: routers → domain → resources (declarations, data access) → list → values → db.
-  layer('server/domain/**', ['routers', 'rest', 'trpc']),
-  layer('server/resources/**', ['domain', 'routers', 'rest', 'trpc']),
-  layer('server/list/**', ['domain', 'routers', 'rest', 'trpc'], ['resources']),
-  layer('server/values/**', ['domain', 'resources', 'list', 'routers', 'rest', 'trpc', 'db']),
-  layer('db/**', ['server']),
+  // Layers point down only: each file of server/ and db/ is on one floor (FLOORS below) and imports only
+  // from its own floor and those beneath it, but for types.
+  {
+    files: ['server/**/*.ts', 'db/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/test/**'],
+    plugins: { layers: { rules: { 'point-down': pointDownRule() } } },
+    rules: { 'layers/point-down': 'error' },
+  },
+  // The database layer stands alone: nothing in db/ imports server/, values included.
+  {
+    files: ['db/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/server/**'], message: 'db/ imports nothing of server/ (eslint.config.js).' }] },
+      ],
+    },
+  },
   // The portal pages are bundled by Next: server code reaches them as types only, but for the bridge to the
   // running server, the permission table, the key groups and the words of sentences (small modules without dependencies).
   {
@@ -52,26 +66,119 @@ export default tseslint.config(
   },
 );
 
-/** Files under `files` may not import from the folders named (nor, but for types, from `typesOnly`). */
-function layer(files, forbidden, typesOnly = []) {
-  const group = (name) => [`**/${name}`, `**/${name}/**`];
+/**
+ * The floors of server/ and db/, top to bottom, each a line on what it holds (docs/layout.md says more).
+ * A file imports from its own floor and the floors beneath it; `import type` may reach up (types leave no
+ * trace at run time). Paths are the repository's, without the extension; a folder holds what is under it,
+ * and the longest path naming a file decides its floor (a few files sit below or above their folder).
+ */
+const FLOORS = [
+  [
+    'entry: the processes and commands that put the rest together, and the metrics and traces they switch on',
+    ['server/main', 'server/serve', 'server/app', 'server/cli', 'server/seed', 'server/observability'],
+  ],
+  ["jobs: the periodic work the scheduler runs, each job a lower floor's sweep or rule", ['server/jobs']],
+  [
+    'transports: HTTP in and out (REST gateway, portal, MCP, the OAuth endpoints, health)',
+    [
+      'server/rest',
+      'server/portal',
+      'server/mcp',
+      'server/oauth/handler',
+      'server/health',
+      'server/response',
+      'server/client-error',
+    ],
+  ],
+  [
+    'procedures: the tRPC router, one file per resource (and the changelog, which lists its deprecated routes)',
+    ['server/routers', 'server/trpc', 'server/rest/changelog'],
+  ],
+  [
+    'descriptions: what /schema, OpenAPI and MCP say of the resources and events, and the route table',
+    ['server/resources/describe', 'server/events/catalogue', 'server/rest/routes'],
+  ],
+  ['delivery: the webhook worker', ['server/webhooks']],
+  ['domain: business rules, no HTTP (OAuth grants and clients among them)', ['server/domain', 'server/oauth']],
+  ['auth: keys, members, sessions, permissions, secrets at rest', ['server/auth']],
+  ['events: the audit trail and the outbox', ['server/events']],
+  ['resources: one declaration per resource, and the data access they share', ['server/resources']],
+  ['list: the generic list engine', ['server/list']],
+  [
+    'services: the scheduler, files, mail, outbound HTTP, metrics hooks, tenancy, configuration, error mapping',
+    [
+      'server/scheduler',
+      'server/files',
+      'server/outbound',
+      'server/observability/hooks',
+      'server/mail',
+      'server/tenancy',
+      'server/env',
+      'server/logger',
+      'server/request-info',
+      'server/security-headers',
+      'server/shortcuts',
+      'server/context',
+      'server/rest/errors',
+    ],
+  ],
+  ['db: the schema, migrations and the client (it imports nothing of server/: the rule below)', ['db']],
+  [
+    'values: value rules and plain data (money, wall times, words, key groups, event types, the API error)',
+    ['server/values', 'server/auth/key-groups', 'server/events/types', 'server/errors'],
+  ],
+];
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+/** The floor of a file (its index in FLOORS), or -1 outside them. */
+function floorOf(file) {
+  const rel = path
+    .relative(ROOT, file)
+    .replace(/\\/g, '/')
+    .replace(/\.tsx?$/, '')
+    .replace(/\/index$/, '');
+  // The longest path that holds the file decides: a file may sit on another floor than its folder.
+  let floor = -1;
+  let longest = -1;
+  FLOORS.forEach(([, paths], i) => {
+    for (const p of paths)
+      if ((rel === p || rel.startsWith(`${p}/`)) && p.length > longest) [floor, longest] = [i, p.length];
+  });
+  return floor;
+}
+
+/** The rule: an import (static, re-export or dynamic) of a relative path on a floor above is refused. */
+function pointDownRule() {
   return {
-    files: [files],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: forbidden.flatMap(group), message: 'Layers point down only (eslint.config.js).' },
-            ...typesOnly.map((name) => ({
-              group: group(name),
-              allowTypeImports: true,
-              message: 'Only types may come from a higher layer.',
-            })),
-          ],
-        },
-      ],
+    meta: { type: 'problem', schema: [] },
+    create(context) {
+      const from = floorOf(context.filename);
+      // Every file is on a floor: a new folder or top-level file is placed before it can import anything.
+      if (from < 0)
+        return {
+          Program: (node) =>
+            context.report({ node, message: 'Not on a floor: add its folder or file to FLOORS (eslint.config.js).' }),
+        };
+      const check = (node, source, typeOnly) => {
+        if (typeOnly || typeof source !== 'string' || !source.startsWith('.')) return;
+        const to = floorOf(path.resolve(path.dirname(context.filename), source));
+        if (to < 0 || to >= from) return;
+        context.report({
+          node,
+          message: `Layers point down only: this file is on the floor "${FLOORS[from][0].split(':')[0]}", '${source}' on "${FLOORS[to][0].split(':')[0]}" above it (eslint.config.js FLOORS).`,
+        });
+      };
+      const typeOnly = (node) =>
+        node.importKind === 'type' ||
+        node.exportKind === 'type' ||
+        (node.specifiers?.length > 0 &&
+          node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type'));
+      return {
+        ImportDeclaration: (node) => check(node, node.source.value, typeOnly(node)),
+        ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, typeOnly(node)),
+        ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type'),
+        ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, false),
+      };
     },
   };
 }

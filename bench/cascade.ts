@@ -35,7 +35,7 @@ try {
   const { createAccount } = await import('../server/domain/accounts');
   const { createKey } = await import('../server/domain/api_keys');
   const { createEndpoint } = await import('../server/domain/webhooks');
-  const { loadSecretsKey } = await import('../server/webhooks/secrets');
+  const { loadSecretsKey } = await import('../server/auth/secrets');
 
   const db = await openDb(url, { migrate: true });
   await loadSecretsKey(db);

@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import readline from 'node:readline';
 import { createApp } from '../server/app';
 import { loadEnv } from '../server/env';
-import { setSweepPace } from '../server/jobs/sweep-batches';
+import { setSweepPace } from '../server/scheduler/sweep-batches';
 
-// BENCH_SWEEP_PACE='{"batchMs":25,"pauseFactor":4}' tries a pace against the default (server/jobs/sweep-batches.ts).
+// BENCH_SWEEP_PACE='{"batchMs":25,"pauseFactor":4}' tries a pace against the default (server/scheduler/sweep-batches.ts).
 if (process.env.BENCH_SWEEP_PACE) setSweepPace(JSON.parse(process.env.BENCH_SWEEP_PACE));
 
 const app = await createApp(

@@ -10,7 +10,7 @@
  * retention job drops them whole; without it they sit in the partition of the rows from before migration
  * 0032 and are deleted row by row.
  * `tsx bench/sweep.ts citus`: the same on a Citus cluster (scripts/citus-temp.sh, distributed in 32 shards),
- * where a batch is one statement over every shard (server/jobs/sweep-batches.ts, the cluster's pace).
+ * where a batch is one statement over every shard (server/scheduler/sweep-batches.ts, the cluster's pace).
  * Prints `ROWS <json>` for bench/run.ts.
  */
 import fs from 'node:fs';

@@ -11,7 +11,7 @@ import { webhookMessages } from '../db/schema';
 import { createAccount } from '../server/domain/accounts';
 import { createKey } from '../server/domain/api_keys';
 import { createEndpoint } from '../server/domain/webhooks';
-import { loadSecretsKey } from '../server/webhooks/secrets';
+import { loadSecretsKey } from '../server/auth/secrets';
 
 export async function webhookReceiver() {
   let received = 0;

@@ -29,10 +29,10 @@ import { requestInfo } from './request-info';
 import { AppResponse } from './response';
 import { setSecurityHeaders } from './security-headers';
 import { answerClientError } from './client-error';
-import { loadSecretsKey } from './webhooks/secrets';
+import { loadSecretsKey } from './auth/secrets';
 import { policyOf, WebhookWorker } from './webhooks/worker';
 import { createScheduler } from './jobs';
-import type { Scheduler } from './jobs/scheduler';
+import type { Scheduler } from './scheduler/scheduler';
 
 export interface App {
   server: http.Server;

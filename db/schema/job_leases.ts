@@ -1,7 +1,7 @@
 import { table, text, timestamp } from '../dialect';
 
 /**
- * One row per periodic job (server/jobs/scheduler.ts): who runs it now (`holder`, until `expires_at`)
+ * One row per periodic job (server/scheduler/scheduler.ts): who runs it now (`holder`, until `expires_at`)
  * and when it is next due, so that of all the processes on this database only one runs a job at a time
  * and a handover keeps its schedule.
  */

@@ -5,7 +5,7 @@ import type { RoleKey } from './roles';
  * Team members: the people of an account who sign in to the portal. Emails are stored lower-case and
  * unique per account; the password is a scrypt hash (server/auth/passwords.ts), never the password, and
  * empty until a new member sets one through their set-up link. `totp_secret` is sealed with the secrets
- * key (server/webhooks/secrets.ts) and counts once `totp_enabled_at` is set (the member entered a code);
+ * key (server/auth/secrets.ts) and counts once `totp_enabled_at` is set (the member entered a code);
  * `totp_last_step` is the last time step accepted, so a code works once. `factor_failures` counts wrong
  * second factors since `factor_failed_at` (server/auth/second-factor.ts).
  */

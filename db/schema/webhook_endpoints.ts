@@ -2,7 +2,7 @@ import { bool, id, index, json, table, text, timestamp, ref } from '../dialect';
 
 /**
  * Webhook endpoints of an account. The signing secret must be readable to sign, so it is stored
- * encrypted (AES-256-GCM, server/webhooks/secrets.ts), never in the clear; during a rotation's grace
+ * encrypted (AES-256-GCM, server/auth/secrets.ts), never in the clear; during a rotation's grace
  * the previous one signs too. `failing_since`: the first failed delivery of an unbroken failing streak.
  */
 export const webhookEndpoints = table(

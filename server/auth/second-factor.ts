@@ -15,7 +15,7 @@ import { accounts, passkeys, recoveryCodes, users, type RoleKey, type TwoFactorP
 import type { Account } from '../context';
 import { ApiError, invalid } from '../errors';
 import { memberActor, recordActivity, type Actor } from '../events/record';
-import { open, seal } from '../webhooks/secrets';
+import { open, seal } from './secrets';
 import { advanceSession, endSessionsOf, type SessionPolicy } from './sessions';
 
 export const FACTOR_FAILURES = 10;

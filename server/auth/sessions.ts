@@ -10,7 +10,7 @@ import { and, desc, eq, lt, ne, or } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { sessions, users, type SessionStage } from '../../db/schema';
 import type { MemberPrincipal } from '../context';
-import { memberPrincipal } from '../domain/team';
+import { memberPrincipal } from './members';
 import { hashSecret } from './keys';
 
 export interface SessionPolicy {

@@ -22,7 +22,7 @@ import { signInAttempts, users, type SessionStage } from '../../db/schema';
 import type { Account } from '../context';
 import { ApiError } from '../errors';
 import { memberActor, recordActivity } from '../events/record';
-import { normalEmail } from '../domain/team';
+import { normalEmail } from './members';
 import { hashSlots } from './hash-slots';
 import { factorsOf, hasSecondFactor, policyOf, policyRequires } from './second-factor';
 import { usableHash, verifyPassword } from './passwords';

@@ -30,11 +30,12 @@ import { CommandError, UsageError } from './usage';
 const seeding = async () => ({ ...(await import('../seed')), ...(await import('../files/db-store')) });
 const webhooks = async () => ({
   ...(await import('../domain/webhooks')),
-  ...(await import('../webhooks/secrets')),
+  ...(await import('../auth/secrets')),
   ...(await import('../webhooks/worker')),
 });
 const team = async () => ({
   ...(await import('../domain/team')),
+  ...(await import('../auth/members')),
   ...(await import('../auth/passwords')),
   ...(await import('../auth/password-links')),
   ...(await import('../mail')),

@@ -6,7 +6,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { passkeys, practitioners, roles, users, type RecordScope, type RoleKey } from '../../db/schema';
-import { DEFAULT_ROLES, PERMISSION_KEYS, type MemberGrant, type Permission } from '../auth/permissions';
+import { DEFAULT_ROLES, PERMISSION_KEYS, type Permission } from '../auth/permissions';
 import { checkPassword } from '../auth/password-rules';
 import { hashPassword, NO_PASSWORD } from '../auth/passwords';
 import { endSessionsOf } from '../auth/sessions';
@@ -14,6 +14,7 @@ import { checkCredentials } from '../auth/sign-in';
 import type { Account, MemberPrincipal } from '../context';
 import { ApiError, invalid } from '../errors';
 import { keysOf } from '../values/keys';
+import { findMember, normalEmail, type UserRow } from '../auth/members';
 import { memberActor, recordActivity, type Actor } from '../events/record';
 import { MEMBER_DEACTIVATED, MEMBER_REACTIVATED, revokeMemberGrants } from '../oauth/revocation';
 
@@ -35,8 +36,6 @@ const activity = (
   action: string,
   changes?: Record<string, unknown>,
 ) => recordActivity(tx, account.id, actor, entity, id, action, changes);
-
-export const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /** The roles every account starts with; safe to call again (existing roles are kept as edited). */
 export async function ensureRoles(tx: Db, accountId: number): Promise<void> {
@@ -62,20 +61,6 @@ export async function listRoles(db: Db, accountId: number) {
     record_scope: r.record_scope,
     editable: r.key !== 'owner',
   }));
-}
-
-/** What a member's role grants right now (roles change in the portal; a session sees the change at once). */
-export async function grantOf(db: Db, accountId: number, role: RoleKey): Promise<MemberGrant> {
-  const [row] = await db
-    .select({ permissions: roles.permissions, record_scope: roles.record_scope })
-    .from(roles)
-    .where(and(eq(roles.account_id, accountId), eq(roles.key, role)));
-  const fallback = DEFAULT_ROLES[role];
-  return {
-    role,
-    permissions: row?.permissions ?? fallback.permissions,
-    record_scope: row?.record_scope ?? fallback.record_scope,
-  };
 }
 
 /**
@@ -153,7 +138,6 @@ async function ownerOf(tx: Db, accountId: number) {
   return row;
 }
 
-type UserRow = typeof users.$inferSelect;
 const memberView = (u: UserRow, hasPasskey = false) => ({
   id: u.id,
   name: u.name,
@@ -178,39 +162,6 @@ export async function listMembers(db: Db, accountId: number): Promise<Member[]> 
     ).map((r) => r.user_id),
   );
   return rows.map((u) => memberView(u, withPasskey.has(u.id)));
-}
-
-/** A member as the permission checks see them: who they are and what their role grants. */
-export async function memberPrincipal(db: Db, accountId: number, user: UserRow): Promise<MemberPrincipal> {
-  const grant = await grantOf(db, accountId, user.role);
-  return {
-    type: 'user',
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    practitioner_id: user.practitioner_id,
-    ...grant,
-  };
-}
-
-/** The member by id if they are still active (connectors act as them at every call), else null. */
-export async function activeMember(db: Db, accountId: number, userId: number): Promise<MemberPrincipal | null> {
-  const user = await findMember(db, accountId, { id: userId });
-  return user?.active ? memberPrincipal(db, accountId, user) : null;
-}
-
-export async function findMember(
-  db: Db,
-  accountId: number,
-  by: { id: number } | { email: string },
-): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(
-      and(eq(users.account_id, accountId), 'id' in by ? eq(users.id, by.id) : eq(users.email, normalEmail(by.email))),
-    );
-  return row;
 }
 
 async function memberOrFail(tx: Db, accountId: number, id: number) {

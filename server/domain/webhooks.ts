@@ -14,8 +14,8 @@ import { ApiError, invalid } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
 import { dueAt, HELD, heldMessages, isHeld, pendingMessage } from '../events/fan-out';
 import { isEventType, TEST_EVENT_TYPE } from '../events/types';
-import { BlockedTarget, resolveTarget } from '../webhooks/send';
-import { open, seal } from '../webhooks/secrets';
+import { BlockedTarget, resolveTarget } from '../outbound';
+import { open, seal } from '../auth/secrets';
 import { ROTATION_GRACES, type RotationGrace } from './api_keys';
 
 export interface EndpointInput {

@@ -3,8 +3,8 @@ import { keyIn, keyOf } from '../../db/dialect';
 import type { Db, DbHandle } from '../../db/client';
 import { deletedEntities, events } from '../../db/schema';
 import { EVENTS_KEPT_DAYS } from '../resources/events';
-import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, ofClinic, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
+import type { JobRun } from '../scheduler/scheduler';
+import { cutoffOf, ofClinic, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../scheduler/sweep-batches';
 
 /**
  * How long GET /deleted_entities lists a deletion: a year, twelve times the events feed. A polling client

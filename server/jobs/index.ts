@@ -1,11 +1,11 @@
 /**
- * Every periodic job of the server, run by the one scheduler (server/jobs/scheduler.ts): the retention
+ * Every periodic job of the server, run by the one scheduler (server/scheduler/scheduler.ts): the retention
  * sweeps (each its own job, so one failing does not hold back the others) and the clinic jobs.
  * The sweeps delete in batches and stop at a bound per run, asking to run again at the next tick
- * (server/jobs/sweep-batches.ts). Kept for ever, so never swept: the audit log (the audit trail of
+ * (server/scheduler/sweep-batches.ts). Kept for ever, so never swept: the audit log (the audit trail of
  * clinical and financial records, docs/decisions.md).
  * The webhook delivery loop is a continuous job, `webhooks.deliver`, registered where WEBHOOK_WORKER is
- * on: one process per database runs it, on a short lease (server/jobs/scheduler.ts). Its messages keep
+ * on: one process per database runs it, on a short lease (server/scheduler/scheduler.ts). Its messages keep
  * their own leases (server/webhooks/worker.ts), so extra consumers (`clinic worker`) can share them.
  */
 import type { DbHandle } from '../../db/client';
@@ -16,8 +16,8 @@ import { sweepRequestLog } from '../rest/request-log-sweep';
 import { sweepWebhookAttempts, sweepWebhookMessages } from '../webhooks/sweep';
 import { markMissedJob } from './missed';
 import { keepPartitionsJob } from './partitions';
-import { Scheduler, type ContinuousJob, type Job, type SchedulerOptions, type Service } from './scheduler';
-import { asJobResult } from './sweep-batches';
+import { Scheduler, type ContinuousJob, type Job, type SchedulerOptions, type Service } from '../scheduler/scheduler';
+import { asJobResult } from '../scheduler/sweep-batches';
 
 const HOURLY = 3_600_000;
 export const WEBHOOK_DELIVERY = 'webhooks.deliver';

@@ -18,7 +18,7 @@ import { moveAppointment } from '../domain/appointments/lifecycle';
 import type { WriteContext } from '../domain/write-context';
 import { ApiError } from '../errors';
 import type { Actor } from '../events/record';
-import type { Job, JobRun } from './scheduler';
+import type { Job, JobRun } from '../scheduler/scheduler';
 
 export const MARK_MISSED_JOB = 'appointments.mark_missed';
 /** Who the audit trail names for the appointments this job marks. */

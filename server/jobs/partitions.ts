@@ -9,7 +9,7 @@
  * Rows therefore live up to a day beyond their retention: they go with their day. The partitions a day
  * does not cover (`<table>_legacy`, the rows from before the migration, and `<table>_default`, rows of a
  * day without a partition: a wrong clock) are left to the tables' batched row sweeps, which delete
- * only rows older than the oldest day kept (`keptFrom`, server/jobs/sweep-batches.ts). A tick runs the
+ * only rows older than the oldest day kept (`keptFrom`, server/scheduler/sweep-batches.ts). A tick runs the
  * jobs due in order of due time, then name: `partitions.keep` before `sweep.*`, so a day past retention
  * is dropped before a sweep could delete its rows one by one.
  * DDL waits at most LOCK_TIMEOUT for the table (creating or dropping a partition takes a brief exclusive
@@ -21,8 +21,8 @@ import { events, requestLog, webhookAttempts } from '../../db/schema';
 import { EVENTS_KEPT_DAYS } from '../resources/events';
 import { RETENTION_DAYS } from '../rest/request-log-sweep';
 import { ATTEMPTS_KEPT_DAYS } from '../webhooks/sweep';
-import type { Job } from './scheduler';
-import { DAY, keptFrom } from './sweep-batches';
+import type { Job } from '../scheduler/scheduler';
+import { DAY, keptFrom } from '../scheduler/sweep-batches';
 
 /** Day partitions made ahead of today. */
 export const DAYS_AHEAD = 7;

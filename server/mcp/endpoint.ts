@@ -20,7 +20,7 @@ import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Logger } from 'pino';
 import type { DbHandle } from '../../db/client';
-import { activeMember } from '../domain/team';
+import { activeMember } from '../auth/members';
 import type { Env } from '../env';
 import { ApiError, type ErrorCode } from '../errors';
 import { lookupAccessToken, mayConnect, touchGrant } from '../oauth/grants';

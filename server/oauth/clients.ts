@@ -10,7 +10,7 @@ import type { DbHandle } from '../../db/client';
 import { oauthClients } from '../../db/schema';
 import type { Account } from '../context';
 import { hashSecret, sameDigest } from '../auth/keys';
-import { send } from '../webhooks/send';
+import { send } from '../outbound';
 import { OAuthFailure } from './errors';
 
 export type Client = typeof oauthClients.$inferSelect;

@@ -10,7 +10,7 @@ import { oauthClients, oauthCodes, oauthGrants, oauthTokens, users } from '../..
 import { can } from '../auth/permissions';
 import { hashSecret } from '../auth/keys';
 import type { Account, MemberPrincipal } from '../context';
-import { activeMember } from '../domain/team';
+import { activeMember } from '../auth/members';
 import { ApiError } from '../errors';
 import { recordActivity, type Actor } from '../events/record';
 import { findClient, redirectAllowed, type Client, type ClientLog } from './clients';

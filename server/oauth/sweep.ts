@@ -8,7 +8,7 @@
  * - dynamically registered clients 30 days old with no grant (never approved, or every grant swept),
  *   and cached metadata-document clients with no grant once their cache expired (fetched again if used).
  * Across every account, in that order (a grant goes once its tokens have, a client once its grants
- * have), each in batches like every sweep (server/jobs/sweep-batches.ts). Tokens and codes are written
+ * have), each in batches like every sweep (server/scheduler/sweep-batches.ts). Tokens and codes are written
  * per sign-in and per refresh, so they are read oldest first by an index on expires_at; grants and
  * clients (one per approval, one per app) are walked by id a batch at a time, the expired among each
  * batch deleted: their predicates (no token left, no grant left) fit no index, and a batch reads only
@@ -18,8 +18,8 @@ import { and, asc, eq, gt, isNotNull, isNull, lt, lte, notExists, or, sql, type 
 import type { Db, DbHandle } from '../../db/client';
 import { keyIn, keyOf } from '../../db/dialect';
 import { oauthClients, oauthCodes, oauthGrants, oauthTokens } from '../../db/schema';
-import type { JobRun } from '../jobs/scheduler';
-import { paceOf, sweepInBatches, type BatchResult, type SweepOutcome } from '../jobs/sweep-batches';
+import type { JobRun } from '../scheduler/scheduler';
+import { paceOf, sweepInBatches, type BatchResult, type SweepOutcome } from '../scheduler/sweep-batches';
 import { REFRESH_TOKEN_TTL_S } from './grants';
 
 /** How long a registered client may wait for its first approval. */

@@ -5,7 +5,7 @@
  * never loaded.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Job, JobResult, JobRun } from '../jobs/scheduler';
+import type { Job, JobResult, JobRun } from '../scheduler/scheduler';
 import type { Route } from '../rest/routes';
 
 /** A webhook attempt's result: 2xx, to be retried, or given up (410, or the retry schedule spent). */

@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import client from 'prom-client';
 import type { DbHandle } from '../../db/client';
 import type { Env } from '../env';
-import type { Job, JobResult, JobRun } from '../jobs/scheduler';
+import type { Job, JobResult, JobRun } from '../scheduler/scheduler';
 import { combine, observing, UNMATCHED, type DeliveryOutcome } from './hooks';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS']);

@@ -1,13 +1,13 @@
 /**
  * Stored idempotent responses leave once the replay window (24 hours) has passed, in batches
- * (server/jobs/sweep-batches.ts) by idempotency_keys_sweep_idx (created_at). The primary key is
+ * (server/scheduler/sweep-batches.ts) by idempotency_keys_sweep_idx (created_at). The primary key is
  * (account_id, key), so a batch names its rows by that pair.
  */
 import { and, asc, lt, sql } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { idempotencyKeys } from '../../db/schema';
-import type { JobRun } from '../jobs/scheduler';
-import { ofClinic, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
+import type { JobRun } from '../scheduler/scheduler';
+import { ofClinic, sweepEachClinic, type SweepOutcome } from '../scheduler/sweep-batches';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 
 /** What the sweep deletes: the condition its batches and its list of clinics share. */

@@ -1,6 +1,6 @@
 /**
  * The request log's retention (spec: 90 days), a job of the scheduler like the other sweeps (batches, a
- * lease, a bound per run: server/jobs/sweep-batches.ts). Ids grow with time, so expired rows are the
+ * lease, a bound per run: server/scheduler/sweep-batches.ts). Ids grow with time, so expired rows are the
  * oldest by id: each batch looks at the oldest ids only and deletes the expired among them, until a batch
  * deletes nothing. SQLite reads them off the rowid; PostgreSQL, whose key is (account_id, id), off
  * request_log_sweep_idx (id). No index on created_at alone is maintained by every insert, and none
@@ -11,8 +11,8 @@ import { and, asc, lt } from 'drizzle-orm';
 import type { Db, DbHandle } from '../../db/client';
 import { keyIn, keyOf } from '../../db/dialect';
 import { requestLog } from '../../db/schema';
-import type { JobRun } from '../jobs/scheduler';
-import { ofClinic, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
+import type { JobRun } from '../scheduler/scheduler';
+import { ofClinic, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../scheduler/sweep-batches';
 
 export const RETENTION_DAYS = 90;
 

@@ -6,14 +6,14 @@
  * reads by id of a record of the clinic, availability, the feed, the schema), every write route and
  * portal setup mutation with the valid input of support/write-calls.ts (bookings, invoices, payments,
  * cascades), an idempotent create and its replay, the request log's batch of the clinic's requests, and
- * a retention sweep's batches (server/jobs/sweep-batches.ts sweepEachClinic).
+ * a retention sweep's batches (server/scheduler/sweep-batches.ts sweepEachClinic).
  */
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, test } from 'vitest';
 import type pg from 'pg';
 import { events } from '../../db/schema';
 import { sweepEvents } from '../events/sweep';
-import { setSweepPace } from '../jobs/sweep-batches';
+import { setSweepPace } from '../scheduler/sweep-batches';
 import { RouteTable, type Route } from '../rest/routes';
 import { RESOURCES } from '../resources';
 import { appRouter } from '../routers';

@@ -8,7 +8,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ROLES } from '../auth/permissions';
-import { activeMember, updateRole } from '../domain/team';
+import { activeMember } from '../auth/members';
+import { updateRole } from '../domain/team';
 import { newClinic, request, startServer, type Clinic, type Res, type TestServer } from './helpers';
 import { accessToken } from './support/mcp-tools';
 import { addMember } from './support/portal';

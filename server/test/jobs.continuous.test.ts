@@ -16,7 +16,7 @@ import { jobLeases, webhookAttempts, webhookMessages } from '../../db/schema';
 import { createEndpoint } from '../domain/webhooks';
 import { announce } from '../events/record';
 import { createScheduler, WEBHOOK_DELIVERY } from '../jobs';
-import { Scheduler, type Service } from '../jobs/scheduler';
+import { Scheduler, type Service } from '../scheduler/scheduler';
 import { WebhookWorker } from '../webhooks/worker';
 import { newClinic, startServer, uniqueName } from './helpers';
 import { ownDatabaseUrl } from './support/own-database';

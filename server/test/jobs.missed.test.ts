@@ -11,7 +11,7 @@ import { isPg } from '../../db/dialect';
 import { auditLog } from '../../db/schema';
 import { practiceSettingsOf, updatePracticeSettings } from '../domain/practice_settings';
 import { MARK_MISSED_JOB, MISSED_ACTOR, markMissed, markMissedJob, unarrived } from '../jobs/missed';
-import { Scheduler } from '../jobs/scheduler';
+import { Scheduler } from '../scheduler/scheduler';
 import { addDays, clockFor, weekday } from '../values/wall-time';
 import { client, eventTypes, newClinic, startServer, type Api, type Clinic, type TestServer } from './helpers';
 import { calendarFixture, type Calendar } from './scheduling-fixture';

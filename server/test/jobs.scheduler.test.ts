@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDb, type DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { jobLeases } from '../../db/schema';
-import { Scheduler, type Job, type JobRun } from '../jobs/scheduler';
+import { Scheduler, type Job, type JobRun } from '../scheduler/scheduler';
 import { startServer, uniqueName } from './helpers';
 import { ownDatabaseUrl } from './support/own-database';
 

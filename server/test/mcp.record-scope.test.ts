@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { appointments } from '../../db/schema';
 import type { Permission } from '../auth/permissions';
 import type { MemberPrincipal } from '../context';
-import { activeMember } from '../domain/team';
+import { activeMember } from '../auth/members';
 import { useClinic } from './helpers';
 import { connectorCall, httpCall, memberWith, ok, type Call, type Rec } from './support/mcp-tools';
 import { addMember } from './support/portal';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { loadEnv } from '../env';
 import type { MetricsListener } from '../observability/metrics';
 import { serveMetrics } from '../observability/start';
-import { activeMember } from '../domain/team';
+import { activeMember } from '../auth/members';
 import { observing } from '../observability/hooks';
 import { request, useClinic } from './helpers';
 import { accessToken } from './support/mcp-tools';

@@ -19,7 +19,7 @@ import { createAccount } from '../domain/accounts';
 import { createKey } from '../domain/api_keys';
 import { createEndpoint } from '../domain/webhooks';
 import { loadEnv } from '../env';
-import { Scheduler } from '../jobs/scheduler';
+import { Scheduler } from '../scheduler/scheduler';
 import { observing } from '../observability/hooks';
 import type { MetricsListener } from '../observability/metrics';
 import { serveMetrics } from '../observability/start';

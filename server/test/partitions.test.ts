@@ -13,7 +13,7 @@ import { isPg } from '../../db/dialect';
 import { events } from '../../db/schema';
 import { sweepEvents } from '../events/sweep';
 import { DAYS_AHEAD, keepPartitions, PARTITIONED } from '../jobs/partitions';
-import { setSweepPace } from '../jobs/sweep-batches';
+import { setSweepPace } from '../scheduler/sweep-batches';
 import { EVENTS_KEPT_DAYS } from '../resources/events';
 import { ownDatabaseUrl } from './support/own-database';
 

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isPg } from '../../db/dialect';
 import { numbers } from '../../db/schema';
 import type { MemberPrincipal } from '../context';
-import { activeMember } from '../domain/team';
+import { activeMember } from '../auth/members';
 import { ApiError } from '../errors';
 import type { Connector } from '../mcp/connector';
 import { TOOLS } from '../mcp/tools';

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { auditLog } from '../../db/schema';
 import { MARK_MISSED_JOB, markMissedJob } from '../jobs/missed';
-import { Scheduler } from '../jobs/scheduler';
+import { Scheduler } from '../scheduler/scheduler';
 import { addDays, clockFor, weekday } from '../values/wall-time';
 import { client, newClinic, startServer, type Api, type Clinic, type TestServer } from './helpers';
 import { calendarFixture, type Calendar } from './scheduling-fixture';

@@ -14,7 +14,7 @@ import { createMember } from '../domain/team';
 import { createAccount } from '../domain/accounts';
 import { createEndpoint } from '../domain/webhooks';
 import { ConfigError, loadEnv } from '../env';
-import { loadSecretsKey, open } from '../webhooks/secrets';
+import { loadSecretsKey, open } from '../auth/secrets';
 import { ownDatabaseUrl } from './support/own-database';
 
 const actor = { actor_type: 'system' as const, actor_id: null, actor_name: 'test' };

@@ -27,7 +27,7 @@ import { expiredDeletionsBatch, expiredEventsBatch, sweepEvents } from '../event
 import { expiredCodesBatch, expiredTokensBatch } from '../oauth/sweep';
 import { expiredKeysBatch } from '../rest/idempotency-sweep';
 import { expiredAttemptsBatch, expiredMessagesBatch } from '../webhooks/sweep';
-import { cutoffOf, setSweepPace } from '../jobs/sweep-batches';
+import { cutoffOf, setSweepPace } from '../scheduler/sweep-batches';
 import {
   client,
   newClinic,

@@ -13,7 +13,7 @@ import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
 import { afterAll, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { createEndpoint } from '../domain/webhooks';
 import { startTracing } from '../observability/tracing';
-import { activeMember } from '../domain/team';
+import { activeMember } from '../auth/members';
 import { request, useClinic, type Res } from './helpers';
 import { accessToken } from './support/mcp-tools';
 import { PASSWORD, signedIn } from './support/portal';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { createEndpoint } from '../domain/webhooks';
-import { Scheduler } from '../jobs/scheduler';
+import { Scheduler } from '../scheduler/scheduler';
 import { observing } from '../observability/hooks';
 import { startTracing } from '../observability/tracing';
 import { uniqueName, useClinic } from './helpers';

@@ -26,7 +26,7 @@ import {
   type EndpointInput,
 } from '../domain/webhooks';
 import { announce } from '../events/record';
-import { BlockedTarget, blockedAddress, resolveTarget } from '../webhooks/send';
+import { BlockedTarget, blockedAddress, resolveTarget } from '../outbound';
 import { newClinic, request, startServer, useClinic, type Clinic, type TestServer } from './helpers';
 import { ownDatabaseUrl } from './support/own-database';
 import { portalData, signedIn } from './support/portal';

@@ -5,14 +5,21 @@
  *   message, held by a disabled endpoint or waiting for a retry, is never swept: it is a delivery still
  *   owed. By then its attempts are gone too; an integrator wanting an older event again reads the events
  *   feed (30 days) or the record itself.
- * Each in batches (server/jobs/sweep-batches.ts), by an index on the time column.
+ * Each in batches (server/scheduler/sweep-batches.ts), by an index on the time column.
  */
 import { and, asc, eq, lt } from 'drizzle-orm';
 import { keyIn, keyOf } from '../../db/dialect';
 import type { Db, DbHandle } from '../../db/client';
 import { webhookAttempts, webhookMessages } from '../../db/schema';
-import type { JobRun } from '../jobs/scheduler';
-import { cutoffOf, ofClinic, paceOf, sweepCutoff, sweepEachClinic, type SweepOutcome } from '../jobs/sweep-batches';
+import type { JobRun } from '../scheduler/scheduler';
+import {
+  cutoffOf,
+  ofClinic,
+  paceOf,
+  sweepCutoff,
+  sweepEachClinic,
+  type SweepOutcome,
+} from '../scheduler/sweep-batches';
 
 export const ATTEMPTS_KEPT_DAYS = 30;
 export const MESSAGES_KEPT_DAYS = 30;

@@ -18,8 +18,8 @@ import { TEST_EVENT_TYPE } from '../events/types';
 import type { Actor } from '../events/record';
 import { switchEndpoint } from '../domain/webhooks';
 import { HELD } from '../events/fan-out';
-import { open } from './secrets';
-import { send, type Sent } from './send';
+import { open } from '../auth/secrets';
+import { send, type Sent } from '../outbound';
 import { observing } from '../observability/hooks';
 
 export interface DeliveryPolicy {

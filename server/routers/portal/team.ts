@@ -5,12 +5,12 @@ import { practitioners, RECORD_SCOPES, ROLE_KEYS, TWO_FACTOR_POLICIES } from '..
 import { sendLink } from '../../auth/password-links';
 import { NO_PASSWORD } from '../../auth/passwords';
 import { policyOf, resetSecondFactor, setPolicy } from '../../auth/second-factor';
+import { findMember } from '../../auth/members';
 import { endSessionsOf, listSessions } from '../../auth/sessions';
 import { recordActivity } from '../../events/record';
 import { PERMISSION_KEYS, PERMISSIONS } from '../../auth/permissions';
 import {
   createMember,
-  findMember,
   listMembers,
   listRoles,
   setActive,

@@ -13,7 +13,7 @@ import { Alert, Badge, Button, LoadFailed, Loading } from '../../../../../_compo
 import { portal, portalError } from '../../../../../_lib/trpc';
 import { MessageBadge } from '../../message-badge';
 
-/** The response body is kept up to this many bytes (server/webhooks/send.ts RESPONSE_KEEP). */
+/** The response body is kept up to this many bytes (server/outbound.ts RESPONSE_KEEP). */
 const KEPT = '1 KB';
 
 export function MessageDetail({ endpointId, messageId }: { endpointId: number; messageId: number }) {

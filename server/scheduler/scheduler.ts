@@ -1,6 +1,6 @@
 /**
  * The one scheduler for periodic work (retention sweeps, clinic jobs): every server process runs one,
- * and a lease per job in the database (server/jobs/lease.ts) lets exactly one process run a job at a
+ * and a lease per job in the database (server/scheduler/lease.ts) lets exactly one process run a job at a
  * time, whether the processes are WEB_CONCURRENCY workers or separate deployments on the same database.
  * The due time is kept with the lease, so a job runs at its interval whoever runs it, and a holder that
  * died mid-run is replaced once its lease expires (its job then runs again: jobs are idempotent).

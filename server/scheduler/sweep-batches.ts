@@ -1,7 +1,7 @@
 /**
  * The one way a retention sweep deletes: a batch of rows per statement, each its own short transaction,
  * the lease renewed between batches, and a bound per run after which the job answers `{ again: true }`
- * (the scheduler runs it again at its next tick, server/jobs/scheduler.ts). Measured on 1M expired
+ * (the scheduler runs it again at its next tick, server/scheduler/scheduler.ts). Measured on 1M expired
  * events, one DELETE was a 1.2 s transaction and 172 MB of WAL holding locks and a connection throughout;
  * batches commit what they did, so a run that dies (or loses its lease) leaves a smaller backlog and the
  * next run simply deletes what is still expired: a sweep is idempotent.
