@@ -1,6 +1,7 @@
 /**
  * `npm start`'s process model (server/serve.ts: WEB_CONCURRENCY processes sharing the port) without
- * Next, rate limits lifted and logging off like bench/app-server.ts. Prints `LISTENING <port>`.
+ * Next, rate limits lifted and logging off like bench/app-server.ts unless BENCH_LOG_LEVEL names a level (the
+ * default-configuration rows, scenario h). Prints `LISTENING <port>`.
  */
 import { loadEnv } from '../server/env';
 import { serve } from '../server/serve';
@@ -9,7 +10,7 @@ const env = loadEnv({
   ...process.env,
   RATE_LIMIT_REST_PER_MINUTE: '1000000000',
   RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
-  LOG_LEVEL: 'silent',
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   PORT: '0',
   HOST: '127.0.0.1',
 });

@@ -5,6 +5,7 @@
  *   l. GET /patients/{id}                        the default logging (info lines, reads sampled, to a file + request log) vs none, and every line, alternate rounds
  *   p. GET /ping with a key                      app vs bare node:http answering a constant JSON record
  *   n. GET /patients/{id}                        WEB_CONCURRENCY processes vs one
+ *   h. GET /ping and GET /patients/{id}          the server as booted by default (processes, logging, request log) vs bare node:http
  *   m. GET /patients/{id}                        Prometheus metrics on (METRICS_PORT) vs off, alternate rounds
  *   b. GET /patients?last_name=eq:…&sort=…      app vs baseline, 32 connections
  *   c. cursor paging: page 1 vs page 1000       app, one request at a time
@@ -333,6 +334,50 @@ async function main() {
         connections: CONNECTIONS,
         ...many,
         compare: `${(many.rps / single.rps).toFixed(2)}x one process (the load generator shares the ${processes} CPUs)`,
+      },
+    );
+  }
+
+  if (runs('h')) {
+    // h. the server as booted by default (WEB_CONCURRENCY processes, LOG_LEVEL=info to a file, the request
+    // log, the webhook worker and jobs on), only the rate limits lifted, against bare node:http in the same run.
+    const served = await startServer(
+      'app as served by default',
+      'cluster-server.ts',
+      { ...serverEnv, BENCH_LOG_LEVEL: 'info' },
+      { stdoutFile: path.join(ROOT, 'data', 'bench', 'app-default.log') },
+    );
+    const servedT: Target = { ...appT, port: served.port };
+    const bareT: Target = { ...appT, port: bare.port };
+    const pingPath = () => '/v3/api/ping';
+    const [pingServed, pingBare] = [
+      await measure('h. ping, as served', servedT, CONNECTIONS, pingPath),
+      await measure('h. ping, bare node:http', bareT, CONNECTIONS, pingPath),
+    ];
+    const [readServed, readBare] = [
+      await measure('h. single read, as served', servedT, CONNECTIONS, randomPatient),
+      await measure('h. constant JSON, bare node:http', bareT, CONNECTIONS, pingPath),
+    ];
+    served.child.stdin?.destroy();
+    const ratio = (a: Stats, b: Stats) => a.rps / b.rps;
+    rows.push(
+      {
+        scenario: 'h. GET /ping, the server as booted by default',
+        server: 'app',
+        connections: CONNECTIONS,
+        ...pingServed,
+        compare: `${ratio(pingServed, pingBare).toFixed(2)} of bare node:http (${Math.round(pingBare.rps)} req/s, same run)`,
+        target: '>= 0.60 of bare node:http',
+        pass: ratio(pingServed, pingBare) >= 0.6,
+      },
+      {
+        scenario: 'h. GET /patients/{id}, the server as booted by default',
+        server: 'app',
+        connections: CONNECTIONS,
+        ...readServed,
+        compare: `${ratio(readServed, readBare).toFixed(2)} of bare node:http (${Math.round(readBare.rps)} req/s, same run)`,
+        target: '>= 0.30 of bare node:http',
+        pass: ratio(readServed, readBare) >= 0.3,
       },
     );
   }
