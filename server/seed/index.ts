@@ -27,8 +27,8 @@ import { seedBilling } from './billing';
 import { createPatient } from '../domain/patients/write';
 import { updatePracticeSettings } from '../domain/practice_settings';
 import type { WriteContext } from '../domain/write-context';
-import { PROFILES, CARE_PLAN_TAG } from './data/practice';
-import { PATIENTS, FORM_TEMPLATES } from './data/patients';
+import { PROFILES, CARE_PLAN_TAG } from './tables/practice';
+import { PATIENTS, FORM_TEMPLATES } from './tables/patients';
 import { insertedIds, insertPractice, todayIn } from './practice';
 import {
   patientLogRows,

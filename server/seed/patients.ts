@@ -1,4 +1,4 @@
-/** Loads the sample patients (server/seed/data/patients.ts) with their tags, timeline, clinical notes, care plans and files. */
+/** Loads the sample patients (server/seed/tables/patients.ts) with their tags, timeline, clinical notes, care plans and files. */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { appointmentTypes, billableItems, modalities, carePlanMembers, carePlans, patientTags } from '../../db/schema';
@@ -7,8 +7,8 @@ import { uploadFile } from '../domain/files';
 import type { WriteContext } from '../domain/write-context';
 import type { CreateInput } from '../resources/define';
 import type { patients as patientResource } from '../resources/patients';
-import { pad, CARE_PLAN_TAG, type Base, type Profile } from './data/practice';
-import { PATIENTS, EMAIL_DOMAINS, PNG } from './data/patients';
+import { pad, CARE_PLAN_TAG, type Base, type Profile } from './tables/practice';
+import { PATIENTS, EMAIL_DOMAINS, PNG } from './tables/patients';
 import { insertedIds, type Refs } from './practice';
 
 /** A few timeline entries of every type on the first patients, as staff and the system would write them. */

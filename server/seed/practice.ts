@@ -1,4 +1,4 @@
-/** Loads the practice's tables (server/seed/data/practice.ts) into an account: locations, staff, rooms, catalogue and the calendar's rows, dated ones placed relative to today. */
+/** Loads the practice's tables (server/seed/tables/practice.ts) into an account: locations, staff, rooms, catalogue and the calendar's rows, dated ones placed relative to today. */
 import type { Db } from '../../db/client';
 import {
   appointmentTypes,
@@ -22,8 +22,8 @@ import {
   BILLABLE_ITEMS,
   REFERRAL_SOURCES,
   SHIFTS,
-} from './data/practice';
-import type { Base, Profile, SeedRow } from './data/practice';
+} from './tables/practice';
+import type { Base, Profile, SeedRow } from './tables/practice';
 
 export interface Refs {
   locationIds: number[];
