@@ -1,7 +1,8 @@
 /**
  * The keys of an object literal with their own type, named once. `Object.keys` returns `string[]`
- * because an object may carry more keys than its type says; these are for the constant tables the
- * code declares itself (a closed set), so the narrowing is sound there and nowhere else.
+ * because an object may carry more keys than its type says; these are for objects whose keys are exactly
+ * their type's (the constant tables the code declares, records it built itself), where the narrowing is
+ * sound, and not for what comes from outside (a request body, a JSON column).
  */
 export const keysOf = <T extends object>(o: T): (keyof T & string)[] => Object.keys(o) as (keyof T & string)[];
 
