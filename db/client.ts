@@ -14,7 +14,7 @@ import { getTableName, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { distributeNew } from './citus';
-import { ringing } from './commits';
+import { committed, unmarked } from './commits';
 import { dialectOf, isPg, type Dialect } from './dialect';
 import { unnamedStatements } from './prepared';
 import * as schema from './schema';
@@ -169,7 +169,12 @@ function openPg(
     db,
     pool,
     dialect: 'pg',
-    transaction: (fn) => ringing(() => db.transaction((tx) => fn(tx as unknown as Db))),
+    transaction: async (fn) => {
+      let used: object | undefined;
+      const result = await db.transaction((tx) => fn((used = tx) as unknown as Db));
+      if (used) committed(used);
+      return result;
+    },
     all: async <T>(query: SQL) => (await db.execute(query)).rows as T[],
     appendRows: async (table, columns, rows) => {
       const width = columns.length;
@@ -217,16 +222,18 @@ function openSqlite(file: string, busyTimeoutMs = 5000): SqliteHandle {
   const transaction = <T>(fn: (tx: Db) => Promise<T>): Promise<T> => {
     const run = async () => {
       conn.exec('BEGIN IMMEDIATE');
+      unmarked(writer);
       try {
         const result = await fn(writer);
         conn.exec('COMMIT');
+        committed(writer);
         return result;
       } catch (err) {
         if (conn.inTransaction) conn.exec('ROLLBACK');
         throw err;
       }
     };
-    const result = ringing(() => queue.then(run, run));
+    const result = queue.then(run, run);
     queue = result.catch(() => undefined);
     return result;
   };

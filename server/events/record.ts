@@ -113,7 +113,7 @@ export async function announce(
 ) {
   const event = { event_id: randomUUID(), type, entity, entity_id: entityId, occurred_at: at };
   await tx.insert(events).values({ ...event, account_id: accountId });
-  markAnnounced();
+  markAnnounced(tx);
   await fanOut(tx, accountId, event);
 }
 
@@ -153,7 +153,7 @@ export async function announceGone(
   const batch = ids.map((id) => ({ event_id: randomUUID(), type: announced, entity, entity_id: id, occurred_at: at }));
   for (const chunk of chunks(batch)) {
     await tx.insert(events).values(chunk.map((e) => ({ ...e, account_id: accountId })));
-    markAnnounced();
+    markAnnounced(tx);
     await fanOut(tx, accountId, ...chunk);
   }
 }
