@@ -59,8 +59,8 @@ export const permissionsOf = (grants: unknown): KeyPermissions => {
   });
 };
 
-/** Permissions with each group's access from `of`. */
-function perGroup(of: (group: KeyGroup) => GroupAccess): KeyPermissions {
+/** Permissions with each group's access from `of`: every group named, whatever `of` is given. */
+export function perGroup(of: (group: KeyGroup) => GroupAccess): KeyPermissions {
   const out = {} as KeyPermissions; // filled for every group on the next line
   for (const g of GROUP_NAMES) out[g] = of(g);
   return out;

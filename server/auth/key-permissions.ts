@@ -7,7 +7,7 @@
  */
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { GROUP_ACCESS, GROUP_NAMES, type KeyGroup, type KeyPermissions } from './key-groups';
+import { GROUP_ACCESS, GROUP_NAMES, perGroup, type KeyGroup, type KeyPermissions } from './key-groups';
 
 /** Permissions as sent: every group optional (left out is none), at least one granted. */
 export const permissionsInput = z
@@ -16,7 +16,7 @@ export const permissionsInput = z
       [G in KeyGroup]: z.ZodOptional<z.ZodEnum<{ none: 'none'; read: 'read'; write: 'write' }>>;
     },
   )
-  .transform((p): KeyPermissions => Object.fromEntries(GROUP_NAMES.map((g) => [g, p[g] ?? 'none'])) as KeyPermissions)
+  .transform((p): KeyPermissions => perGroup((g) => p[g] ?? 'none'))
   .refine((p) => GROUP_NAMES.some((g) => p[g] !== 'none'), {
     message: `Grant read or write on at least one group (${GROUP_NAMES.join(', ')}): a key with none can call nothing`,
   });
