@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Without DATABASE_URL the suite runs on a fresh SQLite file; scripts/test-all.sh also runs it on PostgreSQL.
@@ -22,6 +23,10 @@ function runDatabase(server: string) {
 }
 
 process.env.DATABASE_URL = databaseUrl;
+// The compiled command line the tests run (global-setup.ts builds it; server/test/support/cli.ts runs it).
+// Inside the project, so the bundles resolve node_modules as dist/ does.
+const distDir = path.join(fileURLToPath(new URL('.', import.meta.url)), 'node_modules', '.cache', `${runName}-dist`);
+process.env.CLINIC_TEST_DIST = distDir;
 
 export default defineConfig({
   test: {
@@ -31,6 +36,7 @@ export default defineConfig({
     // must not turn another's request into a 503 (that answer has a test of its own: statement-timeout).
     env: {
       DATABASE_URL: databaseUrl,
+      CLINIC_TEST_DIST: distDir,
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       JOBS: 'off',

@@ -13,10 +13,11 @@ export interface Outcome {
 export function send(res: ServerResponse, outcome: Outcome, requestId: string, rate: RateDecision | null): void {
   const headers: Record<string, string> = { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
   if (rate) addRateHeaders(headers, rate);
-  const body = typeof outcome.body === 'string' ? Buffer.from(outcome.body) : outcome.body;
+  // A string body goes out with the head in one write; a Buffer would be a second chunk (writev).
+  const body = outcome.body;
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json; charset=utf-8';
-    headers['Content-Length'] = String(body.length);
+    headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   }
   res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
   res.end(body);

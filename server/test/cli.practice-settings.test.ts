@@ -3,33 +3,14 @@
  * settings as JSON, changes them through the same rule as the portal's Settings page, logs the change
  * with the command line as actor, and refuses a bad value with one line and exit code 2, changing nothing.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../db/schema';
 import { practiceSettingsOf } from '../domain/practice_settings';
 import { newClinic, startServer, type Clinic, type TestServer } from './helpers';
+import { clinic } from './support/cli';
 
-const run = promisify(execFile);
-const root = path.resolve(__dirname, '../..');
-const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-
-async function clinic(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], {
-      cwd: root,
-      env: process.env,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** Each command compiles TypeScript with tsx in a new process: seconds each on a loaded machine (as server/test/cli.test.ts). */
+/** Each command is a new process: seconds each on a loaded machine (as server/test/cli.test.ts). */
 const CLI_BUDGET_MS = 180_000;
 
 let server: TestServer;

@@ -1,38 +1,15 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, expectError, startServer, uniqueName, type TestServer } from './helpers';
 import type { Account } from '../context';
 import { findAccount } from '../domain/accounts';
 import { eq } from 'drizzle-orm';
 import { passwordLinks } from '../../db/schema';
-
-const run = promisify(execFile);
-const root = path.resolve(__dirname, '../..');
-const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
+import { clinic } from './support/cli';
 
 /**
- * Runs the command line as a user would (npm run -s clinic -- ...), against the suite's database, on
- * the Node that runs the suite (scripts/other-nodes.sh runs it on other versions too).
- */
-async function clinic(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], {
-      cwd: root,
-      env: process.env,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/**
- * Each command starts a process that compiles TypeScript with tsx: ~3 s alone, several times that on a
- * loaded 2-core machine. A budget that holds under load (the suite's 20 s default does not for a test
- * of several commands); what the tests check never depends on the speed.
+ * Each command starts a process: under a second compiled (support/cli.ts), several on a loaded 2-core
+ * machine, and 3+ s when the launcher falls back to tsx. A budget that holds under load (the suite's 20 s
+ * default does not for a test of several commands); what the tests check never depends on the speed.
  */
 const CLI_BUDGET_MS = 180_000;
 

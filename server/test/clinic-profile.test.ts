@@ -6,15 +6,13 @@
  * the currency is fixed once money is on record; new patients take the language. Bad input changes
  * nothing. And "Set up your clinic", ticked from the data.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, test, vi } from 'vitest';
 import { accounts, apiKeys, auditLog, diaryVersions } from '../../db/schema';
 import { billingFixture } from './billing-fixture';
 import { client, eventTypes, newClinic, useClinic, type Clinic } from './helpers';
 import { calendarFixture, D, DST } from './scheduling-fixture';
+import { clinic as cli } from './support/cli';
 import { portalCode, portalData, signedIn, type PortalClient } from './support/portal';
 
 const t = useClinic();
@@ -249,19 +247,6 @@ test('"Set up your clinic" is ticked from the data', async () => {
   const { portal: practitioner } = await signedIn(t.server, clinic, 'practitioner');
   expect((await practitioner.query('practice.checklist.get')).status).toBe(403);
 });
-
-const run = promisify(execFile);
-const root = path.resolve(__dirname, '../..');
-const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-async function cli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [tsx, 'server/cli/main.ts', ...args], { cwd: root });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('clinic account update', { timeout: 180_000 }, () => {
   test('changes the profile through the same rules, logged as the command line; a bad value is one line, exit 2, nothing changed', async () => {

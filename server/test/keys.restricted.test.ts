@@ -4,9 +4,6 @@
  * networks under TRUST_PROXY, the portal's and the CLI's refusals, the previous secret's last use, the
  * activity and request logs, and OpenAPI's x-permission per operation.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { apiKeys } from '../../db/schema';
@@ -15,6 +12,7 @@ import { GROUP_NAMES, type KeyPermissions } from '../auth/key-groups';
 import { RouteTable } from '../rest/routes';
 import { appRouter } from '../routers';
 import { clinicRows, expectError, newClinic, request, startServer, useClinic, type Res } from './helpers';
+import { clinic as cli } from './support/cli';
 import { portalCode, portalData, signedIn } from './support/portal';
 
 const t = useClinic({ seed: true, env: { TRUST_PROXY: '1' } });
@@ -267,21 +265,6 @@ describe('OpenAPI', () => {
 });
 
 describe('the command line', () => {
-  const run = promisify(execFile);
-  const root = path.resolve(__dirname, '../..');
-  const cli = async (...args: string[]) => {
-    try {
-      const { stdout, stderr } = await run(
-        process.execPath,
-        [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/cli/main.ts', ...args],
-        { cwd: root, env: process.env },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      return err as { code: number; stdout: string; stderr: string };
-    }
-  };
-
   test('clinic key create --access restricted --permissions … --allow-ip …; bad values exit 2', async () => {
     const where = ['--clinic', t.clinic.account.subdomain, '--region', t.clinic.account.region, '--name', 'CLI SMS'];
     const made = await cli(

@@ -3,14 +3,11 @@
  * serve is 421 wrong_region, as JSON, on every path (REST, MCP, OAuth, the portal); account create
  * refuses such a region; the variable itself is validated at start-up.
  */
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError, loadEnv } from '../env';
 import { expectError, newClinic, request, startServer, uniqueName, type Clinic, type TestServer } from './helpers';
+import { clinicWith } from './support/cli';
 
-const root = path.resolve(__dirname, '../..');
 const envWith = (vars: Record<string, string>): NodeJS.ProcessEnv => ({ NODE_ENV: 'test', ...vars });
 let server: TestServer;
 let served: Clinic;
@@ -48,34 +45,11 @@ describe('SERVICE_REGIONS', () => {
   });
 
   test('account create refuses a region this deployment does not serve (exit 2, nothing created)', async () => {
-    const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
     const clinic = uniqueName('reg');
-    const run = promisify(execFile);
-    const refused = await run(
-      process.execPath,
-      [
-        tsx,
-        'server/cli/main.ts',
-        'account',
-        'create',
-        '--clinic',
-        clinic,
-        '--region',
-        'vulcan',
-        '--name',
-        'Far Away',
-        '--timezone',
-        'Europe/Rome',
-        '--currency',
-        'EUR',
-      ],
-      {
-        cwd: root,
-        env: { ...process.env, SERVICE_REGIONS: 'neptune' },
-      },
-    ).then(
-      () => ({ code: 0, stderr: '' }),
-      (err: { code: number; stderr: string }) => err,
+    const refused = await clinicWith(
+      { SERVICE_REGIONS: 'neptune' },
+      ...['account', 'create', '--clinic', clinic, '--region', 'vulcan', '--name', 'Far Away'],
+      ...['--timezone', 'Europe/Rome', '--currency', 'EUR'],
     );
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/serves neptune/);

@@ -6,11 +6,10 @@
  * new worker delivers exactly what was not acknowledged. One file, so that no spawned worker ever claims
  * the messages another test drains; on SQLite the workers also get a database file of their own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -28,9 +27,9 @@ import {
 import { announce } from '../events/record';
 import { BlockedTarget, blockedAddress, resolveTarget } from '../outbound';
 import { newClinic, request, startServer, useClinic, type Clinic, type TestServer } from './helpers';
+import { spawnClinic } from './support/cli';
 import { ownDatabaseUrl } from './support/own-database';
 import { portalData, signedIn } from './support/portal';
-import { root } from './support/spawn';
 
 /** The server's clock runs with real time, moved ahead by `ahead` (messages are stamped with real time). */
 let ahead = 0;
@@ -585,18 +584,8 @@ describe('worker processes', () => {
   });
 
   function startWorker(env: Record<string, string> = {}, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
-    return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli/main.ts'), 'worker'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        WEBHOOKS_ALLOW_PRIVATE: '1',
-        WEBHOOK_RETRY_DELAYS: '0,1,1,1',
-        LOG_LEVEL: 'silent',
-        ...workerEnv,
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', stderr],
-    });
+    const vars = { WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_DELAYS: '0,1,1,1', LOG_LEVEL: 'silent' };
+    return spawnClinic(['worker'], { ...vars, ...workerEnv, ...env }, ['ignore', 'ignore', stderr]);
   }
   const stop = (w: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((r) =>
