@@ -29,6 +29,9 @@ const distDir = path.join(fileURLToPath(new URL('.', import.meta.url)), 'node_mo
 process.env.CLINIC_TEST_DIST = distDir;
 
 export default defineConfig({
+  // Runs side by side (scripts/test-all.sh) keep their results caches apart: one run's write must not be
+  // read half-written by another at its start.
+  cacheDir: process.env.CLINIC_TEST_CACHE_DIR,
   test: {
     include: ['server/**/*.test.ts', 'db/**/*.test.ts'],
     // JOBS off: no server of a test (nor one it spawns) runs periodic jobs on its own; tests tick them.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Everything CI runs: installs what the tests need when missing (npm packages, Debian's postgresql),
-# then typecheck, lint (ESLint and Prettier's check), the whole vitest suite on SQLite and on a throwaway PostgreSQL server, the
-# browser tests, and the SQLite suite (split in two halves) plus a quick-start smoke test on Node 22 and 24. The PostgreSQL half
-# runs twice: directly, and through PgBouncer in transaction pooling (how production deployments pool).
+# Everything CI runs: installs what the tests need when missing (npm packages; Debian's postgresql,
+# pgbouncer and chromium), then typecheck, lint (ESLint and Prettier's check), the whole vitest suite on
+# SQLite, then side by side: the suite on a throwaway PostgreSQL server, again through PgBouncer in
+# transaction pooling (how production deployments pool), its Citus files on a three-node cluster, and the
+# browser tests; last the SQLite suite split in two halves plus a quick-start smoke test on Node 22 and 24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,13 +23,20 @@ stage() {
   return 0
 }
 
-PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
-if [ -z "$PG_BIN" ] || [ ! -x "$PG_BIN/initdb" ]; then
-  echo "== installing postgresql (Debian package)"
+# Debian's packages the stages need, installed up front in one go (the stages run side by side later,
+# and two apt-get runs at once would fight over dpkg's lock).
+missing=()
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]} (Debian packages)"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq postgresql >/dev/null
-  PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+# The throwaway servers run as postgres when we are root (initdb refuses root): the user made once here.
+[ "$(id -u)" != 0 ] || id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
 
 stage "typecheck"
 npx tsc --noEmit -p .
@@ -56,6 +64,10 @@ summary() {
     process.exit(f + unexplained.length ? 1 : 0);' "$RESULTS"/*.json
 }
 
+# The portal's production build, before the browser tests and the quick start use it.
+stage "build (next build and the compiled server)"
+npm run -s build >/dev/null
+
 stage "tests on SQLite"
 DATABASE_URL= npx vitest run --reporter=default --reporter=json --outputFile.json="$RESULTS/sqlite.json"
 
@@ -71,46 +83,82 @@ server_suite() { # <results name> <database url>: the whole suite on a database 
     --reporter=default --reporter=json --outputFile.json="$RESULTS/$1-isolated.json"
 }
 
-stage "tests on PostgreSQL"
-source scripts/pg-temp.sh
-pg_temp_start "$PG_BIN"
-trap pg_temp_stop EXIT
-server_suite postgres "$PG_TEMP_URL"
+# The database suites run one file at a time and leave part of the CPU idle (waiting on the server and
+# on timers); the browser tests run one page at a time. Each has a server of its own (its own throwaway
+# PostgreSQL, Citus cluster or app port): they run side by side, each into a log printed when all end.
+pg_stage() {
+  source scripts/pg-temp.sh
+  pg_temp_start "$PG_BIN"
+  trap pg_temp_stop EXIT
+  server_suite postgres "$PG_TEMP_URL"
+}
 
-stage "tests on PostgreSQL behind PgBouncer (transaction pooling)"
-pg_bouncer_start
-trap 'pg_bouncer_stop; pg_temp_stop' EXIT
-DATABASE_POOLER=transaction server_suite pgbouncer "$PG_BOUNCER_URL"
-pg_bouncer_stop
-pg_temp_stop
+# Its own PostgreSQL server, not the direct stage's: the events feed holds fresh events back while an
+# older transaction of the server is in flight, whichever database it is in.
+pgbouncer_stage() {
+  source scripts/pg-temp.sh
+  pg_temp_start "$PG_BIN"
+  pg_bouncer_start
+  trap 'pg_bouncer_stop; pg_temp_stop' EXIT
+  DATABASE_POOLER=transaction server_suite pgbouncer "$PG_BOUNCER_URL"
+}
 
 # A Citus cluster (a coordinator and two workers on loopback, scripts/citus-temp.sh), the run's database
 # distributed by clinic (`clinic citus distribute`, in global-setup.ts): the layout and router-query tests
 # (every route of one clinic on one shard), the plan tests (the worker's plan of the shard read through
 # Citus's wrapper), and the conformance files (issue 40; what else differs there is in docs/operations.md).
-stage "tests on Citus (coordinator and two workers)"
-source scripts/citus-temp.sh
-citus_temp_start "$PG_BIN"
-trap 'citus_temp_stop' EXIT
 CITUS_FILES=(citus.layout citus.routes routes.security tenancy.security list-engine list-embeds list-total patients
   appointments availability billing files idempotency platform.happy platform.error api-keys care-plans
   transactions.isolation webhooks.delivery events.feed events.feed.resume events.catalogue sync.mirror patients.deleted
   db.catalog sweeps partitions jobs.scheduler list-plans list-order.index list.filter-indexes list.everyday-plans
   list.range-first list.deep-offset list.indexes-needed follows.plan jobs.missed portal.requests portal.webhooks
   keys.restricted)
-DATABASE_URL="$CITUS_URL" CITUS_WORKERS="$CITUS_WORKERS" npx vitest run --no-isolate $(printf "server/test/%s.test.ts " "${CITUS_FILES[@]}") \
-  --reporter=default --reporter=json --outputFile.json="$RESULTS/citus.json"
-citus_temp_stop
-# citus_temp_start exported the cluster's addresses: the stages after this one run on SQLite.
-unset CITUS_URL CITUS_WORKERS
+citus_stage() {
+  source scripts/citus-temp.sh
+  citus_temp_start "$PG_BIN"
+  trap citus_temp_stop EXIT
+  DATABASE_URL="$CITUS_URL" CITUS_WORKERS="$CITUS_WORKERS" npx vitest run --no-isolate \
+    $(printf "server/test/%s.test.ts " "${CITUS_FILES[@]}") \
+    --reporter=default --reporter=json --outputFile.json="$RESULTS/citus.json"
+}
 
-stage "browser tests (Debian's Chromium)"
-if [ ! -x /usr/bin/chromium ]; then
-  echo "== installing chromium (Debian package)"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
-fi
-PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/browser.json" npx playwright test --reporter=list,json
+browser_stage() {
+  E2E_BUILT=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$RESULTS/browser.json" npx playwright test --reporter=list,json
+}
+
+# beside <title> <function> ...: runs each function in the background, its output in a log of its own;
+# when all have ended, prints the logs in order with each one's wall time, and fails if any failed.
+beside() {
+  local titles=() pids=() i failed=() group_started=$SECONDS
+  while [ $# -gt 0 ]; do
+    titles+=("$1")
+    local log="$RESULTS/stage-${#titles[@]}.log"
+    ( started=$SECONDS; set +e; export CLINIC_TEST_CACHE_DIR="node_modules/.vite/stage-$2"
+      ( set -e; "$2" ) >"$log" 2>&1; rc=$?
+      echo "$((SECONDS - started))" >"$log.seconds"; exit $rc ) &
+    pids+=($!)
+    shift 2
+  done
+  echo "== side by side: $(IFS=,; echo "${titles[*]}" | sed 's/,/; /g')"
+  for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed+=("${titles[$i]}"); done
+  for i in "${!titles[@]}"; do
+    local log="$RESULTS/stage-$((i + 1)).log"
+    printf '\n== %s\n' "${titles[$i]}"
+    cat "$log"
+    STAGES+=("$(printf '%5ss    %s' "$(cat "$log.seconds")" "${titles[$i]}")")
+  done
+  STAGES+=("$(printf '%5ss  the %s stages above, side by side' $((SECONDS - group_started)) ${#titles[@]})")
+  if [ ${#failed[@]} -gt 0 ]; then
+    printf '\nfailed: %s\n' "${failed[@]}"
+    return 1
+  fi
+}
+
+stage ""
+beside "tests on PostgreSQL" pg_stage \
+  "tests on PostgreSQL behind PgBouncer (transaction pooling)" pgbouncer_stage \
+  "tests on Citus (coordinator and two workers)" citus_stage \
+  "browser tests (Debian's Chromium)" browser_stage
 
 # The other Node LTS lines people deploy on, on official builds from the npm registry: the quick start on
 # each, and the SQLite suite split between them (half the files on 22, the other half on 24). Both load

@@ -271,24 +271,25 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
     { plannedEachTime },
   );
 
+  // Whether rows the page's conditions match are still held back by an older transaction (feed.ts).
+  const anyHeld = async (held: SQL) => {
+    await snapshot();
+    const query = prepared(scope.db, `held:${shape}`, () =>
+      scope.db
+        .select({ one: sql`1` })
+        .from(resource.table)
+        .where(and(...where, held))
+        .limit(1),
+    );
+    return ((await query.execute(b.values)) as unknown[]).length > 0;
+  };
+
   if (cursor !== undefined) {
     const readPage = async () => {
       await snapshot();
       return selectedRows(selection, rowsQuery, b.values);
     };
-    const rows = feedOrder
-      ? await readFeedPage(feed, wait, pageSize, readPage, async (held) => {
-          await snapshot();
-          const query = prepared(scope.db, `held:${shape}`, () =>
-            scope.db
-              .select({ one: sql`1` })
-              .from(resource.table)
-              .where(and(...where, held))
-              .limit(1),
-          );
-          return ((await query.execute(b.values)) as unknown[]).length > 0;
-        })
-      : await readPage();
+    const rows = feedOrder ? await readFeedPage(feed, wait, pageSize, readPage, anyHeld) : await readPage();
     const hasMore = rows.length > pageSize;
     if (hasMore) rows.pop();
     if (!embedsInPage) await loadEmbeds(scope.db, resource, scope.accountId, rows);
@@ -304,9 +305,14 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   }
 
   // Pages past the limit are clamped, and meta.current_page says which page was served.
-  const pageRows = async () => {
+  const readPage = async () => {
     await snapshot();
-    const rows = await selectedRows(pageSelection, rowsQuery, b.values);
+    return selectedRows(pageSelection, rowsQuery, b.values);
+  };
+  // A feed's numbered page waits like its cursor pages for rows an older transaction still holds back,
+  // so a reader sees its own writes at once there too (no `wait`: it never waits for new rows).
+  const pageRows = async () => {
+    const rows = feedOrder ? await readFeedPage(feed, 0, pageSize, readPage, anyHeld) : await readPage();
     if (!embedsInPage) await loadEmbeds(scope.db, resource, scope.accountId, rows);
     return rows;
   };

@@ -132,6 +132,29 @@ describe('resuming the events feed', () => {
     },
   );
 
+  test.runIf(isPg)(
+    'a numbered page (no cursor) shows the reader its own write while an older transaction is still running (only on PostgreSQL)',
+    async () => {
+      const client = await (local.app.db as unknown as { pool: pg.Pool }).pool.connect();
+      try {
+        // An older transaction with an id of its own holds back every event written after it began.
+        await client.query('begin');
+        await client.query('select pg_current_xact_id()');
+        const created = await call(local.port, '/patients', { body: { first_name: 'Own', last_name: 'Write' } });
+        expect(created.status).toBe(201);
+        const reading = call(local.port, `/events?data.entity=patients&data.id=${created.body.data.id}`);
+        await sleep(300);
+        await client.query('commit');
+        const page = await reading;
+        expect(page.status, page.text).toBe(200);
+        expect(page.body.data.map((e: { type: string }) => e.type)).toEqual(['patients.created']);
+        expect(page.body.meta.total).toBe(1);
+      } finally {
+        client.release();
+      }
+    },
+  );
+
   test('wait= holds the last page and answers as soon as an event is written', async () => {
     const from = await tail();
     const started = Date.now();
