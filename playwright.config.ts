@@ -45,10 +45,10 @@ export default defineConfig({
       env: { E2E_MAILDIR: process.env.E2E_MAILDIR, E2E_SMTP_PORT: String(smtpPort) },
     },
     {
-      // E2E_BUILT: the caller has just built the app (scripts/test-all.sh, before its side-by-side stages).
+      // E2E_BUILT: the caller has just built the app (scripts/test-all.sh's build stage).
       command: `${process.env.E2E_BUILT ? '' : 'npx next build > /dev/null && '}npx tsx server/cli/main.ts demo > /dev/null && npx tsx server/main.ts`,
       url: `http://localhost:${port}/`,
-      // Seeding and starting on a 2-core machine busy with the database suites beside it.
+      // Seeding and starting on a loaded 2-core machine.
       timeout: 300_000,
       reuseExistingServer: false,
       env: {

@@ -34,7 +34,8 @@ citus_temp_start() {
   CITUS_DIR=$(mktemp -d /tmp/clinic-citus.XXXXXX)
   CITUS_AS=()
   if [ "$(id -u)" = 0 ]; then
-    id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
+    # Stages side by side may both find it missing: the second useradd fails, and the user is there.
+    id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres 2>/dev/null || id postgres >/dev/null
     chown postgres "$CITUS_DIR"
     CITUS_AS=(runuser -u postgres --)
   fi

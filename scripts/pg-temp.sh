@@ -7,7 +7,8 @@ pg_temp_start() {
   PG_TEMP_PORT=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
   local as=()
   if [ "$(id -u)" = 0 ]; then
-    id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
+    # Stages side by side may both find it missing: the second useradd fails, and the user is there.
+    id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres 2>/dev/null || id postgres >/dev/null
     chown postgres "$PG_TEMP_DIR"
     as=(runuser -u postgres --)
   fi

@@ -35,8 +35,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-# The throwaway servers run as postgres when we are root (initdb refuses root): the user made once here.
-[ "$(id -u)" != 0 ] || id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
 
 stage "typecheck"
 npx tsc --noEmit -p .
@@ -127,7 +125,7 @@ browser_stage() {
 }
 
 # beside <title> <function> ...: runs each function in the background, its output in a log of its own;
-# when all have ended, prints the logs in order with each one's wall time, and fails if any failed.
+# when all have ended, prints the logs in order, adds each one's wall time to STAGES, and fails if any failed.
 beside() {
   local titles=() pids=() i failed=() group_started=$SECONDS
   while [ $# -gt 0 ]; do
