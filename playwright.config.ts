@@ -13,13 +13,16 @@ const database = process.env.E2E_DATABASE;
 process.env.E2E_MAILDIR ??= path.join(os.tmpdir(), `clinic-e2e-mail-${process.pid}`);
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? port + 1);
 process.env.E2E_SMTP_PORT = String(smtpPort);
+// Uploaded files of this run's server: a run of its own beside this one (a shard) keeps its own.
+process.env.E2E_FILES_DIR ??= path.join(os.tmpdir(), `clinic-e2e-files-${process.pid}`);
 
 export default defineConfig({
   testDir: 'e2e',
   forbidOnly: true,
   timeout: 30_000,
   reporter: [['list']],
-  outputDir: 'test-results',
+  // A run beside this one (scripts/test-all.sh runs two halves) writes its failures' context elsewhere.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   use: {
     baseURL: `http://localhost:${port}`,
     launchOptions: {
@@ -55,7 +58,7 @@ export default defineConfig({
         NODE_ENV: 'production',
         PORT: String(port),
         DATABASE_URL: database,
-        FILES_DIR: path.join(os.tmpdir(), 'clinic-e2e-files'),
+        FILES_DIR: process.env.E2E_FILES_DIR,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_UNAUTH_PER_MINUTE: '1000',
         NEXT_TELEMETRY_DISABLED: '1',
