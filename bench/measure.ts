@@ -23,16 +23,19 @@ export function startServer(
   name: string,
   file: string,
   env: Record<string, string>,
-  opts: { stdoutFile?: string } = {},
+  opts: { stdoutFile?: string; nodeArgs?: string[] } = {},
 ): Promise<Server> {
   // With stdoutFile the server's logs go to a file, as a deployment's would, instead of through a pipe to us.
   const out = opts.stdoutFile ? fs.openSync(opts.stdoutFile, 'w') : 'pipe';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file)], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', out, 'inherit'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(import.meta.dirname, file)],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', out, 'inherit'],
+    },
+  );
+  track(child);
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`${name} server did not start within 120 s`)), 120_000);
@@ -55,6 +58,12 @@ export function startServer(
       reject(new Error(`${name} server exited with code ${code} before listening:\n${text}`));
     });
   });
+}
+
+/** A server process stopServers() ends. */
+export function track(child: ChildProcess): void {
+  children.add(child);
+  child.on('exit', () => children.delete(child));
 }
 
 /** Ends every server this process started (by pid). Safe to call more than once. */

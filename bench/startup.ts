@@ -1,19 +1,16 @@
 /**
  * Scenario s: how long an operator waits. The server and command line are compiled as `npm run build`
- * does (scripts/build-server.mjs, here into a folder of the bench's own) and started through the same
+ * does (bench/compiled-server.ts) and started through the same
  * launchers as `npm start` and `npx clinic`, five times each; the rows give the median and the slowest.
  * A bundle older than its sources would not run (the command line would fall back to tsx), so the
  * bench checks it is current before and after, and rebuilds once if a source changed meanwhile.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { compiledEnv, compileServer, freePort, healthz } from './compiled-server';
 import type { Row } from './report';
 
 const RUNS = 5;
-const DIST = path.join('node_modules', '.cache', 'clinic-bench-dist');
 
 interface Timing {
   median: number;
@@ -40,23 +37,6 @@ function timeCommand(root: string, args: string[], env: NodeJS.ProcessEnv): Prom
     });
   });
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-const healthz = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode === 200);
-    });
-    req.on('error', () => resolve(false));
-  });
 
 /** From spawn to the first 200 from /healthz, polled every 5 ms; then the server is stopped and awaited. */
 async function timeServerReady(root: string, env: NodeJS.ProcessEnv): Promise<number> {
@@ -93,28 +73,15 @@ async function isCurrent(root: string, env: NodeJS.ProcessEnv): Promise<boolean>
 }
 
 export async function startupRows(root: string, dbFile: string, say: (msg: string) => void): Promise<Row[]> {
-  if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID'))) {
-    say('s. no production build of the portal (.next): next build');
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
-      cwd: root,
-      stdio: 'ignore',
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-    });
-  }
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CLINIC_DIST_DIR: DIST,
-    DATABASE_URL: dbFile,
-    NODE_ENV: 'production',
-    NEXT_TELEMETRY_DISABLED: '1',
+    ...compiledEnv(dbFile),
     LOG_LEVEL: 'warn',
     WEB_CONCURRENCY: '1',
     WEBHOOK_WORKER: 'off',
     JOBS: 'off',
   };
   for (let attempt = 1; ; attempt++) {
-    say(`s. compiling into ${DIST}`);
-    execFileSync(process.execPath, ['scripts/build-server.mjs', '--outdir', DIST], { cwd: root, stdio: 'inherit' });
+    compileServer(root, (msg) => say(`s. ${msg}`));
     if (!(await isCurrent(root, env))) throw new Error('s: the fresh build is already older than its sources');
     say(`s. clinic help, clinic key list and server start, ${RUNS} times each`);
     const help: number[] = [];

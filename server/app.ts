@@ -27,7 +27,7 @@ import { RateLimiter, type RateDecision } from './rest/ratelimit';
 import { TenantResolver } from './tenancy';
 import { requestInfo } from './request-info';
 import { AppResponse } from './response';
-import { setSecurityHeaders } from './security-headers';
+import { securityHeaders, setSecurityHeaders } from './security-headers';
 import { answerClientError } from './client-error';
 import { loadSecretsKey } from './auth/secrets';
 import { policyOf, WebhookWorker } from './webhooks/worker';
@@ -157,10 +157,16 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
   }
 
   const server = http.createServer({ ServerResponse: AppResponse }, (req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    // The REST API (MCP has a path below it) of a clinic of this region: the gateway writes the security
+    // headers into its one head.
+    const rest =
+      (path === API_PREFIX || url.startsWith(`${API_PREFIX}/`)) && path !== MCP_PATH && path !== `${MCP_PATH}/`;
+    if (rest && !tenants.misdirected(hostOf(req))) return void gateway.handle(req, res, securityHeaders(protoOf(req)));
     // Before dispatch, so every response carries them (server/security-headers.ts).
     setSecurityHeaders(res, protoOf(req));
-    const url = req.url ?? '/';
-    const path = url.split('?')[0];
     // Probes reach the process at whatever address: answered before the host is looked at.
     if (isHealthPath(path)) return void health.handle(req, res, path);
     // One deployment per region: every path of another region's clinic host is misdirected here.
@@ -171,8 +177,6 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
       void mcp.handle(req, res);
     } else if (isOAuthPath(path)) {
       void oauth.handle(req, res);
-    } else if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
-      void gateway.handle(req, res);
     } else if (url.startsWith(`${PORTAL_TRPC}/`)) {
       void portal.handle(req, res);
     } else if (opts.fallback) {

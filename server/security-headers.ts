@@ -16,17 +16,32 @@ export const HSTS = 'max-age=63072000; includeSubDomains';
 /** For every response that is not a page: nothing to load, no one may frame it. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/** The headers every response that is not a page carries, over http and over https. */
+const FOR_API = {
+  http: { 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': API_CSP },
+  https: {
+    'X-Content-Type-Options': 'nosniff',
+    // The old header and frame-ancestors both: X-Frame-Options for browsers without CSP level 2.
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': API_CSP,
+    // Over plain http the header means nothing (browsers ignore it) and would only mislead.
+    'Strict-Transport-Security': HSTS,
+  },
+} as const satisfies Record<'http' | 'https', Record<string, string>>;
+
+/**
+ * The same headers as one record, for a handler that answers with one writeHead(status, headers) and
+ * nothing set before it (the REST gateway): node then stores the head as given, instead of merging it
+ * header by header into what setHeader left.
+ */
+export const securityHeaders = (proto: 'http' | 'https'): Readonly<Record<string, string>> => FOR_API[proto];
+
 /**
  * At the top of the request callback, before dispatch: setHeader'd headers survive the handlers'
  * own `writeHead(status, headers)` (node merges the two), and the page handler replaces the CSP.
  */
 export function setSecurityHeaders(res: ServerResponse, proto: 'http' | 'https'): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  // The old header and frame-ancestors both: X-Frame-Options for browsers without CSP level 2.
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Content-Security-Policy', API_CSP);
-  // Over plain http the header means nothing (browsers ignore it) and would only mislead.
-  if (proto === 'https') res.setHeader('Strict-Transport-Security', HSTS);
+  for (const [name, value] of Object.entries(FOR_API[proto])) res.setHeader(name, value);
 }
 
 /**

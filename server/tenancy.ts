@@ -38,6 +38,8 @@ export class TenantResolver {
 
   /** 421 wrong_region for a clinic host of a region this deployment does not serve, else null. */
   misdirected(host: string | undefined): ApiError | null {
+    // A host already resolved to a clinic is of a region served here (every request asks: no parsing).
+    if (host !== undefined && this.byHost.has(host)) return null;
     const parsed = this.parse(host);
     if (!parsed || (this.served as readonly string[]).includes(parsed.region)) return null;
     return new ApiError(

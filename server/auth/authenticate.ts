@@ -8,7 +8,7 @@ import { and, eq, or } from 'drizzle-orm';
 import type { DbHandle } from '../../db/client';
 import { apiKeys } from '../../db/schema';
 import type { Principal } from '../context';
-import { hashSecret, isWellFormedKey, parseIdPipe, sameDigest } from './keys';
+import { hashSecret, isWellFormedKey, KEY_PREFIX, parseIdPipe, sameDigest } from './keys';
 import { permissionsOf } from './key-groups';
 
 const CACHE_MS = 1000;
@@ -62,9 +62,10 @@ export class Authenticator {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
     if (!token) return null;
     const now = this.clock();
-    const wellFormed = isWellFormedKey(token);
-    const legacy = wellFormed ? null : parseIdPipe(token);
-    if (!wellFormed && !legacy) return null;
+    // Only cpk_ keys contain `_`; an id|secret key is parsed for its id.
+    const cpk = token.startsWith(`${KEY_PREFIX}_`);
+    const legacy = cpk ? null : parseIdPipe(token);
+    if (!cpk && !legacy) return null;
     const digest = hashSecret(legacy ? legacy.secret : token);
     // Keys are looked up in the request's clinic (by (account_id, hash): docs/decisions.md, "Keys that distribute").
     const cacheKey = legacy ? `${accountId}:id:${legacy.id}:${digest}` : `${accountId}:${digest}`;
@@ -81,6 +82,8 @@ export class Authenticator {
       this.touch(accountId, known.keyId, now, known.graced);
       return known.principal;
     }
+    // Checked once, before the key's first lookup: a digest in the cache is of a token that passed.
+    if (cpk && !isWellFormedKey(token)) return null;
     const row = await this.lookup(accountId, cacheKey, legacy, digest, now, changes);
     if (!row) return null;
     const nowIso = new Date(now).toISOString();

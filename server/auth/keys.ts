@@ -4,7 +4,7 @@
  * GitHub token scheme). Only the SHA-256 digest is stored, with a short non-secret start for display.
  * Keys issued earlier as `id|secret` keep working.
  */
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 export const KEY_PREFIX = 'cpk';
@@ -39,9 +39,15 @@ export function isWellFormedKey(key: string): boolean {
   return checksum(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
 }
 
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
+/**
+ * SHA-256 of a key, as stored. Every authenticated request hashes its key (the cache of checked keys is
+ * by digest, so no secret is held in memory as a map key): the one-shot crypto.hash (Node >= 20.12)
+ * costs a third of a Hash object's create, update and digest.
+ */
+export const hashSecret: (secret: string) => string =
+  typeof crypto.hash === 'function'
+    ? (secret) => crypto.hash('sha256', secret, 'hex')
+    : (secret) => createHash('sha256').update(secret).digest('hex');
 
 export function sameDigest(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');

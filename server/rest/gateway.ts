@@ -69,7 +69,8 @@ export interface GatewayOptions {
 }
 
 export interface Gateway {
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** `headers`: what every answer carries besides the gateway's own (server/app.ts: the security headers). */
+  handle(req: IncomingMessage, res: ServerResponse, headers?: Readonly<Record<string, string>>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,6 +78,8 @@ export interface Gateway {
 interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
+  /** Headers every answer to it carries (handle's `headers`). */
+  base: Readonly<Record<string, string>> | undefined;
   requestId: string;
   /** Since the epoch, for the deadline. */
   started: number;
@@ -130,7 +133,7 @@ export function createGateway(opts: GatewayOptions): Gateway {
         if (now - x.started < env.REQUEST_TIMEOUT_MS) continue;
         pending.delete(x);
         x.answered = true;
-        send(x.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), x.requestId, x.rate);
+        send(x.res, errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS)), x.requestId, x.rate, x.base);
       }
     },
     Math.max(25, Math.min(1000, env.REQUEST_TIMEOUT_MS / 4)),
@@ -146,13 +149,18 @@ export function createGateway(opts: GatewayOptions): Gateway {
    * from the sweeper (it may still complete; an idempotent retry then replays it) and the connection is
    * closed.
    */
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(
+    req: IncomingMessage,
+    res: ServerResponse,
+    base?: Readonly<Record<string, string>>,
+  ): Promise<void> {
     const hrStart = process.hrtime.bigint();
     // The id carries the arrival on the app's clock, the one the request log stamps rows with: the log finds
     // a request id within minutes of that time (server/domain/request_log.ts).
     const x: Exchange = {
       req,
       res,
+      base,
       requestId: timeOrderedId(opts.now()),
       started: Date.now(),
       answered: false,
@@ -180,10 +188,10 @@ export function createGateway(opts: GatewayOptions): Gateway {
       outcome = errorOutcome(timeoutError(env.REQUEST_TIMEOUT_MS));
     } else {
       try {
-        send(res, outcome, x.requestId, x.rate);
+        send(res, outcome, x.requestId, x.rate, base);
       } catch (err) {
         logger.error({ err, requestId: x.requestId }, 'response failed');
-        if (!res.headersSent) send(res, errorOutcome(internalError()), x.requestId, null);
+        if (!res.headersSent) send(res, errorOutcome(internalError()), x.requestId, null, base);
         else res.destroy();
       }
     }

@@ -180,6 +180,9 @@ export const UNKNOWN_PATH = '(unknown path)';
 export function loggedPath(path: string, template: string | null): string {
   const prefix = path.match(/^\/v3\/api/)?.[0] ?? '';
   if (template === null) return `${prefix}/${UNKNOWN_PATH}`;
+  // A template without parameters (/ping, /me) matched only itself: the path is stored as sent.
+  if (!template.includes('{') && path.length === prefix.length + template.length && path.endsWith(template))
+    return path;
   const want = template.split('/');
   const got = path.slice(prefix.length).split('/');
   if (want.length !== got.length) return `${prefix}/${UNKNOWN_PATH}`;

@@ -7,6 +7,7 @@ import type { AnyProcedure } from '@trpc/server';
 import { forEachOpenApiProcedure, getPathRegExp, normalizePath, type OpenApiProcedureRecord } from 'trpc-to-openapi';
 import type { RouteMeta } from '../trpc';
 import type { z } from 'zod';
+import { $ZodAsyncError } from 'zod/v4/core';
 import type { AnyRouter } from '@trpc/server';
 import type { Ctx } from '../context';
 import type { Deprecation } from '../resources/deprecation';
@@ -21,7 +22,31 @@ interface ProcedureDef {
   resolver?: (opts: Record<string, unknown>) => Promise<unknown>;
   meta?: unknown;
 }
-type ZodLike = { parseAsync(value: unknown): Promise<unknown> };
+type ZodLike = {
+  parseAsync(value: unknown): Promise<unknown>;
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: unknown };
+};
+
+/**
+ * A schema's parse, synchronous unless the schema needs to wait (an async refinement): zod then throws
+ * $ZodAsyncError and the input is parsed again with parseAsync. Most inputs are synchronous, and their
+ * requests skip the promise machinery of parseAsync. Refusals throw the same ZodError either way.
+ */
+function parser(schema: ZodLike): (value: unknown) => unknown {
+  let async = false;
+  return (value) => {
+    if (async) return schema.parseAsync(value);
+    try {
+      const parsed = schema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      throw parsed.error;
+    } catch (err) {
+      if (!(err instanceof $ZodAsyncError)) throw err;
+      async = true;
+      return schema.parseAsync(value);
+    }
+  };
+}
 
 /**
  * How the gateway calls a procedure. One with no middleware of its own (its chain is one input parser
@@ -36,14 +61,17 @@ function invoker(procedure: AnyProcedure, path: string, type: 'query' | 'mutatio
   const plain =
     def.resolver &&
     def.inputs.length <= 1 &&
-    (!schema || typeof schema.parseAsync === 'function') &&
+    (!schema || (typeof schema.parseAsync === 'function' && typeof schema.safeParse === 'function')) &&
     chain.length === def.inputs.length + 1 &&
     chain.every((m, i) => (i < def.inputs.length ? m === 'input' : m === 'resolveMiddleware'));
   if (plain) {
     const resolver = def.resolver!;
+    const run = (ctx: Ctx, input: unknown, rawInput: unknown) =>
+      resolver({ ctx, input, path, type, meta: def.meta, signal: undefined, getRawInput: async () => rawInput });
+    const parse = schema ? parser(schema as ZodLike) : () => undefined;
     return async (ctx, rawInput) => {
-      const input = schema ? await (schema as ZodLike).parseAsync(rawInput) : undefined;
-      return resolver({ ctx, input, path, type, meta: def.meta, signal: undefined, getRawInput: async () => rawInput });
+      const input = parse(rawInput);
+      return run(ctx, input instanceof Promise ? await input : input, rawInput);
     };
   }
   return (ctx, rawInput) => {
