@@ -16,18 +16,21 @@ export const HSTS = 'max-age=63072000; includeSubDomains';
 /** For every response that is not a page: nothing to load, no one may frame it. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
-/** The headers every response that is not a page carries, over http and over https. */
-const FOR_API = {
-  http: { 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY', 'Content-Security-Policy': API_CSP },
-  https: {
-    'X-Content-Type-Options': 'nosniff',
-    // The old header and frame-ancestors both: X-Frame-Options for browsers without CSP level 2.
-    'X-Frame-Options': 'DENY',
-    'Content-Security-Policy': API_CSP,
-    // Over plain http the header means nothing (browsers ignore it) and would only mislead.
-    'Strict-Transport-Security': HSTS,
-  },
-} as const satisfies Record<'http' | 'https', Record<string, string>>;
+const OVER_HTTP = {
+  'X-Content-Type-Options': 'nosniff',
+  // The old header and frame-ancestors both: X-Frame-Options for browsers without CSP level 2.
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': API_CSP,
+};
+
+/**
+ * The headers every response that is not a page carries. HSTS only over https: over plain http it
+ * means nothing (browsers ignore it) and would only mislead.
+ */
+const FOR_API: Record<'http' | 'https', Readonly<Record<string, string>>> = {
+  http: OVER_HTTP,
+  https: Object.assign({}, OVER_HTTP, { 'Strict-Transport-Security': HSTS }),
+};
 
 /**
  * The same headers as one record, for a handler that answers with one writeHead(status, headers) and
