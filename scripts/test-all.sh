@@ -165,8 +165,8 @@ beside "tests on PostgreSQL" pg_stage \
 # Not beside the database suites: there the pages answered slowly enough to time out (5 of 74 failed,
 # 34 min). Two halves side by side instead: 544 s and 377 s, against 19.8 min for all of them on one server.
 stage ""
-beside "browser tests, half 1 of 2 (Debian's Chromium)" browser_half_1 \
-  "browser tests, half 2 of 2" browser_half_2
+beside "browser tests: half 1 of 2 (Debian's Chromium)" browser_half_1 \
+  "browser tests: half 2 of 2" browser_half_2
 
 # The other Node LTS lines people deploy on, on official builds from the npm registry: the quick start on
 # each, and the SQLite suite split between them (half the files on 22, the other half on 24). Both load
