@@ -35,12 +35,14 @@ export const compiledEnv = (dbFile: string): NodeJS.ProcessEnv => ({
   NEXT_TELEMETRY_DISABLED: '1',
 });
 
+/** A port free now (a child's API or metrics listener). */
 export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
     });
+    probe.on('error', reject);
   });
 
 export const healthz = (port: number) =>
@@ -54,22 +56,24 @@ export const healthz = (port: number) =>
 
 /**
  * scripts/start.mjs on a free port with `env` (its stdout to `stdoutFile`, as a deployment's logs go to a
- * file), resolved once /healthz answers. `nodeArgs` go before the script (--cpu-prof).
+ * file; else dropped), resolved once /healthz answers, polled every `pollMs`; `readyMs` is the time from
+ * spawn to that answer. `nodeArgs` go before the script (--cpu-prof).
  */
 export async function startCompiled(
   root: string,
   name: string,
   env: NodeJS.ProcessEnv,
-  opts: { stdoutFile: string; nodeArgs?: string[] },
-): Promise<Server> {
+  opts: { stdoutFile?: string; nodeArgs?: string[]; pollMs?: number } = {},
+): Promise<Server & { readyMs: number }> {
   const port = await freePort();
-  const out = fs.openSync(opts.stdoutFile, 'w');
+  const out = opts.stdoutFile ? fs.openSync(opts.stdoutFile, 'w') : 'ignore';
+  const started = process.hrtime.bigint();
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'scripts/start.mjs'], {
     cwd: root,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, 'pipe'],
   });
-  fs.closeSync(out);
+  if (typeof out === 'number') fs.closeSync(out);
   track(child);
   let err = '';
   child.stderr?.on('data', (c: Buffer) => (err += c.toString()));
@@ -78,8 +82,11 @@ export async function startCompiled(
   const deadline = Date.now() + 120_000;
   while (!(await healthz(port))) {
     if (gone) throw new Error(`${name}: the compiled server exited before answering /healthz: ${err.slice(0, 500)}`);
-    if (Date.now() > deadline) throw new Error(`${name}: no answer from /healthz within 120 s`);
-    await new Promise((r) => setTimeout(r, 20));
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`${name}: no answer from /healthz within 120 s`);
+    }
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 20));
   }
-  return { name, port, child };
+  return { name, port, child, readyMs: Number(process.hrtime.bigint() - started) / 1e6 };
 }

@@ -26,7 +26,6 @@
  * (and does not rewrite the results). Any non-2xx response fails the run.
  */
 import { execFileSync } from 'node:child_process';
-import net, { type AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { addDays } from '../server/values/wall-time';
@@ -55,7 +54,7 @@ import {
   type Stats,
   type Target,
 } from './measure';
-import { compiledEnv, compileServer, startCompiled } from './compiled-server';
+import { compiledEnv, compileServer, freePort, startCompiled } from './compiled-server';
 import { markdown, printTable, writeResults, type Row } from './report';
 import { startupRows } from './startup';
 import { webhookReceiver } from './webhook-receiver';
@@ -687,17 +686,6 @@ async function main() {
     say('wrote bench/RESULTS.md and the "## Benchmarks" section of docs/benchmarks.md');
   }
   for (const r of missed) console.error(`[bench] target missed: ${r.scenario} (${r.target})`);
-}
-
-/** A port free now, for a child's metrics listener (its API port is reported back; this one is not). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 }
 
 /** Runs bench/pg.ts and returns the rows it prints (its progress goes to our stdout). */

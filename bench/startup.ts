@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { compiledEnv, compileServer, freePort, healthz } from './compiled-server';
+import { compiledEnv, compileServer, startCompiled } from './compiled-server';
 import type { Row } from './report';
 
 const RUNS = 5;
@@ -40,28 +40,11 @@ function timeCommand(root: string, args: string[], env: NodeJS.ProcessEnv): Prom
 
 /** From spawn to the first 200 from /healthz, polled every 5 ms; then the server is stopped and awaited. */
 async function timeServerReady(root: string, env: NodeJS.ProcessEnv): Promise<number> {
-  const port = await freePort();
-  const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  let gone = false;
-  void exited.then(() => (gone = true));
-  try {
-    for (;;) {
-      if (gone) throw new Error(`the compiled server exited before answering /healthz: ${err.slice(0, 500)}`);
-      if (await healthz(port)) return Number(process.hrtime.bigint() - started) / 1e6;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  } finally {
-    child.kill('SIGTERM');
-    await exited;
-  }
+  const server = await startCompiled(root, 's. server start', env, { pollMs: 5 });
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+  return server.readyMs;
 }
 
 async function isCurrent(root: string, env: NodeJS.ProcessEnv): Promise<boolean> {
