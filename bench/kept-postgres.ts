@@ -19,7 +19,9 @@ export function keptPostgres(ROOT: string, db: string): { url: string; stop(): v
   const script = `set -e
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 as=(); if [ "$(id -u)" = 0 ]; then id postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres; as=(runuser -u postgres --); fi
-mkdir -p "${dir}"; [ "$(id -u)" = 0 ] && chown postgres "${dir}"
+mkdir -p "${dir}"
+# data/ is private (0700, db/private-files.ts): the postgres user may pass through it, not list or read it.
+if [ "$(id -u)" = 0 ]; then chown postgres "${dir}"; chmod o+x "${path.dirname(path.dirname(dir))}" "${path.dirname(dir)}"; fi
 [ -f "${dir}/data/PG_VERSION" ] || "\${as[@]}" "$bin/initdb" -D "${dir}/data" -U clinic --auth=trust -E UTF8 --locale=C --lc-ctype=C.UTF-8 >/dev/null
 port=$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 "\${as[@]}" "$bin/pg_ctl" -D "${dir}/data" -l "${dir}/log" -w -o "-p $port -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=4GB -c maintenance_work_mem=512MB -c shared_buffers=\${SHARED_BUFFERS}" start >/dev/null

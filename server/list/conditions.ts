@@ -6,6 +6,7 @@ import { and, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, not, or, sql, ty
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { isPg } from '../../db/dialect';
 import type { Resource } from '../resources/define';
+import { swapApostrophes, swappedText } from './apostrophes';
 import type { Binder } from './binder';
 import type { Filter, Operand, Operator } from './grammar';
 
@@ -95,7 +96,7 @@ const jsonPath = (key: string) => `$."${key.replace(/["\\]/g, (c) => `\\${c}`)}"
 
 /**
  * `contains` on a searchable attribute uses the trigram index: on PostgreSQL pg_trgm serves ILIKE
- * directly; on SQLite the FTS5 trigram table is matched with a quoted phrase (a substring match, wildcard
+ * on the text with its apostrophes swapped for letters (apostrophes.ts); on SQLite the FTS5 trigram table is matched with a quoted phrase (a substring match, wildcard
  * characters taken literally). Trigrams need three characters: shorter values fall back to LIKE.
  */
 export function usesSearchIndex(resource: Resource, f: Filter): boolean {
@@ -120,6 +121,13 @@ export function filterConditions(b: Binder, resource: Resource, filters: Filter[
   return filters.map((f) => {
     if (f.kind === 'metadata') return metadataCondition(b, resource.table, f.key, f.op, f.values);
     if (usesSearchIndex(resource, f)) return searchCondition(b, resource, f.attribute, String(f.values[0]));
+    if (isPg && f.kind === 'field' && f.field.searchable && (f.op === 'contains' || f.op === 'like'))
+      return compare(
+        b,
+        swappedText(resource.column(f.attribute)!),
+        f.op,
+        f.values.map((v) => swapApostrophes(String(v))),
+      );
     return compare(b, resource.column(f.attribute)!, f.op, f.values);
   });
 }

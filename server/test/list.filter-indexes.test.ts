@@ -117,7 +117,10 @@ async function planWithIndexesOn(
          from pg_index i where i.indrelid = 'public."${table}"'::regclass`,
     );
     for (const { def, cols } of rows) {
-      const candidate = (op !== 'contains' && cols[0] === 'account_id' && cols[1] === column) || cols[0] === column;
+      // A trigram index is on an expression of the column (server/list/apostrophes.ts): no attribute names it.
+      const onExpression = cols[0] === undefined && new RegExp(`\\(translate\\(${column},`).test(def);
+      const candidate =
+        (op !== 'contains' && cols[0] === 'account_id' && cols[1] === column) || cols[0] === column || onExpression;
       // Not unique: the copy holds each row many times.
       if (candidate)
         await client.query(
