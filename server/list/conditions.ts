@@ -95,9 +95,10 @@ function metadataCondition(b: Binder, table: Resource['table'], key: string, op:
 const jsonPath = (key: string) => `$."${key.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 
 /**
- * `contains` on a searchable attribute uses the trigram index: on PostgreSQL pg_trgm serves ILIKE
- * on the text with its apostrophes swapped for letters (apostrophes.ts); on SQLite the FTS5 trigram table is matched with a quoted phrase (a substring match, wildcard
- * characters taken literally). Trigrams need three characters: shorter values fall back to LIKE.
+ * `contains` on a searchable attribute uses the trigram index: on PostgreSQL pg_trgm serves ILIKE on
+ * the text with its apostrophes swapped for letters (apostrophes.ts); on SQLite the FTS5 trigram table
+ * is matched with a quoted phrase (a substring match, wildcard characters taken literally). Trigrams
+ * need three characters: shorter values fall back to LIKE.
  */
 export function usesSearchIndex(resource: Resource, f: Filter): boolean {
   return (
