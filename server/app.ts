@@ -162,8 +162,8 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     const path = q < 0 ? url : url.slice(0, q);
     // The REST API (MCP has a path below it) of a clinic of this region: the gateway writes the security
     // headers into its one head.
-    const rest =
-      (path === API_PREFIX || url.startsWith(`${API_PREFIX}/`)) && path !== MCP_PATH && path !== `${MCP_PATH}/`;
+    const isMcp = path === MCP_PATH || path === `${MCP_PATH}/`;
+    const rest = (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) && !isMcp;
     if (rest && !tenants.misdirected(hostOf(req))) return void gateway.handle(req, res, securityHeaders(protoOf(req)));
     // Before dispatch, so every response carries them (server/security-headers.ts).
     setSecurityHeaders(res, protoOf(req));
@@ -173,7 +173,7 @@ export async function createApp(env: Env, opts: AppOptions = {}): Promise<App> {
     const misdirected = tenants.misdirected(hostOf(req));
     if (misdirected) {
       void misdirect(req, res, misdirected);
-    } else if (path === MCP_PATH || path === `${MCP_PATH}/`) {
+    } else if (isMcp) {
       void mcp.handle(req, res);
     } else if (isOAuthPath(path)) {
       void oauth.handle(req, res);
