@@ -24,8 +24,7 @@ const TO = "\u02bc\u02bb'\u2019";
 const swaps = new Map([...FROM].map((c, i) => [c, TO[i]]));
 
 /** The pattern as the swapped text is searched with. */
-export const swapApostrophes = (pattern: string): string =>
-  /['\u2019\u02bc\u02bb]/.test(pattern) ? [...pattern].map((c) => swaps.get(c) ?? c).join('') : pattern;
+export const swapApostrophes = (pattern: string): string => [...pattern].map((c) => swaps.get(c) ?? c).join('');
 
 /** The column's text with its apostrophes swapped: the trigram index's own expression. */
 export const swappedText = (column: PgColumn): SQL =>
