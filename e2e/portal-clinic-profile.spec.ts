@@ -77,6 +77,15 @@ for (const size of SIZES) {
       await expect(name).toBeFocused();
       await expect(page.getByText('Enter the clinic’s name')).toBeVisible();
 
+      // The profile's refetch after this save is held until the next change is under way: when it
+      // lands it must not undo the time zone just chosen (it did, on a slow machine).
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const refetch = '**/developers/trpc/practice.profile.get**';
+      await page.route(refetch, async (route) => {
+        await held;
+        await route.continue();
+      });
       await name.fill('Quay Street Physio');
       await page.getByLabel('Currency').selectOption('EUR');
       await page.getByRole('button', { name: 'Save profile' }).click();
@@ -85,6 +94,12 @@ for (const size of SIZES) {
       // The time zone: what moves is said on the page, then in a dialog before anything changes.
       await page.getByLabel('Time zone').selectOption('Asia/Tokyo');
       await expect(page.getByText('Appointments keep their clinic times')).toBeVisible();
+      const landed = page.waitForResponse((r) => r.url().includes('/developers/trpc/practice.profile.get'));
+      release();
+      await landed;
+      await page.unroute(refetch);
+      await expect(page.getByLabel('Time zone')).toHaveValue('Asia/Tokyo');
+      await expect(page.getByLabel('Currency')).toHaveValue('EUR');
       await expect(page.getByText('The clinic has no appointments yet, so nothing else changes.')).toBeVisible();
       await page.getByRole('button', { name: 'Save profile' }).click();
       const dialog = page.getByRole('dialog', { name: 'Move the clinic to Asia/Tokyo?' });

@@ -26,28 +26,49 @@ const languageName = (code: string) => {
 const plural = (n: number, one: string, many = `${one}s`) =>
   n > 10_000 ? `more than 10,000 ${many}` : `${n.toLocaleString('en-GB')} ${n === 1 ? one : many}`;
 
+const DRAFT_KEYS = ['name', 'timezone', 'currency', 'locale'] as const;
+
+/** The server's values, except where the draft differs from what it was started from. */
+function rebase(draft: Draft | null, base: Draft | null, next: Draft): Draft {
+  if (!draft || !base) return { ...next };
+  const pick = (k: keyof Draft) => (draft[k] === base[k] ? next[k] : draft[k]);
+  return { name: pick('name'), timezone: pick('timezone'), currency: pick('currency'), locale: pick('locale') };
+}
+
 export function ProfileForm({ canManage }: { canManage: boolean }) {
   const queries = useQueryClient();
   const current = useQuery({ queryKey: ['practice', 'profile'], queryFn: () => portal.practice.profile.get.query() });
   const [draft, setDraft] = useState<Draft | null>(null);
+  // What the draft was started from (or last saved as): a field still equal to it was not touched.
+  const base = useRef<Draft | null>(null);
+  const sent = useRef<Draft | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const zoneSelect = useRef<HTMLSelectElement>(null);
   useEffect(() => {
-    if (current.data) setDraft({ ...current.data.data });
+    if (!current.data) return;
+    const next = current.data.data;
+    // The refetch after a save can land after the person has started the next change (a new time
+    // zone chosen): it refreshes only the fields they have not touched since, and keeps their choice.
+    const was = base.current;
+    setDraft((d) => rebase(d, was, next));
+    base.current = next;
   }, [current.data]);
   const patch = () => {
     const was = current.data!.data;
     const d = draft!;
-    return Object.fromEntries(
-      (['name', 'timezone', 'currency', 'locale'] as const).filter((k) => d[k] !== was[k]).map((k) => [k, d[k]]),
-    );
+    return Object.fromEntries(DRAFT_KEYS.filter((k) => d[k] !== was[k]).map((k) => [k, d[k]]));
   };
   const done = () => {
+    // What was sent is now the clinic's: the refetch may replace it with the server's form of it.
+    base.current = sent.current;
     setSaved('Clinic profile saved.');
     void queries.invalidateQueries({ queryKey: ['practice', 'profile'] });
   };
-  const { submit, pending, error } = useFormAction(() => portal.practice.profile.update.mutate(patch()), done);
+  const { submit, pending, error } = useFormAction(() => {
+    sent.current = { ...draft! };
+    return portal.practice.profile.update.mutate(patch());
+  }, done);
 
   const title = <h1 className="text-2xl font-semibold">Clinic profile</h1>;
   if (current.isPending || (current.data && !draft))
@@ -72,7 +93,7 @@ export function ProfileForm({ canManage }: { canManage: boolean }) {
   };
   const zoneChanged = d.timezone !== was.timezone;
   const fieldError = (k: keyof Draft) => error?.errors[k]?.[0];
-  const other = error && !(['name', 'timezone', 'currency', 'locale'] as const).some(fieldError) ? error.message : null;
+  const other = error && !DRAFT_KEYS.some(fieldError) ? error.message : null;
   // The current value is always a choice, even when this browser's list lacks it (UTC in some).
   const withCurrent = (list: readonly string[], value: string) => (list.includes(value) ? list : [value, ...list]);
 
