@@ -88,9 +88,17 @@ export async function distributionPlan(
     ordered.push(next);
     placed.add(next.name);
   }
+  // A table's triggers would run on each of its shards, where the counts they keep are not: offset pages
+  // on a cluster read the rows they skip instead (server/list/offsets.ts).
+  const { rows: triggers } = await client.query<{ name: string; table: string }>(`
+    select t.tgname as name, c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and not t.tgisinternal and t.tgname like '%\\_offsets\\_%'`);
   let group = ordered.find((t) => t.distributed)?.name;
   for (const t of ordered) {
     if (t.distributed) continue;
+    for (const trigger of triggers.filter((x) => x.table === t.name))
+      steps.push({ table: t.name, sql: `DROP TRIGGER IF EXISTS "${trigger.name}" ON "${t.name}"` });
     steps.push({
       table: t.name,
       sql: group
@@ -108,7 +116,7 @@ async function applyPlan(client: pg.ClientBase, steps: DistributionStep[], say: 
     const started = Date.now();
     await client.query(step.sql);
     say(
-      `${step.table}: ${step.sql.includes('reference') ? 'reference table' : 'distributed'} (${Date.now() - started} ms)`,
+      `${step.table}: ${step.sql.startsWith('DROP TRIGGER') ? 'trigger dropped' : step.sql.includes('reference') ? 'reference table' : 'distributed'} (${Date.now() - started} ms)`,
     );
   }
   return steps;

@@ -19,6 +19,7 @@ export * from './schema/settings';
 export * from './schema/job_leases';
 export * from './schema/practice_settings';
 export * from './schema/invoice_counters';
+export * from './schema/offset_counts';
 export * from './schema/locations';
 export * from './schema/practitioners';
 export * from './schema/appointment_types';

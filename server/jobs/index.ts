@@ -15,6 +15,7 @@ import { sweepIdempotencyKeys } from '../rest/idempotency-sweep';
 import { sweepRequestLog } from '../rest/request-log-sweep';
 import { sweepWebhookAttempts, sweepWebhookMessages } from '../webhooks/sweep';
 import { markMissedJob } from './missed';
+import { compactOffsetsJob } from './offset-counts';
 import { keepPartitionsJob } from './partitions';
 import { Scheduler, type ContinuousJob, type Job, type SchedulerOptions, type Service } from '../scheduler/scheduler';
 import { asJobResult } from '../scheduler/sweep-batches';
@@ -62,6 +63,7 @@ export function serverJobs(db: DbHandle, opts: ServerJobsOptions = {}): (Job | C
       run: async (r) => asJobResult(await sweepDeletedEntities(db, r.now(), r)),
     },
     markMissedJob(db),
+    compactOffsetsJob(db),
     ...(opts.webhooks ? [{ name: WEBHOOK_DELIVERY, continuous: opts.webhooks }] : []),
   ];
 }

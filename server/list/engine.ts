@@ -30,6 +30,7 @@ import { filterConditions, usesSearchIndex } from './conditions';
 import { decodeCursor, encodeCursor, queryDigest, type CursorValues } from './cursor';
 import { parseFilters, parseSort, RANGE_OPERATORS, rangeOrder, type SortKey } from './grammar';
 import { loadEmbeds } from './embeds';
+import { countsKept, idAtOffset } from './offsets';
 import { selectedRows } from './rows';
 import { refuseScanningFilters } from './scans';
 import { CAPPED_TOTAL, cappedCount, COUNT_SHORTCUTS, listTotal, type TotalHint } from './total';
@@ -210,6 +211,15 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const plannedEachTime =
     isPg && (rangeElsewhere || resource.joinsAncestor || filters.some((f) => f.op === 'like' || f.op === 'contains'));
   const deep = cursor === undefined && (page - 1) * pageSize >= DEEP_OFFSET.rows;
+  // A deep page of the whole list in id order starts from the counts where the table keeps them (offsets.ts).
+  const fromCounts =
+    deep &&
+    !feedOrder &&
+    filters.length === 0 &&
+    !scope.restrict &&
+    order.length === 1 &&
+    !order[0].desc &&
+    (await countsKept(scope.db, resource));
   // PostgreSQL's estimate of the matching rows, asked at most once: for RANGE_FIRST and for a costly count.
   let expecting: Promise<number> | undefined;
   const expected = () =>
@@ -246,16 +256,18 @@ export async function listRecords(resource: Resource, scope: ListScope, query: R
   const pageSelection = countInPage ? withCappedTotal(selection) : selection;
   const rowsQuery = prepared(
     scope.db,
-    `${deep || rangeFirst ? 'list-deep' : 'list'}${rangeFirst ? '-range' : ''}${countInPage ? '-counted' : ''}${embedsInPage ? '-embedded' : ''}:${shape}`,
+    `${deep || rangeFirst ? 'list-deep' : 'list'}${fromCounts ? '-from-counts' : ''}${rangeFirst ? '-range' : ''}${countInPage ? '-counted' : ''}${embedsInPage ? '-embedded' : ''}:${shape}`,
     () => {
-      const ordered = <T>(columns: T) =>
-        scope.db
+      const startsAt = fromCounts ? [gte(resource.table.id, idAtOffset(resource, account, base, offset))] : [];
+      const ordered = <T>(columns: T) => {
+        const page = scope.db
           .select(columns as never)
           .from(resource.table)
-          .where(and(...where, ...settled))
+          .where(and(...where, ...settled, ...startsAt))
           .orderBy(...order.map((o, i) => orderBy(o, rangeFirst && i === 0)))
-          .limit(limit)
-          .offset(offset);
+          .limit(limit);
+        return fromCounts ? page : page.offset(offset);
+      };
       // The statement's own columns: the count's SQL is this query's (its decoding is pageSelection's).
       const columns = (of: object) =>
         countInPage ? { ...of, [CAPPED_TOTAL]: cappedCount(scope.db, resource.table, [...where, ...settled]) } : of;

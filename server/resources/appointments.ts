@@ -64,6 +64,7 @@ export const appointments = defineResource({
     'POST /appointments/{id}/cancel, /arrive, /miss, /reinstate move it; PATCH reschedules. DELETE removes it.',
   table: t.appointments,
   scope: (table) => isNull((table as typeof t.appointments).deleted_at),
+  countedOffsets: true,
   embeds: { patient: PATIENT },
   embedPermissions: { patient: 'patients' },
   everyday: [

@@ -107,6 +107,12 @@ export interface ResourceOptions<F extends Fields, T extends AnyTable, E extends
    * databases and the index beside the table in db/schema.
    */
   everyday?: readonly EverydayQuestion[];
+  /**
+   * Its table keeps how many live rows each range of ids holds (the triggers of migration 0044, which
+   * count the rows `scope` keeps: `deleted_at` null), so a deep offset page in the default order starts
+   * where its rows are (server/list/offsets.ts). For the lists a big clinic pages through far.
+   */
+  countedOffsets?: true;
 }
 
 export interface EverydayQuestion {

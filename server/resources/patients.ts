@@ -32,6 +32,7 @@ export const patients = defineResource({
   description: 'Patient files. DELETE soft-deletes: the patient is no longer returned, listed or referable.',
   table: t.patients,
   scope: (table) => isNull((table as typeof t.patients).deleted_at),
+  countedOffsets: true,
   searchTable: 'patients_fts',
   embeds: patientEmbedded,
   compute: patientEmbeds,

@@ -247,6 +247,7 @@ describe("the server's scheduler", () => {
         'sweep.deleted_entities',
         'appointments.mark_missed',
         'partitions.keep',
+        'offsets.compact',
       ];
       expect(server.app.jobs.jobs.sort()).toEqual([...names].sort());
       expect((await server.app.jobs.tick()).sort()).toEqual([...names].sort());
