@@ -109,7 +109,7 @@ CITUS_FILES=(citus.layout citus.routes routes.security tenancy.security list-eng
   appointments availability billing files idempotency platform.happy platform.error api-keys care-plans
   transactions.isolation webhooks.delivery events.feed events.feed.resume events.catalogue sync.mirror patients.deleted
   db.catalog sweeps partitions jobs.scheduler list-plans list-order.index list.filter-indexes list.everyday-plans
-  list.range-first list.deep-offset list.indexes-needed follows.plan jobs.missed portal.requests portal.webhooks
+  list.range-first list.deep-offset list.deep-offsets list.indexes-needed follows.plan jobs.missed portal.requests portal.webhooks
   keys.restricted)
 citus_stage() {
   source scripts/citus-temp.sh

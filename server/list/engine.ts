@@ -70,7 +70,7 @@ export const DEEP_OFFSET = { rows: 1_000 };
  * PostgreSQL on the 2-core bench machine (docs/benchmarks.md), against 2–7 ms for a cursor page anywhere.
  */
 export const OFFSET_COST =
-  'An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor.';
+  'An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth.';
 
 /**
  * A page sorted by one column with a range on another (`starts_at=gte:…&sort=patient_id`; without a sort

@@ -213,6 +213,7 @@ export function describeResource(name: string) {
       page_size: `1..${PAGE_SIZE_MAX}, default ${PAGE_SIZE_DEFAULT}`,
       cursor: 'keyset; send empty to start',
       offset_cost: OFFSET_COST,
+      counted_offsets: !!r.countedOffsets,
     },
     input_rules: {
       ...(r.write.includes('create') ? { create: input('create') } : {}),
