@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { openDb } from '../db/client';
 import { createAccount, findAccount } from '../server/domain/accounts';
 import { createKey } from '../server/domain/api_keys';
+import { compactOffsetCounts } from '../server/jobs/offset-counts';
 import { withoutIndexes } from './scale-data';
 
 const SUBDOMAIN = 'bench-everyday';
@@ -353,6 +354,9 @@ export async function prepareEveryday(url: string): Promise<EverydayData> {
     if (!account) throw new Error('no clinics were made');
     const pick = async (q: ReturnType<typeof sql>) => Number((await db.all<{ id: string }>(q))[0].id);
     const accountId = account.id;
+    // The loads' changes to the deep offset pages' counts folded, as offsets.compact does each minute in a
+    // server (the bench's runs have JOBS=off).
+    await compactOffsetCounts(db);
     const { secret } = await createKey(
       db,
       account,

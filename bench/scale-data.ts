@@ -18,6 +18,7 @@ import { appointmentTypes, locations, practitioners } from '../db/schema';
 import type { Account } from '../server/context';
 import { createAccount, findAccount } from '../server/domain/accounts';
 import { createKey } from '../server/domain/api_keys';
+import { compactOffsetCounts } from '../server/jobs/offset-counts';
 
 export const SCALE_PATIENTS = Number(process.env.BENCH_SCALE_PATIENTS ?? 1_000_000);
 export const SCALE_APPOINTMENTS = Number(process.env.BENCH_SCALE_APPOINTMENTS ?? 5_000_000);
@@ -32,6 +33,8 @@ export interface ScaleData {
   /** Ids of the clinic's first and last appointment and patient (contiguous), for deep cursors. */
   appointments: { first: number; last: number };
   patients: { first: number; last: number };
+  /** The clinic's 50 practitioners' ids (contiguous), for the diaries. */
+  practitioners: { first: number; last: number };
 }
 
 export async function prepareScale(url: string): Promise<ScaleData> {
@@ -88,6 +91,9 @@ export async function prepareScale(url: string): Promise<ScaleData> {
       );
       return { first: Number(r.lo), last: Number(r.hi) };
     };
+    // The loads' changes to the deep offset pages' counts folded, as offsets.compact does each minute in a
+    // server (the bench's runs have JOBS=off).
+    await compactOffsetCounts(db);
     const { secret } = await createKey(
       db,
       account,
@@ -100,6 +106,7 @@ export async function prepareScale(url: string): Promise<ScaleData> {
       accountId: account.id,
       appointments: await range('appointments'),
       patients: await range('patients'),
+      practitioners: await range('practitioners'),
     };
   } finally {
     await db.close();

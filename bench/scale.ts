@@ -4,7 +4,8 @@
  * one request at a time, for every list resource its first offset page and first cursor page, for
  * patients and appointments also every sortable order's first cursor page and a cursor page 80% of the
  * way through. Targets (issue "Scale" §1): p50 ≤ 20 ms and p99 ≤ 60 ms; the deep page within 2× of the
- * first.
+ * first. Then the everyday questions this data can ask (issue 41: diaries, ranges, offset page 10,000),
+ * p99 ≤ 50 ms: on SQLite the only rows of them (bench/everyday.ts asks them all on PostgreSQL).
  * Prints `ROWS <json>` for bench/run.ts; `tsx bench/scale.ts pg plans` also prints each list's plans
  * (bench/scale-plans.ts).
  */
@@ -88,6 +89,45 @@ try {
       }
     }
   }
+  // The everyday questions this data can ask (issue 41; bench/everyday.ts asks all of them on PostgreSQL
+  // of a clinic shaped like the report's): each request another practitioner, week, month or patient.
+  // Appointment i starts on day i / 800 from 2012-01-01 (bench/scale-data.ts), so ids follow time.
+  const day = (k: number) => new Date(Date.UTC(2012, 0, 1) + k * 86_400_000).toISOString().slice(0, 10);
+  const lastDay = Math.floor(SCALE_APPOINTMENTS / 800);
+  const someDay = (k: number) => Math.floor(lastDay * (0.1 + ((k * 0.137) % 0.85)));
+  const practitioner = (k: number) =>
+    data.practitioners.first + (k % (data.practitioners.last - data.practitioners.first + 1));
+  const patient = (k: number) => data.patients.first + ((k * 7_919) % (data.patients.last - data.patients.first));
+  const EVERYDAY: [string, (k: number) => string][] = [
+    [
+      "a practitioner's week in diary order",
+      (k) =>
+        `practitioner_id=eq:${practitioner(k)}&starts_at=between:${day(someDay(k))}T00:00:00,${day(someDay(k) + 6)}T23:59:59&sort=starts_at:asc&page_size=100`,
+    ],
+    [
+      'a month of appointments',
+      (k) => `starts_at=between:${day(someDay(k))}T00:00:00,${day(someDay(k) + 30)}T23:59:59`,
+    ],
+    [
+      'cancelled in a month',
+      (k) => `status=eq:cancelled&starts_at=between:${day(someDay(k))}T00:00:00,${day(someDay(k) + 30)}T23:59:59`,
+    ],
+    [
+      "a patient's appointments in three years",
+      (k) => `patient_id=eq:${patient(k)}&starts_at=gte:${day(someDay(k))}T00:00:00`,
+    ],
+    ['offset page 10,000 of 100', () => 'page=10000&page_size=100'],
+  ];
+  let k = 0;
+  for (const [question, at] of EVERYDAY)
+    for (const resource of question.startsWith('offset') ? ['patients', 'appointments'] : ['appointments']) {
+      const next = () => `/v3/api/${resource}?${at(k++)}`;
+      await sequential(t, next, { count: 5, seconds: 1 }); // the shape's statement prepared
+      const s = await sequential(t, next, { count: 40, seconds: 4 });
+      const name = question.startsWith('offset') ? `${resource} ${question}` : question;
+      rows.push(row(`everyday: ${name}`, s, { target: 'p99 <= 50 ms', pass: s.p99 <= 50 }));
+      say(`everyday: ${name}: p50 ${s.p50.toFixed(2)} ms, p99 ${s.p99.toFixed(2)} ms`);
+    }
   say(
     `${SCALE_PATIENTS.toLocaleString('en')} patients, ${SCALE_APPOINTMENTS.toLocaleString('en')} appointments: ${rows.filter((r) => r.pass === false).length} of ${rows.length} rows missed their target`,
   );
