@@ -5464,7 +5464,7 @@ export interface operations {
     "appointments-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -6231,7 +6231,7 @@ export interface operations {
     "patients-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -6837,7 +6837,7 @@ export interface operations {
     "patient_logs-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -7069,7 +7069,7 @@ export interface operations {
     "referral_sources-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -7362,7 +7362,7 @@ export interface operations {
     "clinical_notes-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -7580,7 +7580,7 @@ export interface operations {
     "files-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -8031,7 +8031,7 @@ export interface operations {
     "care_plans-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -8172,7 +8172,7 @@ export interface operations {
     "invoices-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -8651,7 +8651,7 @@ export interface operations {
     "line_items-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9027,7 +9027,7 @@ export interface operations {
     "payments-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9356,7 +9356,7 @@ export interface operations {
     "payment_allocations-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9651,7 +9651,7 @@ export interface operations {
     "refunds-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9855,7 +9855,7 @@ export interface operations {
     "events-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -9987,7 +9987,7 @@ export interface operations {
     "addresses-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10170,7 +10170,7 @@ export interface operations {
     "appointment_types-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10339,7 +10339,7 @@ export interface operations {
     "billable_items-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10487,7 +10487,7 @@ export interface operations {
     "deleted_entities-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10605,7 +10605,7 @@ export interface operations {
     "form_templates-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10746,7 +10746,7 @@ export interface operations {
     "locations-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -10901,7 +10901,7 @@ export interface operations {
     "modalities-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11028,7 +11028,7 @@ export interface operations {
     "numbers-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11197,7 +11197,7 @@ export interface operations {
     "patient_log_tags-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11331,7 +11331,7 @@ export interface operations {
     "payment_methods-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11472,7 +11472,7 @@ export interface operations {
     "practitioner_availabilities-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11669,7 +11669,7 @@ export interface operations {
     "practitioners-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -11838,7 +11838,7 @@ export interface operations {
     "resources-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
@@ -12000,7 +12000,7 @@ export interface operations {
     "tags-list": {
         parameters: {
             query?: {
-                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. */
+                /** @description Offset paging: the page to serve, from 1. Pages past 10000 are clamped to 10000, and meta.current_page says which page was served. An offset page reads the rows it skips (as index entries): the deepest page, a million rows in, takes tens of milliseconds where a cursor page takes a few at any depth. Walk a long list by cursor. A list whose paging says `counted_offsets: true` in /schema serves a deep page of its default order (id ascending, no filter) from counts of its rows per range of ids, in a few milliseconds at any depth. */
                 page?: number;
                 /** @description Records per page (offset or cursor paging), at most 100. */
                 page_size?: number;
