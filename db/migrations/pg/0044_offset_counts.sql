@@ -47,29 +47,23 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- Not on a Citus cluster: a trigger there runs on each shard and could not write the counts' shards
--- (offset pages there read the rows they skip; `clinic citus distribute` drops these if present).
+-- Not on a Citus cluster, which refuses triggers on distributed tables (unless citus.enable_unsafe_triggers):
+-- offset pages there read the rows they skip, and `clinic citus distribute` drops these if present.
 DO $$
+DECLARE t text;
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN RETURN; END IF;
-  CREATE TRIGGER patients_offsets_added AFTER INSERT ON patients REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_added('patients');
-  CREATE TRIGGER patients_offsets_removed AFTER DELETE ON patients REFERENCING OLD TABLE AS removed
-    FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_removed('patients');
-  CREATE TRIGGER patients_offsets_moved AFTER UPDATE OF deleted_at ON patients FOR EACH ROW
-    WHEN ((OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)) EXECUTE FUNCTION offset_counts_moved('patients');
-  CREATE TRIGGER patients_offsets_emptied AFTER TRUNCATE ON patients
-    FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_emptied('patients');
-  CREATE TRIGGER appointments_offsets_added AFTER INSERT ON appointments REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_added('appointments');
-  CREATE TRIGGER appointments_offsets_removed AFTER DELETE ON appointments REFERENCING OLD TABLE AS removed
-    FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_removed('appointments');
-  CREATE TRIGGER appointments_offsets_moved AFTER UPDATE OF deleted_at ON appointments FOR EACH ROW
-    WHEN ((OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)) EXECUTE FUNCTION offset_counts_moved('appointments');
-  CREATE TRIGGER appointments_offsets_emptied AFTER TRUNCATE ON appointments
-    FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_emptied('appointments');
-  INSERT INTO offset_counts (account_id, entity, bucket, live)
-    SELECT account_id, 'patients', id >> 12, count(*) FROM patients WHERE deleted_at IS NULL GROUP BY account_id, id >> 12;
-  INSERT INTO offset_counts (account_id, entity, bucket, live)
-    SELECT account_id, 'appointments', id >> 12, count(*) FROM appointments WHERE deleted_at IS NULL GROUP BY account_id, id >> 12;
+  FOREACH t IN ARRAY ARRAY['patients', 'appointments'] LOOP
+    EXECUTE format('CREATE TRIGGER %1$I AFTER INSERT ON %2$I REFERENCING NEW TABLE AS added
+      FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_added(%2$L)', t || '_offsets_added', t);
+    EXECUTE format('CREATE TRIGGER %1$I AFTER DELETE ON %2$I REFERENCING OLD TABLE AS removed
+      FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_removed(%2$L)', t || '_offsets_removed', t);
+    EXECUTE format('CREATE TRIGGER %1$I AFTER UPDATE OF deleted_at ON %2$I FOR EACH ROW
+      WHEN ((OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)) EXECUTE FUNCTION offset_counts_moved(%2$L)',
+      t || '_offsets_moved', t);
+    EXECUTE format('CREATE TRIGGER %1$I AFTER TRUNCATE ON %2$I
+      FOR EACH STATEMENT EXECUTE FUNCTION offset_counts_emptied(%2$L)', t || '_offsets_emptied', t);
+    EXECUTE format('INSERT INTO offset_counts (account_id, entity, bucket, live)
+      SELECT account_id, %1$L, id >> 12, count(*) FROM %1$I WHERE deleted_at IS NULL GROUP BY account_id, id >> 12', t);
+  END LOOP;
 END $$;
