@@ -88,8 +88,8 @@ export async function distributionPlan(
     ordered.push(next);
     placed.add(next.name);
   }
-  // A table's triggers would run on each of its shards, where the counts they keep are not: offset pages
-  // on a cluster read the rows they skip instead (server/list/offsets.ts).
+  // Citus refuses a distributed table with triggers (unless citus.enable_unsafe_triggers): the offset
+  // counts' go first, and offset pages on a cluster read the rows they skip (decision 254).
   const { rows: triggers } = await client.query<{ name: string; table: string }>(`
     select t.tgname as name, c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid
     join pg_namespace n on n.oid = c.relnamespace
