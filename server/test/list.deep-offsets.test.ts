@@ -15,6 +15,7 @@ import { compactOffsetCounts } from '../jobs/offset-counts';
 import { DEEP_OFFSET, listRecords } from '../list/engine';
 import { countsKept } from '../list/offsets';
 import { RESOURCES } from '../resources';
+import { onCitusRun } from './support/citus-routing';
 import { recordingDb } from './support/recording-db';
 import { useClinic } from './helpers';
 
@@ -167,70 +168,75 @@ describe('deep offset pages of a counted list', () => {
     await expectEveryPageAsOffset();
   }, 90_000); // some 70 statements: ~25 s on a Citus cluster under load
 
-  test('are read from the counts: a wrong count moves the page (the rows before it are not read)', async () => {
-    if (!(await countsKept(db().db, RESOURCES.patients))) return; // a Citus cluster keeps none
-    const before = await servedIds(15, 100);
-    // One row fewer counted in the first range: the page starts one row later than the table says.
-    const [first] = await db()
-      .db.select({ bucket: offsetCounts.bucket })
-      .from(offsetCounts)
-      .where(and(eq(offsetCounts.account_id, account()), eq(offsetCounts.entity, 'patients')))
-      .orderBy(offsetCounts.bucket)
-      .limit(1);
-    const miscount = (delta: number) =>
-      write((tx) =>
-        tx
-          .insert(offsetCountChanges)
-          .values({ account_id: account(), entity: 'patients', bucket: first.bucket, delta }),
-      );
-    await miscount(-1);
-    try {
-      expect(await servedIds(15, 100)).toEqual([...before.slice(1), ...(await expectedIds(16, 100)).slice(0, 1)]);
-    } finally {
-      await miscount(1);
-    }
-    expect(await servedIds(15, 100)).toEqual(before);
-  });
+  // A Citus cluster keeps no counts (its pages are plain OFFSET's, checked above).
+  test.skipIf(onCitusRun)(
+    'are read from the counts: a wrong count moves the page, the rows before it are not read (only on SQLite and one PostgreSQL)',
+    async () => {
+      const before = await servedIds(15, 100);
+      // One row fewer counted in the first range: the page starts one row later than the table says.
+      const [first] = await db()
+        .db.select({ bucket: offsetCounts.bucket })
+        .from(offsetCounts)
+        .where(and(eq(offsetCounts.account_id, account()), eq(offsetCounts.entity, 'patients')))
+        .orderBy(offsetCounts.bucket)
+        .limit(1);
+      const miscount = (delta: number) =>
+        write((tx) =>
+          tx
+            .insert(offsetCountChanges)
+            .values({ account_id: account(), entity: 'patients', bucket: first.bucket, delta }),
+        );
+      await miscount(-1);
+      try {
+        expect(await servedIds(15, 100)).toEqual([...before.slice(1), ...(await expectedIds(16, 100)).slice(0, 1)]);
+      } finally {
+        await miscount(1);
+      }
+      expect(await servedIds(15, 100)).toEqual(before);
+    },
+  );
 
-  test.runIf(isPg)('read a range of the index at most on PostgreSQL, not the rows before the page', async () => {
-    if (!(await countsKept(db().db, RESOURCES.patients))) return;
-    const { db: recording, statements } = recordingDb(t.server);
-    const query = { page: '28', page_size: '100' };
-    const page = await listRecords(
-      RESOURCES.patients,
-      { db: recording, accountId: account(), url: 'http://x/' },
-      query,
-    );
-    expect(page.data.map((p) => p.id)).toEqual(await expectedIds(28, 100));
-    const statement = statements.find((s) => /offset_counts/.test(s.sql));
-    expect(statement, statements.map((s) => s.sql).join('\n')).toBeDefined();
-    const pool = (t.server.app.db as unknown as { pool: pg.Pool }).pool;
-    await pool.query('analyze patients');
-    // As planOf does: this clinic is most of the suite's table, where a big clinic is a small part of it.
-    const client = await pool.connect();
-    let rows: { 'QUERY PLAN': unknown }[];
-    try {
-      await client.query('begin');
-      await client.query('set local enable_seqscan = off');
-      ({ rows } = await client.query(`explain (analyze, format json) ${statement!.sql}`, statement!.params));
-    } finally {
-      await client.query('rollback');
-      client.release();
-    }
-    // Every read of patients below a LIMIT (where an OFFSET skips) but the capped count's (an aggregate of
-    // its own, up to 10,001 rows): the start's, at most a range's live rows (~75 here), and the page's
-    // 100, where plain OFFSET reads the 2,700 rows before the page. (How the page's rows are then fetched
-    // by id depends on the clinic's share of the table: by key in a big database.)
-    const reads: number[] = [];
-    const walk = (node: PlanNode, parent: string, inCount: boolean) => {
-      const count = inCount || (node['Node Type'] === 'Aggregate' && node['Subplan Name'] !== undefined);
-      if (!count && parent === 'Limit' && /^patients(_\d+)?$/.test(node['Relation Name'] ?? ''))
-        reads.push(node['Actual Rows'] * node['Actual Loops']);
-      for (const child of node.Plans ?? []) walk(child, node['Node Type'], count);
-    };
-    const plan = (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
-    walk(plan, '', false);
-    expect(reads.length, JSON.stringify(plan)).toBe(2);
-    expect(Math.max(...reads), JSON.stringify(plan)).toBeLessThan(400);
-  });
+  test.runIf(isPg && !onCitusRun)(
+    'read a range of the index at most, not the rows before the page (only on one PostgreSQL)',
+    async () => {
+      const { db: recording, statements } = recordingDb(t.server);
+      const query = { page: '28', page_size: '100' };
+      const page = await listRecords(
+        RESOURCES.patients,
+        { db: recording, accountId: account(), url: 'http://x/' },
+        query,
+      );
+      expect(page.data.map((p) => p.id)).toEqual(await expectedIds(28, 100));
+      const statement = statements.find((s) => /offset_counts/.test(s.sql));
+      expect(statement, statements.map((s) => s.sql).join('\n')).toBeDefined();
+      const pool = (t.server.app.db as unknown as { pool: pg.Pool }).pool;
+      await pool.query('analyze patients');
+      // As planOf does: this clinic is most of the suite's table, where a big clinic is a small part of it.
+      const client = await pool.connect();
+      let rows: { 'QUERY PLAN': unknown }[];
+      try {
+        await client.query('begin');
+        await client.query('set local enable_seqscan = off');
+        ({ rows } = await client.query(`explain (analyze, format json) ${statement!.sql}`, statement!.params));
+      } finally {
+        await client.query('rollback');
+        client.release();
+      }
+      // Every read of patients below a LIMIT (where an OFFSET skips) but the capped count's (an aggregate of
+      // its own, up to 10,001 rows): the start's, at most a range's live rows (~75 here), and the page's
+      // 100, where plain OFFSET reads the 2,700 rows before the page. (How the page's rows are then fetched
+      // by id depends on the clinic's share of the table: by key in a big database.)
+      const reads: number[] = [];
+      const walk = (node: PlanNode, parent: string, inCount: boolean) => {
+        const count = inCount || (node['Node Type'] === 'Aggregate' && node['Subplan Name'] !== undefined);
+        if (!count && parent === 'Limit' && /^patients(_\d+)?$/.test(node['Relation Name'] ?? ''))
+          reads.push(node['Actual Rows'] * node['Actual Loops']);
+        for (const child of node.Plans ?? []) walk(child, node['Node Type'], count);
+      };
+      const plan = (rows[0]['QUERY PLAN'] as { Plan: PlanNode }[])[0].Plan;
+      walk(plan, '', false);
+      expect(reads.length, JSON.stringify(plan)).toBe(2);
+      expect(Math.max(...reads), JSON.stringify(plan)).toBeLessThan(400);
+    },
+  );
 });
