@@ -67,6 +67,29 @@ for (const size of SIZES) {
       expect(await sideways(page), `${what} scrolls sideways`).toBeLessThanOrEqual(0);
     };
 
+    test("an email typed before the page's script runs is kept once it runs (a slow connection)", async ({ page }) => {
+      const email = member('practitioner');
+      // The page's scripts are held until the email is typed, as on a slow connection.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/_next/static/**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${origin}/developers/sign-in`, { waitUntil: 'commit' });
+      await page.getByLabel('Email').fill(email);
+      release();
+      // React has taken the form over (its fiber is on the input): typing now re-renders it, which set
+      // the email back to the empty state before.
+      await page.waitForFunction(() =>
+        Object.keys(document.getElementById('email') ?? {}).some((k) => k.startsWith('__reactFiber')),
+      );
+      await page.getByLabel('Password').fill(password);
+      await expect(page.getByLabel('Email')).toHaveValue(email);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('navigation', { name: 'Portal' })).toBeVisible();
+    });
+
     test('a member changes their password: the other session ends, the new password works', async ({
       page,
       browser,

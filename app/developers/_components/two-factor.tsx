@@ -9,7 +9,8 @@ import { useState } from 'react';
 import { useFormAction } from '../_lib/form';
 import { portal, portalError } from '../_lib/trpc';
 import { CopyField } from './copy-button';
-import { Alert, Button, InlineError, InputField } from './ui';
+import { Alert, Button, InlineError } from './ui';
+import { InputField } from './input-field';
 
 type Codes = string[] | null;
 type RegistrationOptions = Parameters<typeof startRegistration>[0]['optionsJSON'];

@@ -1,5 +1,5 @@
 /** The portal's small set of building blocks, styled with Tailwind utilities. */
-import type { ButtonHTMLAttributes, ComponentProps, InputHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ComponentProps, ReactNode } from 'react';
 
 const tones = {
   primary: 'bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300',
@@ -57,7 +57,7 @@ export function Field({
 
 const control = 'rounded-md border border-slate-300 bg-white px-3 py-2 text-sm aria-[invalid=true]:border-red-500';
 
-export function TextInput({ error, ...props }: InputHTMLAttributes<HTMLInputElement> & { error?: string }) {
+export function TextInput({ error, ...props }: ComponentProps<'input'> & { error?: string }) {
   return (
     <input
       className={control}
@@ -234,25 +234,3 @@ export function Cell({
 
 export const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
-
-/** A labelled input with its inline error: the one shape of every text, code and password field. */
-export function InputField({
-  id,
-  label,
-  error,
-  value,
-  onValue,
-  ...props
-}: Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
-  id: string;
-  label: string;
-  error?: string;
-  value: string;
-  onValue: (value: string) => void;
-}) {
-  return (
-    <Field id={id} label={label} error={error}>
-      <TextInput id={id} value={value} onChange={(e) => onValue(e.target.value)} error={error} {...props} />
-    </Field>
-  );
-}

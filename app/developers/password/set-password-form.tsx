@@ -5,7 +5,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Alert, Button, InputField, Loading } from '../_components/ui';
+import { Alert, Button, Loading } from '../_components/ui';
+import { InputField } from '../_components/input-field';
 import { useFormAction } from '../_lib/form';
 import { portal, portalError } from '../_lib/trpc';
 

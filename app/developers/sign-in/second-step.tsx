@@ -7,7 +7,8 @@
 import { startAuthentication } from '@simplewebauthn/browser';
 import { useState } from 'react';
 import { AddPasskey, RecoveryCodes, TotpSetup } from '../_components/two-factor';
-import { Alert, Button, InputField } from '../_components/ui';
+import { Alert, Button } from '../_components/ui';
+import { InputField } from '../_components/input-field';
 import { useFormAction } from '../_lib/form';
 import { portal, portalError } from '../_lib/trpc';
 

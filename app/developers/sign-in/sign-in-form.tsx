@@ -1,7 +1,8 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, InputField } from '../_components/ui';
+import { Alert, Button } from '../_components/ui';
+import { InputField } from '../_components/input-field';
 import { afterSignIn } from '../_lib/next';
 import { portal, portalError, type PortalError } from '../_lib/trpc';
 import { Enrol, SecondFactor } from './second-step';

@@ -16,7 +16,6 @@ import {
   Card,
   Cell,
   Empty,
-  InputField,
   InlineError,
   LoadFailed,
   Loading,
@@ -24,6 +23,7 @@ import {
   Table,
   TextInput,
 } from '../../_components/ui';
+import { InputField } from '../../_components/input-field';
 import { useFormAction } from '../../_lib/form';
 import { portal, portalError } from '../../_lib/trpc';
 

@@ -7,7 +7,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../_components/confirm-dialog';
-import { Alert, Button, Card, Field, InputField, LoadFailed, Loading, Select } from '../../../_components/ui';
+import { Alert, Button, Card, Field, LoadFailed, Loading, Select } from '../../../_components/ui';
+import { InputField } from '../../../_components/input-field';
 import { useFormAction } from '../../../_lib/form';
 import { portal, portalError } from '../../../_lib/trpc';
 
