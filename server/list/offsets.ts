@@ -33,16 +33,20 @@ export function countsKept(db: Db, resource: Resource): Promise<boolean> {
   if (!answer) {
     const table = getTableName(resource.table);
     const names = offsetCountTriggers(table);
+    const listed = sql.join(
+      names.map((n) => sql`${n}`),
+      sql`, `,
+    );
     const catalog = isPg
-      ? sql`select count(*) as n from pg_trigger where tgname in (${sql.join(
-          names.map((n) => sql`${n}`),
-          sql`, `,
-        )}) and tgrelid = ${table}::regclass`
-      : sql`select count(*) as n from sqlite_master where type = 'trigger' and tbl_name = ${table} and name in (${sql.join(
-          names.map((n) => sql`${n}`),
-          sql`, `,
-        )})`;
-    answer = allIn<{ n: number | string }>(db, catalog).then(([row]) => Number(row.n) === names.length);
+      ? sql`select count(*) as n from pg_trigger where tgname in (${listed}) and tgrelid = ${table}::regclass`
+      : sql`select count(*) as n from sqlite_master where type = 'trigger' and tbl_name = ${table} and name in (${listed})`;
+    answer = allIn<{ n: number | string }>(db, catalog).then(
+      ([row]) => Number(row.n) === names.length,
+      (err) => {
+        known!.delete(resource.name); // a failed look is asked again by the next page, not kept
+        throw err;
+      },
+    );
     known.set(resource.name, answer);
   }
   return answer;
