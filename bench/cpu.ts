@@ -5,8 +5,9 @@
  *
  *   npx tsx bench/cpu.ts [rate=6000] [seconds=8]
  *
- * Rows: bare node:http; the app (one process, no log lines); the app as `npm start` boots it. A tool for
- * the hot path's work (bench/profiles/ping.md), not a pass/fail row.
+ * Rows: bare node:http; the app (one process, no log lines); the app as `npm start` boots it (its ping and
+ * a patient). A tool for the hot path's work (decision 255), not a pass/fail row. CPU_ONLY=bare,app,served,patient
+ * picks rows; CPU_APP_ENV and CPU_SERVED_ENV add environment; CPU_PROFILE and CPU_NODE_ARGS add node flags.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -56,9 +57,11 @@ async function perRequest(label: string, pid: number, t: Target, urlPath: string
   const result = await run(SECONDS);
   const used = cpuOf(pid) - before;
   const bad = result.non2xx + result.errors + result.timeouts;
+  // A fast 401 or 404 is not a result.
+  if (bad > 0) throw new Error(`${label}: ${bad} of ${result.requests.total} requests failed`);
   const us = (used * 1e6) / result.requests.total;
   console.log(
-    `${label.padEnd(44)} ${String(result.requests.total).padStart(7)} requests  ${us.toFixed(1).padStart(6)} µs CPU each  (${(used / SECONDS).toFixed(2)} cores)${bad ? `  ${bad} bad` : ''}`,
+    `${label.padEnd(44)} ${String(result.requests.total).padStart(7)} requests  ${us.toFixed(1).padStart(6)} µs CPU each  (${(used / SECONDS).toFixed(2)} cores)`,
   );
 }
 

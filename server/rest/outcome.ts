@@ -41,9 +41,9 @@ export function send(
 /**
  * Answers finished in one turn of the event loop leave together, once the turn has read every request
  * that was ready (setImmediate runs after the poll phase). One after another, each answer's write woke
- * the client anew (measured: 7 µs of kernel time a request in the wake-up alone, for a GET /ping the
- * largest single cost); sent in a burst, a client still reading the first takes the rest without
- * sleeping. An answer waits at most for the rest of its turn, work the process did before anyway.
+ * the client anew (measured on a GET /ping: 6.8 µs of kernel time a request in the wake-ups alone, bare
+ * node:http 1.0); sent in a burst, a client still reading the first takes the rest without sleeping.
+ * An answer waits at most for the rest of its turn, work the process did before anyway (decision 255).
  */
 let ending: [ServerResponse, string | Buffer | undefined][] = [];
 function endSoon(res: ServerResponse, body: string | Buffer | undefined): void {
