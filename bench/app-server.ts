@@ -8,12 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../server/app';
 import { loadEnv } from '../server/env';
 import { serveMetrics } from '../server/observability/start';
+import { LIFTED_LIMITS } from './limits';
 
 const app = await createApp(
   loadEnv({
     ...process.env,
-    RATE_LIMIT_REST_PER_MINUTE: '1000000000',
-    RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+    ...LIFTED_LIMITS,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   }),
 );

@@ -5,11 +5,11 @@
  */
 import { loadEnv } from '../server/env';
 import { serve } from '../server/serve';
+import { LIFTED_LIMITS } from './limits';
 
 const env = loadEnv({
   ...process.env,
-  RATE_LIMIT_REST_PER_MINUTE: '1000000000',
-  RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+  ...LIFTED_LIMITS,
   LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
   PORT: '0',
   HOST: '127.0.0.1',

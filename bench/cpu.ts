@@ -15,6 +15,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { compiledEnv, compileServer, startCompiled } from './compiled-server';
 import { startServer, stopServers, type Target } from './measure';
+import { LIFTED_LIMITS } from './limits';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const DB_FILE = path.join(ROOT, 'data', 'bench', 'bench.db');
@@ -119,8 +120,7 @@ try {
       'served',
       {
         ...compiledEnv(DB_FILE),
-        RATE_LIMIT_REST_PER_MINUTE: '1000000000',
-        RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+        ...LIFTED_LIMITS,
         ...servedEnv,
       },
       { stdoutFile: path.join(ROOT, 'data', 'bench', 'app-cpu.log') },

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { createApp } from '../server/app';
 import { loadEnv } from '../server/env';
+import { LIFTED_LIMITS } from './limits';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const DB_FILE = path.join(ROOT, 'data', 'bench', 'bench.db');
@@ -23,7 +24,7 @@ const data = await prepareData(DB_FILE, { fresh: false });
 const app = await createApp(
   loadEnv({
     ...process.env,
-    RATE_LIMIT_REST_PER_MINUTE: '1000000000',
+    ...LIFTED_LIMITS,
     LOG_LEVEL: 'silent',
     WEBHOOK_WORKER: 'off',
     JOBS: 'off',

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BENCH_DIST, compiledEnv, compileServer, startCompiled } from './compiled-server';
 import { load, stopServers, type Target } from './measure';
+import { LIFTED_LIMITS } from './limits';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB_FILE = path.join(ROOT, 'data', 'bench', 'bench.db');
@@ -124,8 +125,7 @@ async function main() {
     {
       ...compiledEnv(DB_FILE),
       WEB_CONCURRENCY: '1',
-      RATE_LIMIT_REST_PER_MINUTE: '1000000000',
-      RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+      ...LIFTED_LIMITS,
     },
     {
       stdoutFile: path.join(ROOT, 'data', 'bench', 'profile.log'),

@@ -58,6 +58,7 @@ import { compiledEnv, compileServer, freePort, startCompiled } from './compiled-
 import { markdown, printTable, writeResults, type Row } from './report';
 import { startupRows } from './startup';
 import { webhookReceiver } from './webhook-receiver';
+import { LIFTED_LIMITS } from './limits';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DB_FILE = path.join(ROOT, 'data', 'bench', 'bench.db');
@@ -400,7 +401,7 @@ async function main() {
     const served = await startCompiled(
       ROOT,
       'app as served by default',
-      { ...compiledEnv(DB_FILE), RATE_LIMIT_REST_PER_MINUTE: '1000000000', RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000' },
+      { ...compiledEnv(DB_FILE), ...LIFTED_LIMITS },
       { stdoutFile: path.join(ROOT, 'data', 'bench', 'app-default.log') },
     );
     const servedT: Target = { ...appT, port: served.port };

@@ -10,6 +10,7 @@ import readline from 'node:readline';
 import { createApp } from '../server/app';
 import { loadEnv } from '../server/env';
 import { setSweepPace } from '../server/scheduler/sweep-batches';
+import { LIFTED_LIMITS } from './limits';
 
 // BENCH_SWEEP_PACE='{"batchMs":25,"pauseFactor":4}' tries a pace against the default (server/scheduler/sweep-batches.ts).
 if (process.env.BENCH_SWEEP_PACE) setSweepPace(JSON.parse(process.env.BENCH_SWEEP_PACE));
@@ -18,8 +19,7 @@ const app = await createApp(
   loadEnv({
     ...process.env,
     JOBS: 'off',
-    RATE_LIMIT_REST_PER_MINUTE: '1000000000',
-    RATE_LIMIT_UNAUTH_PER_MINUTE: '1000000000',
+    ...LIFTED_LIMITS,
     LOG_LEVEL: 'silent',
   }),
 );
