@@ -51,6 +51,8 @@ test('a header node refuses throws to the caller, and nothing of that answer is 
   send(recorder('next', log), { status: 200, body: '{}' }, 'id-next', null);
   await nextTurn();
   expect(log).toEqual(['next head 200 id-next', 'next end {}']);
+  // Had it been queued, the turn's end would have ended it.
+  expect(res.writableEnded).toBe(false);
 });
 
 test('an answer whose end fails ends its connection, and the turn’s other answers still leave', async () => {
