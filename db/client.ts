@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { DIR_MODE, tighten } from './private-files';
 import path from 'node:path';
-import Database, { type SqliteStatement } from './sqlite-driver';
+import Database, { type SqliteDatabase, type SqliteStatement } from './sqlite-driver';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzleSqlite } from 'drizzle-orm/better-sqlite3';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -55,6 +55,11 @@ export interface DbHandle {
    * 15 µs of the event loop; this way about 3 on SQLite). `columns` and `table` are code, never input.
    */
   appendRows(table: PgTable, columns: readonly PgColumn[], rows: readonly (readonly Scalar[])[]): Promise<void>;
+  /**
+   * Brings the planner's statistics up to date with the tables' sizes; true when they changed. SQLite
+   * only: PostgreSQL's autovacuum analyzes grown tables, and every session plans by what it finds.
+   */
+  refreshStatistics(): Promise<boolean>;
 
   close(): Promise<void>;
 }
@@ -176,6 +181,7 @@ function openPg(
       return result;
     },
     all: async <T>(query: SQL) => (await db.execute(query)).rows as T[],
+    refreshStatistics: async () => false,
     appendRows: async (table, columns, rows) => {
       const width = columns.length;
       for (let at = 0; at < rows.length; at += APPEND_CHUNK) {
@@ -211,7 +217,8 @@ function openSqlite(file: string, busyTimeoutMs = 5000): SqliteHandle {
   conn.pragma('synchronous = NORMAL');
   conn.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   conn.pragma('foreign_keys = ON');
-  // Planner statistics, refreshed with bounded work as SQLite recommends for long-lived connections.
+  // Planner statistics, refreshed with bounded work as SQLite recommends for long-lived connections: here
+  // when a process opens the base, and hourly by the job statistics.refresh (refreshSqliteStatistics).
   conn.pragma('analysis_limit = 1000');
   conn.pragma('optimize = 0x10002');
   const reader = file === ':memory:' ? conn : new Database(file, { readonly: true });
@@ -271,11 +278,31 @@ function openSqlite(file: string, busyTimeoutMs = 5000): SqliteHandle {
       }),
     transaction,
     all: async <T>(query: SQL) => (db as unknown as { all: (q: SQL) => T[] }).all(query),
+    refreshStatistics: () => transaction(async () => refreshSqliteStatistics(conn)),
     close: async () => {
       if (reader !== conn) reader.close();
       conn.close();
     },
   };
+}
+
+/**
+ * SQLite's advice for a long-lived connection: PRAGMA optimize when it opens and then now and then, so a
+ * base that started small (its tables analyzed at a few rows, when walking the rowid is cheapest) is
+ * planned by its indexes once it has grown. The reader and other processes' connections keep the
+ * statistics they loaded with the schema (ANALYZE elsewhere does not reach them: measured), so when these
+ * changed the schema is touched, which every connection notices before its next statement and reloads.
+ */
+function refreshSqliteStatistics(conn: SqliteDatabase): boolean {
+  const stats = () =>
+    conn.prepare(`select 1 from sqlite_schema where name = 'sqlite_stat1'`).get()
+      ? JSON.stringify(conn.prepare('select tbl, idx, stat from sqlite_stat1 order by tbl, idx').raw().all())
+      : '';
+  const before = stats();
+  conn.pragma('optimize = 0x10002');
+  if (stats() === before) return false;
+  conn.exec('create view statistics_reloaded as select 1; drop view statistics_reloaded');
+  return true;
 }
 
 /** Raw SQL returning rows on a transaction's handle (what `DbHandle.all` is outside one). */

@@ -47,6 +47,7 @@ export function joinedHandle(base: Pick<DbHandle, 'dialect'>, tx: Db): DbHandle 
     transaction,
     all: (query) => allIn(tx, query),
     appendRows: unavailable('appendRows'),
+    refreshStatistics: unavailable('refreshStatistics'),
     close: unavailable('close'),
   };
 }

@@ -17,6 +17,7 @@ import { sweepWebhookAttempts, sweepWebhookMessages } from '../webhooks/sweep';
 import { markMissedJob } from './missed';
 import { compactOffsetsJob } from './offset-counts';
 import { keepPartitionsJob } from './partitions';
+import { refreshStatisticsJob } from './statistics';
 import { Scheduler, type ContinuousJob, type Job, type SchedulerOptions, type Service } from '../scheduler/scheduler';
 import { asJobResult } from '../scheduler/sweep-batches';
 
@@ -64,6 +65,7 @@ export function serverJobs(db: DbHandle, opts: ServerJobsOptions = {}): (Job | C
     },
     markMissedJob(db),
     compactOffsetsJob(db),
+    refreshStatisticsJob(db),
     ...(opts.webhooks ? [{ name: WEBHOOK_DELIVERY, continuous: opts.webhooks }] : []),
   ];
 }

@@ -248,6 +248,7 @@ describe("the server's scheduler", () => {
         'appointments.mark_missed',
         'partitions.keep',
         'offsets.compact',
+        'statistics.refresh',
       ];
       expect(server.app.jobs.jobs.sort()).toEqual([...names].sort());
       expect((await server.app.jobs.tick()).sort()).toEqual([...names].sort());
