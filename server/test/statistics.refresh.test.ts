@@ -17,7 +17,7 @@ const opened: { url: string; db: DbHandle }[] = [];
 afterAll(async () => {
   for (const { url, db } of opened) {
     await db.close();
-    if (!isPg) for (const end of ['', '-wal', '-shm']) fs.rmSync(`${url}${end}`, { force: true });
+    for (const end of ['', '-wal', '-shm']) fs.rmSync(`${url}${end}`, { force: true });
   }
 });
 
