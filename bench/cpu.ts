@@ -123,7 +123,7 @@ try {
         ...LIFTED_LIMITS,
         ...servedEnv,
       },
-      { stdoutFile: path.join(ROOT, 'data', 'bench', 'app-cpu.log') },
+      { stdoutFile: path.join(ROOT, 'data', 'bench', 'app-cpu.log'), nodeArgs: nodeArgs('served') },
     );
     const t = { port: served.port, headers };
     await perRequest('as served by default: ping', served.child.pid!, t, '/v3/api/ping');
