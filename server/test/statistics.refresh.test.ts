@@ -56,7 +56,7 @@ async function pagePlan(db: DbHandle): Promise<string> {
 }
 
 describe.skipIf(isPg)(
-  'planner statistics follow the tables as they grow (SQLite only: PostgreSQL autovacuum analyzes them)',
+  'planner statistics follow the tables as they grow (only on SQLite: PostgreSQL autovacuum analyzes them)',
   () => {
     test('a grown base is planned by its indexes after the refresh, by every connection; unchanged, nothing is touched', async () => {
       const url = await ownDatabaseUrl();
