@@ -64,6 +64,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const DB_FILE = path.join(ROOT, 'data', 'bench', 'bench.db');
 // Before any db/ module loads: db/dialect.ts reads DATABASE_URL once, at import time.
 process.env.DATABASE_URL = DB_FILE;
+/** How long the request log buffers its rows (read after DATABASE_URL is set: it loads db/). */
+const { FLUSH_MS: REQUEST_LOG_FLUSH_MS } = await import('../server/rest/request-log');
 
 const CONNECTIONS = 32;
 const BOOKING_EVERY_MS = 100;
@@ -76,8 +78,6 @@ const ROUND_SECONDS = Math.max(2, Math.round(SECONDS / 2));
 /** The logging row's: longer than the request log's flush interval, so a round's own flush falls in it. */
 const LOG_ROUNDS = 6;
 const LOG_ROUND_SECONDS = Math.max(6, Math.round(SECONDS * 0.6));
-/** server/rest/request-log.ts FLUSH_MS. */
-const REQUEST_LOG_FLUSH_MS = 5000;
 
 const ONLY = process.env.BENCH_ONLY?.split(',').map((x) => x.trim());
 const runs = (scenario: string) => !ONLY || ONLY.includes(scenario);

@@ -29,7 +29,7 @@ import type { Field } from '../resources/fields';
 type Declared = Pick<Field, 'kind' | 'values'>;
 
 export { RETENTION_DAYS } from './request-log-sweep';
-const FLUSH_MS = 5000;
+export const FLUSH_MS = 5000;
 const MAX_BATCH = 50_000;
 /** Longest path and query kept (a longer one is cut). */
 const MAX_TEXT = 500;
