@@ -6,18 +6,17 @@
  * and after it reads the page through the endpoint's index. On PostgreSQL autovacuum analyzes grown
  * tables, and the refresh does nothing.
  */
-import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, test } from 'vitest';
 import { allIn, openDb, type DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
-import { ownDatabaseUrl } from './support/own-database';
+import { ownDatabaseUrl, removeOwnSqlite } from './support/own-database';
 
 const opened: { url: string; db: DbHandle }[] = [];
 afterAll(async () => {
   for (const { url, db } of opened) {
     await db.close();
-    for (const end of ['', '-wal', '-shm']) fs.rmSync(`${url}${end}`, { force: true });
+    removeOwnSqlite(url);
   }
 });
 

@@ -7,7 +7,6 @@
  * the messages another test drains; on SQLite the workers also get a database file of their own.
  */
 import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -28,7 +27,7 @@ import { announce } from '../events/record';
 import { BlockedTarget, blockedAddress, resolveTarget } from '../outbound';
 import { newClinic, request, startServer, useClinic, type Clinic, type TestServer } from './helpers';
 import { spawnClinic } from './support/cli';
-import { ownDatabaseUrl } from './support/own-database';
+import { ownDatabaseUrl, removeOwnSqlite } from './support/own-database';
 import { portalData, signedIn } from './support/portal';
 
 /** The server's clock runs with real time, moved ahead by `ahead` (messages are stamped with real time). */
@@ -580,7 +579,7 @@ describe('worker processes', () => {
     await new Promise<void>((r) => workerReceiver.close(() => r()));
     if (isPg) return;
     await server.close();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(workerEnv.DATABASE_URL + suffix, { force: true });
+    removeOwnSqlite(workerEnv.DATABASE_URL);
   });
 
   function startWorker(env: Record<string, string> = {}, stderr: 'inherit' | 'pipe' = 'inherit'): ChildProcess {

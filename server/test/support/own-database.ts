@@ -4,6 +4,7 @@
  * suite's PostgreSQL server.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -27,4 +28,9 @@ export async function ownDatabaseUrl(opts: { ctype?: string } = {}): Promise<str
   const url = new URL(shared);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Deletes an own SQLite database's files (the database, its WAL and shared memory); closed first. */
+export function removeOwnSqlite(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
 }
