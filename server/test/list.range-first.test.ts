@@ -135,7 +135,7 @@ describe('range-first pages', () => {
       const scope = { db, accountId: a, url: `http://${big.host}/v3/api/appointments` };
       const res = await listRecords(resource('appointments'), scope, recent);
       const page = statements.find((s) => / order by /i.test(s.sql) && s.sql.includes(`from "${table}"`))!;
-      return { res, plan: await planOf(t.server, page, table, { sqliteStatistics: true }) };
+      return { res, plan: await planOf(t.server, page, table) };
     };
     const ranged = await planned(usual);
     expect(ranged.res.data.length).toBeGreaterThan(0);
@@ -161,7 +161,7 @@ describe('range-first pages', () => {
     });
     const table = getTableName(resource('appointments').table);
     const page = statements.find((s) => / order by /i.test(s.sql) && s.sql.includes(`from "${table}"`))!;
-    const plan = await planOf(t.server, page, table, { sqliteStatistics: true });
+    const plan = await planOf(t.server, page, table);
     expect(plan, plan).toContain('appointments_status_starts_idx');
     if (isPg) expect(pgSorts(plan), plan).toBe(false);
     else expect(plan).not.toContain('USE TEMP B-TREE');

@@ -334,7 +334,7 @@ describe('tenants walled off', () => {
 
 /** Why the database would sort this statement's rows or read other clinics' rows, or null when an index led by account_id yields them in order. */
 async function planProblem(statement: Captured): Promise<string | null> {
-  const plan = await planOf(t.server, statement, 'webhook_messages', { sqliteStatistics: true });
+  const plan = await planOf(t.server, statement, 'webhook_messages');
   if (isPg) return pgSorts(plan) || !/"Index Cond":"[^"]*account_id = /.test(plan) ? plan : null;
   return plan.includes('USE TEMP B-TREE') || !/USING (COVERING )?INDEX webhook_messages_endpoint/.test(plan)
     ? plan
