@@ -316,3 +316,10 @@ export async function allIn<T = Record<string, unknown>>(tx: Db, query: SQL): Pr
   if (isPg) return (await tx.execute(query)).rows as T[];
   return (tx as unknown as { all: (q: SQL) => T[] }).all(query);
 }
+
+/** Raw SQL that returns no rows (DDL, SAVEPOINT), on a transaction's handle: better-sqlite3 refuses `all` for one. */
+export async function execIn(tx: Db, query: SQL): Promise<void> {
+  // By what the handle has, not the process's dialect: a joined handle (db/joined.ts) may wrap either.
+  if ('execute' in tx && typeof tx.execute === 'function') await tx.execute(query);
+  else (tx as unknown as { run: (q: SQL) => unknown }).run(query);
+}

@@ -7,14 +7,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, DbHandle } from './client';
-import { allIn } from './client';
+import { allIn, execIn } from './client';
 
-/** A statement that returns no rows, on a transaction's handle (better-sqlite3 refuses `all` for one). */
-async function exec(tx: Db, statement: string): Promise<void> {
-  const q = sql.raw(statement);
-  if ('execute' in tx && typeof tx.execute === 'function') await tx.execute(q);
-  else (tx as unknown as { run: (q: unknown) => unknown }).run(q);
-}
+const exec = (tx: Db, statement: string) => execIn(tx, sql.raw(statement));
 
 export function joinedHandle(base: Pick<DbHandle, 'dialect'>, tx: Db): DbHandle {
   let savepoints = 0;

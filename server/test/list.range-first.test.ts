@@ -8,6 +8,7 @@
  */
 import { getTableName, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, test } from 'vitest';
+import { execIn } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { listRecords, RANGE_FIRST, type RawQuery } from '../list/engine';
 import { RESOURCES } from '../resources';
@@ -57,11 +58,7 @@ async function makeBigClinic(): Promise<Clinic> {
            ${at('%Y-%m-%dT%H:%M:%S')}, ${at('%Y-%m-%dT%H:%M:%S')}, ${at('%Y-%m-%dT%H:%M:%S.000Z')}, ${at('%Y-%m-%dT%H:%M:%S.000Z')},
            case when i % 10 = 0 then 'cancelled' else 'booked' end, ${isPg ? 'true' : '1'}, '{}', ${at('%Y-%m-%dT%H:%M:%S.000Z')}, ${at('%Y-%m-%dT%H:%M:%S.000Z')}
     from ${isPg ? 'generate_series(0, 39999) as i' : 's'}`;
-  await t.server.app.db.transaction(async (tx) => {
-    await (isPg
-      ? tx.execute(sql.raw(insert))
-      : (tx as unknown as { run: (q: unknown) => unknown }).run(sql.raw(insert)));
-  });
+  await t.server.app.db.transaction((tx) => execIn(tx, sql.raw(insert)));
   return big;
 }
 

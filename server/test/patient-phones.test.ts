@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { execIn } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { numbers } from '../../db/schema';
 import type { MemberPrincipal } from '../context';
@@ -208,8 +209,7 @@ describe('the migration backfills the search key of stored numbers', () => {
       }
       const statements = backfill();
       expect(statements.length).toBeGreaterThan(0);
-      for (const s of statements)
-        await (isPg ? tx.execute(sql.raw(s)) : (tx as unknown as { run: (q: unknown) => unknown }).run(sql.raw(s)));
+      for (const s of statements) await execIn(tx, sql.raw(s));
       return out;
     });
     const keys = await t.server.app.db.db

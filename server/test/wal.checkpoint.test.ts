@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, test } from 'vitest';
-import { allIn, openDb, sqlitePath, WAL_CHECKPOINT_PAGES, type DbHandle } from '../../db/client';
+import { allIn, execIn, openDb, sqlitePath, WAL_CHECKPOINT_PAGES, type DbHandle } from '../../db/client';
 import { isPg } from '../../db/dialect';
 import { ownDatabaseUrl, removeOwnSqlite } from './support/own-database';
 
@@ -37,9 +37,7 @@ describe.skipIf(isPg)('the WAL is copied back in large steps (only on SQLite: Po
     url = await ownDatabaseUrl();
     db = await openDb(url, { migrate: true });
     const file = sqlitePath(url);
-    await db.transaction(async (tx) => {
-      (tx as unknown as { run(q: unknown): unknown }).run(sql`create table wal_filler (b blob)`);
-    });
+    await db.transaction((tx) => execIn(tx, sql`create table wal_filler (b blob)`));
     const base = size(file);
 
     // SQLite's default would have copied this commit back at once (more than 1,000 pages).

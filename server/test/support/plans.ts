@@ -14,7 +14,7 @@
 import Database from '../../../db/sqlite-driver';
 import { sql as drizzleSql } from 'drizzle-orm';
 import type pg from 'pg';
-import { sqlitePath } from '../../../db/client';
+import { execIn, sqlitePath } from '../../../db/client';
 import { onCitus } from '../../../db/citus';
 import { isPg } from '../../../db/dialect';
 import type { TestServer } from '../helpers';
@@ -58,9 +58,7 @@ export async function planOf(server: TestServer, { sql, params }: Captured, tabl
   }
   type Conn = { prepare(s: string): { all(...p: unknown[]): { detail: string }[] }; close(): void };
   // Fresh statistics of `table` (ANALYZE on the writer), read by a connection opened after them.
-  await server.app.db.transaction(async (tx) => {
-    (tx as unknown as { run(q: unknown): unknown }).run(drizzleSql.raw(`analyze "${table}"`));
-  });
+  await server.app.db.transaction((tx) => execIn(tx, drizzleSql.raw(`analyze "${table}"`)));
   const conn = new Database(sqlitePath(process.env.DATABASE_URL!), { readonly: true }) as unknown as Conn;
   try {
     return conn
